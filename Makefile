@@ -1,0 +1,53 @@
+# Everything a newcomer needs, on a fresh Debian / Raspberry Pi OS machine.
+#   make demo   - install what is needed and run the companion in demo mode (no Pi needed)
+#   make test   - install what is needed and run the full test suite
+# apt packages are installed when we are root or have sudo; otherwise we say what is missing.
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+APT_PACKAGES := gcc python3-dev python3-venv libasound2-dev libasound2-plugins alsa-utils
+STAMP := $(VENV)/.installed
+
+.PHONY: setup apt demo run test lint bench sounds clean
+
+setup: $(STAMP)
+
+apt:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "apt: all packages present"; exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null; then SUDO=sudo; \
+	else echo "apt: please install:$$missing (need root or sudo)"; exit 1; fi; \
+	echo "apt: installing$$missing"; \
+	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing
+
+$(STAMP): pyproject.toml | apt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(STAMP)
+
+demo: setup
+	$(BIN)/companion demo
+
+run: setup
+	$(BIN)/companion run $(if $(CONFIG),--config $(CONFIG))
+
+test: setup
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+lint: setup
+	$(BIN)/ruff check .
+
+bench: setup
+	$(BIN)/companion bench --json
+
+sounds: setup
+	$(BIN)/python -m companion.builtin_sounds.generate
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis

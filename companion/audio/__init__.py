@@ -1,0 +1,1 @@
+"""Sound output: the sound library, the backends (simpleaudio, pygame, null) and the speaker."""

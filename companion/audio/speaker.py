@@ -1,0 +1,117 @@
+"""The speaker: one place that plays sounds, survives a missing or busy device, and keeps
+outcome sounds ahead of background sounds."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from companion.audio.backend import AudioBackend, AudioError, Playback
+from companion.audio.pcm import Pcm
+
+log = logging.getLogger(__name__)
+
+
+class Priority(IntEnum):
+    """Who wins when the device cannot play two sounds at once."""
+
+    BACKGROUND = 0  # lever-timer ticks and music
+    OUTCOME = 1  # the block's answer: never dropped for a background sound
+
+
+@dataclass
+class Speaker:
+    """Plays through a backend; never raises. Logs one warning when sound is lost, one when back."""
+
+    backend: AudioBackend
+    available: bool = field(default=False, init=False)
+    failures: int = field(default=0, init=False)
+    _warned: bool = field(default=False, init=False)
+    _active: list[tuple[Priority, Playback]] = field(default_factory=list, init=False)
+
+    def open(self) -> bool:
+        """Open the device; False (with one warning) if there is none. The daemon carries on."""
+        try:
+            self.backend.open()
+        except AudioError as exc:
+            self._warn(f"no audio output via {self.backend.name}: {exc}; "
+                       "carrying on without sound (screen and tablet still show outcomes)")
+            return False
+        self.available = True
+        log.info("audio output via %s", self.backend.name)
+        return True
+
+    def play(self, pcm: Pcm, priority: Priority = Priority.OUTCOME) -> bool:
+        """Start ``pcm``; True if it is playing. A busy device drops background sounds first."""
+        self._active = [(p, pb) for p, pb in self._active if _still_playing(pb)]
+        try:
+            playback = self.backend.play(pcm)
+        except AudioError as first:
+            lower = [pb for p, pb in self._active if p < priority]
+            if not lower:
+                return self._failed(first)
+            for pb in lower:
+                pb.stop()
+            self._active = [(p, pb) for p, pb in self._active if p >= priority]
+            try:
+                playback = self.backend.play(pcm)
+            except AudioError as second:
+                return self._failed(second)
+        if self._warned:
+            log.warning("audio output is back via %s", self.backend.name)
+            self._warned = False
+        self.available = True
+        self._active.append((priority, playback))
+        return True
+
+    def stop(self, priority: Priority | None = None) -> None:
+        """Stop the sounds of one priority (default: all)."""
+        for p, playback in self._active:
+            if priority is None or p == priority:
+                playback.stop()
+        self._active = [(p, pb) for p, pb in self._active if priority is not None and p != priority]
+
+    def close(self) -> None:
+        self.stop()
+        try:
+            self.backend.close()
+        except AudioError as exc:  # pragma: no cover - closing is best effort
+            log.debug("closing %s: %s", self.backend.name, exc)
+
+    def _failed(self, exc: AudioError) -> bool:
+        self.failures += 1
+        self._warn(f"could not play a sound via {self.backend.name}: {exc}")
+        return False
+
+    def _warn(self, message: str) -> None:
+        if self._warned:
+            log.debug("%s", message)
+        else:
+            log.warning("%s", message)
+            self._warned = True
+        self.available = False
+
+
+def _still_playing(playback: Playback) -> bool:
+    try:
+        return playback.is_playing()
+    except Exception:  # a backend's handle that broke is simply finished
+        return False
+
+
+def make_backend(name: str) -> AudioBackend:
+    """The backend named in config: ``simpleaudio``, ``pygame`` or ``null``."""
+    if name == "simpleaudio":
+        from companion.audio.simpleaudio_backend import SimpleaudioBackend
+
+        return SimpleaudioBackend()
+    if name == "pygame":
+        from companion.audio.pygame_backend import PygameBackend
+
+        return PygameBackend()
+    if name == "null":
+        from companion.audio.null_backend import NullBackend
+
+        return NullBackend()
+    raise ValueError(f"unknown audio backend {name!r}")

@@ -1,0 +1,137 @@
+"""The ``companion`` command: run, demo, odds, bench, config."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+
+from companion import __version__
+from companion.config import Config, ConfigError, example, load
+
+EXIT_CONFIG = 2
+
+
+def _setup_logging(verbose: bool) -> None:
+    # Under systemd (JOURNAL_STREAM set) journald adds the time itself.
+    fmt = "%(levelname)s %(name)s: %(message)s"
+    if not os.environ.get("JOURNAL_STREAM"):
+        fmt = "%(asctime)s " + fmt
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, format=fmt,
+                        stream=sys.stderr)
+
+
+def _load_config(path: Path | None) -> Config:
+    return load(path) if path is not None else Config()
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from companion.daemon import Companion
+
+    config = _load_config(args.config)
+    asyncio.run(Companion(config).run())
+    return 0
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from companion.demo import run_demo
+
+    config = _load_config(args.config)
+    return asyncio.run(run_demo(config, seed=args.seed, auto=args.auto, audio=args.audio))
+
+
+def _cmd_odds(args: argparse.Namespace) -> int:
+    from companion.core.odds import simulate
+    from companion.core.outcomes import EXPECTED, LABELS, default_rng
+
+    if args.presses < 1:
+        raise ConfigError("--presses", f"must be a positive integer, got {args.presses}")
+    result = simulate(default_rng(), args.presses)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2))
+        return 0
+    print(f"{args.presses} presses of the Question Block (OS entropy)\n")
+    print(f"{'outcome':<11} {'expected':>9} {'observed':>9}  {'count':>8}")
+    for label in LABELS:
+        count = result.observed[label]
+        print(f"{label:<11} {float(EXPECTED[label]):>9.4f} {count / result.presses:>9.4f}  "
+              f"{count:>8}")
+    verdict = "fair" if result.p_value >= 0.001 else "NOT matching the rulebook"
+    print(f"\nchi-square {result.chi_square:.2f} on 8 degrees of freedom, "
+          f"p-value {result.p_value:.3f}: {verdict}")
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from companion.bench import run_all
+
+    figures = run_all(presses=args.presses)
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    else:
+        for name, value in figures.items():
+            print(f"{name}: {json.dumps(value)}")
+    return 0
+
+
+def _cmd_config(args: argparse.Namespace) -> int:
+    if args.check:
+        if args.config is None:
+            raise ConfigError("--config", "give the file to check")
+        load(args.config)
+        print(f"{args.config}: ok")
+        return 0
+    print(example())
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion", description="Question Block companion for the board-game table.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser("run", help="run the daemon (on the Pi, under systemd)")
+    run.add_argument("--config", type=Path, help="TOML config file")
+    run.set_defaults(func=_cmd_run)
+
+    demo = sub.add_parser("demo", help="the daemon on a laptop: mock pins, keyboard presses")
+    demo.add_argument("--config", type=Path, help="TOML config file (pins are mocked)")
+    demo.add_argument("--seed", type=int, help="seed the dice (for testing; normally OS entropy)")
+    demo.add_argument("--auto", type=int, metavar="N", help="press N times by itself, then exit")
+    demo.add_argument("--audio", choices=["simpleaudio", "pygame", "null"],
+                      help="override [audio] backend")
+    demo.set_defaults(func=_cmd_demo)
+
+    odds = sub.add_parser("odds", help="check the block's odds against the rulebook")
+    odds.add_argument("--presses", type=int, default=100_000, help="presses (default 100000)")
+    odds.add_argument("--json", action="store_true", help="machine-readable output")
+    odds.set_defaults(func=_cmd_odds)
+
+    bench = sub.add_parser("bench", help="measure latency, start-up and memory")
+    bench.add_argument("--json", action="store_true", help="machine-readable output")
+    bench.add_argument("--presses", type=int, default=200, help="presses to time (default 200)")
+    bench.set_defaults(func=_cmd_bench)
+
+    config = sub.add_parser("config", help="print a documented example config, or check one")
+    config.add_argument("--check", action="store_true", help="validate --config and exit")
+    config.add_argument("--config", type=Path, help="TOML config file")
+    config.set_defaults(func=_cmd_config)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    _setup_logging(args.verbose)
+    try:
+        return int(args.func(args))
+    except ConfigError as exc:
+        print(f"companion: config error: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,235 @@
+"""Configuration: one TOML file, validated strictly against a schema that documents itself.
+
+Every section is a frozen dataclass; each field carries its help text and a check. Unknown
+keys, wrong types and bad values raise :class:`ConfigError` naming the key and what is allowed.
+Later capabilities add their keys by adding fields here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, get_type_hints
+
+PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
+AUDIO_BACKENDS = ("simpleaudio", "pygame", "null")
+
+
+class ConfigError(ValueError):
+    """A config problem, phrased for the person editing the file."""
+
+    def __init__(self, key: str, problem: str) -> None:
+        super().__init__(f"{key}: {problem}")
+        self.key = key
+        self.problem = problem
+
+
+Check = Callable[[Any], str | None]
+
+
+def setting(default: Any, help: str, check: Check | None = None) -> Any:
+    """A config key: its default, its documentation and an optional value check."""
+    return field(default=default, metadata={"help": help, "check": check})
+
+
+def _range(lo: int, hi: int) -> Check:
+    return lambda v: None if lo <= v <= hi else f"must be between {lo} and {hi}, got {v}"
+
+
+def _one_of(*choices: str) -> Check:
+    return lambda v: None if v in choices else (
+        f"must be one of {', '.join(repr(c) for c in choices)}, got {v!r}")
+
+
+def _non_empty(v: str) -> str | None:
+    return None if v.strip() else "must not be empty"
+
+
+def _bcm_pin(v: int) -> str | None:
+    return None if 0 <= v <= 27 else f"must be a BCM GPIO number between 0 and 27, got {v}"
+
+
+def _token(v: str) -> str | None:
+    if v and (len(v) < 16 or not v.isascii() or not v.isprintable() or " " in v):
+        return "must be empty (generate one) or at least 16 printable ASCII characters, no spaces"
+    return None
+
+
+def default_data_dir() -> str:
+    """systemd's StateDirectory when run as a service, else the XDG data folder."""
+    state = os.environ.get("STATE_DIRECTORY")
+    if state:
+        return state.split(":")[0]
+    xdg = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return str(Path(xdg) / "companion")
+
+
+@dataclass(frozen=True)
+class BlockConfig:
+    """The Question Block button."""
+
+    pin: int = setting(17, "BCM pin of the block button (wired to ground; internal pull-up)",
+                       _bcm_pin)
+    debounce_ms: int = setting(80, "presses closer together than this are contact bounce",
+                               _range(0, 1000))
+    release_ms: int = setting(20, "the button must be released this long before a new press "
+                                  "counts", _range(0, 1000))
+
+
+@dataclass(frozen=True)
+class AudioConfig:
+    """Sound output."""
+
+    backend: str = setting("simpleaudio", "simpleaudio, pygame or null (no sound)",
+                           _one_of(*AUDIO_BACKENDS))
+    sounds_dir: str = setting("", "folder whose WAVs (coin.wav, bowser.wav, ...) replace the "
+                                  "built-in sounds; empty for none")
+
+
+@dataclass(frozen=True)
+class GpioConfig:
+    """GPIO access."""
+
+    pin_factory: str = setting("", "gpiozero pin factory; empty: $GPIOZERO_PIN_FACTORY or "
+                                   "gpiozero's choice", _one_of("", *PIN_FACTORIES))
+
+
+@dataclass(frozen=True)
+class DataConfig:
+    """Where state is kept."""
+
+    dir: str = setting("", "data folder; empty: $STATE_DIRECTORY under systemd, else "
+                           "~/.local/share/companion")
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """The tablet's web server."""
+
+    host: str = setting("0.0.0.0", "address to listen on", _non_empty)
+    port: int = setting(8080, "TCP port", _range(1, 65535))
+    token: str = setting("", "table token for writes; empty: generated once, kept in the data "
+                             "folder", _token)
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    """The small screen beside the block."""
+
+    enabled: bool = setting(False, "drive the small screen")
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole configuration; every section has working defaults."""
+
+    block: BlockConfig = field(default_factory=BlockConfig)
+    audio: AudioConfig = field(default_factory=AudioConfig)
+    gpio: GpioConfig = field(default_factory=GpioConfig)
+    data: DataConfig = field(default_factory=DataConfig)
+    web: WebConfig = field(default_factory=WebConfig)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    source: Path | None = field(default=None, compare=False)
+
+    @property
+    def data_dir(self) -> Path:
+        return Path(self.data.dir or default_data_dir())
+
+    @property
+    def sounds_dir(self) -> Path | None:
+        return Path(self.audio.sounds_dir) if self.audio.sounds_dir else None
+
+
+SECTIONS: dict[str, type] = {
+    f.name: f.default_factory  # type: ignore[misc]
+    for f in dataclasses.fields(Config)
+    if f.default_factory is not dataclasses.MISSING
+}
+
+_TYPE_NAMES = {int: "an integer", str: "a string", bool: "true or false", float: "a number"}
+
+
+def _check_value(key: str, expected: type, value: Any, check: Check | None) -> Any:
+    ok = isinstance(value, expected) and not (expected is int and isinstance(value, bool))
+    if expected is float and isinstance(value, int) and not isinstance(value, bool):
+        value, ok = float(value), True
+    if not ok:
+        raise ConfigError(key, f"must be {_TYPE_NAMES[expected]}, got {type(value).__name__} "
+                               f"{value!r}")
+    problem = check(value) if check else None
+    if problem:
+        raise ConfigError(key, problem)
+    return value
+
+
+def _resolve_paths(values: dict[str, Any], base: Path, keys: tuple[str, ...]) -> None:
+    for key in keys:
+        raw = values.get(key)
+        if raw:
+            path = Path(raw).expanduser()
+            values[key] = str(path if path.is_absolute() else (base / path).resolve())
+
+
+def from_dict(data: dict[str, Any], base_dir: Path | None = None,
+              source: Path | None = None) -> Config:
+    """Validate a parsed TOML document and build the Config."""
+    sections: dict[str, Any] = {}
+    for name, value in data.items():
+        if name not in SECTIONS:
+            raise ConfigError(f"[{name}]", f"unknown section; allowed: {', '.join(SECTIONS)}")
+        if not isinstance(value, dict):
+            raise ConfigError(f"[{name}]", "must be a table ([section] header)")
+        cls = SECTIONS[name]
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        hints = get_type_hints(cls)
+        values: dict[str, Any] = {}
+        for key, raw in value.items():
+            dotted = f"{name}.{key}"
+            if key not in fields:
+                raise ConfigError(dotted, f"unknown key; allowed in [{name}]: "
+                                          f"{', '.join(fields)}")
+            values[key] = _check_value(dotted, hints[key], raw, fields[key].metadata["check"])
+        if base_dir is not None:
+            path_keys = {"data": ("dir",), "audio": ("sounds_dir",)}.get(name, ())
+            _resolve_paths(values, base_dir, path_keys)
+        sections[name] = cls(**values)
+    return Config(**sections, source=source)
+
+
+def load(path: Path) -> Config:
+    """Read and validate a TOML config file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(str(path), "config file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(str(path), f"cannot read config file: {exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(str(path), f"not valid TOML: {exc}") from None
+    return from_dict(data, base_dir=path.resolve().parent, source=path)
+
+
+def example() -> str:
+    """A complete, commented config file with every key at its default."""
+    lines = ["# Question Block companion configuration (every key is optional).", ""]
+    for name, cls in SECTIONS.items():
+        lines.append(f"[{name}]  # {cls.__doc__}")
+        for f in dataclasses.fields(cls):
+            lines.append(f"# {f.metadata['help']}")
+            lines.append(f"{f.name} = {_toml_value(f.default)}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return str(value)

@@ -1,0 +1,137 @@
+"""The daemon: one asyncio loop; hardware threads hand their events to it; state lives here."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import time
+from collections.abc import Callable
+from typing import Any
+
+from companion.audio.backend import AudioBackend
+from companion.audio.library import SoundLibrary
+from companion.audio.speaker import Priority, Speaker, make_backend
+from companion.config import Config
+from companion.core.block import QuestionBlock
+from companion.core.debounce import Debouncer
+from companion.core.outcomes import DieRng, default_rng
+from companion.events import BlockOutcome, Event, Listener, PressIgnored
+from companion.gpio.pins import PinFactoryError, make_pin_factory
+
+log = logging.getLogger(__name__)
+
+
+class Companion:
+    """Wires the block button, the block's rules and the speaker around one event loop.
+
+    Everything hardware-shaped can be passed in (pin factory, RNG, audio backend, clock), so
+    tests and the demo run the very same object as the Pi.
+    """
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        pin_factory: Any = None,
+        rng: DieRng | None = None,
+        backend: AudioBackend | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.config = config
+        self.clock = clock
+        self.library = SoundLibrary(config.sounds_dir)
+        self.block = QuestionBlock(rng or default_rng(), self.library.seconds)
+        self.speaker = Speaker(backend or make_backend(config.audio.backend))
+        self.listeners: list[Listener] = []
+        self.button: Any = None
+        self._pin_factory = pin_factory
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stopping: asyncio.Event | None = None
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Open the outputs and inputs. A missing part is logged and the rest carries on."""
+        self._loop = loop
+        self._stopping = asyncio.Event()
+        self.speaker.open()
+        self.button = self._open_button()
+        log.info("companion ready (button: %s, audio: %s)",
+                 f"BCM {self.config.block.pin}" if self.button else "none",
+                 self.speaker.backend.name if self.speaker.available else "none")
+
+    def _open_button(self) -> Any:
+        from companion.gpio.block_button import BlockButton
+
+        cfg = self.config.block
+        try:
+            factory = self._pin_factory or make_pin_factory(self.config.gpio.pin_factory)
+            return BlockButton(
+                cfg.pin,
+                pin_factory=factory,
+                debouncer=Debouncer(lockout=cfg.debounce_ms / 1000, settle=cfg.release_ms / 1000),
+                when_pressed=self._press_from_thread,
+                clock=self.clock,
+            )
+        except (PinFactoryError, Exception) as exc:  # gpiozero raises many kinds on a non-Pi
+            log.warning("block button on BCM %d unavailable: %s; carrying on without it "
+                        "(presses from the tablet or demo still work)", cfg.pin, exc)
+            return None
+
+    def request_stop(self) -> None:
+        """Ask ``run`` to return (safe from signal handlers on the loop)."""
+        if self._stopping is not None:
+            self._stopping.set()
+
+    async def run(self) -> None:
+        """Run until SIGTERM/SIGINT or :meth:`request_stop`, then shut down cleanly."""
+        loop = asyncio.get_running_loop()
+        self.start(loop)
+        assert self._stopping is not None
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            # Not possible off the main thread; the caller then stops us with request_stop().
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, self.request_stop)
+        try:
+            await self._stopping.wait()
+        finally:
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                with contextlib.suppress(NotImplementedError, RuntimeError):
+                    loop.remove_signal_handler(sig)
+            self.close()
+
+    def close(self) -> None:
+        """Release the button and stop every sound."""
+        if self.button is not None:
+            self.button.close()
+            self.button = None
+        self.speaker.close()
+        log.info("companion stopped after %d presses (%d ignored while sounding)",
+                 self.block.presses, self.block.ignored)
+
+    # -- the block -----------------------------------------------------------------------
+
+    def _press_from_thread(self, at: float) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self.press, at, "button")
+
+    def press(self, at: float | None = None, source: str = "button") -> Event:
+        """Press the block (on the loop): draw, sound and announce the outcome."""
+        at = self.clock() if at is None else at
+        outcome = self.block.press(at)
+        if outcome is None:
+            event: Event = PressIgnored(at, source)
+            log.info("press ignored (%s): the last outcome is still sounding", source)
+        else:
+            played = self.speaker.play(self.library.for_outcome(outcome), Priority.OUTCOME)
+            event = BlockOutcome(self.block.presses, outcome, at, source, played)
+            log.info("press %d (%s): %s", event.number, source, outcome.describe())
+        for listener in list(self.listeners):
+            try:
+                listener(event)
+            except Exception:
+                log.exception("a listener failed on %r", event)
+        return event

@@ -1,0 +1,31 @@
+"""What happened, as plain values that every frontend (CLI, screen, tablet) can show."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from companion.core.outcomes import Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class BlockOutcome:
+    """The block was pressed and answered."""
+
+    number: int
+    outcome: Outcome
+    at: float
+    source: str
+    sound_played: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PressIgnored:
+    """A press while the previous outcome was still sounding (the unit does the same)."""
+
+    at: float
+    source: str
+
+
+Event = BlockOutcome | PressIgnored
+Listener = Callable[[Event], None]

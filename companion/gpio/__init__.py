@@ -1,0 +1,1 @@
+"""GPIO adapters (gpiozero): pin factories and the devices wired to the Pi."""

@@ -1,0 +1,62 @@
+"""The Question Block's button: a gpiozero ``Button`` with our own debounce."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from gpiozero import Button
+
+from companion.core.debounce import Debouncer
+
+
+class BlockButton:
+    """Calls ``when_pressed(timestamp)`` once per real press (internal pull-up, pressed = low).
+
+    gpiozero's own ``bounce_time`` is not used (MockPin ignores it, and it drops the leading
+    edge on some factories); every raw edge goes through :class:`Debouncer`. The callback runs
+    on gpiozero's thread: hand it to the event loop with ``call_soon_threadsafe``.
+    """
+
+    def __init__(
+        self,
+        pin: int,
+        *,
+        pin_factory: Any,
+        debouncer: Debouncer,
+        when_pressed: Callable[[float], None],
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.debouncer = debouncer
+        self.when_pressed = when_pressed
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._button = Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+        self._button.when_pressed = self._pressed_edge
+        self._button.when_released = self._released_edge
+
+    @property
+    def pin(self) -> Any:
+        """The underlying gpiozero pin (a MockPin in tests and the demo)."""
+        return self._button.pin
+
+    @property
+    def is_pressed(self) -> bool:
+        return bool(self._button.is_pressed)
+
+    def _pressed_edge(self) -> None:
+        now = self._clock()
+        with self._lock:
+            accepted = self.debouncer.press_edge(now)
+        if accepted:
+            self.when_pressed(now)
+
+    def _released_edge(self) -> None:
+        now = self._clock()
+        with self._lock:
+            self.debouncer.release_edge(now)
+
+    def close(self) -> None:
+        self._button.close()

@@ -1,0 +1,1 @@
+"""Our own generated sounds (WAV files) and the script that makes them."""
