@@ -7,8 +7,8 @@ at any time:
     python -m companion.builtin_sounds.generate            # rewrite the WAVs in this folder
     python -m companion.builtin_sounds.generate --out DIR  # write them elsewhere
 
-All files are 44.1 kHz, 16-bit PCM, mono, peak-normalised to -1.5 dBFS, with short fades at
-both ends so nothing clicks.
+All files are 44.1 kHz, 16-bit PCM, mono, peak-normalised to -1.5 dBFS; each starts and ends
+with 2 ms of silence and a short raised-cosine fade, so nothing clicks.
 """
 
 from __future__ import annotations
@@ -23,7 +23,12 @@ from pathlib import Path
 
 RATE = 44100
 PEAK_DBFS = -1.5
-FADE_SECONDS = 0.005
+EDGE_SECONDS = 0.002
+"""The first and last 2 ms of every sound are exact silence: starting or stopping never clicks."""
+FADE_SECONDS = 0.004
+"""Raised-cosine fade next to each silent edge."""
+LEAD_SECONDS = EDGE_SECONDS + FADE_SECONDS
+"""Every sound's first onset comes this late, so the edge fade never shaves an attack."""
 TWO_PI = 2.0 * math.pi
 
 Samples = list[float]
@@ -90,20 +95,16 @@ def tone(
     return out
 
 
-class Resonator:
-    """A two-pole band-pass resonator (one formant) whose centre can move every sample."""
-
-    def __init__(self) -> None:
-        self.y1 = 0.0
-        self.y2 = 0.0
-
-    def step(self, x: float, freq: float, bandwidth: float) -> float:
-        r = math.exp(-math.pi * bandwidth / RATE)
-        b1 = 2.0 * r * math.cos(TWO_PI * freq / RATE)
-        b2 = -r * r
-        y = (1.0 - r) * x + b1 * self.y1 + b2 * self.y2
-        self.y2, self.y1 = self.y1, y
-        return y
+def dc_block(samples: Samples, corner_hz: float = 20.0) -> Samples:
+    """A one-pole high-pass that removes any DC offset (silence stays at zero)."""
+    pole = math.exp(-TWO_PI * corner_hz / RATE)
+    out: Samples = []
+    x_prev = y = 0.0
+    for x in samples:
+        y = x - x_prev + pole * y
+        x_prev = x
+        out.append(y)
+    return out
 
 
 def lerp(a: float, b: float, u: float) -> float:
@@ -111,14 +112,15 @@ def lerp(a: float, b: float, u: float) -> float:
 
 
 def finish(samples: Samples) -> Samples:
-    """Remove DC, fade both ends and normalise the peak to ``PEAK_DBFS``."""
+    """Remove DC, silence and fade both edges, and normalise the peak to ``PEAK_DBFS``."""
     if not samples:
         return samples
     mean = sum(samples) / len(samples)
     out = [s - mean for s in samples]
-    fade = int(FADE_SECONDS * RATE)
-    for i in range(min(fade, len(out))):
-        g = i / fade
+    edge = round(EDGE_SECONDS * RATE)
+    fade = round(FADE_SECONDS * RATE)
+    for i in range(min(edge + fade, (len(out) + 1) // 2)):
+        g = 0.0 if i < edge else 0.5 - 0.5 * math.cos(math.pi * (i - edge + 1) / (fade + 1))
         out[i] *= g
         out[-1 - i] *= g
     peak = max(abs(s) for s in out) or 1.0
@@ -149,14 +151,15 @@ def coin() -> Samples:
     base = note_hz(15)  # C6, a bright glassy ping
     glide = lambda t: base * (0.97 + 0.03 * min(1.0, t / 0.012))  # noqa: E731 - tiny upward chirp
     bell = ((1.0, 1.0, 0.0), (2.0, 0.35, 18.0), (2.76, 0.25, 30.0), (5.4, 0.08, 60.0))
-    return tone(glide, 0.14, bell, attack=0.002, decay_tau=0.05, release=0.015)
+    ping = tone(glide, 0.14 - LEAD_SECONDS, bell, attack=0.002, decay_tau=0.05, release=0.015)
+    return silence(LEAD_SECONDS) + ping
 
 
 def power_up() -> Samples:
     """A fast rising sparkle of notes that lands on a shimmering ring."""
     out: Samples = []
     steps = [-9, -5, -2, 3, 7, 10, 15, 19]  # a bright major-pentatonic climb from C4
-    at = 0.0
+    at = LEAD_SECONDS
     for semis in steps:
         mix_into(out, tone(note_hz(semis), 0.09, ((1.0, 1.0, 0), (3.0, 0.2, 20)),
                            attack=0.003, decay_tau=0.08, release=0.02), at, 0.6)
@@ -169,87 +172,163 @@ def power_up() -> Samples:
     return out
 
 
-# Vowel formants (Hz) of an adult male voice, with bandwidths.
-VOWEL_A = ((730.0, 90.0), (1090.0, 110.0), (2440.0, 160.0))
-LIPS = ((300.0, 90.0), (650.0, 110.0), (2200.0, 160.0))
+# A big voice: formants (Hz) and bandwidths (Hz) a little below an adult man's, so the
+# speaker sounds larger than life. Five formants in cascade shape the spectrum like a vocal tract.
+VOWEL_AH = ((650.0, 90.0), (1030.0, 100.0), (2300.0, 150.0), (3050.0, 250.0), (3700.0, 300.0))
+"""The open "ah" of "ha"."""
+LIPS_W = ((280.0, 70.0), (620.0, 90.0), (2150.0, 150.0), (3050.0, 250.0), (3700.0, 300.0))
+"""Rounded, nearly closed lips: the "bw" that opens into "bwa"."""
+ASPIRATION_F1_BANDWIDTH = 300.0
+"""An open glottis damps the first formant during "h"."""
+BREATH_LEVEL = 0.28
+"""Strength of the "h" breath: clearly heard, yet well below the vowel it leads into."""
+RING_SECONDS = 0.02
+"""The formants' ringing after each syllable's voice stops (it has died by -50 dB)."""
+
+
+class Formant:
+    """A Klatt-style two-pole resonator with unity gain at 0 Hz, for a cascade vocal tract."""
+
+    def __init__(self) -> None:
+        self.y1 = 0.0
+        self.y2 = 0.0
+        self.a = self.b = self.c = 0.0
+
+    def tune(self, freq: float, bandwidth: float) -> None:
+        self.c = -math.exp(-TWO_PI * bandwidth / RATE)
+        self.b = 2.0 * math.exp(-math.pi * bandwidth / RATE) * math.cos(TWO_PI * freq / RATE)
+        self.a = 1.0 - self.b - self.c
+
+    def step(self, x: float) -> float:
+        y = self.a * x + self.b * self.y1 + self.c * self.y2
+        self.y2, self.y1 = self.y1, y
+        return y
+
+
+def glottal_flow(phase: float, open_quotient: float, speed_quotient: float) -> float:
+    """Rosenberg glottal flow over one period (``phase`` in [0, 1)): opens, closes, rests.
+
+    ``speed_quotient`` is the share of the open phase spent opening; the quick closure is
+    the excitation that makes the voice's harmonics.
+    """
+    opening = open_quotient * speed_quotient
+    closing = open_quotient - opening
+    if phase < opening:
+        return 0.5 * (1.0 - math.cos(math.pi * phase / opening))
+    if phase < open_quotient:
+        return math.cos(0.5 * math.pi * (phase - opening) / closing)
+    return 0.0
+
+
+def smoothstep(u: float) -> float:
+    """0 -> 1 with zero slope at both ends (a click-free envelope segment)."""
+    u = max(0.0, min(1.0, u))
+    return u * u * (3.0 - 2.0 * u)
 
 
 def _laugh_syllable(
     rng: random.Random,
-    seconds: float,
-    pitch: tuple[float, float],
     onset: str,
+    voiced: float,
+    pitch: tuple[float, float],
     level: float,
+    growl: float,
 ) -> Samples:
-    """One voiced syllable ("bwa" or "ha") from a growly glottal source through formants."""
-    n = int(seconds * RATE)
-    breath = int(0.07 * RATE) if onset == "h" else 0
-    formants = [Resonator() for _ in VOWEL_A]
-    weights = (1.0, 0.55, 0.22)
+    """One syllable: "bwa" (``onset`` "b") or "ha" (``onset`` "h") at the given pitch glide.
+
+    A growly glottal source (Rosenberg pulses with jitter, a touch of period doubling, a
+    31 Hz rasp and breath noise on every pulse) drives five formants in cascade, as in a
+    Klatt synthesiser. "h" is pre-emphasised breath alone through the same vocal tract (its
+    first formant damped by the open glottis), swelling into the voice. The vocal tract
+    rings out for ``RING_SECONDS`` after the voice stops, so nothing is cut off.
+    """
+    breath_s = 0.09 if onset == "h" else 0.0
+    overlap_s = 0.04  # breath carries on under the voice's onset
+    n_breath = round(breath_s * RATE)
+    n_voice = round(voiced * RATE)
+    tract = [Formant() for _ in VOWEL_AH]
     phase = 0.0
-    sub_phase = 0.0
+    pulse = 0
     jitter = 0.0
+    flow_prev = 0.0
+    noise_prev = 0.0
+    rise = 0.018 if onset == "h" else 0.012
+    fall = 0.45 * voiced
     out: Samples = []
-    for i in range(n + breath):
-        if i < breath:
-            # "h": breathy noise through the vowel's formants, swelling into the voice.
-            u = i / breath
-            src = rng.uniform(-1.0, 1.0) * 0.6 * u
-            shape = VOWEL_A
-        else:
-            j = i - breath
-            u = j / n
-            f0 = lerp(pitch[0], pitch[1], u)
-            jitter = 0.995 * jitter + rng.uniform(-0.5, 0.5) * 0.02
-            f0 *= 1.0 + jitter
-            phase = (phase + f0 / RATE) % 1.0
-            sub_phase = (sub_phase + 0.5 * f0 / RATE) % 1.0
-            # A glottal pulse: a sharp closing edge rich in harmonics.
-            pulse = (1.0 - 2.0 * phase) if phase < 0.6 else -0.2
-            # Growl: the subharmonic flutter of a rough, villainous voice.
-            growl = 0.65 + 0.35 * math.sin(TWO_PI * sub_phase)
-            src = pulse * growl + rng.uniform(-0.08, 0.08)
+    for i in range(n_breath + n_voice):
+        j = i - n_breath  # samples since the voice started
+        t = j / RATE
+        # Vocal tract shape: lips opening out of "bw", else the open "ah".
+        if i % 16 == 0:
+            glide = smoothstep(t / 0.09) if onset == "b" else 1.0
+            aspirating = j < 0
+            for k, (res, (lf, lb), (vf, vb)) in enumerate(
+                zip(tract, LIPS_W, VOWEL_AH, strict=True)
+            ):
+                bw = lerp(lb, vb, glide)
+                if k == 0 and aspirating:
+                    bw = ASPIRATION_F1_BANDWIDTH
+                res.tune(lerp(lf, vf, glide), bw)
+        breath = 0.0
+        if onset == "h" and j < round(overlap_s * RATE):
+            swell = smoothstep(1.6 * i / n_breath) if j < 0 else 1.0 - smoothstep(t / overlap_s)
+            # Turbulence is brighter than the voice: pre-emphasise it so "h" hisses.
+            noise = rng.gauss(0.0, 1.0)
+            breath = BREATH_LEVEL * swell * (noise - 0.9 * noise_prev)
+            noise_prev = noise
+        voice = 0.0
+        if j >= 0:
+            u = j / n_voice
+            f0 = pitch[0] * (pitch[1] / pitch[0]) ** u
+            jitter = 0.97 * jitter + rng.gauss(0.0, 0.004)
+            odd = pulse % 2
+            # Growl, part 1: a touch of period doubling, every other glottal cycle a little
+            # late and weak (kept mild, so the pitch heard stays f0 and not an octave down).
+            f0 *= (1.0 + jitter) * (1.0 - 0.02 * growl * odd)
+            phase += f0 / RATE
+            if phase >= 1.0:
+                phase -= 1.0
+                pulse += 1
+            flow = glottal_flow(phase, 0.55, 0.7) * (1.0 - 0.18 * growl * odd)
+            # Growl, part 2: a throaty rasp, the voice fluttering ~31 times a second.
+            flow *= 1.0 - 0.22 * growl * (0.5 + 0.5 * math.sin(TWO_PI * 31.0 * t))
+            env = smoothstep(t / rise) * smoothstep((voiced - t) / fall)
             if onset == "b":
-                # "bw": lips open out of a closure into the vowel over 80 ms.
-                glide = min(1.0, j / (0.08 * RATE))
-                shape = tuple(
-                    (lerp(lf, vf, glide), lerp(lb, vb, glide))
-                    for (lf, lb), (vf, vb) in zip(LIPS, VOWEL_A, strict=True)
-                )
-                src *= 0.25 + 0.75 * glide
-            else:
-                shape = VOWEL_A
-            # Voice dies away at the end of each "ha".
-            src *= 1.0 if u < 0.65 else max(0.0, (1.0 - u) / 0.35)
+                env *= 0.35 + 0.65 * smoothstep(t / 0.05)  # "b": lips burst open
+            # Radiated flow derivative, plus turbulence that pulses with the flow.
+            voice = env * ((flow - flow_prev) * RATE / 1500.0
+                           + 0.07 * flow * rng.gauss(0.0, 1.0))
+            flow_prev = flow
+        value = voice + breath
+        for res in tract:
+            value = res.step(value)
+        out.append(level * value)
+    for _ in range(round(RING_SECONDS * RATE)):
         value = 0.0
-        for res, (freq, bw), w in zip(formants, shape, weights, strict=True):
-            value += w * res.step(src, freq, bw)
-        out.append(value)
-    peak = max(abs(v) for v in out) or 1.0
-    # Saturate a little for grit, then scale to this syllable's level.
-    return [level * math.tanh(2.2 * v / peak) for v in out]
+        for res in tract:
+            value = res.step(value)
+        out.append(level * value)
+    return out
 
 
 def bowser() -> Samples:
     """A low, growly, villainous "BWA-HA-HA-HA!" (formant synthesis, our own voice)."""
     rng = random.Random(0xB0_553)
-    out: Samples = []
     plan = [
-        # seconds, (pitch start, end), onset, level, gap after
-        (0.34, (118.0, 98.0), "b", 1.0, 0.07),
-        (0.20, (104.0, 92.0), "h", 0.85, 0.05),
-        (0.20, (98.0, 86.0), "h", 0.8, 0.05),
-        (0.42, (92.0, 66.0), "h", 0.9, 0.0),
+        # onset, voiced seconds, (pitch start, end) Hz, level, growl, silence after
+        ("b", 0.34, (112.0, 96.0), 1.0, 0.8, 0.06),
+        ("h", 0.19, (104.0, 90.0), 0.8, 0.7, 0.04),
+        ("h", 0.19, (98.0, 84.0), 0.8, 0.8, 0.04),
+        ("h", 0.46, (94.0, 66.0), 0.9, 1.0, 0.0),
     ]
-    at = 0.0
-    for seconds, pitch, onset, level, gap in plan:
-        syl = _laugh_syllable(rng, seconds, pitch, onset, level)
-        mix_into(out, syl, at)
-        at += len(syl) / RATE + gap
-    # A sub-bass rumble under the laugh makes it menacing on a small speaker too.
-    rumble = tone(55.0, at, ((1.0, 1.0, 0), (2.0, 0.5, 0)), attack=0.05, release=0.25)
-    mix_into(out, rumble, 0.0, 0.12)
-    return out
+    out = silence(LEAD_SECONDS)
+    for onset, voiced, pitch, level, growl, gap in plan:
+        out += _laugh_syllable(rng, onset, voiced, pitch, level, growl)
+        out += silence(gap)
+    out += silence(0.01)
+    # Gentle saturation adds grit to the loud parts without touching the quiet gaps.
+    peak = max(abs(v) for v in out) or 1.0
+    return dc_block([math.tanh(1.6 * v / peak) for v in out])
 
 
 def game_over() -> Samples:
@@ -257,7 +336,7 @@ def game_over() -> Samples:
     out: Samples = []
     square_ish = ((1.0, 1.0, 0), (3.0, 0.3, 2), (5.0, 0.15, 4), (7.0, 0.07, 6))
     phrase = [(3, 0.22), (-2, 0.22), (-6, 0.22), (-7, 0.3), (-9, 0.3), (-14, 0.95)]
-    at = 0.0
+    at = LEAD_SECONDS
     for i, (semis, seconds) in enumerate(phrase):
         last = i == len(phrase) - 1
         note = tone(note_hz(semis), seconds, square_ish, attack=0.01,
@@ -270,12 +349,17 @@ def game_over() -> Samples:
 
 def timer_tick() -> Samples:
     """A dry woodblock tick for the lever timer."""
-    return tone(1850.0, 0.035, ((1.0, 1.0, 0), (0.41, 0.6, 40), (2.7, 0.3, 120)),
+    tick = tone(1850.0, 0.035 - LEAD_SECONDS, ((1.0, 1.0, 0), (0.41, 0.6, 40), (2.7, 0.3, 120)),
                 attack=0.001, decay_tau=0.008, release=0.005)
+    return silence(LEAD_SECONDS) + tick
 
 
 def timer_loop() -> Samples:
-    """Two seconds of bouncy 'wiggling worms' music that loops seamlessly."""
+    """Two seconds of bouncy 'wiggling worms' music that loops seamlessly.
+
+    Every note has died away before the loop's end and the first starts just after its start,
+    so the seam is silence on both sides, and the beat runs on evenly across it.
+    """
     out = silence(2.0)
     beat = 0.125
     melody = [0, 4, 7, 4, 9, 7, 4, 2, 0, 4, 7, 12, 11, 7, 4, 2]
@@ -283,12 +367,14 @@ def timer_loop() -> Samples:
     for i, semis in enumerate(melody):
         n = tone(note_hz(semis + 3), beat * 0.8, ((1.0, 1.0, 0), (2.0, 0.25, 10)),
                  attack=0.005, decay_tau=0.12, release=0.02)
-        mix_into(out, n, i * beat, 0.45)
+        mix_into(out, n, LEAD_SECONDS + i * beat, 0.45)
     for i, semis in enumerate(bass):
         n = tone(note_hz(semis + 3), beat * 1.8, ((1.0, 1.0, 0), (2.0, 0.4, 6), (3.0, 0.2, 10)),
                  attack=0.008, decay_tau=0.25, release=0.03)
-        mix_into(out, n, i * 2 * beat, 0.5)
-    return out[: int(2.0 * RATE)]
+        mix_into(out, n, LEAD_SECONDS + i * 2 * beat, 0.5)
+    if len(out) != round(2.0 * RATE):
+        raise AssertionError("a note runs past the loop's end")
+    return out
 
 
 def time_up() -> Samples:
@@ -297,9 +383,9 @@ def time_up() -> Samples:
     bell = ((1.0, 1.0, 0), (2.0, 0.4, 3), (3.0, 0.25, 6), (4.2, 0.1, 10))
     for i, semis in enumerate((7, 11, 14)):
         mix_into(out, tone(note_hz(semis), 0.16, bell, attack=0.002, decay_tau=0.08,
-                           release=0.03), i * 0.15, 0.7)
+                           release=0.03), LEAD_SECONDS + i * 0.15, 0.7)
     mix_into(out, tone(note_hz(19), 1.0, bell, attack=0.003, decay_tau=0.35, release=0.2,
-                       vibrato=(6.0, 0.1)), 0.45, 0.9)
+                       vibrato=(6.0, 0.1)), LEAD_SECONDS + 0.45, 0.9)
     return out
 
 

@@ -1,0 +1,75 @@
+"""``companion bench``: measured figures, printed as JSON (never asserted in tests)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ASOUNDRC = """pcm.!default {{
+    type file
+    slave.pcm "null"
+    file "{fifo}"
+    format "raw"
+}}
+"""
+
+
+def _child(module: str, args: list[str], env: dict[str, str]) -> dict[str, Any]:
+    out = subprocess.run([sys.executable, "-m", module, *args], env=env, check=True,
+                         capture_output=True, text=True, timeout=600)
+    return json.loads(out.stdout)
+
+
+def press_to_pcm(presses: int) -> dict[str, Any]:
+    """Mock pin edge -> first PCM byte written by ALSA (file plugin into a FIFO)."""
+    with tempfile.TemporaryDirectory(prefix="companion-bench-") as tmp:
+        home = Path(tmp)
+        fifo = home / "pcm.fifo"
+        os.mkfifo(fifo)
+        (home / ".asoundrc").write_text(ASOUNDRC.format(fifo=fifo))
+        env = {**os.environ, "HOME": str(home)}
+        return _child("companion.bench.press_latency",
+                      ["--presses", str(presses), "--fifo", str(fifo)], env)
+
+
+def cold_import_ms(runs: int = 5) -> float:
+    """Median time for a fresh interpreter to import the daemon, minus a bare interpreter."""
+
+    def timed(code: str) -> float:
+        samples = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], check=True)
+            samples.append(time.perf_counter() - start)
+        return sorted(samples)[len(samples) // 2]
+
+    return round((timed("import companion.daemon") - timed("pass")) * 1000, 1)
+
+
+def odds_draws_per_second(n: int = 200_000) -> int:
+    """How fast the core draws outcomes with the OS-entropy RNG."""
+    from companion.core.outcomes import default_rng, draw
+
+    rng = default_rng()
+    start = time.perf_counter()
+    for _ in range(n):
+        draw(rng)
+    return int(n / (time.perf_counter() - start))
+
+
+def run_all(presses: int = 200) -> dict[str, Any]:
+    """Every figure ``companion bench`` reports."""
+    latency = press_to_pcm(presses)
+    return {
+        "press_to_pcm_ms": latency["press_to_pcm_ms"],
+        "daemon_rss_mib": latency["rss_mib"],
+        "cold_import_ms": cold_import_ms(),
+        "odds_draws_per_s": odds_draws_per_second(),
+        "python": sys.version.split()[0],
+    }
