@@ -55,7 +55,8 @@ class Companion:
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         """Open the outputs and inputs. A missing part is logged and the rest carries on."""
         self._loop = loop
-        self._stopping = asyncio.Event()
+        if self._stopping is None:
+            self._stopping = asyncio.Event()
         self.speaker.open()
         self.button = self._open_button()
         log.info("companion ready (button: %s, audio: %s)",
@@ -88,12 +89,12 @@ class Companion:
     async def run(self) -> None:
         """Run until SIGTERM/SIGINT or :meth:`request_stop`, then shut down cleanly."""
         loop = asyncio.get_running_loop()
-        self.start(loop)
-        assert self._stopping is not None
+        self._stopping = asyncio.Event()
         for sig in (signal.SIGTERM, signal.SIGINT):
             # Not possible off the main thread; the caller then stops us with request_stop().
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, self.request_stop)
+        self.start(loop)
         try:
             await self._stopping.wait()
         finally:

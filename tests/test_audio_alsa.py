@@ -1,0 +1,124 @@
+"""Sound through real ALSA: the ``file`` plugin is the sound card, the demo is the daemon."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import wave
+from pathlib import Path
+
+import pytest
+
+from companion.audio.library import SoundLibrary
+from companion.core.outcomes import Kind, Outcome, draw
+from tests.conftest import alsa_file_home, run_companion
+
+pytestmark = pytest.mark.alsa
+
+WANTED = {
+    "coins_3": Outcome(Kind.COINS, coins=3),
+    "bowser": Outcome(Kind.BOWSER),
+    "power_up": Outcome(Kind.POWER_UP),
+    "game_over": Outcome(Kind.GAME_OVER),
+}
+
+
+def seed_for(label: str) -> int:
+    """A seed whose first press gives ``label`` (the demo seeds random.Random)."""
+    return next(s for s in range(10_000) if draw(random.Random(s)).label == label)
+
+
+@pytest.mark.parametrize("label", list(WANTED))
+def test_press_plays_exactly_the_outcome_sound(
+    alsa_env: tuple[dict[str, str], Path], label: str
+) -> None:
+    env, captured = alsa_env
+    done = run_companion("demo", "--audio", "simpleaudio", "--seed", str(seed_for(label)),
+                         "--auto", "1", env=env)
+    assert done.returncode == 0, done.stderr
+    assert "press 1:" in done.stdout and "(no sound)" not in done.stdout
+    expected = SoundLibrary().for_outcome(WANTED[label]).data
+    # Each ALSA stream rewrites the file: what is left is the outcome's own stream.
+    assert captured.read_bytes() == expected
+
+
+def test_coins_3_is_three_pings_on_the_wire(alsa_env: tuple[dict[str, str], Path]) -> None:
+    env, captured = alsa_env
+    done = run_companion("demo", "--audio", "simpleaudio", "--seed", str(seed_for("coins_3")),
+                         "--auto", "1", env=env)
+    assert "3 coin pings: collect 3 coins" in done.stdout
+    ping = SoundLibrary().sounds["coin"].data
+    data = captured.read_bytes()
+    assert data.count(ping) == 3
+
+
+def _write_wav(path: Path, rate: int, channels: int, width: int, frames: bytes) -> None:
+    with wave.open(str(path), "wb") as wav:
+        wav.setnchannels(channels)
+        wav.setsampwidth(width)
+        wav.setframerate(rate)
+        wav.writeframes(frames)
+
+
+def test_user_override_sound_is_played(tmp_path: Path) -> None:
+    overrides = tmp_path / "my-sounds"
+    overrides.mkdir()
+    # An 8-bit stereo 22.05 kHz square wave: converted to our format on load.
+    frames = bytes(v for i in range(2205) for v in ((200, 200) if (i // 10) % 2 else (56, 56)))
+    _write_wav(overrides / "bowser.wav", 22050, 2, 1, frames)
+    (overrides / "game_over.wav").write_text("not a wav")  # broken: built-in used, warned
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[audio]\nsounds_dir = "{overrides}"\n')
+    env = alsa_file_home(tmp_path / "home", tmp_path / "out.raw")
+    done = run_companion("demo", "--config", str(config), "--audio", "simpleaudio",
+                         "--seed", str(seed_for("bowser")), "--auto", "1", env=env)
+    assert done.returncode == 0, done.stderr
+    library = SoundLibrary(overrides)
+    assert library.sources["bowser"] == overrides / "bowser.wav"
+    played = (tmp_path / "out.raw").read_bytes()
+    assert played == library.sounds["bowser"].data
+    assert played != SoundLibrary().sounds["bowser"].data
+    assert abs(library.sounds["bowser"].seconds - 0.1) < 0.001  # 2205 frames at 22.05 kHz
+    assert "ignoring sound override" in done.stderr and "game_over.wav" in done.stderr
+
+
+def test_no_audio_device_warns_once_and_keeps_playing_the_game(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".asoundrc").write_text("pcm.!default { type hw; card 7 }\n")  # no such card
+    env = {**os.environ, "HOME": str(home)}
+    done = run_companion("demo", "--audio", "simpleaudio", "--seed", "1", "--auto", "3", env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("(no sound)") == 3
+    warnings = [line for line in done.stderr.splitlines() if "WARNING" in line]
+    assert len(warnings) == 1, done.stderr
+    assert "no audio output via simpleaudio" in warnings[0]
+    assert "ALSA lib" not in done.stderr  # alsa-lib's own noise goes to our debug log
+
+
+def test_block_outcome_plays_over_a_running_background_sound(tmp_path: Path) -> None:
+    """Two ALSA streams at once (lever music + outcome): nothing crashes, the outcome plays."""
+    env = alsa_file_home(tmp_path / "home", tmp_path / "out.raw")
+    script = """
+import asyncio, random, sys
+from gpiozero.pins.mock import MockFactory
+from companion.audio.speaker import Priority
+from companion.config import Config
+from companion.daemon import Companion
+
+async def main():
+    app = Companion(Config(), pin_factory=MockFactory(), rng=random.Random(1))
+    app.start(asyncio.get_running_loop())
+    assert app.speaker.play(app.library.sounds["timer_loop"], Priority.BACKGROUND)
+    event = app.press()
+    print(type(event).__name__, event.sound_played)
+    app.close()
+
+asyncio.run(main())
+"""
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["BlockOutcome", "True"]

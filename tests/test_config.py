@@ -1,0 +1,104 @@
+"""Config: every class of bad input gives exit 2 and one line naming the key; no traceback."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from companion import cli
+from companion.config import Config, ConfigError, example, from_dict, load
+from tests.conftest import ROOT, run_companion
+
+BAD = [
+    ("[blok]\npin = 17\n", "[blok]", "unknown section"),
+    ("[block]\npinn = 17\n", "block.pinn", "allowed in [block]: pin, debounce_ms"),
+    ('[block]\npin = "17"\n', "block.pin", "must be an integer"),
+    ("[block]\npin = true\n", "block.pin", "must be an integer"),
+    ("[block]\npin = 40\n", "block.pin", "between 0 and 27"),
+    ("[block]\ndebounce_ms = -1\n", "block.debounce_ms", "between 0 and 1000"),
+    ('[audio]\nbackend = "alsa"\n', "audio.backend", "'simpleaudio', 'pygame', 'null'"),
+    ("[audio]\nsounds_dir = 3\n", "audio.sounds_dir", "must be a string"),
+    ('[gpio]\npin_factory = "wiringpi"\n', "gpio.pin_factory", "'lgpio'"),
+    ("[web]\nport = 70000\n", "web.port", "between 1 and 65535"),
+    ('[web]\nhost = " "\n', "web.host", "must not be empty"),
+    ('[web]\ntoken = "short"\n', "web.token", "at least 16"),
+    ('[display]\nenabled = "yes"\n', "display.enabled", "true or false"),
+    ("block = 3\n", "[block]", "must be a table"),
+    ("[block\npin = 17\n", "companion.toml", "not valid TOML"),
+]
+
+
+@pytest.mark.parametrize(("text", "key", "allowed"), BAD)
+def test_bad_config_exits_2_naming_the_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, key: str, allowed: str
+) -> None:
+    path = tmp_path / "companion.toml"
+    path.write_text(text)
+    assert cli.main(["run", "--config", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    assert key in err and allowed in err, err
+    assert err.startswith("companion: config error:")
+
+
+def test_missing_config_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "nope.toml"
+    assert cli.main(["run", "--config", str(missing)]) == 2
+    assert f"{missing}: config file not found" in capsys.readouterr().err
+
+
+def test_bad_config_from_the_real_command_line_has_no_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "companion.toml"
+    path.write_text("[block]\npin = 99\n")
+    for command in (["run"], ["demo"], ["config", "--check"]):
+        done = run_companion(*command, "--config", str(path))
+        assert done.returncode == 2, done
+        assert "Traceback" not in done.stderr
+        assert "block.pin: must be a BCM GPIO number between 0 and 27, got 99" in done.stderr
+
+
+def test_good_config_loads_with_paths_relative_to_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "companion.toml"
+    path.write_text('[block]\npin = 22\n[audio]\nbackend = "null"\nsounds_dir = "my-sounds"\n'
+                    '[data]\ndir = "/var/lib/companion"\n[web]\nport = 9000\n')
+    config = load(path)
+    assert config.block.pin == 22 and config.block.debounce_ms == 80
+    assert config.audio.backend == "null"
+    assert config.sounds_dir == tmp_path / "my-sounds"
+    assert config.data_dir == Path("/var/lib/companion")
+    assert config.web.port == 9000 and config.web.host == "0.0.0.0"
+
+
+def test_data_dir_defaults_to_systemd_state_directory(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STATE_DIRECTORY", "/var/lib/companion")
+    assert Config().data_dir == Path("/var/lib/companion")
+
+
+def test_example_config_is_complete_and_equals_the_defaults() -> None:
+    data = tomllib.loads(example())
+    assert from_dict(data) == Config()
+    assert set(data) == {"block", "audio", "gpio", "data", "web", "display"}
+
+
+def test_config_check_command(tmp_path: Path) -> None:
+    path = tmp_path / "ok.toml"
+    path.write_text(example())
+    done = run_companion("config", "--check", "--config", str(path))
+    assert done.returncode == 0 and "ok" in done.stdout
+
+
+def test_readme_example_config_is_valid() -> None:
+    readme = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```toml\n(.*?)```", readme, re.S)
+    assert blocks, "README must show an example config"
+    for block in blocks:
+        assert isinstance(from_dict(tomllib.loads(block)), Config)
+
+
+def test_config_error_names_key() -> None:
+    with pytest.raises(ConfigError) as info:
+        from_dict({"web": {"port": "80"}})
+    assert info.value.key == "web.port"

@@ -1,0 +1,242 @@
+"""The daemon on real mock pins and a real event loop: press -> outcome -> sound -> listeners."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion.audio.backend import AudioError
+from companion.audio.null_backend import NullBackend
+from companion.audio.pcm import Pcm
+from companion.audio.speaker import Priority, Speaker
+from companion.config import AudioConfig, Config
+from companion.core.outcomes import draw
+from companion.daemon import Companion
+from companion.events import BlockOutcome, Event, PressIgnored
+from tests.conftest import ROOT
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 50.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def make_app(**kwargs: object) -> tuple[Companion, NullBackend, list[Event], Clock]:
+    backend = NullBackend()
+    clock = Clock()
+    app = Companion(Config(audio=AudioConfig(backend="null")), pin_factory=MockFactory(),
+                    rng=random.Random(7), backend=backend, clock=clock, **kwargs)  # type: ignore[arg-type]
+    events: list[Event] = []
+    app.listeners.append(events.append)
+    return app, backend, events, clock
+
+
+async def settle() -> None:
+    for _ in range(3):
+        await asyncio.sleep(0)
+
+
+async def test_pin_press_reaches_the_loop_and_plays_the_outcome() -> None:
+    app, backend, events, clock = make_app()
+    app.start(asyncio.get_running_loop())
+    app.button.pin.drive_low()
+    await settle()
+    assert len(events) == 1 and isinstance(events[0], BlockOutcome)
+    outcome = events[0].outcome
+    assert events[0].at == clock.now and events[0].source == "button"
+    assert backend.played == [app.library.for_outcome(outcome)]
+    assert outcome == draw(random.Random(7))
+    app.close()
+
+
+async def test_press_while_sounding_is_ignored_then_accepted_after() -> None:
+    app, backend, events, clock = make_app()
+    app.start(asyncio.get_running_loop())
+    pin = app.button.pin
+    pin.drive_low()
+    await settle()
+    first = events[0]
+    assert isinstance(first, BlockOutcome)
+    length = app.library.seconds(first.outcome)
+    assert length > 0.1
+    clock.now += 0.2
+    pin.drive_high()
+    clock.now += length / 2
+    pin.drive_low()  # a clean press, but the outcome is still sounding
+    await settle()
+    assert isinstance(events[1], PressIgnored)
+    clock.now += length
+    pin.drive_high()
+    clock.now += 0.2
+    pin.drive_low()
+    await settle()
+    assert isinstance(events[2], BlockOutcome) and events[2].number == 2
+    assert len(backend.played) == 2
+    assert app.block.ignored == 1
+    app.close()
+
+
+async def test_a_failing_listener_does_not_lose_the_outcome(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    app, backend, events, _ = make_app()
+
+    def broken(_event: Event) -> None:
+        raise RuntimeError("display fell off")
+
+    app.listeners.insert(0, broken)
+    app.start(asyncio.get_running_loop())
+    with caplog.at_level(logging.ERROR):
+        event = app.press(source="tablet")
+    assert isinstance(event, BlockOutcome) and events == [event]
+    assert "a listener failed" in caplog.text
+    app.close()
+
+
+async def test_button_unavailable_warns_and_carries_on(caplog: pytest.LogCaptureFixture) -> None:
+    factory = MockFactory()
+    first = Companion(Config(), pin_factory=factory, backend=NullBackend())
+    second = Companion(Config(), pin_factory=factory, backend=NullBackend())
+    loop = asyncio.get_running_loop()
+    first.start(loop)
+    with caplog.at_level(logging.WARNING):
+        second.start(loop)  # BCM 17 is taken: like a pin in use by another program
+    assert second.button is None
+    assert "block button on BCM 17 unavailable" in caplog.text
+    assert isinstance(second.press(source="tablet"), BlockOutcome)
+    first.close()
+    second.close()
+
+
+async def test_run_returns_on_request_stop_and_releases_the_pin() -> None:
+    factory = MockFactory()
+    app = Companion(Config(), pin_factory=factory, backend=NullBackend())
+    task = asyncio.create_task(app.run())
+    await settle()
+    assert app.button is not None
+    app.request_stop()
+    await asyncio.wait_for(task, 5)
+    assert app.button is None
+    # The pin is free again: a new daemon on the same GPIO can claim it.
+    again = Companion(Config(), pin_factory=factory, backend=NullBackend())
+    again.start(asyncio.get_running_loop())
+    assert again.button is not None
+    again.close()
+
+
+class BusyDevice:
+    """A device that, like a bare ALSA ``hw`` PCM, takes one stream at a time."""
+
+    name = "busy-hw"
+
+    def __init__(self) -> None:
+        self.streams: list[list[bool]] = []
+
+    def open(self) -> None:
+        return None
+
+    def play(self, pcm: Pcm) -> object:
+        if any(s[0] for s in self.streams):
+            raise AudioError("Device or resource busy")
+        state = [True]
+        self.streams.append(state)
+
+        class Handle:
+            def is_playing(self) -> bool:
+                return state[0]
+
+            def stop(self) -> None:
+                state[0] = False
+
+        return Handle()
+
+    def close(self) -> None:
+        return None
+
+
+def test_outcome_preempts_background_sound_on_a_single_stream_device() -> None:
+    device = BusyDevice()
+    speaker = Speaker(device)
+    assert speaker.open()
+    sound = Pcm.silence(0.01)
+    assert speaker.play(sound, Priority.BACKGROUND)
+    assert not speaker.play(sound, Priority.BACKGROUND)  # background never preempts
+    assert speaker.play(sound, Priority.OUTCOME)  # the outcome stops the music and plays
+    assert [s[0] for s in device.streams] == [False, True]
+    assert not speaker.play(sound, Priority.OUTCOME)  # an outcome does not cut an outcome
+    assert speaker.failures == 2
+
+
+def test_speaker_warns_once_and_says_when_sound_is_back(caplog: pytest.LogCaptureFixture) -> None:
+    device = BusyDevice()
+    speaker = Speaker(device)
+    speaker.open()
+    sound = Pcm.silence(0.01)
+    with caplog.at_level(logging.DEBUG):
+        speaker.play(sound)
+        for _ in range(3):
+            speaker.play(sound)
+        speaker.stop()
+        speaker.play(sound)
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 2
+    assert "could not play" in warnings[0] and "back" in warnings[1]
+
+
+def test_pygame_backend_mixes_overlapping_sounds(tmp_path: Path) -> None:
+    """pygame.mixer on SDL's disk driver (a real, real-time paced audio sink)."""
+    out = tmp_path / "sdl.raw"
+    env = {**os.environ, "SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": str(out),
+           "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    script = """
+import time
+from companion.audio.library import SoundLibrary
+from companion.audio.pygame_backend import PygameBackend
+from companion.audio.speaker import Priority, Speaker
+lib = SoundLibrary()
+speaker = Speaker(PygameBackend())
+assert speaker.open()
+assert speaker.play(lib.sounds["timer_loop"], Priority.BACKGROUND)
+time.sleep(0.1)
+assert speaker.play(lib.sounds["bowser"], Priority.OUTCOME)
+print(sum(pb.is_playing() for _, pb in speaker._active))
+speaker.close()
+"""
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "2"  # both sounding at once
+    assert out.stat().st_size > 0
+
+
+@pytest.mark.parametrize("command", [["demo", "--audio", "null"], ["run"]])
+def test_sigterm_stops_the_daemon_cleanly(tmp_path: Path, command: list[str]) -> None:
+    config = tmp_path / "companion.toml"
+    config.write_text('[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+                      f'[data]\ndir = "{tmp_path}"\n')
+    proc = subprocess.Popen([sys.executable, "-m", "companion", *command, "--config", str(config)],
+                            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    deadline = time.monotonic() + 30
+    seen = ""
+    while "companion ready" not in seen and time.monotonic() < deadline:
+        seen += proc.stderr.readline()
+    assert "companion ready" in seen
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=10)
+    assert proc.returncode == 0, err
+    assert "companion stopped" in err and "Traceback" not in err
