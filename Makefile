@@ -6,7 +6,7 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-APT_PACKAGES := gcc python3-dev python3-venv libasound2-dev libasound2-plugins alsa-utils
+APT_PACKAGES := gcc python3-dev python3-venv libasound2-dev alsa-utils
 STAMP := $(VENV)/.installed
 
 .PHONY: setup apt demo run test lint bench sounds clean

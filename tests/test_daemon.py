@@ -92,7 +92,7 @@ async def test_press_while_sounding_is_ignored_then_accepted_after() -> None:
 async def test_a_failing_listener_does_not_lose_the_outcome(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    app, backend, events, _ = make_app()
+    app, _backend, events, _ = make_app()
 
     def broken(_event: Event) -> None:
         raise RuntimeError("display fell off")

@@ -1,0 +1,51 @@
+"""The newcomer's paths: the demo driven from a pipe, and ``companion bench``'s JSON."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from companion.bench import press_to_pcm
+from tests.conftest import ROOT, run_companion
+
+
+def test_demo_presses_from_piped_keyboard_and_exits_after_the_sound() -> None:
+    done = run_companion("demo", "--audio", "null", "--seed", "3", stdin="\n")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("Question Block demo: press Enter")
+    assert lines[1].startswith("press 1: ")
+    assert "companion stopped after 1 presses" in done.stderr
+
+
+def test_demo_quits_on_q() -> None:
+    done = run_companion("demo", "--audio", "null", stdin="q")
+    assert done.returncode == 0
+    assert "press 1" not in done.stdout
+
+
+def test_demo_auto_presses_each_after_the_last_sound() -> None:
+    done = run_companion("demo", "--audio", "null", "--auto", "3")
+    assert done.returncode == 0, done.stderr
+    assert [line.split(":")[0] for line in done.stdout.splitlines()] == [
+        "press 1", "press 2", "press 3"]
+    assert "0 ignored while sounding" in done.stderr
+
+
+def test_bench_press_to_pcm_through_a_fifo() -> None:
+    figures = press_to_pcm(presses=5)
+    latency = figures["press_to_pcm_ms"]
+    assert latency["n"] == 5 and latency["lost"] == 0
+    assert 0 < latency["p50"] <= latency["p99"] <= latency["max"]
+    assert figures["rss_mib"] > 0
+
+
+def test_bench_command_prints_json_figures() -> None:
+    done = subprocess.run([sys.executable, "-m", "companion", "bench", "--json", "--presses", "3"],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert set(data) >= {"press_to_pcm_ms", "daemon_rss_mib", "cold_import_ms",
+                         "odds_draws_per_s"}
+    assert set(data["press_to_pcm_ms"]) == {"n", "p50", "p99", "max", "lost"}
