@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from companion import __version__
-from companion.config import Config, ConfigError, example, load
+from companion.config import AUDIO_BACKENDS, Config, ConfigError, example, load
 
 EXIT_CONFIG = 2
 
@@ -104,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--config", type=Path, help="TOML config file (pins are mocked)")
     demo.add_argument("--seed", type=int, help="seed the dice (for testing; normally OS entropy)")
     demo.add_argument("--auto", type=int, metavar="N", help="press N times by itself, then exit")
-    demo.add_argument("--audio", choices=["simpleaudio", "pygame", "null"],
+    demo.add_argument("--audio", choices=AUDIO_BACKENDS,
                       help="override [audio] backend")
     demo.set_defaults(func=_cmd_demo)
 

@@ -64,6 +64,8 @@ class Companion:
                  self.speaker.backend.name if self.speaker.available else "none")
 
     def _open_button(self) -> Any:
+        from gpiozero.exc import GPIOZeroError
+
         from companion.gpio.block_button import BlockButton
 
         cfg = self.config.block
@@ -76,7 +78,7 @@ class Companion:
                 when_pressed=self._press_from_thread,
                 clock=self.clock,
             )
-        except (PinFactoryError, Exception) as exc:  # gpiozero raises many kinds on a non-Pi
+        except (PinFactoryError, GPIOZeroError, OSError, RuntimeError) as exc:
             log.warning("block button on BCM %d unavailable: %s; carrying on without it "
                         "(presses from the tablet or demo still work)", cfg.pin, exc)
             return None

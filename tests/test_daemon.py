@@ -222,20 +222,28 @@ speaker.close()
     assert out.stat().st_size > 0
 
 
-@pytest.mark.parametrize("command", [["demo", "--audio", "null"], ["run"]])
-def test_sigterm_stops_the_daemon_cleanly(tmp_path: Path, command: list[str]) -> None:
+@pytest.mark.parametrize(("command", "factory_from"), [
+    (["demo", "--audio", "null"], "config"),
+    (["run"], "config"),
+    (["run"], "env"),
+])
+def test_sigterm_stops_the_daemon_cleanly(
+    tmp_path: Path, command: list[str], factory_from: str
+) -> None:
     config = tmp_path / "companion.toml"
-    config.write_text('[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+    factory = 'pin_factory = "mock"' if factory_from == "config" else ""
+    config.write_text(f'[audio]\nbackend = "null"\n[gpio]\n{factory}\n'
                       f'[data]\ndir = "{tmp_path}"\n')
+    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock" if factory_from == "env" else "lgpio"}
     proc = subprocess.Popen([sys.executable, "-m", "companion", *command, "--config", str(config)],
                             cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, env=env)
     assert proc.stderr is not None
     deadline = time.monotonic() + 30
     seen = ""
     while "companion ready" not in seen and time.monotonic() < deadline:
         seen += proc.stderr.readline()
-    assert "companion ready" in seen
+    assert "companion ready (button: BCM 17, audio: null)" in seen  # mock pin: config or env
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=10)
     assert proc.returncode == 0, err
