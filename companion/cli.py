@@ -16,13 +16,13 @@ from companion.config import AUDIO_BACKENDS, Config, ConfigError, example, load
 EXIT_CONFIG = 2
 
 
-def _setup_logging(verbose: bool) -> None:
+def _setup_logging(verbose: bool, quiet: bool) -> None:
     # Under systemd (JOURNAL_STREAM set) journald adds the time itself.
     fmt = "%(levelname)s %(name)s: %(message)s"
     if not os.environ.get("JOURNAL_STREAM"):
         fmt = "%(asctime)s " + fmt
-    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, format=fmt,
-                        stream=sys.stderr)
+    level = logging.DEBUG if verbose else logging.WARNING if quiet else logging.INFO
+    logging.basicConfig(level=level, format=fmt, stream=sys.stderr)
 
 
 def _load_config(path: Path | None) -> Config:
@@ -127,7 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    _setup_logging(args.verbose)
+    # The demo prints what happens itself; its log shows only trouble unless -v.
+    _setup_logging(args.verbose, quiet=args.command == "demo")
     try:
         return int(args.func(args))
     except ConfigError as exc:

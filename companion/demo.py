@@ -67,6 +67,11 @@ async def run_demo(config: Config, *, seed: int | None = None, auto: int | None 
             await asyncio.sleep(0.05)
         await asyncio.sleep(PRESS_HOLD + 0.05)
 
+    def goodbye() -> int:
+        block = app.block
+        print(f"bye: {block.presses} presses, {block.ignored} ignored while sounding", flush=True)
+        return 0
+
     if auto is not None:
         for _ in range(auto):
             press()
@@ -74,7 +79,7 @@ async def run_demo(config: Config, *, seed: int | None = None, auto: int | None 
             await wait_quiet()
         app.request_stop()
         await runner
-        return 0
+        return goodbye()
 
     background: set[asyncio.Task[None]] = set()
     interactive = sys.stdin.isatty()
@@ -107,4 +112,4 @@ async def run_demo(config: Config, *, seed: int | None = None, auto: int | None 
         finally:
             with contextlib.suppress(ValueError, OSError):
                 loop.remove_reader(fd)
-    return 0
+    return goodbye()
