@@ -6,7 +6,10 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-APT_PACKAGES := gcc python3-dev python3-venv libasound2-dev alsa-utils
+# libglib2.0 is needed by pygame's mixer wheel; Debian trixie renamed it (64-bit time_t).
+CODENAME := $(shell . /etc/os-release 2>/dev/null; echo $$VERSION_CODENAME)
+GLIB := $(if $(filter bullseye bookworm,$(CODENAME)),libglib2.0-0,libglib2.0-0t64)
+APT_PACKAGES := gcc python3-dev python3-venv libasound2-dev alsa-utils $(GLIB)
 STAMP := $(VENV)/.installed
 
 .PHONY: setup apt demo run test lint bench sounds clean

@@ -39,7 +39,7 @@ class PygameBackend:
         try:
             import pygame.mixer
         except ImportError as exc:
-            raise AudioError(f"pygame is not installed ({exc})") from exc
+            raise AudioError(f"pygame.mixer cannot be imported ({exc})") from exc
         try:
             pygame.mixer.init(frequency=RATE, size=-16, channels=CHANNELS,
                               buffer=self._buffer_frames, allowedchanges=0)

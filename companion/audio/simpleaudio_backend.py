@@ -54,7 +54,7 @@ class SimpleaudioBackend:
         try:
             import simpleaudio
         except ImportError as exc:
-            raise AudioError(f"simpleaudio is not installed ({exc})") from exc
+            raise AudioError(f"simpleaudio cannot be imported ({exc})") from exc
         _route_alsa_messages_to_logging()
         self._sa = simpleaudio
         # Probe the device with 5 ms of silence: no audible click, but a real open.
