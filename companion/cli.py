@@ -8,12 +8,28 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from companion import __version__
 from companion.config import AUDIO_BACKENDS, Config, ConfigError, example, load
 
 EXIT_CONFIG = 2
+MIN_ODDS_PRESSES = 90
+"""Chi-square needs >= 5 expected presses in every class; the rarest is 1/18."""
+
+
+def _at_least(minimum: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    return parse
 
 
 def _setup_logging(verbose: bool, quiet: bool) -> None:
@@ -48,8 +64,6 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     from companion.core.odds import simulate
     from companion.core.outcomes import EXPECTED, LABELS, default_rng
 
-    if args.presses < 1:
-        raise ConfigError("--presses", f"must be a positive integer, got {args.presses}")
     result = simulate(default_rng(), args.presses)
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
@@ -109,13 +123,15 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(func=_cmd_demo)
 
     odds = sub.add_parser("odds", help="check the block's odds against the rulebook")
-    odds.add_argument("--presses", type=int, default=100_000, help="presses (default 100000)")
+    odds.add_argument("--presses", type=_at_least(MIN_ODDS_PRESSES), default=100_000,
+                      help=f"presses (default 100000, at least {MIN_ODDS_PRESSES})")
     odds.add_argument("--json", action="store_true", help="machine-readable output")
     odds.set_defaults(func=_cmd_odds)
 
     bench = sub.add_parser("bench", help="measure latency, start-up and memory")
     bench.add_argument("--json", action="store_true", help="machine-readable output")
-    bench.add_argument("--presses", type=int, default=200, help="presses to time (default 200)")
+    bench.add_argument("--presses", type=_at_least(1), default=200,
+                       help="presses to time (default 200)")
     bench.set_defaults(func=_cmd_bench)
 
     config = sub.add_parser("config", help="print a documented example config, or check one")

@@ -36,21 +36,37 @@ def setting(default: Any, help: str, check: Check | None = None) -> Any:
     return field(default=default, metadata={"help": help, "check": check})
 
 
+def shown(value: Any) -> str:
+    """A value as quoted in an error message, cut short if huge."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"an integer of {value.bit_length()} bits"
+    text = repr(value)
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
 def _range(lo: int, hi: int) -> Check:
-    return lambda v: None if lo <= v <= hi else f"must be between {lo} and {hi}, got {v}"
+    return lambda v: None if lo <= v <= hi else f"must be between {lo} and {hi}, got {shown(v)}"
 
 
 def _one_of(*choices: str) -> Check:
     return lambda v: None if v in choices else (
-        f"must be one of {', '.join(repr(c) for c in choices)}, got {v!r}")
+        f"must be one of {', '.join(repr(c) for c in choices)}, got {shown(v)}")
 
 
-def _non_empty(v: str) -> str | None:
-    return None if v.strip() else "must not be empty"
+def _host(v: str) -> str | None:
+    if not v.strip():
+        return "must not be empty"
+    if not v.isascii() or not v.isprintable() or any(c.isspace() for c in v):
+        return f"must be an IP address or host name, got {shown(v)}"
+    return None
 
 
 def _bcm_pin(v: int) -> str | None:
-    return None if 0 <= v <= 27 else f"must be a BCM GPIO number between 0 and 27, got {v}"
+    return None if 0 <= v <= 27 else f"must be a BCM GPIO number between 0 and 27, got {shown(v)}"
+
+
+def _folder_path(v: str) -> str | None:
+    return "must not contain a NUL character" if "\0" in v else None
 
 
 def _token(v: str) -> str | None:
@@ -87,7 +103,7 @@ class AudioConfig:
     backend: str = setting("simpleaudio", "simpleaudio, pygame or null (no sound)",
                            _one_of(*AUDIO_BACKENDS))
     sounds_dir: str = setting("", "folder whose WAVs (coin.wav, bowser.wav, ...) replace the "
-                                  "built-in sounds; empty for none")
+                                  "built-in sounds; empty for none", _folder_path)
 
 
 @dataclass(frozen=True)
@@ -103,14 +119,14 @@ class DataConfig:
     """Where state is kept."""
 
     dir: str = setting("", "data folder; empty: $STATE_DIRECTORY under systemd, else "
-                           "~/.local/share/companion")
+                           "~/.local/share/companion", _folder_path)
 
 
 @dataclass(frozen=True)
 class WebConfig:
     """The tablet's web server."""
 
-    host: str = setting("0.0.0.0", "address to listen on", _non_empty)
+    host: str = setting("0.0.0.0", "address to listen on", _host)
     port: int = setting(8080, "TCP port", _range(1, 65535))
     token: str = setting("", "table token for writes; empty: generated once, kept in the data "
                              "folder", _token)
@@ -159,19 +175,30 @@ def _check_value(key: str, expected: type, value: Any, check: Check | None) -> A
         value, ok = float(value), True
     if not ok:
         raise ConfigError(key, f"must be {_TYPE_NAMES[expected]}, got {type(value).__name__} "
-                               f"{value!r}")
+                               f"{shown(value)}")
     problem = check(value) if check else None
     if problem:
         raise ConfigError(key, problem)
     return value
 
 
-def _resolve_paths(values: dict[str, Any], base: Path, keys: tuple[str, ...]) -> None:
+def _resolve_paths(section: str, values: dict[str, Any], base: Path,
+                   keys: tuple[str, ...]) -> None:
     for key in keys:
         raw = values.get(key)
         if raw:
-            path = Path(raw).expanduser()
-            values[key] = str(path if path.is_absolute() else (base / path).resolve())
+            try:
+                path = Path(raw).expanduser()
+                values[key] = str(path if path.is_absolute() else (base / path).resolve())
+            except (RuntimeError, OSError, ValueError) as exc:  # ~nobody, loops, ...
+                raise ConfigError(f"{section}.{key}", f"cannot use path {shown(raw)}: {exc}") \
+                    from None
+
+
+def _check_sounds_dir(values: dict[str, Any]) -> None:
+    raw = values.get("sounds_dir")
+    if raw and not Path(raw).is_dir():
+        raise ConfigError("audio.sounds_dir", f"must be an existing folder, got {shown(raw)}")
 
 
 def from_dict(data: dict[str, Any], base_dir: Path | None = None,
@@ -195,7 +222,9 @@ def from_dict(data: dict[str, Any], base_dir: Path | None = None,
             values[key] = _check_value(dotted, hints[key], raw, fields[key].metadata["check"])
         if base_dir is not None:
             path_keys = {"data": ("dir",), "audio": ("sounds_dir",)}.get(name, ())
-            _resolve_paths(values, base_dir, path_keys)
+            _resolve_paths(name, values, base_dir, path_keys)
+        if name == "audio":
+            _check_sounds_dir(values)
         sections[name] = cls(**values)
     return Config(**sections, source=source)
 
@@ -210,8 +239,8 @@ def load(path: Path) -> Config:
         raise ConfigError(str(path), f"cannot read config file: {exc}") from None
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(str(path), f"not valid TOML: {exc}") from None
+    except ValueError as exc:  # TOMLDecodeError, or an integer too long to convert
+        raise ConfigError(str(path), f"not valid TOML: {shown(str(exc))[1:-1]}") from None
     return from_dict(data, base_dir=path.resolve().parent, source=path)
 
 

@@ -46,6 +46,7 @@ class Companion:
         self.speaker = Speaker(backend or make_backend(config.audio.backend))
         self.listeners: list[Listener] = []
         self.button: Any = None
+        self.closed = False
         self._pin_factory = pin_factory
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopping: asyncio.Event | None = None
@@ -106,7 +107,11 @@ class Companion:
             self.close()
 
     def close(self) -> None:
-        """Release the button and stop every sound."""
+        """Release the button and stop every sound; later presses are dropped."""
+        if self.closed:
+            return
+        self.closed = True
+        self._loop = None
         if self.button is not None:
             self.button.close()
             self.button = None
@@ -118,11 +123,21 @@ class Companion:
 
     def _press_from_thread(self, at: float) -> None:
         loop = self._loop
-        if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self.press, at, "button")
+        if loop is None:
+            return
+        try:
+            loop.call_soon_threadsafe(self._press_on_loop, at)
+        except RuntimeError:  # the loop closed between the check and the call: shutting down
+            log.debug("press at %.3f dropped: the daemon is stopping", at)
+
+    def _press_on_loop(self, at: float) -> None:
+        if not self.closed:
+            self.press(at, "button")
 
     def press(self, at: float | None = None, source: str = "button") -> Event:
         """Press the block (on the loop): draw, sound and announce the outcome."""
+        if self.closed:
+            raise RuntimeError("the companion is stopped")
         at = self.clock() if at is None else at
         outcome = self.block.press(at)
         if outcome is None:

@@ -106,7 +106,12 @@ async def run_demo(config: Config, *, seed: int | None = None, auto: int | None 
 
     ctx = _cbreak(fd) if interactive else contextlib.nullcontext()
     with ctx:
-        loop.add_reader(fd, on_input)
+        try:
+            loop.add_reader(fd, on_input)
+        except (PermissionError, ValueError, OSError):
+            # A regular file or /dev/null can't be watched: no keys, run until a signal.
+            print("(no keyboard: stdin is not a terminal or pipe; stop with Ctrl-C or SIGTERM)",
+                  flush=True)
         try:
             await runner
         finally:

@@ -13,9 +13,28 @@ import pytest
 
 from companion.audio.library import SoundLibrary
 from companion.core.outcomes import Kind, Outcome, draw
-from tests.conftest import alsa_file_home, run_companion
+from tests.conftest import ROOT, alsa_file_home, run_companion
 
 pytestmark = pytest.mark.alsa
+
+SOUNDS = ROOT / "sounds"
+
+
+def wav_frames(name: str) -> bytes:
+    """A committed WAV's PCM frames, read with the standard library (not our reader)."""
+    with wave.open(str(SOUNDS / f"{name}.wav"), "rb") as wav:
+        assert (wav.getframerate(), wav.getnchannels(), wav.getsampwidth()) == (44100, 1, 2)
+        return wav.readframes(wav.getnframes())
+
+
+def expected_on_the_wire(label: str) -> bytes:
+    """What the issue asks to hear: k pings one every 0.30 s for coins, else the sound itself."""
+    if not label.startswith("coins_"):
+        return wav_frames(label)
+    ping = wav_frames("coin")
+    period = bytes(round(0.30 * 44100) * 2 - len(ping))
+    return (ping + period) * (int(label[-1]) - 1) + ping
+
 
 WANTED = {
     "coins_3": Outcome(Kind.COINS, coins=3),
@@ -39,9 +58,9 @@ def test_press_plays_exactly_the_outcome_sound(
                          "--auto", "1", env=env)
     assert done.returncode == 0, done.stderr
     assert "press 1:" in done.stdout and "(no sound)" not in done.stdout
-    expected = SoundLibrary().for_outcome(WANTED[label]).data
     # Each ALSA stream rewrites the file: what is left is the outcome's own stream.
-    assert captured.read_bytes() == expected
+    assert captured.read_bytes() == expected_on_the_wire(label)
+    assert SoundLibrary().for_outcome(WANTED[label]).data == expected_on_the_wire(label)
 
 
 def test_coins_3_is_three_pings_on_the_wire(alsa_env: tuple[dict[str, str], Path]) -> None:
@@ -49,9 +68,11 @@ def test_coins_3_is_three_pings_on_the_wire(alsa_env: tuple[dict[str, str], Path
     done = run_companion("demo", "--audio", "simpleaudio", "--seed", str(seed_for("coins_3")),
                          "--auto", "1", env=env)
     assert "3 coin pings: collect 3 coins" in done.stdout
-    ping = SoundLibrary().sounds["coin"].data
+    ping = wav_frames("coin")
     data = captured.read_bytes()
     assert data.count(ping) == 3
+    starts = [data.index(ping, i * 26460) for i in range(3)]  # 0.30 s = 26460 bytes
+    assert starts == [0, 26460, 52920]
 
 
 def _write_wav(path: Path, rate: int, channels: int, width: int, frames: bytes) -> None:

@@ -28,6 +28,15 @@ BAD = [
     ('[display]\nenabled = "yes"\n', "display.enabled", "true or false"),
     ("block = 3\n", "[block]", "must be a table"),
     ("[block\npin = 17\n", "companion.toml", "not valid TOML"),
+    ("[block]\npin = " + "9" * 5000 + "\n", "companion.toml", "not valid TOML"),
+    ("[block]\npin = 0x" + "f" * 5000 + "\n", "block.pin", "got an integer of 20000 bits"),
+    ('[audio]\nsounds_dir = "~nosuchuser/x"\n', "audio.sounds_dir", "cannot use path"),
+    ('[audio]\nsounds_dir = "missing-folder"\n', "audio.sounds_dir", "existing folder"),
+    ('[audio]\nsounds_dir = "companion.toml"\n', "audio.sounds_dir", "existing folder"),
+    ('[data]\ndir = "a\\u0000b"\n', "data.dir", "NUL"),
+    ('[web]\nhost = "not a host"\n', "web.host", "IP address or host name"),
+    ("[block]\npin = [17]\n", "block.pin", "must be an integer, got list"),
+    ("[block.extra]\nx = 1\n", "block.extra", "unknown key"),
 ]
 
 
@@ -40,6 +49,7 @@ def test_bad_config_exits_2_naming_the_key(
     assert cli.main(["run", "--config", str(path)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1, err
+    assert len(err) < 300, err  # huge values are cut short
     assert key in err and allowed in err, err
     assert err.startswith("companion: config error:")
 
@@ -61,6 +71,7 @@ def test_bad_config_from_the_real_command_line_has_no_traceback(tmp_path: Path) 
 
 
 def test_good_config_loads_with_paths_relative_to_the_file(tmp_path: Path) -> None:
+    (tmp_path / "my-sounds").mkdir()
     path = tmp_path / "companion.toml"
     path.write_text('[block]\npin = 22\n[audio]\nbackend = "null"\nsounds_dir = "my-sounds"\n'
                     '[data]\ndir = "/var/lib/companion"\n[web]\nport = 9000\n')
@@ -90,12 +101,21 @@ def test_config_check_command(tmp_path: Path) -> None:
     assert done.returncode == 0 and "ok" in done.stdout
 
 
-def test_readme_example_config_is_valid() -> None:
+def test_readme_example_config_is_valid_and_shows_the_defaults() -> None:
     readme = (ROOT / "README.md").read_text()
     blocks = re.findall(r"```toml\n(.*?)```", readme, re.S)
-    assert blocks, "README must show an example config"
-    for block in blocks:
-        assert isinstance(from_dict(tomllib.loads(block)), Config)
+    assert len(blocks) == 1, "README must show one example config"
+    assert from_dict(tomllib.loads(blocks[0])) == Config()
+
+
+def test_config_file_that_is_a_folder_or_not_utf8(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["config", "--check", "--config", str(tmp_path)]) == 2
+    assert "cannot read config file" in capsys.readouterr().err
+    latin = tmp_path / "latin1.toml"
+    latin.write_bytes(b'[web]\nhost = "caf\xe9"\n')
+    assert cli.main(["config", "--check", "--config", str(latin)]) == 2
+    assert "cannot read config file" in capsys.readouterr().err
 
 
 def test_config_error_names_key() -> None:

@@ -6,9 +6,11 @@ import asyncio
 import logging
 import os
 import random
+import selectors
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -60,6 +62,41 @@ async def test_pin_press_reaches_the_loop_and_plays_the_outcome() -> None:
     assert backend.played == [app.library.for_outcome(outcome)]
     assert outcome == draw(random.Random(7))
     app.close()
+
+
+async def test_press_from_the_gpio_thread_is_handled_on_the_loop_thread() -> None:
+    app, backend, events, _ = make_app()
+    app.start(asyncio.get_running_loop())
+    loop_thread = threading.get_ident()
+    seen_on: list[int] = []
+    app.listeners.append(lambda _e: seen_on.append(threading.get_ident()))
+    pin = app.button.pin
+    worker = threading.Thread(target=pin.drive_low)  # like gpiozero's edge-callback thread
+    worker.start()
+    worker.join()
+    for _ in range(100):
+        if events:
+            break
+        await asyncio.sleep(0.01)
+    assert len(events) == 1 and isinstance(events[0], BlockOutcome)
+    assert seen_on == [loop_thread] != [worker.ident]
+    assert len(backend.played) == 1
+    app.close()
+
+
+async def test_presses_racing_shutdown_are_dropped_not_played() -> None:
+    app, backend, events, clock = make_app()
+    app.start(asyncio.get_running_loop())
+    pin = app.button.pin
+    pin.drive_low()  # queued on the loop, not yet run ...
+    app.close()  # ... when the daemon stops
+    await settle()
+    assert events == [] and backend.played == []
+    app._press_from_thread(clock())  # a late edge from a GPIO thread after close
+    await settle()
+    assert events == [] and backend.played == []
+    with pytest.raises(RuntimeError, match="stopped"):
+        app.press(source="tablet")
 
 
 async def test_press_while_sounding_is_ignored_then_accepted_after() -> None:
@@ -180,6 +217,17 @@ def test_outcome_preempts_background_sound_on_a_single_stream_device() -> None:
     assert speaker.failures == 2
 
 
+def test_any_driver_exception_is_a_failed_play_not_a_crash() -> None:
+    class LostDevice(BusyDevice):
+        def play(self, pcm: Pcm) -> object:
+            raise OSError("device unplugged")  # what pygame/SDL may raise, not AudioError
+
+    speaker = Speaker(LostDevice())
+    speaker.open()
+    assert speaker.play(Pcm.silence(0.01)) is False
+    assert speaker.failures == 1 and not speaker.available
+
+
 def test_speaker_warns_once_and_says_when_sound_is_back(caplog: pytest.LogCaptureFixture) -> None:
     device = BusyDevice()
     speaker = Speaker(device)
@@ -244,9 +292,12 @@ def test_sigterm_stops_the_daemon_cleanly(
     assert stream is not None
     deadline = time.monotonic() + 30
     seen = ""
-    while ready not in seen and time.monotonic() < deadline:
-        seen += stream.readline()
-    assert ready in seen  # the mock pin came from the config or the environment
+    with selectors.DefaultSelector() as selector:
+        selector.register(stream, selectors.EVENT_READ)
+        while ready not in seen and time.monotonic() < deadline:
+            if selector.select(timeout=deadline - time.monotonic()):
+                seen += stream.readline()
+    assert ready in seen, seen  # the mock pin came from the config or the environment
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=10)
     assert proc.returncode == 0, err

@@ -58,16 +58,17 @@ def test_ten_toggles_within_5ms_are_one_press_and_a_clean_press_100ms_later_is_a
     button.close()
 
 
-def test_held_button_with_late_bounce_is_one_press() -> None:
+def test_held_button_with_late_bounce_and_glitches_is_one_press() -> None:
     clock = FakeClock()
     button, presses = make_button(clock)
     button.pin.drive_low()
-    clock.advance(80)  # bounce arrives up to ~80 ms after the press
-    button.pin.drive_high()
-    clock.advance(1)
-    button.pin.drive_low()
-    clock.advance(2000)  # held for two seconds
+    for wait_ms in (80, 300, 700, 1500):  # bounce ~80 ms after the press, then glitches
+        clock.advance(wait_ms)
+        button.pin.drive_high()
+        clock.advance(1 + wait_ms / 100)  # each blip well under the 20 ms release settle
+        button.pin.drive_low()
     assert len(presses) == 1
+    assert button.debouncer.rejected == 4
     button.close()
 
 

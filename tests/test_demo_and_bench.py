@@ -20,6 +20,19 @@ def test_demo_presses_from_piped_keyboard_and_exits_after_the_sound() -> None:
     assert done.stderr == ""  # the demo's log shows only trouble
 
 
+def test_demo_without_a_keyboard_runs_until_sigterm() -> None:
+    with subprocess.Popen([sys.executable, "-m", "companion", "demo", "--audio", "null"],
+                          cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as proc:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().startswith("Question Block demo")
+        assert "no keyboard" in proc.stdout.readline()
+        proc.terminate()
+        out, err = proc.communicate(timeout=10)
+    assert proc.returncode == 0, err
+    assert "bye: 0 presses" in out and "Traceback" not in err
+
+
 def test_demo_quits_on_q() -> None:
     done = run_companion("demo", "--audio", "null", stdin="q")
     assert done.returncode == 0
@@ -48,5 +61,6 @@ def test_bench_command_prints_json_figures() -> None:
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert set(data) >= {"press_to_pcm_ms", "daemon_rss_mib", "cold_import_ms",
-                         "odds_draws_per_s"}
+                         "startup_to_ready_ms", "odds_draws_per_s"}
+    assert data["startup_to_ready_ms"] > 0
     assert set(data["press_to_pcm_ms"]) == {"n", "p50", "p99", "max", "lost"}

@@ -115,6 +115,8 @@ def test_odds_command_table_and_bad_presses() -> None:
     done = run_companion("odds", "--presses", "2000")
     assert done.returncode == 0
     assert "coins_6" in done.stdout and "p-value" in done.stdout
-    bad = run_companion("odds", "--presses", "0")
-    assert bad.returncode == 2
-    assert "--presses" in bad.stderr and "Traceback" not in bad.stderr
+    for presses in ("0", "89", "many"):
+        bad = run_companion("odds", "--presses", presses)
+        assert bad.returncode == 2
+        assert "--presses" in bad.stderr and "Traceback" not in bad.stderr
+    assert "must be at least 90" in bad.stderr or "not a whole number" in bad.stderr

@@ -71,3 +71,4 @@ class SimpleaudioBackend:
     def close(self) -> None:
         if self._sa is not None:
             self._sa.stop_all()
+            self._sa = None

@@ -7,7 +7,7 @@ import logging
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from companion.audio.backend import AudioBackend, AudioError, Playback
+from companion.audio.backend import AudioBackend, Playback
 from companion.audio.pcm import Pcm
 
 log = logging.getLogger(__name__)
@@ -34,7 +34,7 @@ class Speaker:
         """Open the device; False (with one warning) if there is none. The daemon carries on."""
         try:
             self.backend.open()
-        except AudioError as exc:
+        except Exception as exc:  # AudioError, or whatever a driver raises (pygame.error, ...)
             self._warn(f"no audio output via {self.backend.name}: {exc}; "
                        "carrying on without sound (screen and tablet still show outcomes)")
             return False
@@ -47,7 +47,7 @@ class Speaker:
         self._active = [(p, pb) for p, pb in self._active if _still_playing(pb)]
         try:
             playback = self.backend.play(pcm)
-        except AudioError as first:
+        except Exception as first:  # a lost device must never lose the outcome
             lower = [pb for p, pb in self._active if p < priority]
             if not lower:
                 return self._failed(first)
@@ -56,7 +56,7 @@ class Speaker:
             self._active = [(p, pb) for p, pb in self._active if p >= priority]
             try:
                 playback = self.backend.play(pcm)
-            except AudioError as second:
+            except Exception as second:
                 return self._failed(second)
         if self._warned:
             log.warning("audio output is back via %s", self.backend.name)
@@ -76,10 +76,10 @@ class Speaker:
         self.stop()
         try:
             self.backend.close()
-        except AudioError as exc:  # pragma: no cover - closing is best effort
+        except Exception as exc:  # closing is best effort
             log.debug("closing %s: %s", self.backend.name, exc)
 
-    def _failed(self, exc: AudioError) -> bool:
+    def _failed(self, exc: Exception) -> bool:
         self.failures += 1
         self._warn(f"could not play a sound via {self.backend.name}: {exc}")
         return False

@@ -52,6 +52,30 @@ def cold_import_ms(runs: int = 5) -> float:
     return round((timed("import companion.daemon") - timed("pass")) * 1000, 1)
 
 
+STARTUP = """
+import time
+start = time.perf_counter()
+import asyncio
+from gpiozero.pins.mock import MockFactory
+from companion.config import AudioConfig, Config
+from companion.daemon import Companion
+app = Companion(Config(audio=AudioConfig(backend="null")), pin_factory=MockFactory())
+app.start(asyncio.new_event_loop())
+print(time.perf_counter() - start)
+"""
+
+
+def startup_ms(runs: int = 5) -> float:
+    """Median time from a fresh interpreter's first line to a ready daemon: imports (gpiozero
+    included), sound loading, button claimed (mock pin, null audio)."""
+    samples = []
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, "-c", STARTUP], check=True, capture_output=True,
+                             text=True)
+        samples.append(float(out.stdout))
+    return round(sorted(samples)[len(samples) // 2] * 1000, 1)
+
+
 def odds_draws_per_second(n: int = 200_000) -> int:
     """How fast the core draws outcomes with the OS-entropy RNG."""
     from companion.core.outcomes import default_rng, draw
@@ -70,6 +94,7 @@ def run_all(presses: int = 200) -> dict[str, Any]:
         "press_to_pcm_ms": latency["press_to_pcm_ms"],
         "daemon_rss_mib": latency["rss_mib"],
         "cold_import_ms": cold_import_ms(),
+        "startup_to_ready_ms": startup_ms(),
         "odds_draws_per_s": odds_draws_per_second(),
         "python": sys.version.split()[0],
     }
