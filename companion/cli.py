@@ -92,6 +92,36 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_export(args: argparse.Namespace) -> int:
+    from companion.bank import DB_NAME, Bank, BankUnavailable
+    from companion.bank.export import export_journal
+    from companion.core.ledger import LedgerError
+
+    config = _load_config(args.config)
+    path = config.data_dir / DB_NAME
+    if not path.exists():
+        print(f"companion: no bank at {path} (set [data] dir, or run the companion first)",
+              file=sys.stderr)
+        return 1
+    try:
+        bank = Bank(path)
+    except BankUnavailable as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 1
+    try:
+        text = export_journal(bank, args.game, args.format)
+    except LedgerError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        bank.close()
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        args.out.write_text(text, encoding="utf-8")
+    return 0
+
+
 def _cmd_config(args: argparse.Namespace) -> int:
     if args.check:
         if args.config is None:
@@ -133,6 +163,13 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--presses", type=_at_least(1), default=200,
                        help="presses to time (default 200)")
     bench.set_defaults(func=_cmd_bench)
+
+    export = sub.add_parser("export", help="write a game's coin journal as CSV or JSON")
+    export.add_argument("--config", type=Path, help="TOML config file (for [data] dir)")
+    export.add_argument("--game", type=_at_least(1), help="game id (default: the latest)")
+    export.add_argument("--format", choices=["csv", "json"], default="csv")
+    export.add_argument("--out", type=Path, help="file to write (default: standard output)")
+    export.set_defaults(func=_cmd_export)
 
     config = sub.add_parser("config", help="print a documented example config, or check one")
     config.add_argument("--check", action="store_true", help="validate --config and exit")

@@ -13,7 +13,7 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, get_type_hints
+from typing import Any, get_origin, get_type_hints
 
 PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
 AUDIO_BACKENDS = ("simpleaudio", "pygame", "null")
@@ -139,6 +139,35 @@ class DisplayConfig:
     enabled: bool = setting(False, "drive the small screen")
 
 
+def _edition(v: str) -> str | None:
+    from companion.presets import all_presets
+
+    known = all_presets()
+    return None if v in known else (
+        f"must be one of {', '.join(repr(k) for k in known)}, got {shown(v)}")
+
+
+def _player_names(v: tuple[str, ...]) -> str | None:
+    from companion.core.ledger import LedgerError, check_names
+
+    try:
+        check_names(list(v), 2, 6)
+    except LedgerError as exc:
+        return str(exc)
+    return None
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """The game started when the bank has none yet (the tablet can start others)."""
+
+    edition: str = setting("celebration", "edition preset: celebration, movie, gamer, "
+                                          "mario_kart", _edition)
+    players: tuple[str, ...] = setting(("Mario", "Luigi", "Peach", "Yoshi"),
+                                       "2-6 player names in turn order; the first starts",
+                                       _player_names)
+
+
 @dataclass(frozen=True)
 class Config:
     """The whole configuration; every section has working defaults."""
@@ -149,6 +178,7 @@ class Config:
     data: DataConfig = field(default_factory=DataConfig)
     web: WebConfig = field(default_factory=WebConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
+    game: GameConfig = field(default_factory=GameConfig)
     source: Path | None = field(default=None, compare=False)
 
     @property
@@ -169,7 +199,15 @@ SECTIONS: dict[str, type] = {
 _TYPE_NAMES = {int: "an integer", str: "a string", bool: "true or false", float: "a number"}
 
 
-def _check_value(key: str, expected: type, value: Any, check: Check | None) -> Any:
+def _check_value(key: str, expected: Any, value: Any, check: Check | None) -> Any:
+    if get_origin(expected) is tuple:  # a list of strings in TOML
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(key, f"must be a list of strings, got {shown(value)}")
+        value = tuple(value)
+        problem = check(value) if check else None
+        if problem:
+            raise ConfigError(key, problem)
+        return value
     ok = isinstance(value, expected) and not (expected is int and isinstance(value, bool))
     if expected is float and isinstance(value, int) and not isinstance(value, bool):
         value, ok = float(value), True
@@ -257,6 +295,8 @@ def example() -> str:
 
 
 def _toml_value(value: Any) -> str:
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):

@@ -6,21 +6,26 @@ import asyncio
 import contextlib
 import logging
 import signal
+import sqlite3
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.audio.backend import AudioBackend
 from companion.audio.library import SoundLibrary
 from companion.audio.speaker import Priority, Speaker, make_backend
+from companion.bank import DB_NAME, Bank, BankUnavailable
+from companion.bank.service import BankService
 from companion.config import Config
 from companion.core.block import QuestionBlock
 from companion.core.debounce import Debouncer
+from companion.core.ledger import LedgerError
 from companion.core.outcomes import DieRng, default_rng
-from companion.events import BlockOutcome, Event, Listener, PressIgnored
+from companion.events import BankChanged, BlockOutcome, Event, Listener, PressIgnored
 from companion.gpio.pins import PinFactoryError, make_pin_factory
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class Companion:
@@ -46,7 +51,9 @@ class Companion:
         self.speaker = Speaker(backend or make_backend(config.audio.backend))
         self.listeners: list[Listener] = []
         self.button: Any = None
+        self.bank: BankService | None = None
         self.closed = False
+        self._tasks: set[asyncio.Task[Any]] = set()
         self._pin_factory = pin_factory
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopping: asyncio.Event | None = None
@@ -59,10 +66,32 @@ class Companion:
         if self._stopping is None:
             self._stopping = asyncio.Event()
         self.speaker.open()
+        self.bank = self._open_bank()
         self.button = self._open_button()
-        log.info("companion ready (button: %s, audio: %s)",
+        log.info("companion ready (button: %s, audio: %s, bank: %s)",
                  f"BCM {self.config.block.pin}" if self.button else "none",
-                 self.speaker.backend.name if self.speaker.available else "none")
+                 self.speaker.backend.name if self.speaker.available else "none",
+                 self.bank.path if self.bank else "none")
+
+    def _open_bank(self) -> BankService | None:
+        service = BankService(self.config.data_dir / DB_NAME)
+        game = self.config.game
+
+        def ensure_game(bank: Bank) -> None:
+            if bank.latest_game() is None:
+                gid = bank.new_game(game.edition, list(game.players))
+                log.info("started game %d (%s) for %s", gid, game.edition,
+                         ", ".join(game.players))
+
+        try:
+            service.open()
+            service.run(ensure_game)
+        except (BankUnavailable, LedgerError, sqlite3.Error, OSError) as exc:
+            log.error("bank unavailable: %s; outcomes are sounded and logged but not banked",
+                      exc)
+            service.close()
+            return None
+        return service
 
     def _open_button(self) -> Any:
         from gpiozero.exc import GPIOZeroError
@@ -100,6 +129,7 @@ class Companion:
         self.start(loop)
         try:
             await self._stopping.wait()
+            await self.drain()
         finally:
             for sig in (signal.SIGTERM, signal.SIGINT):
                 with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -116,6 +146,8 @@ class Companion:
             self.button.close()
             self.button = None
         self.speaker.close()
+        if self.bank is not None:
+            self.bank.close()  # finishes queued writes first
         log.info("companion stopped after %d presses (%d ignored while sounding)",
                  self.block.presses, self.block.ignored)
 
@@ -147,9 +179,81 @@ class Companion:
             played = self.speaker.play(self.library.for_outcome(outcome), Priority.OUTCOME)
             event = BlockOutcome(self.block.presses, outcome, at, source, played)
             log.info("press %d (%s): %s", event.number, source, outcome.describe())
+            if self.bank is not None:
+                self._spawn(self.act(
+                    "outcome", lambda bank: bank.record_outcome(outcome, source=source)))
+        self._emit(event)
+        return event
+
+    def _emit(self, event: Event) -> None:
         for listener in list(self.listeners):
             try:
                 listener(event)
             except Exception:
                 log.exception("a listener failed on %r", event)
-        return event
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a background bank write failed: %s", task.exception())
+
+    async def drain(self) -> None:
+        """Wait for bank writes already under way."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def act(self, action: str, fn: Callable[[Bank], T]) -> T:
+        """Run a bank operation on the writer thread; announce the new state to listeners.
+
+        LedgerError (bad input) propagates to the caller and changes nothing.
+        """
+        if self.bank is None:
+            raise LedgerError("the bank is unavailable")
+
+        def run(bank: Bank) -> tuple[T, dict[str, Any]]:
+            result = fn(bank)
+            return result, bank.state()
+
+        try:
+            result, state = await self.bank.call(run)
+        except LedgerError:
+            raise
+        except Exception:
+            log.exception("bank %s failed", action)
+            raise
+        summary = describe_result(result, state)
+        log.info("bank %s: %s", action, summary)
+        self._emit(BankChanged(action, summary, state))
+        return result
+
+
+def describe_result(result: object, state: dict[str, Any]) -> str:
+    """One line about a bank write, with names instead of ids."""
+    from companion.bank.bank import OutcomeRecord
+    from companion.core.ledger import BANK, Entry
+
+    names = {p["id"]: p["name"] for p in state["players"]}
+    coins = {p["id"]: p["balance"] for p in state["players"]}
+
+    def who(party: object) -> str:
+        return "the Bank" if party == BANK else names.get(party, f"player {party}")
+
+    if isinstance(result, OutcomeRecord):
+        if result.player_id is None:
+            return f"outcome #{result.id} is unassigned (nobody is current)"
+        pid = result.player_id
+        delta = result.outcome.coin_delta
+        sign = f"+{delta}" if delta > 0 else str(delta)
+        money = f"{sign} -> {coins.get(pid)} coins" if delta else "no coins"
+        return f"{names.get(pid)} {money}"
+    if isinstance(result, Entry):
+        return (f"{who(result.payer)} pays {who(result.payee)} {result.amount} "
+                f"({result.kind.value}{': ' + result.note if result.note else ''})")
+    if isinstance(result, int) and result in names:
+        return f"{names[result]} is current"
+    return str(result)

@@ -10,16 +10,23 @@ import dataclasses
 import os
 import random
 import sys
+import tempfile
 import termios
 import tty
 from collections.abc import Iterator
 
+from companion.bank import Bank
 from companion.config import Config
+from companion.core.ledger import LedgerError
 from companion.daemon import Companion
-from companion.events import BlockOutcome, Event
+from companion.events import BankChanged, BlockOutcome, Event
 
 PRESS_HOLD = 0.06
 """How long the demo 'finger' holds the button down."""
+
+HELP = """Question Block demo: press Enter or Space to press the block, q to quit.
+  1-6 make that player current, 0 nobody (outcomes wait, unassigned), n next player,
+  g pass GO, u undo the last coin movement."""
 
 
 def describe(event: Event) -> str:
@@ -27,7 +34,19 @@ def describe(event: Event) -> str:
     if isinstance(event, BlockOutcome):
         sound = "" if event.sound_played else "  (no sound)"
         return f"press {event.number}: {event.outcome.describe()}{sound}"
+    if isinstance(event, BankChanged):
+        return f"  bank: {event.summary}\n  coins: {balances_line(event.state)}"
     return "press ignored: the block is still sounding (the Hasbro unit does the same)"
+
+
+def balances_line(state: dict[str, object]) -> str:
+    """``Mario 33 | *Luigi 30 | Peach -2 (owes)``; the current player starred."""
+    parts = []
+    for p in state["players"]:  # type: ignore[attr-defined]
+        star = "*" if p["current"] else ""
+        owes = " (owes)" if p["owes"] else ""
+        parts.append(f"{star}{p['name']} {p['balance']}{owes}")
+    return " | ".join(parts)
 
 
 @contextlib.contextmanager
@@ -43,10 +62,23 @@ def _cbreak(fd: int) -> Iterator[None]:
 async def run_demo(config: Config, *, seed: int | None = None, auto: int | None = None,
                    audio: str | None = None) -> int:
     """Run the demo until 'q', EOF on a pipe, Ctrl-C or SIGTERM."""
-    from gpiozero.pins.mock import MockFactory
-
     if audio:
         config = dataclasses.replace(config, audio=dataclasses.replace(config.audio, backend=audio))
+    scratch = None
+    if not config.data.dir:  # a demo keeps its bank in a scratch folder unless told otherwise
+        scratch = tempfile.TemporaryDirectory(prefix="companion-demo-")
+        config = dataclasses.replace(config, data=dataclasses.replace(config.data,
+                                                                      dir=scratch.name))
+    try:
+        return await _run_demo(config, seed=seed, auto=auto)
+    finally:
+        if scratch is not None:
+            scratch.cleanup()
+
+
+async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> int:
+    from gpiozero.pins.mock import MockFactory
+
     rng = random.Random(seed) if seed is not None else None
     app = Companion(config, pin_factory=MockFactory(), rng=rng)
     app.listeners.append(lambda event: print(describe(event), flush=True))
@@ -83,8 +115,35 @@ async def run_demo(config: Config, *, seed: int | None = None, auto: int | None 
 
     background: set[asyncio.Task[None]] = set()
     interactive = sys.stdin.isatty()
-    print("Question Block demo: press Enter or Space to press the block, q to quit.", flush=True)
+    print(HELP, flush=True)
+    if app.bank is not None:
+        state = app.bank.run(lambda bank: bank.state())
+        print(f"  coins: {balances_line(state)}", flush=True)
     fd = sys.stdin.fileno()
+
+    async def bank_key(ch: str) -> None:
+        try:
+            if ch == "n":
+                await app.act("next player", lambda bank: bank.next_player())
+            elif ch == "g":
+                await app.act("pass GO", lambda bank: bank.pass_go(bank.current_player(),
+                                                                  source="keyboard"))
+            elif ch == "u":
+                await app.act("undo", lambda bank: bank.undo(source="keyboard"))
+            elif ch == "0":
+                await app.act("nobody current", lambda bank: bank.set_current(None))
+            else:
+                seat = int(ch) - 1
+
+                def make_current(bank: Bank) -> int | None:
+                    players = bank.players()
+                    if seat >= len(players):
+                        raise LedgerError(f"there is no player {seat + 1}")
+                    return bank.set_current(players[seat].id)
+
+                await app.act("current player", make_current)
+        except LedgerError as exc:
+            print(f"  bank: {exc}", flush=True)
 
     def on_input() -> None:
         data = os.read(fd, 1024)
@@ -99,6 +158,8 @@ async def run_demo(config: Config, *, seed: int | None = None, auto: int | None 
                 return
             if ch in " \n\r" and (interactive or ch == "\n"):
                 press()
+            elif ch in "ngu0123456" and app.bank is not None:
+                background.add(loop.create_task(bank_key(ch)))
 
     async def _stop_when_quiet() -> None:
         await wait_quiet()

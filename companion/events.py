@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from companion.core.outcomes import Outcome
 
@@ -27,5 +28,14 @@ class PressIgnored:
     source: str
 
 
-Event = BlockOutcome | PressIgnored
+@dataclass(frozen=True, slots=True)
+class BankChanged:
+    """The bank wrote something; ``state`` is the bank's view after the write."""
+
+    action: str
+    summary: str
+    state: dict[str, Any]
+
+
+Event = BlockOutcome | PressIgnored | BankChanged
 Listener = Callable[[Event], None]

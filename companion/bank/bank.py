@@ -1,0 +1,397 @@
+"""The bank: games, players and the coin journal in one SQLite file.
+
+Every write validates with the ledger rules inside one ``BEGIN IMMEDIATE`` transaction and
+returns only after COMMIT (``synchronous=FULL``): an acknowledged write survives a power cut.
+A ``Bank`` object is used from one thread; other processes may share the file safely.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.bank.store import open_database
+from companion.core.ledger import (
+    BANK,
+    Entry,
+    EntryKind,
+    LedgerError,
+    Party,
+    check_amount,
+    check_names,
+    check_note,
+    check_transfer,
+    outcome_movement,
+)
+from companion.core.outcomes import Kind, Outcome
+from companion.presets import Preset, get_preset
+
+DB_NAME = "bank.sqlite3"
+COLOURS = ("#e52521", "#43b047", "#f49ac1", "#049cd8", "#fbd000", "#8e44ad")
+"""Default seat colours: red, green, pink, blue, yellow, purple."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    id: int
+    game_id: int
+    seat: int
+    name: str
+    colour: str
+    card_uid: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeRecord:
+    """A Question Block outcome as the bank keeps it; ``player_id`` None means unassigned."""
+
+    id: int
+    game_id: int
+    at: float
+    outcome: Outcome
+    source: str
+    player_id: int | None
+    entry_id: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "game": self.game_id, "at": self.at, **self.outcome.to_json(),
+                "source": self.source, "player": self.player_id, "entry": self.entry_id,
+                "assigned": self.player_id is not None}
+
+
+def _party(value: int | None) -> Party:
+    return BANK if value is None else value
+
+
+def _column(party: Party) -> int | None:
+    return None if party == BANK else int(party)
+
+
+def _entry(row: sqlite3.Row) -> Entry:
+    return Entry(id=row["id"], game_id=row["game_id"], at=row["at"], payer=_party(row["payer"]),
+                 payee=_party(row["payee"]), amount=row["amount"], kind=EntryKind(row["kind"]),
+                 note=row["note"], source=row["source"], outcome_id=row["outcome_id"],
+                 undoes=row["undoes"])
+
+
+class Bank:
+    """Games, players and the journal; all coin rules come from :mod:`companion.core.ledger`."""
+
+    def __init__(self, path: Path, *, clock: Callable[[], float] = time.time) -> None:
+        self.path = path
+        self.clock = clock
+        self._db = open_database(path)
+
+    @classmethod
+    def in_dir(cls, data_dir: Path, **kwargs: Any) -> Bank:
+        return cls(data_dir / DB_NAME, **kwargs)
+
+    def close(self) -> None:
+        self._db.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One immediate transaction: validate and write, COMMIT before returning."""
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    # -- games and players ----------------------------------------------------------------
+
+    def new_game(self, edition: str, names: Sequence[object],
+                 colours: Sequence[str] | None = None) -> int:
+        """Start a game: players in turn order, opening balances paid by the bank. Old games
+        stay as they were. The first player is current."""
+        try:
+            preset = get_preset(edition) if isinstance(edition, str) else None
+        except KeyError as exc:
+            raise LedgerError(str(exc.args[0])) from None
+        if preset is None:
+            raise LedgerError("edition must be a preset name")
+        clean = check_names(list(names), preset.min_players, preset.max_players)
+        palette = list(colours or COLOURS)
+        now = self.clock()
+        with self._write() as db:
+            game_id = db.execute("INSERT INTO games (edition, created_at) VALUES (?, ?)",
+                                 (preset.id, now)).lastrowid
+            assert game_id is not None
+            ids = []
+            for seat, name in enumerate(clean):
+                colour = palette[seat % len(palette)]
+                ids.append(db.execute(
+                    "INSERT INTO players (game_id, seat, name, colour) VALUES (?, ?, ?, ?)",
+                    (game_id, seat, name, colour)).lastrowid)
+            if preset.start_balance > 0:
+                for pid in ids:
+                    db.execute(
+                        "INSERT INTO entries (game_id, at, payer, payee, amount, kind, note,"
+                        " source) VALUES (?, ?, NULL, ?, ?, 'opening', 'opening balance',"
+                        " 'new game')", (game_id, now, pid, preset.start_balance))
+            db.execute("UPDATE games SET current_player = ? WHERE id = ?", (ids[0], game_id))
+        return game_id
+
+    def latest_game(self) -> int | None:
+        row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
+        return row[0]
+
+    def _game(self, game_id: int | None) -> int:
+        gid = self.latest_game() if game_id is None else game_id
+        if gid is None:
+            raise LedgerError("no game yet: start one first")
+        if not isinstance(gid, int) or isinstance(gid, bool) or self._db.execute(
+                "SELECT 1 FROM games WHERE id = ?", (gid,)).fetchone() is None:
+            raise LedgerError(f"unknown game {gid!r}")
+        return gid
+
+    def games(self) -> list[dict[str, Any]]:
+        rows = self._db.execute(
+            "SELECT g.id, g.edition, g.created_at, COUNT(p.id) AS players FROM games g "
+            "LEFT JOIN players p ON p.game_id = g.id GROUP BY g.id ORDER BY g.id").fetchall()
+        return [dict(row) for row in rows]
+
+    def preset(self, game_id: int | None = None) -> Preset:
+        gid = self._game(game_id)
+        edition = self._db.execute("SELECT edition FROM games WHERE id = ?", (gid,)).fetchone()[0]
+        return get_preset(edition)
+
+    def players(self, game_id: int | None = None) -> list[Player]:
+        gid = self._game(game_id)
+        return [Player(**dict(row)) for row in self._db.execute(
+            "SELECT id, game_id, seat, name, colour, card_uid FROM players WHERE game_id = ? "
+            "ORDER BY seat", (gid,))]
+
+    def _player_ids(self, gid: int) -> list[int]:
+        return [r[0] for r in self._db.execute(
+            "SELECT id FROM players WHERE game_id = ? ORDER BY seat", (gid,))]
+
+    def current_player(self, game_id: int | None = None) -> int | None:
+        gid = self._game(game_id)
+        return self._db.execute("SELECT current_player FROM games WHERE id = ?",
+                                (gid,)).fetchone()[0]
+
+    def set_current(self, player: object, game_id: int | None = None) -> int | None:
+        """Make ``player`` (an id, or None for nobody) current."""
+        with self._write() as db:
+            gid = self._game(game_id)
+            if player is not None and (not isinstance(player, int) or isinstance(player, bool)
+                                       or player not in self._player_ids(gid)):
+                raise LedgerError(f"unknown player {player!r}")
+            db.execute("UPDATE games SET current_player = ? WHERE id = ?", (player, gid))
+        return player  # type: ignore[return-value]
+
+    def next_player(self, game_id: int | None = None) -> int:
+        """Pass the turn to the next seat (the first seat if nobody is current)."""
+        with self._write() as db:
+            gid = self._game(game_id)
+            ids = self._player_ids(gid)
+            current = db.execute("SELECT current_player FROM games WHERE id = ?",
+                                 (gid,)).fetchone()[0]
+            nxt = ids[(ids.index(current) + 1) % len(ids)] if current in ids else ids[0]
+            db.execute("UPDATE games SET current_player = ? WHERE id = ?", (nxt, gid))
+        return nxt
+
+    # -- the journal -----------------------------------------------------------------------
+
+    def journal(self, game_id: int | None = None) -> list[Entry]:
+        gid = self._game(game_id)
+        return [_entry(row) for row in self._db.execute(
+            "SELECT * FROM entries WHERE game_id = ? ORDER BY id", (gid,))]
+
+    def balances(self, game_id: int | None = None) -> dict[int, int]:
+        """Each player's coins, summed from the journal by SQLite."""
+        gid = self._game(game_id)
+        result = dict.fromkeys(self._player_ids(gid), 0)
+        for pid, total in self._db.execute(
+                "SELECT party, SUM(delta) FROM ("
+                " SELECT payee AS party, amount AS delta FROM entries WHERE game_id = ?1"
+                " UNION ALL SELECT payer, -amount FROM entries WHERE game_id = ?1)"
+                " WHERE party IS NOT NULL GROUP BY party", (gid,)):
+            result[pid] = total
+        return result
+
+    def _insert_entry(self, db: sqlite3.Connection, gid: int, payer: Party, payee: Party,
+                      amount: int, kind: EntryKind, note: str = "", source: str = "",
+                      outcome_id: int | None = None, undoes: int | None = None,
+                      request_id: str | None = None) -> Entry:
+        now = self.clock()
+        entry_id = db.execute(
+            "INSERT INTO entries (game_id, at, payer, payee, amount, kind, note, source,"
+            " outcome_id, undoes, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (gid, now, _column(payer), _column(payee), amount, kind.value, note, source,
+             outcome_id, undoes, request_id)).lastrowid
+        assert entry_id is not None
+        return Entry(entry_id, gid, now, payer, payee, amount, kind, note, source, outcome_id,
+                     undoes)
+
+    def _replay(self, request_id: str | None) -> Entry | None:
+        if request_id is None:
+            return None
+        if not isinstance(request_id, str) or not 1 <= len(request_id) <= 100:
+            raise LedgerError("request id must be 1-100 characters")
+        row = self._db.execute("SELECT * FROM entries WHERE request_id = ?",
+                               (request_id,)).fetchone()
+        return None if row is None else _entry(row)
+
+    def transfer(self, payer: object, payee: object, amount: object, *, note: object = "",
+                 source: str = "", request_id: str | None = None,
+                 game_id: int | None = None) -> Entry:
+        """Move coins between a player and the bank or another player.
+
+        ``request_id`` makes a retried request harmless: the same id returns the first entry.
+        """
+        with self._write() as db:
+            replay = self._replay(request_id)
+            if replay is not None:
+                return replay
+            gid = self._game(game_id)
+            a, b, n = check_transfer(payer, payee, amount, self._player_ids(gid))
+            return self._insert_entry(db, gid, a, b, n, EntryKind.TRANSFER, check_note(note),
+                                      source, request_id=request_id)
+
+    def pass_go(self, player: object, *, source: str = "", request_id: str | None = None,
+                game_id: int | None = None) -> Entry:
+        """The bank pays the edition's GO salary."""
+        with self._write() as db:
+            replay = self._replay(request_id)
+            if replay is not None:
+                return replay
+            gid = self._game(game_id)
+            preset = self.preset(gid)
+            if preset.pass_go <= 0:
+                raise LedgerError(f"{preset.name} pays nothing for passing GO")
+            a, b, n = check_transfer(BANK, player, preset.pass_go, self._player_ids(gid))
+            return self._insert_entry(db, gid, a, b, n, EntryKind.PASS_GO, "passed GO", source,
+                                      request_id=request_id)
+
+    def undo(self, *, source: str = "", request_id: str | None = None,
+             game_id: int | None = None) -> Entry:
+        """Compensate the latest entry not undone yet (never opening balances or undos).
+
+        Undoing a block outcome's coins also makes that outcome unassigned again, so it can be
+        given to the right player.
+        """
+        with self._write() as db:
+            replay = self._replay(request_id)
+            if replay is not None:
+                return replay
+            gid = self._game(game_id)
+            row = db.execute(
+                "SELECT * FROM entries e WHERE game_id = ? AND kind IN ('block', 'pass_go',"
+                " 'transfer') AND NOT EXISTS (SELECT 1 FROM entries u WHERE u.undoes = e.id)"
+                " ORDER BY id DESC LIMIT 1", (gid,)).fetchone()
+            if row is None:
+                raise LedgerError("nothing to undo")
+            target = _entry(row)
+            if target.outcome_id is not None:
+                db.execute("UPDATE outcomes SET player_id = NULL WHERE id = ?",
+                           (target.outcome_id,))
+            return self._insert_entry(db, gid, target.payee, target.payer, target.amount,
+                                      EntryKind.UNDO, f"undo #{target.id}", source,
+                                      outcome_id=target.outcome_id, undoes=target.id,
+                                      request_id=request_id)
+
+    # -- the Question Block ----------------------------------------------------------------
+
+    def record_outcome(self, outcome: Outcome, *, source: str = "button", at: float | None = None,
+                       game_id: int | None = None) -> OutcomeRecord:
+        """Keep an outcome and apply it to the current player (unassigned if nobody is)."""
+        with self._write() as db:
+            gid = self._game(game_id)
+            current = db.execute("SELECT current_player FROM games WHERE id = ?",
+                                 (gid,)).fetchone()[0]
+            when = self.clock() if at is None else at
+            outcome_id = db.execute(
+                "INSERT INTO outcomes (game_id, at, kind, coins, rolls, source) VALUES"
+                " (?, ?, ?, ?, ?, ?)", (gid, when, outcome.kind.value, outcome.coins,
+                                        json.dumps(list(outcome.rolls)), source)).lastrowid
+            assert outcome_id is not None
+            if current is None:
+                return OutcomeRecord(outcome_id, gid, when, outcome, source, None, None)
+            return self._apply(db, gid, outcome_id, current, source)
+
+    def assign_outcome(self, outcome_id: object, player: object, *, source: str = "",
+                       game_id: int | None = None) -> OutcomeRecord:
+        """Give an unassigned outcome to a player (exactly once)."""
+        with self._write() as db:
+            gid = self._game(game_id)
+            row = db.execute("SELECT * FROM outcomes WHERE id = ? AND game_id = ?",
+                             (outcome_id, gid)).fetchone() if isinstance(outcome_id, int) \
+                and not isinstance(outcome_id, bool) else None
+            if row is None:
+                raise LedgerError(f"unknown outcome {outcome_id!r}")
+            if row["player_id"] is not None:
+                raise LedgerError(f"outcome {outcome_id} is already assigned")
+            if not isinstance(player, int) or isinstance(player, bool) \
+                    or player not in self._player_ids(gid):
+                raise LedgerError(f"unknown player {player!r}")
+            return self._apply(db, gid, row["id"], player, source)
+
+    def _apply(self, db: sqlite3.Connection, gid: int, outcome_id: int, player: int,
+               source: str) -> OutcomeRecord:
+        row = db.execute("SELECT * FROM outcomes WHERE id = ?", (outcome_id,)).fetchone()
+        outcome = _outcome(row)
+        db.execute("UPDATE outcomes SET player_id = ? WHERE id = ?", (player, outcome_id))
+        preset = self.preset(gid)
+        movement = outcome_movement(outcome, player, preset.question_block)
+        entry_id = None
+        if movement is not None:
+            payer, payee, amount = movement
+            entry_id = self._insert_entry(db, gid, payer, payee, check_amount(amount),
+                                          EntryKind.BLOCK, outcome.describe(), source,
+                                          outcome_id=outcome_id).id
+        return OutcomeRecord(outcome_id, gid, row["at"], outcome, row["source"], player, entry_id)
+
+    def outcomes(self, game_id: int | None = None, *, unassigned_only: bool = False,
+                 limit: int | None = None) -> list[OutcomeRecord]:
+        """Outcomes, newest first."""
+        gid = self._game(game_id)
+        sql = ("SELECT o.*, (SELECT MAX(e.id) FROM entries e WHERE e.outcome_id = o.id AND"
+               " e.kind = 'block') AS entry_id FROM outcomes o WHERE o.game_id = ?")
+        if unassigned_only:
+            sql += " AND o.player_id IS NULL"
+        sql += " ORDER BY o.id DESC"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return [OutcomeRecord(row["id"], gid, row["at"], _outcome(row), row["source"],
+                              row["player_id"],
+                              row["entry_id"] if row["player_id"] is not None else None)
+                for row in self._db.execute(sql, (gid,))]
+
+    # -- views -----------------------------------------------------------------------------
+
+    def state(self, game_id: int | None = None) -> dict[str, Any]:
+        """Everything a screen or the tablet shows, JSON-ready."""
+        gid = self._game(game_id)
+        preset = self.preset(gid)
+        money = self.balances(gid)
+        current = self.current_player(gid)
+        last = self.outcomes(gid, limit=1)
+        return {
+            "game": {"id": gid, "edition": preset.id, "name": preset.name},
+            "players": [{"id": p.id, "name": p.name, "colour": p.colour, "seat": p.seat,
+                         "balance": money[p.id], "owes": money[p.id] < 0,
+                         "current": p.id == current} for p in self.players(gid)],
+            "current_player": current,
+            "last_outcome": last[0].to_json() if last else None,
+            "unassigned": [o.to_json() for o in self.outcomes(gid, unassigned_only=True)],
+        }
+
+    def journal_json(self, game_id: int | None = None) -> list[dict[str, Any]]:
+        entries = self.journal(game_id)
+        undone_by = {e.undoes: e.id for e in entries if e.undoes is not None}
+        return [e.to_json(undone_by.get(e.id)) for e in entries]
+
+
+def _outcome(row: sqlite3.Row) -> Outcome:
+    return Outcome(Kind(row["kind"]), coins=row["coins"], rolls=tuple(json.loads(row["rolls"])))

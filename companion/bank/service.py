@@ -1,0 +1,53 @@
+"""The bank for the event loop: one writer thread owns the SQLite connection.
+
+Every operation runs on that thread in order, so the loop never blocks on an fsync and two
+writers in this process can never interleave. Other processes (``companion export``, a second
+tool) share the file through SQLite's own locking.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TypeVar
+
+from companion.bank.bank import Bank
+
+T = TypeVar("T")
+
+
+class BankService:
+    """Runs ``Bank`` operations on its own thread; ``await service.call(lambda b: ...)``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bank")
+        self._bank: Bank | None = None
+
+    def open(self) -> Bank:
+        """Open the file on the writer thread (blocking: at start-up only)."""
+        self._bank = self._executor.submit(Bank, self.path).result()
+        return self._bank
+
+    def run(self, fn: Callable[[Bank], T]) -> T:
+        """Run ``fn`` on the writer thread and wait (for start-up and tools, not the loop)."""
+        return self._executor.submit(self._with_bank, fn).result()
+
+    async def call(self, fn: Callable[[Bank], T]) -> T:
+        """Run ``fn(bank)`` on the writer thread without blocking the loop."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self._with_bank, fn)
+
+    def _with_bank(self, fn: Callable[[Bank], T]) -> T:
+        if self._bank is None:
+            raise RuntimeError("the bank is not open")
+        return fn(self._bank)
+
+    def close(self) -> None:
+        """Finish queued writes, then close the file."""
+        if self._bank is not None:
+            bank, self._bank = self._bank, None
+            self._executor.submit(bank.close).result()
+        self._executor.shutdown(wait=True)

@@ -1,0 +1,155 @@
+"""The bank's rules: a journal of coin movements, balances derived from it, undo as compensation.
+
+Pure: no SQLite here. The store (``companion.bank``) persists entries; everything that decides
+whether an operation is allowed, and what it writes, lives in this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Literal
+
+from companion.core.outcomes import Kind, Outcome
+from companion.presets import QuestionBlockRules
+
+BANK: Literal["bank"] = "bank"
+Party = int | Literal["bank"]
+
+MAX_AMOUNT = 10_000
+MAX_NOTE = 200
+MAX_NAME = 24
+
+
+class LedgerError(ValueError):
+    """An operation the bank refuses; nothing was written."""
+
+
+class EntryKind(StrEnum):
+    """Why coins moved."""
+
+    OPENING = "opening"
+    BLOCK = "block"
+    PASS_GO = "pass_go"
+    TRANSFER = "transfer"
+    UNDO = "undo"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One append-only journal line: ``payer`` pays ``payee`` ``amount`` coins."""
+
+    id: int
+    game_id: int
+    at: float
+    payer: Party
+    payee: Party
+    amount: int
+    kind: EntryKind
+    note: str = ""
+    source: str = ""
+    outcome_id: int | None = None
+    undoes: int | None = None
+
+    def to_json(self, undone_by: int | None = None) -> dict[str, Any]:
+        return {
+            "id": self.id, "game": self.game_id, "at": self.at, "from": self.payer,
+            "to": self.payee, "amount": self.amount, "kind": self.kind.value, "note": self.note,
+            "source": self.source, "outcome": self.outcome_id, "undoes": self.undoes,
+            "undone_by": undone_by,
+        }
+
+
+def check_amount(amount: object) -> int:
+    """A whole number of coins, 1..MAX_AMOUNT."""
+    if not isinstance(amount, int) or isinstance(amount, bool):
+        raise LedgerError(f"amount must be a whole number of coins, got {amount!r}")
+    if not 1 <= amount <= MAX_AMOUNT:
+        raise LedgerError(f"amount must be between 1 and {MAX_AMOUNT}, got {amount}")
+    return amount
+
+
+def check_party(party: object, players: Iterable[int]) -> Party:
+    """``"bank"`` or the id of a player of this game."""
+    if party == BANK:
+        return BANK
+    if isinstance(party, int) and not isinstance(party, bool) and party in set(players):
+        return party
+    raise LedgerError(f"unknown player {party!r}")
+
+
+def check_transfer(payer: object, payee: object, amount: object,
+                   players: Iterable[int]) -> tuple[Party, Party, int]:
+    """Validate a movement of coins; raise LedgerError naming the problem."""
+    ids = list(players)
+    a, b = check_party(payer, ids), check_party(payee, ids)
+    if a == b:
+        raise LedgerError("the bank cannot pay itself" if a == BANK else "a player cannot pay "
+                          "themselves")
+    return a, b, check_amount(amount)
+
+
+def check_note(note: object) -> str:
+    if not isinstance(note, str):
+        raise LedgerError("note must be text")
+    if len(note) > MAX_NOTE:
+        raise LedgerError(f"note must be at most {MAX_NOTE} characters")
+    return note
+
+
+def check_names(names: Sequence[object], min_players: int, max_players: int) -> list[str]:
+    """Player names: min..max of them, 1..24 printable characters, unique (ignoring case)."""
+    if not isinstance(names, list | tuple):
+        raise LedgerError("players must be a list of names")
+    if not min_players <= len(names) <= max_players:
+        raise LedgerError(f"a game needs {min_players} to {max_players} players, got "
+                          f"{len(names)}")
+    clean: list[str] = []
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise LedgerError(f"player name must be non-empty text, got {name!r}")
+        name = name.strip()
+        if len(name) > MAX_NAME or not name.isprintable():
+            raise LedgerError(f"player name must be 1-{MAX_NAME} printable characters: "
+                              f"{name[:40]!r}")
+        if name.casefold() in {c.casefold() for c in clean}:
+            raise LedgerError(f"two players are called {name!r}")
+        clean.append(name)
+    return clean
+
+
+def balances(entries: Iterable[Entry], players: Iterable[int]) -> dict[int, int]:
+    """Every player's coins: what they received minus what they paid, over the whole journal."""
+    result = {p: 0 for p in players}
+    for e in entries:
+        if e.payer != BANK:
+            result[e.payer] -= e.amount
+        if e.payee != BANK:
+            result[e.payee] += e.amount
+    return result
+
+
+UNDOABLE = frozenset({EntryKind.BLOCK, EntryKind.PASS_GO, EntryKind.TRANSFER})
+
+
+def undo_target(entries: Sequence[Entry]) -> Entry:
+    """The latest entry that can be undone and is not undone yet (opening balances and undos
+    themselves are not undoable). LedgerError if there is none."""
+    undone = {e.undoes for e in entries if e.undoes is not None}
+    for e in reversed(entries):
+        if e.kind in UNDOABLE and e.id not in undone:
+            return e
+    raise LedgerError("nothing to undo")
+
+
+def outcome_movement(outcome: Outcome, player: int,
+                     rules: QuestionBlockRules) -> tuple[Party, Party, int] | None:
+    """Who pays whom for a Question Block outcome applied to ``player`` (None: no coins)."""
+    if outcome.kind is Kind.COINS:
+        return BANK, player, outcome.coins
+    if outcome.kind is Kind.BOWSER:
+        return player, BANK, rules.bowser
+    if outcome.kind is Kind.GAME_OVER:
+        return player, BANK, rules.game_over
+    return None

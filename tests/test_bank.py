@@ -1,0 +1,290 @@
+"""The bank on a real SQLite file: games, the journal, the block's outcomes, undo, bad input."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from companion.bank import Bank
+from companion.bank.export import export_journal
+from companion.core.ledger import BANK, EntryKind, LedgerError, balances
+from companion.core.outcomes import Kind, Outcome
+from companion.presets import all_presets, get_preset
+from tests.conftest import run_companion
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        self.now += 1
+        return self.now
+
+
+@pytest.fixture
+def bank(tmp_path: Path) -> Bank:
+    b = Bank(tmp_path / "bank.sqlite3", clock=Clock())
+    b.new_game("celebration", ["Mario", "Luigi", "Peach"])
+    return b
+
+
+def ids(bank: Bank) -> list[int]:
+    return [p.id for p in bank.players()]
+
+
+def snapshot(bank: Bank) -> tuple[object, ...]:
+    return (bank.journal(), bank.balances(), bank.current_player(),
+            [o.to_json() for o in bank.outcomes()], bank.games())
+
+
+def test_new_game_pays_opening_balances_from_the_preset(bank: Bank) -> None:
+    mario, luigi, peach = ids(bank)
+    assert bank.balances() == {mario: 30, luigi: 30, peach: 30}
+    journal = bank.journal()
+    assert [(e.payer, e.payee, e.amount, e.kind) for e in journal] == [
+        (BANK, pid, 30, EntryKind.OPENING) for pid in (mario, luigi, peach)]
+    assert bank.current_player() == mario
+    assert [p.colour for p in bank.players()] == ["#e52521", "#43b047", "#f49ac1"]
+
+
+def test_a_new_game_keeps_old_games_readable(bank: Bank) -> None:
+    first = bank.latest_game()
+    bank.transfer(BANK, ids(bank)[0], 7, note="rent")
+    second = bank.new_game("gamer", ["Toad", "Daisy"])
+    assert bank.latest_game() == second != first
+    assert sorted(bank.balances(first).values()) == [30, 30, 37]
+    assert list(bank.balances().values()) == [10, 10]  # Gamer starts with 10 coins
+    assert [g["id"] for g in bank.games()] == [first, second]
+    assert len(bank.journal(first)) == 4
+
+
+@pytest.mark.parametrize(("outcome", "delta"), [
+    (Outcome(Kind.COINS, coins=4), +4),
+    (Outcome(Kind.BOWSER), -5),
+    (Outcome(Kind.GAME_OVER), -10),
+    (Outcome(Kind.POWER_UP), 0),
+])
+def test_block_outcome_lands_on_the_current_player(bank: Bank, outcome: Outcome,
+                                                   delta: int) -> None:
+    mario, luigi, _ = ids(bank)
+    bank.set_current(luigi)
+    record = bank.record_outcome(outcome, source="button")
+    assert record.player_id == luigi
+    assert bank.balances()[luigi] == 30 + delta
+    assert bank.balances()[mario] == 30
+    if delta:
+        entry = bank.journal()[-1]
+        assert entry.kind is EntryKind.BLOCK and entry.outcome_id == record.id
+        assert entry.amount == abs(delta) and record.entry_id == entry.id
+    else:
+        assert record.entry_id is None and len(bank.journal()) == 3  # logged, no coins
+    assert bank.state()["last_outcome"]["kind"] == outcome.kind.value
+
+
+def test_unassigned_outcome_is_kept_and_assigned_exactly_once(bank: Bank) -> None:
+    mario, luigi, _ = ids(bank)
+    bank.set_current(None)
+    record = bank.record_outcome(Outcome(Kind.COINS, coins=3))
+    assert record.player_id is None
+    assert bank.balances() == {pid: 30 for pid in ids(bank)}
+    assert [o["id"] for o in bank.state()["unassigned"]] == [record.id]
+    assigned = bank.assign_outcome(record.id, luigi)
+    assert assigned.player_id == luigi and bank.balances()[luigi] == 33
+    before = snapshot(bank)
+    with pytest.raises(LedgerError, match="already assigned"):
+        bank.assign_outcome(record.id, mario)
+    assert snapshot(bank) == before
+    assert bank.state()["unassigned"] == []
+
+
+def test_undo_compensates_and_is_visible_and_reopens_a_block_outcome(bank: Bank) -> None:
+    mario, luigi, _ = ids(bank)
+    bank.transfer(mario, luigi, 4, note="rent")
+    record = bank.record_outcome(Outcome(Kind.BOWSER))  # Mario pays 5
+    assert bank.balances()[mario] == 21
+    undo = bank.undo(source="tablet")
+    assert undo.kind is EntryKind.UNDO and undo.payer == BANK and undo.payee == mario
+    assert bank.balances()[mario] == 26
+    assert bank.outcomes()[0].player_id is None  # the outcome can go to the right player
+    bank.assign_outcome(record.id, luigi)
+    assert bank.balances()[luigi] == 34 - 5
+    bank.undo()  # Luigi's Bowser
+    bank.undo()  # the rent
+    assert bank.balances() == {pid: 30 for pid in ids(bank)}
+    with pytest.raises(LedgerError, match="nothing to undo"):
+        bank.undo()  # opening balances and undos are not undoable
+    journal = bank.journal_json()
+    assert [e["kind"] for e in journal[3:]] == ["transfer", "block", "undo", "block", "undo",
+                                                "undo"]
+    assert journal[3]["undone_by"] == journal[8]["id"]
+
+
+def test_pass_go_pays_the_preset_salary_and_owes_is_flagged(bank: Bank) -> None:
+    mario, luigi, _ = ids(bank)
+    bank.pass_go(mario)
+    assert bank.balances()[mario] == 32
+    bank.transfer(luigi, BANK, 35, note="mortgage shortfall")
+    players = {p["id"]: p for p in bank.state()["players"]}
+    assert players[luigi]["balance"] == -5 and players[luigi]["owes"] is True
+    assert players[mario]["owes"] is False
+
+
+def test_next_player_follows_turn_order_and_wraps(bank: Bank) -> None:
+    mario, luigi, peach = ids(bank)
+    assert [bank.next_player() for _ in range(4)] == [luigi, peach, mario, luigi]
+    bank.set_current(None)
+    assert bank.next_player() == mario
+
+
+@pytest.mark.parametrize(("call", "problem"), [
+    (lambda b, p: b.transfer(999, BANK, 5), "unknown player 999"),
+    (lambda b, p: b.transfer(p[0], BANK, 0), "between 1 and 10000"),
+    (lambda b, p: b.transfer(p[0], BANK, -3), "between 1 and 10000"),
+    (lambda b, p: b.transfer(p[0], BANK, 10001), "between 1 and 10000"),
+    (lambda b, p: b.transfer(p[0], BANK, 2.5), "whole number"),
+    (lambda b, p: b.transfer(p[0], BANK, "5"), "whole number"),
+    (lambda b, p: b.transfer(p[0], BANK, True), "whole number"),
+    (lambda b, p: b.transfer(p[0], p[0], 5), "cannot pay themselves"),
+    (lambda b, p: b.transfer(BANK, BANK, 5), "bank cannot pay itself"),
+    (lambda b, p: b.transfer(p[0], BANK, 5, note="x" * 201), "at most 200"),
+    (lambda b, p: b.pass_go(999), "unknown player"),
+    (lambda b, p: b.set_current(999), "unknown player"),
+    (lambda b, p: b.assign_outcome(999, p[0]), "unknown outcome"),
+    (lambda b, p: b.transfer(p[0], BANK, 5, game_id=42), "unknown game 42"),
+    (lambda b, p: b.new_game("monopoly-classic", ["A", "B"]), "unknown edition"),
+    (lambda b, p: b.new_game("celebration", ["Solo"]), "2 to 6 players"),
+    (lambda b, p: b.new_game("celebration", list("ABCDEFG")), "2 to 6 players"),
+    (lambda b, p: b.new_game("celebration", ["Mario", "mario"]), "two players"),
+    (lambda b, p: b.new_game("celebration", ["Mario", ""]), "non-empty"),
+    (lambda b, p: b.new_game("celebration", ["Mario", "x" * 25]), "1-24 printable"),
+])
+def test_bad_input_is_refused_with_a_clear_error_and_writes_nothing(bank: Bank, call,  # type: ignore[no-untyped-def]
+                                                                   problem: str) -> None:
+    before = snapshot(bank)
+    with pytest.raises(LedgerError, match=problem):
+        call(bank, ids(bank))
+    assert snapshot(bank) == before
+
+
+def test_players_of_another_game_are_unknown_here(bank: Bank) -> None:
+    old_players = ids(bank)
+    bank.new_game("celebration", ["Toad", "Daisy"])
+    with pytest.raises(LedgerError, match="unknown player"):
+        bank.transfer(old_players[0], BANK, 1)
+
+
+def test_a_retried_request_is_written_once(bank: Bank) -> None:
+    mario = ids(bank)[0]
+    first = bank.transfer(mario, BANK, 3, request_id="tablet-7f3a")
+    again = bank.transfer(mario, BANK, 3, request_id="tablet-7f3a")
+    assert again == first
+    assert bank.balances()[mario] == 27 and len(bank.journal()) == 4
+
+
+def test_the_journal_is_append_only_in_the_file_itself(bank: Bank, tmp_path: Path) -> None:
+    db = sqlite3.connect(tmp_path / "bank.sqlite3")
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        db.execute("UPDATE entries SET amount = 1000")
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        db.execute("DELETE FROM entries")
+    db.close()
+    assert sum(bank.balances().values()) == 90
+
+
+def test_durable_settings(bank: Bank, tmp_path: Path) -> None:
+    db = bank._db
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_balances_in_sql_equal_the_ledger_sum(bank: Bank) -> None:
+    mario, luigi, peach = ids(bank)
+    bank.transfer(mario, peach, 12)
+    bank.record_outcome(Outcome(Kind.GAME_OVER))
+    bank.pass_go(luigi)
+    assert bank.balances() == balances(bank.journal(), ids(bank))
+
+
+@pytest.mark.parametrize("garbage", [b"this is not a database at all" * 100, b""])
+def test_a_broken_file_is_moved_aside_and_a_fresh_bank_starts(
+    tmp_path: Path, garbage: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "bank.sqlite3"
+    path.write_bytes(garbage)
+    bank = Bank(path)
+    if garbage:
+        assert "is unreadable" in caplog.text and "moved it to" in caplog.text
+        moved = list(tmp_path.glob("bank.sqlite3.broken-*"))
+        assert len(moved) == 1 and moved[0].read_bytes() == garbage
+    assert bank.latest_game() is None
+    bank.new_game("celebration", ["A", "B"])
+    assert bank._db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_a_corrupted_page_is_detected_at_start(tmp_path: Path,
+                                               caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "bank.sqlite3"
+    bank = Bank(path)
+    gid = bank.new_game("celebration", ["A", "B"])
+    for _ in range(300):
+        bank.transfer(bank.players(gid)[0].id, BANK, 1, note="x" * 150)
+    bank._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    bank.close()
+    data = bytearray(path.read_bytes())
+    for offset in range(4096 * 3, len(data), 4096):  # scribble over b-tree pages
+        data[offset + 8: offset + 40] = b"\xff" * 32
+    path.write_bytes(bytes(data))
+    fresh = Bank(path)
+    assert "is unreadable" in caplog.text
+    assert fresh.latest_game() is None
+    assert list(tmp_path.glob("bank.sqlite3.broken-*"))
+
+
+def test_presets_are_data_with_the_rulebook_numbers() -> None:
+    presets = all_presets()
+    assert set(presets) == {"celebration", "movie", "gamer", "mario_kart"}
+    celebration = get_preset("celebration")
+    assert (celebration.start_balance, celebration.pass_go, celebration.jail_fee) == (30, 2, 5)
+    assert celebration.question_block.enabled
+    assert (celebration.question_block.bowser, celebration.question_block.game_over) == (5, 10)
+    assert get_preset("movie").jail_fee == 1
+    assert not get_preset("gamer").question_block.enabled
+
+
+def test_export_csv_and_json(bank: Bank) -> None:
+    mario, luigi, _ = ids(bank)
+    bank.transfer(mario, luigi, 6, note='rent, "Peach\'s Castle"')
+    rows = list(csv.DictReader(io.StringIO(export_journal(bank, None, "csv"))))
+    assert len(rows) == 4
+    assert rows[-1]["from"] == "Mario" and rows[-1]["to"] == "Luigi"
+    assert rows[-1]["amount"] == "6" and rows[-1]["note"] == 'rent, "Peach\'s Castle"'
+    assert rows[0]["from"] == "Bank" and rows[0]["at"].startswith("2027-01-1")
+    doc = json.loads(export_journal(bank, None, "json"))
+    assert [p["balance"] for p in doc["players"]] == [24, 36, 30]
+    assert doc["entries"][-1]["kind"] == "transfer"
+
+
+def test_export_command(tmp_path: Path) -> None:
+    bank = Bank(tmp_path / "bank.sqlite3")
+    first = bank.new_game("celebration", ["Mario", "Luigi"])
+    bank.new_game("movie", ["Toad", "Daisy"])
+    bank.close()
+    config = tmp_path / "c.toml"
+    config.write_text(f'[data]\ndir = "{tmp_path}"\n')
+    done = run_companion("export", "--config", str(config), "--game", str(first))
+    assert done.returncode == 0, done.stderr
+    assert "Mario" in done.stdout and "Toad" not in done.stdout
+    out = tmp_path / "latest.json"
+    done = run_companion("export", "--config", str(config), "--format", "json", "--out", str(out))
+    assert done.returncode == 0 and json.loads(out.read_text())["game"]["edition"] == "movie"
+    bad = run_companion("export", "--config", str(config), "--game", "99")
+    assert bad.returncode == 1 and "unknown game 99" in bad.stderr
+    assert "Traceback" not in bad.stderr
+    bad = run_companion("export", "--config", str(config), "--format", "xml")
+    assert bad.returncode == 2
