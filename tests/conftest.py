@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import os
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -22,6 +28,15 @@ def alsa_file_home(home: Path, out: Path) -> dict[str, str]:
     return {**os.environ, "HOME": str(home)}
 
 
+@pytest.fixture(autouse=True)
+def private_data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Keep every test's bank (and anything under XDG_DATA_HOME) out of the real home."""
+    home = tmp_path / "xdg-data"
+    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    return home
+
+
 @pytest.fixture
 def alsa_env(tmp_path: Path) -> tuple[dict[str, str], Path]:
     """(environment, capture file) for a child process that plays through real ALSA."""
@@ -34,6 +49,45 @@ def run_companion(*args: str, env: dict[str, str] | None = None, stdin: str = ""
     """Run the ``companion`` CLI in a child process, as a user would."""
     return subprocess.run([sys.executable, "-m", "companion", *args], input=stdin, env=env,
                           capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+
+
+@contextlib.contextmanager
+def spawn_companion(*args: str, env: dict[str, str] | None = None,
+                    stdin: int = subprocess.PIPE) -> Iterator[subprocess.Popen[str]]:
+    """A long-running ``companion`` child that is always killed when the test ends."""
+    proc = subprocess.Popen([sys.executable, "-m", "companion", *args], cwd=ROOT, env=env,
+                            stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=10)
+
+
+def wait_for_line(stream: IO[str] | None, text: str, timeout: float = 30) -> str:
+    """Read ``stream`` until a line containing ``text`` (AssertionError after ``timeout``)."""
+    assert stream is not None
+    deadline = time.monotonic() + timeout
+    seen = ""
+    # readline() in a helper thread: select() can't see lines already in Python's buffer.
+    reader = ThreadPoolExecutor(max_workers=1)
+    try:
+        while True:
+            try:
+                line = reader.submit(stream.readline).result(
+                    timeout=max(0.0, deadline - time.monotonic()))
+            except FutureTimeout:
+                break
+            seen += line
+            if text in line:
+                return seen
+            if not line:
+                break
+    finally:
+        reader.shutdown(wait=False)
+    raise AssertionError(f"never saw {text!r}; got:\n{seen}")
 
 
 @pytest.hookimpl(tryfirst=True)

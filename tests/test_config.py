@@ -91,7 +91,7 @@ def test_data_dir_defaults_to_systemd_state_directory(monkeypatch: pytest.Monkey
 def test_example_config_is_complete_and_equals_the_defaults() -> None:
     data = tomllib.loads(example())
     assert from_dict(data) == Config()
-    assert set(data) == {"block", "audio", "gpio", "data", "web", "display"}
+    assert set(data) == {"block", "audio", "gpio", "data", "web", "display", "game"}
 
 
 def test_config_check_command(tmp_path: Path) -> None:

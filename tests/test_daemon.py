@@ -6,12 +6,10 @@ import asyncio
 import logging
 import os
 import random
-import selectors
 import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -24,8 +22,8 @@ from companion.audio.speaker import Priority, Speaker
 from companion.config import AudioConfig, Config
 from companion.core.outcomes import draw
 from companion.daemon import Companion
-from companion.events import BlockOutcome, Event, PressIgnored
-from tests.conftest import ROOT
+from companion.events import BankChanged, BlockOutcome, Event, PressIgnored
+from tests.conftest import spawn_companion, wait_for_line
 
 
 class Clock:
@@ -42,7 +40,7 @@ def make_app(**kwargs: object) -> tuple[Companion, NullBackend, list[Event], Clo
     app = Companion(Config(audio=AudioConfig(backend="null")), pin_factory=MockFactory(),
                     rng=random.Random(7), backend=backend, clock=clock, **kwargs)  # type: ignore[arg-type]
     events: list[Event] = []
-    app.listeners.append(events.append)
+    app.listeners.append(lambda e: None if isinstance(e, BankChanged) else events.append(e))
     return app, backend, events, clock
 
 
@@ -79,7 +77,7 @@ async def test_press_from_the_gpio_thread_is_handled_on_the_loop_thread() -> Non
             break
         await asyncio.sleep(0.01)
     assert len(events) == 1 and isinstance(events[0], BlockOutcome)
-    assert seen_on == [loop_thread] != [worker.ident]
+    assert seen_on and set(seen_on) == {loop_thread} != {worker.ident}
     assert len(backend.played) == 1
     app.close()
 
@@ -283,23 +281,15 @@ def test_sigterm_stops_the_daemon_cleanly(
     config.write_text(f'[audio]\nbackend = "null"\n[gpio]\n{factory}\n'
                       f'[data]\ndir = "{tmp_path}"\n')
     env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock" if factory_from == "env" else "lgpio"}
-    proc = subprocess.Popen([sys.executable, "-m", "companion", *command, "--config", str(config)],
-                            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
     is_demo = command[0] == "demo"
-    stream = proc.stdout if is_demo else proc.stderr
-    ready = "Question Block demo:" if is_demo else "companion ready (button: BCM 17, audio: null)"
-    assert stream is not None
-    deadline = time.monotonic() + 30
-    seen = ""
-    with selectors.DefaultSelector() as selector:
-        selector.register(stream, selectors.EVENT_READ)
-        while ready not in seen and time.monotonic() < deadline:
-            if selector.select(timeout=deadline - time.monotonic()):
-                seen += stream.readline()
-    assert ready in seen, seen  # the mock pin came from the config or the environment
-    proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=10)
+    with spawn_companion(*command, "--config", str(config), env=env) as proc:
+        # The mock pin came from the config or the environment:
+        if is_demo:
+            wait_for_line(proc.stdout, "Question Block demo:")
+        else:
+            wait_for_line(proc.stderr, "companion ready (button: BCM 17, audio: null, bank: ")
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=10)
     assert proc.returncode == 0, err
     assert "Traceback" not in err
     assert ("bye: 0 presses" in out) if is_demo else ("companion stopped" in err)

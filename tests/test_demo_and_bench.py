@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from companion.bench import press_to_pcm
-from tests.conftest import ROOT, run_companion
+from tests.conftest import ROOT, run_companion, spawn_companion, wait_for_line
 
 
 def test_demo_presses_from_piped_keyboard_and_exits_after_the_sound() -> None:
@@ -15,18 +15,29 @@ def test_demo_presses_from_piped_keyboard_and_exits_after_the_sound() -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("Question Block demo: press Enter")
-    assert lines[1].startswith("press 1: ")
-    assert lines[2] == "bye: 1 presses, 0 ignored while sounding"
+    assert lines[3] == "  coins: *Mario 30 | Luigi 30 | Peach 30 | Yoshi 30"
+    assert lines[4].startswith("press 1: ")
+    assert lines[5].startswith("  bank: Mario ")  # the outcome went to the current player
+    assert lines[-1] == "bye: 1 presses, 0 ignored while sounding"
     assert done.stderr == ""  # the demo's log shows only trouble
 
 
+def test_demo_keys_drive_the_bank() -> None:
+    # Make Peach current, pass GO, undo it, nobody current, then press: unassigned.
+    done = run_companion("demo", "--audio", "null", "--seed", "3", stdin="3gu0\n")
+    assert done.returncode == 0, done.stderr
+    bank_lines = [line for line in done.stdout.splitlines() if line.startswith("  bank:")]
+    assert bank_lines[:3] == [
+        "  bank: Peach is current",
+        "  bank: the Bank pays Peach 2 (pass_go: passed GO)",
+        "  bank: Peach pays the Bank 2 (undo: undo #5)",
+    ]
+    assert bank_lines[4].startswith("  bank: outcome #1 is unassigned")
+
+
 def test_demo_without_a_keyboard_runs_until_sigterm() -> None:
-    with subprocess.Popen([sys.executable, "-m", "companion", "demo", "--audio", "null"],
-                          cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True) as proc:
-        assert proc.stdout is not None
-        assert proc.stdout.readline().startswith("Question Block demo")
-        assert "no keyboard" in proc.stdout.readline()
+    with spawn_companion("demo", "--audio", "null", stdin=subprocess.DEVNULL) as proc:
+        wait_for_line(proc.stdout, "no keyboard")
         proc.terminate()
         out, err = proc.communicate(timeout=10)
     assert proc.returncode == 0, err
@@ -42,8 +53,9 @@ def test_demo_quits_on_q() -> None:
 def test_demo_auto_presses_each_after_the_last_sound() -> None:
     done = run_companion("demo", "--audio", "null", "--auto", "3")
     assert done.returncode == 0, done.stderr
-    assert [line.split(":")[0] for line in done.stdout.splitlines()] == [
-        "press 1", "press 2", "press 3", "bye"]
+    presses = [line.split(":")[0] for line in done.stdout.splitlines()
+               if not line.startswith("  ")]
+    assert presses == ["press 1", "press 2", "press 3", "bye"]
     assert done.stdout.endswith("bye: 3 presses, 0 ignored while sounding\n")
 
 
