@@ -83,7 +83,8 @@ def _cmd_odds(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from companion.bench import run_all
 
-    figures = run_all(presses=args.presses)
+    config = _load_config(args.config)
+    figures = run_all(presses=args.presses, data_dir=config.data_dir)
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
@@ -162,6 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="machine-readable output")
     bench.add_argument("--presses", type=_at_least(1), default=200,
                        help="presses to time (default 200)")
+    bench.add_argument("--config", type=Path, help="TOML config ([data] dir: the disk to time)")
     bench.set_defaults(func=_cmd_bench)
 
     export = sub.add_parser("export", help="write a game's coin journal as CSV or JSON")

@@ -19,7 +19,8 @@ from companion.audio.backend import AudioError
 from companion.audio.null_backend import NullBackend
 from companion.audio.pcm import Pcm
 from companion.audio.speaker import Priority, Speaker
-from companion.config import AudioConfig, Config
+from companion.config import AudioConfig, Config, DataConfig, GameConfig
+from companion.core.ledger import LedgerError
 from companion.core.outcomes import draw
 from companion.daemon import Companion
 from companion.events import BankChanged, BlockOutcome, Event, PressIgnored
@@ -293,3 +294,60 @@ def test_sigterm_stops_the_daemon_cleanly(
     assert proc.returncode == 0, err
     assert "Traceback" not in err
     assert ("bye: 0 presses" in out) if is_demo else ("companion stopped" in err)
+
+
+async def test_outcomes_land_in_the_bank_for_the_current_player(tmp_path: Path) -> None:
+    config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)),
+                    game=GameConfig(edition="celebration", players=("Ann", "Bob")))
+    app = Companion(config, pin_factory=MockFactory(), rng=random.Random(3),
+                    backend=NullBackend())
+    changes: list[BankChanged] = []
+    app.listeners.append(lambda e: changes.append(e) if isinstance(e, BankChanged) else None)
+    app.start(asyncio.get_running_loop())
+    event = app.press(source="tablet")
+    await app.drain()
+    assert isinstance(event, BlockOutcome)
+    state = changes[-1].state
+    ann = state["players"][0]
+    assert ann["name"] == "Ann" and ann["balance"] == 30 + event.outcome.coin_delta
+    assert state["last_outcome"]["kind"] == event.outcome.kind.value
+    assert state["last_outcome"]["source"] == "tablet"
+    app.close()
+    # A restart keeps the game and its coins: no new game, nothing lost.
+    again = Companion(config, pin_factory=MockFactory(), backend=NullBackend())
+    again.start(asyncio.get_running_loop())
+    assert again.bank is not None
+    assert again.bank.run(lambda b: (b.latest_game(), b.balances()[ann["id"]])) == (
+        state["game"]["id"], ann["balance"])
+    again.close()
+
+
+async def test_bank_action_errors_change_nothing_and_reach_the_caller(tmp_path: Path) -> None:
+    config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)))
+    app = Companion(config, pin_factory=MockFactory(), backend=NullBackend())
+    app.start(asyncio.get_running_loop())
+    with pytest.raises(LedgerError, match="nothing to undo"):
+        await app.act("undo", lambda bank: bank.undo())
+    with pytest.raises(LedgerError, match="cannot pay themselves"):
+        await app.act("pay", lambda bank: bank.transfer(bank.players()[0].id,
+                                                        bank.players()[0].id, 3))
+    assert app.bank is not None
+    assert len(app.bank.run(lambda b: b.journal())) == 4  # opening balances only
+    app.close()
+
+
+async def test_unusable_data_folder_logs_and_carries_on_without_a_bank(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the data folder should be")
+    config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(blocker)))
+    app = Companion(config, pin_factory=MockFactory(), backend=NullBackend())
+    with caplog.at_level(logging.ERROR):
+        app.start(asyncio.get_running_loop())
+    assert app.bank is None
+    assert "bank unavailable" in caplog.text
+    assert isinstance(app.press(source="tablet"), BlockOutcome)  # the block still answers
+    with pytest.raises(LedgerError, match="unavailable"):
+        await app.act("undo", lambda bank: bank.undo())
+    app.close()

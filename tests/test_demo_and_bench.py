@@ -73,6 +73,9 @@ def test_bench_command_prints_json_figures() -> None:
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert set(data) >= {"press_to_pcm_ms", "daemon_rss_mib", "cold_import_ms",
-                         "startup_to_ready_ms", "odds_draws_per_s"}
+                         "startup_to_ready_ms", "odds_draws_per_s", "bank_write_ms",
+                         "bank_load_10k_entries_ms"}
+    assert data["bank_write_ms"]["n"] == 300 and data["bank_write_ms"]["p50"] > 0
+    assert data["bank_load_10k_entries_ms"]["entries"] == 10_000
     assert data["startup_to_ready_ms"] > 0
     assert set(data["press_to_pcm_ms"]) == {"n", "p50", "p99", "max", "lost"}

@@ -87,10 +87,16 @@ def odds_draws_per_second(n: int = 200_000) -> int:
     return int(n / (time.perf_counter() - start))
 
 
-def run_all(presses: int = 200) -> dict[str, Any]:
+def run_all(presses: int = 200, data_dir: Path | None = None) -> dict[str, Any]:
     """Every figure ``companion bench`` reports."""
+    from companion.bench.bank_io import load_game_ms, write_latency_ms
+    from companion.config import default_data_dir
+
+    folder = data_dir or Path(default_data_dir())
     latency = press_to_pcm(presses)
     return {
+        "bank_write_ms": write_latency_ms(folder),
+        "bank_load_10k_entries_ms": load_game_ms(folder),
         "press_to_pcm_ms": latency["press_to_pcm_ms"],
         "daemon_rss_mib": latency["rss_mib"],
         "cold_import_ms": cold_import_ms(),

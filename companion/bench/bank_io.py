@@ -1,0 +1,72 @@
+"""Bank figures for ``companion bench``: acknowledged write latency and loading a long game."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.bank import Bank
+from companion.core.ledger import BANK
+
+
+def _percentiles(samples: list[float]) -> dict[str, Any]:
+    samples = sorted(samples)
+
+    def at(q: float) -> float:
+        return round(samples[min(len(samples) - 1, round(q * (len(samples) - 1)))], 3)
+
+    return {"n": len(samples), "p50": at(0.5), "p99": at(0.99), "max": round(samples[-1], 3)}
+
+
+def write_latency_ms(data_dir: Path, writes: int = 300) -> dict[str, Any]:
+    """Transfer -> COMMIT returned (WAL, synchronous=FULL), on the data folder's own disk."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix="bench-", dir=data_dir))
+    try:
+        bank = Bank(folder / "bank.sqlite3")
+        bank.new_game("celebration", ["Mario", "Luigi"])
+        mario, luigi = (p.id for p in bank.players())
+        samples = []
+        for i in range(writes):
+            payer, payee = (mario, luigi) if i % 2 else (BANK, mario)
+            start = time.perf_counter()
+            bank.transfer(payer, payee, 1 + i % 7, note="bench")
+            samples.append((time.perf_counter() - start) * 1000)
+        bank.close()
+        return {**_percentiles(samples), "disk": str(data_dir)}
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def load_game_ms(data_dir: Path, entries: int = 10_000) -> dict[str, Any]:
+    """Open the file (integrity check included), then the state and the whole journal, for a
+    game of ``entries`` journal lines."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix="bench-", dir=data_dir))
+    try:
+        path = folder / "bank.sqlite3"
+        bank = Bank(path)
+        gid = bank.new_game("celebration", ["Mario", "Luigi", "Peach", "Yoshi"])
+        ids = [p.id for p in bank.players()]
+        db = bank._db  # bulk set-up in one transaction; only the load below is timed
+        db.execute("BEGIN")
+        db.executemany(
+            "INSERT INTO entries (game_id, at, payer, payee, amount, kind, note, source)"
+            " VALUES (?, ?, ?, ?, ?, 'transfer', 'rent', 'bench')",
+            [(gid, 1.0 + i, ids[i % 4], ids[(i + 1) % 4], 1 + i % 9)
+             for i in range(entries - len(ids))])
+        db.execute("COMMIT")
+        bank.close()
+        start = time.perf_counter()
+        bank = Bank(path)
+        state = bank.state()
+        journal = bank.journal_json()
+        elapsed = (time.perf_counter() - start) * 1000
+        bank.close()
+        assert len(journal) == entries and len(state["players"]) == 4
+        return {"entries": entries, "ms": round(elapsed, 1)}
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
