@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from companion.bank import Bank
-from companion.core.ledger import BANK, LedgerError, balances
+from companion.core.ledger import BANK, LedgerError, balances, undo_target
 from companion.core.outcomes import Kind, Outcome
 
 FEES = {Kind.BOWSER: 5, Kind.GAME_OVER: 10}
@@ -142,7 +142,8 @@ class BankMachine(RuleBasedStateMachine):
             self.refused(self.bank.undo)
             return
         before, outcome_id = self.stack.pop()
-        self.bank.undo()
+        expected = undo_target(self.bank.journal())  # the pure rule ...
+        assert self.bank.undo().undoes == expected.id  # ... and SQLite agree
         assert self.bank.balances() == before  # exactly as before the undone operation
         self.model = dict(before)
         if outcome_id is not None:  # the block outcome waits for the right player again

@@ -26,7 +26,9 @@ from companion.core.ledger import (
     check_amount,
     check_names,
     check_note,
+    check_player,
     check_transfer,
+    is_id,
     outcome_movement,
 )
 from companion.core.outcomes import Kind, Outcome
@@ -149,7 +151,7 @@ class Bank:
         gid = self.latest_game() if game_id is None else game_id
         if gid is None:
             raise LedgerError("no game yet: start one first")
-        if not isinstance(gid, int) or isinstance(gid, bool) or self._db.execute(
+        if not is_id(gid) or self._db.execute(
                 "SELECT 1 FROM games WHERE id = ?", (gid,)).fetchone() is None:
             raise LedgerError(f"unknown game {gid!r}")
         return gid
@@ -184,11 +186,9 @@ class Bank:
         """Make ``player`` (an id, or None for nobody) current."""
         with self._write() as db:
             gid = self._game(game_id)
-            if player is not None and (not isinstance(player, int) or isinstance(player, bool)
-                                       or player not in self._player_ids(gid)):
-                raise LedgerError(f"unknown player {player!r}")
-            db.execute("UPDATE games SET current_player = ? WHERE id = ?", (player, gid))
-        return player  # type: ignore[return-value]
+            current = None if player is None else check_player(player, self._player_ids(gid))
+            db.execute("UPDATE games SET current_player = ? WHERE id = ?", (current, gid))
+        return current
 
     def next_player(self, game_id: int | None = None) -> int:
         """Pass the turn to the next seat (the first seat if nobody is current)."""
@@ -325,17 +325,16 @@ class Bank:
         """Give an unassigned outcome to a player (exactly once)."""
         with self._write() as db:
             gid = self._game(game_id)
-            row = db.execute("SELECT * FROM outcomes WHERE id = ? AND game_id = ?",
-                             (outcome_id, gid)).fetchone() if isinstance(outcome_id, int) \
-                and not isinstance(outcome_id, bool) else None
+            row = None
+            if is_id(outcome_id):
+                row = db.execute("SELECT * FROM outcomes WHERE id = ? AND game_id = ?",
+                                 (outcome_id, gid)).fetchone()
             if row is None:
                 raise LedgerError(f"unknown outcome {outcome_id!r}")
             if row["player_id"] is not None:
                 raise LedgerError(f"outcome {outcome_id} is already assigned")
-            if not isinstance(player, int) or isinstance(player, bool) \
-                    or player not in self._player_ids(gid):
-                raise LedgerError(f"unknown player {player!r}")
-            return self._apply(db, gid, row["id"], player, source)
+            return self._apply(db, gid, row["id"], check_player(player, self._player_ids(gid)),
+                               source)
 
     def _apply(self, db: sqlite3.Connection, gid: int, outcome_id: int, player: int,
                source: str) -> OutcomeRecord:

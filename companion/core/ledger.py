@@ -70,13 +70,21 @@ def check_amount(amount: object) -> int:
     return amount
 
 
+def is_id(value: object) -> bool:
+    """A database id: an int that is not a bool."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_player(player: object, players: Iterable[int]) -> int:
+    """The id of a player of this game."""
+    if is_id(player) and player in set(players):
+        return player  # type: ignore[return-value]
+    raise LedgerError(f"unknown player {player!r}")
+
+
 def check_party(party: object, players: Iterable[int]) -> Party:
     """``"bank"`` or the id of a player of this game."""
-    if party == BANK:
-        return BANK
-    if isinstance(party, int) and not isinstance(party, bool) and party in set(players):
-        return party
-    raise LedgerError(f"unknown player {party!r}")
+    return BANK if party == BANK else check_player(party, players)
 
 
 def check_transfer(payer: object, payee: object, amount: object,
