@@ -8,7 +8,7 @@ import logging
 import signal
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from companion.audio.backend import AudioBackend
@@ -207,10 +207,11 @@ class Companion:
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
-    async def act(self, action: str, fn: Callable[[Bank], T]) -> T:
-        """Run a bank operation on the writer thread; announce the new state to listeners.
+    def act(self, action: str, fn: Callable[[Bank], T]) -> Awaitable[T]:
+        """Queue a bank operation on the writer thread at once (so a ``close()`` right after
+        still writes it); await it for the result. Listeners get the new state.
 
-        LedgerError (bad input) propagates to the caller and changes nothing.
+        LedgerError (bad input) reaches the awaiting caller and changes nothing.
         """
         if self.bank is None:
             raise LedgerError("the bank is unavailable")
@@ -219,8 +220,12 @@ class Companion:
             result = fn(bank)
             return result, bank.state()
 
+        return self._announce(action, self.bank.call(run))
+
+    async def _announce(self, action: str,
+                        pending: asyncio.Future[tuple[T, dict[str, Any]]]) -> T:
         try:
-            result, state = await self.bank.call(run)
+            result, state = await pending
         except LedgerError:
             raise
         except Exception:

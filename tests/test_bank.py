@@ -6,16 +6,19 @@ import csv
 import io
 import json
 import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from companion.bank import Bank
+from companion.bank import DB_NAME, Bank, BankUnavailable
 from companion.bank.export import export_journal
 from companion.core.ledger import BANK, EntryKind, LedgerError, balances
 from companion.core.outcomes import Kind, Outcome
 from companion.presets import all_presets, get_preset
-from tests.conftest import run_companion
+from tests.conftest import ROOT, run_companion
 
 
 class Clock:
@@ -288,3 +291,54 @@ def test_export_command(tmp_path: Path) -> None:
     assert "Traceback" not in bad.stderr
     bad = run_companion("export", "--config", str(config), "--format", "xml")
     assert bad.returncode == 2
+
+
+def test_a_locked_or_newer_bank_is_never_moved_aside(tmp_path: Path) -> None:
+    path = tmp_path / "bank.sqlite3"
+    bank = Bank(path)
+    bank.new_game("celebration", ["A", "B"])
+    bank.close()
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")  # another process is in the middle of a write
+    second = Bank(path)  # opening needs no write lock
+    assert second.latest_game() == 1
+    second.close()
+    writer.execute("ROLLBACK")
+    writer.execute("PRAGMA user_version = 99")
+    writer.close()
+    with pytest.raises(BankUnavailable, match="newer companion"):
+        Bank(path)
+    assert not list(tmp_path.glob("*.broken-*"))
+
+
+OPEN_AND_WRITE = """
+import sys, time
+from pathlib import Path
+from companion.bank import DB_NAME, Bank, BankUnavailable
+path, go = Path(sys.argv[1]), Path(sys.argv[2])
+while not go.exists():
+    time.sleep(0.0005)
+bank = Bank(path)
+if bank.latest_game() is None:
+    bank.new_game("celebration", ["Mario", "Luigi"])
+bank.close()
+"""
+
+
+def test_processes_creating_the_bank_at_once_never_move_it_aside(tmp_path: Path) -> None:
+    """First boot: daemon, tablet server and an export may all create the file together."""
+    for round_ in range(12):
+        folder = tmp_path / f"r{round_}"
+        folder.mkdir()
+        go = folder / "go"
+        procs = [subprocess.Popen([sys.executable, "-c", OPEN_AND_WRITE, str(folder / DB_NAME),
+                                   str(go)], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+                 for _ in range(4)]
+        time.sleep(0.3)  # let them reach the barrier
+        go.touch()
+        errors = [p.communicate(timeout=60)[1] for p in procs]
+        assert [p.returncode for p in procs] == [0] * 4, errors
+        assert not list(folder.glob("*.broken-*")), errors
+        bank = Bank(folder / DB_NAME)
+        assert bank.latest_game() is not None
+        bank.close()

@@ -19,6 +19,7 @@ from companion.audio.backend import AudioError
 from companion.audio.null_backend import NullBackend
 from companion.audio.pcm import Pcm
 from companion.audio.speaker import Priority, Speaker
+from companion.bank import Bank
 from companion.config import AudioConfig, Config, DataConfig, GameConfig
 from companion.core.ledger import LedgerError
 from companion.core.outcomes import draw
@@ -351,3 +352,16 @@ async def test_unusable_data_folder_logs_and_carries_on_without_a_bank(
     with pytest.raises(LedgerError, match="unavailable"):
         await app.act("undo", lambda bank: bank.undo())
     app.close()
+
+
+async def test_a_press_right_before_close_is_still_banked(tmp_path: Path) -> None:
+    config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)))
+    app = Companion(config, pin_factory=MockFactory(), rng=random.Random(3),
+                    backend=NullBackend())
+    app.start(asyncio.get_running_loop())
+    event = app.press(source="tablet")
+    app.close()  # no drain: the write was already queued on the writer thread
+    assert isinstance(event, BlockOutcome)
+    bank = Bank.in_dir(tmp_path)
+    assert [o.outcome for o in bank.outcomes()] == [event.outcome]
+    bank.close()

@@ -35,10 +35,9 @@ class BankService:
         """Run ``fn`` on the writer thread and wait (for start-up and tools, not the loop)."""
         return self._executor.submit(self._with_bank, fn).result()
 
-    async def call(self, fn: Callable[[Bank], T]) -> T:
-        """Run ``fn(bank)`` on the writer thread without blocking the loop."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, self._with_bank, fn)
+    def call(self, fn: Callable[[Bank], T]) -> asyncio.Future[T]:
+        """Queue ``fn(bank)`` on the writer thread now (order is kept); await the result."""
+        return asyncio.wrap_future(self._executor.submit(self._with_bank, fn))
 
     def _with_bank(self, fn: Callable[[Bank], T]) -> T:
         if self._bank is None:

@@ -69,30 +69,62 @@ BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 
 
 class BankUnavailable(RuntimeError):
-    """The bank file can neither be opened nor replaced (e.g. the data folder is read-only)."""
+    """The bank file cannot be used now (locked, read-only folder, newer schema, I/O error).
+    The file is left exactly as it is."""
+
+
+class BrokenBankFile(sqlite3.DatabaseError):
+    """The file is damaged or not a database: it is moved aside."""
+
+
+_BROKEN = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+
+
+def _is_broken(exc: sqlite3.Error) -> bool:
+    return isinstance(exc, BrokenBankFile) or getattr(exc, "sqlite_errorname", "") in _BROKEN
 
 
 def connect(path: Path) -> sqlite3.Connection:
     """A connection with the durable settings; autocommit mode, explicit transactions."""
     db = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
-    db.row_factory = sqlite3.Row
-    mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-    if mode != "wal":
-        raise sqlite3.DatabaseError(f"cannot switch to WAL mode (got {mode})")
-    db.execute("PRAGMA synchronous=FULL")
-    db.execute("PRAGMA foreign_keys=ON")
+    try:
+        db.row_factory = sqlite3.Row
+        deadline = time.monotonic() + BUSY_TIMEOUT_S
+        while True:  # SQLite does not use the busy handler for a journal-mode change
+            try:
+                mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+                break
+            except sqlite3.OperationalError as exc:
+                if exc.sqlite_errorname != "SQLITE_BUSY" or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.005)
+        if mode != "wal":
+            raise BankUnavailable(f"cannot switch {path} to WAL mode (got {mode})")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+    except BaseException:
+        db.close()
+        raise
     return db
 
 
-def _check_and_migrate(db: sqlite3.Connection) -> None:
+def _check_and_migrate(db: sqlite3.Connection, path: Path) -> None:
     result = [row[0] for row in db.execute("PRAGMA integrity_check")]
     if result != ["ok"]:
-        raise sqlite3.DatabaseError("integrity_check: " + "; ".join(result[:3]))
+        raise BrokenBankFile("integrity_check: " + "; ".join(result[:3]))
     version = db.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
-        raise sqlite3.DatabaseError(f"made by a newer companion (schema {version})")
-    db.executescript(SCHEMA)
-    db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        raise BankUnavailable(f"{path} was written by a newer companion (schema {version}); "
+                              "upgrade this one or point [data] dir elsewhere")
+    if version == SCHEMA_VERSION:
+        return  # nothing to write: opening never takes the write lock
+    try:  # one creator at a time; the others wait, then find the schema in place
+        db.executescript(f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA user_version={SCHEMA_VERSION}; "
+                         "COMMIT;")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
 
 
 def _move_aside(path: Path) -> Path:
@@ -118,12 +150,16 @@ def open_database(path: Path) -> sqlite3.Connection:
     db: sqlite3.Connection | None = None
     try:
         db = connect(path)
-        _check_and_migrate(db)
+        _check_and_migrate(db, path)
         return db
-    except sqlite3.DatabaseError as exc:
+    except BankUnavailable:
         if db is not None:
             db.close()
-        if isinstance(exc, sqlite3.OperationalError) and "unable to open" in str(exc):
+        raise
+    except sqlite3.Error as exc:
+        if db is not None:
+            db.close()
+        if not _is_broken(exc):  # locked, busy, I/O error ...: never touch the file
             raise BankUnavailable(f"cannot open {path}: {exc}") from exc
         try:
             moved = _move_aside(path)
@@ -134,7 +170,7 @@ def open_database(path: Path) -> sqlite3.Connection:
                   path, exc, moved)
     try:
         db = connect(path)
-        _check_and_migrate(db)
-    except sqlite3.DatabaseError as exc:
+        _check_and_migrate(db, path)
+    except sqlite3.Error as exc:
         raise BankUnavailable(f"cannot start a fresh bank at {path}: {exc}") from exc
     return db
