@@ -19,14 +19,16 @@ MIN_ODDS_PRESSES = 90
 """Chi-square needs >= 5 expected presses in every class; the rarest is 1/18."""
 
 
-def _at_least(minimum: int) -> Callable[[str], int]:
+def _at_least(minimum: int, maximum: int = 2**62) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+            raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        if value > maximum:
+            raise argparse.ArgumentTypeError(f"must be at most {maximum}")
         return value
 
     return parse
@@ -105,7 +107,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     try:
-        bank = Bank(path)
+        bank = Bank(path, readonly=True)  # an export never changes the bank file
     except BankUnavailable as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return 1
@@ -116,10 +118,18 @@ def _cmd_export(args: argparse.Namespace) -> int:
         return 1
     finally:
         bank.close()
-    if args.out is None:
-        sys.stdout.write(text)
-    else:
-        args.out.write_text(text, encoding="utf-8")
+    try:
+        if args.out is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        else:
+            args.out.write_text(text, encoding="utf-8")
+    except BrokenPipeError:  # e.g. piped into `head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except OSError as exc:
+        print(f"companion: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -78,8 +78,8 @@ class Companion:
         game = self.config.game
 
         def ensure_game(bank: Bank) -> None:
-            if bank.latest_game() is None:
-                gid = bank.new_game(game.edition, list(game.players))
+            gid = bank.ensure_game(game.edition, list(game.players))
+            if gid is not None:
                 log.info("started game %d (%s) for %s", gid, game.edition,
                          ", ".join(game.players))
 

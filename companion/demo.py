@@ -126,8 +126,14 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
             if ch == "n":
                 await app.act("next player", lambda bank: bank.next_player())
             elif ch == "g":
-                await app.act("pass GO", lambda bank: bank.pass_go(bank.current_player(),
-                                                                  source="keyboard"))
+
+                def pass_go(bank: Bank) -> object:
+                    current = bank.current_player()
+                    if current is None:
+                        raise LedgerError("nobody is current: press 1-6 first")
+                    return bank.pass_go(current, source="keyboard")
+
+                await app.act("pass GO", pass_go)
             elif ch == "u":
                 await app.act("undo", lambda bank: bank.undo(source="keyboard"))
             elif ch == "0":

@@ -166,6 +166,15 @@ def test_next_player_follows_turn_order_and_wraps(bank: Bank) -> None:
     (lambda b, p: b.new_game("celebration", ["Mario", "mario"]), "two players"),
     (lambda b, p: b.new_game("celebration", ["Mario", ""]), "non-empty"),
     (lambda b, p: b.new_game("celebration", ["Mario", "x" * 25]), "1-24 printable"),
+    (lambda b, p: b.new_game("celebration", "PQ"), "must be a list"),
+    (lambda b, p: b.new_game("celebration", ["A", "B"], colours=[1, None]), "#e52521"),
+    (lambda b, p: b.new_game(7, ["A", "B"]), "edition must be a preset name"),
+    (lambda b, p: b.transfer(p[0], BANK, 5, source="x" * 41), "source must be"),
+    (lambda b, p: b.transfer(p[0], BANK, 5, source=3), "source must be"),
+    (lambda b, p: b.transfer(p[0], BANK, 5, request_id=""), "request id"),
+    (lambda b, p: b.set_card(p[0], "not hex!"), "4-10 bytes of hex"),
+    (lambda b, p: b.set_card(p[0], "0A1B"), "4-10 bytes of hex"),
+    (lambda b, p: b.set_card(999, "04A1B2C3"), "unknown player"),
 ])
 def test_bad_input_is_refused_with_a_clear_error_and_writes_nothing(bank: Bank, call,  # type: ignore[no-untyped-def]
                                                                    problem: str) -> None:
@@ -342,3 +351,115 @@ def test_processes_creating_the_bank_at_once_never_move_it_aside(tmp_path: Path)
         bank = Bank(folder / DB_NAME)
         assert bank.latest_game() is not None
         bank.close()
+
+
+def test_a_request_id_reused_for_another_operation_is_refused(bank: Bank) -> None:
+    mario, luigi, _ = ids(bank)
+    bank.transfer(mario, luigi, 3, request_id="r1")
+    before = snapshot(bank)
+    with pytest.raises(LedgerError, match="already used for another operation"):
+        bank.transfer(mario, luigi, 4, request_id="r1")  # same id, other amount
+    with pytest.raises(LedgerError, match="already used for another operation"):
+        bank.undo(request_id="r1")
+    assert snapshot(bank) == before
+    first_undo = bank.undo(request_id="u1")
+    assert bank.undo(request_id="u1") == first_undo  # a retried undo undoes once
+    assert bank.balances()[mario] == 30
+
+
+def test_editions_without_a_block_log_outcomes_but_move_no_coins(tmp_path: Path) -> None:
+    bank = Bank(tmp_path / "bank.sqlite3")
+    bank.new_game("gamer", ["Toad", "Daisy"])
+    for outcome in (Outcome(Kind.BOWSER), Outcome(Kind.COINS, coins=6), Outcome(Kind.GAME_OVER)):
+        record = bank.record_outcome(outcome)
+        assert record.player_id is not None and record.entry_id is None
+    assert list(bank.balances().values()) == [10, 10]
+    assert len(bank.outcomes()) == 3
+
+
+def test_cards_link_to_one_player_per_game(bank: Bank) -> None:
+    mario, luigi, _ = ids(bank)
+    assert bank.set_card(mario, "04:a1:b2:c3") == "04A1B2C3"
+    before = snapshot(bank)
+    with pytest.raises(LedgerError, match="already belongs to Mario"):
+        bank.set_card(luigi, "04A1B2C3")
+    assert snapshot(bank) == before
+    assert bank.state()["players"][0]["card"] == "04A1B2C3"
+    bank.set_card(mario, None)
+    bank.set_card(luigi, "04A1B2C3")
+    assert [p.card_uid for p in bank.players()] == [None, "04A1B2C3", None]
+
+
+def test_disk_full_reports_the_real_error_and_changes_nothing(bank: Bank) -> None:
+    mario = ids(bank)[0]
+    pages = bank._db.execute("PRAGMA page_count").fetchone()[0]
+    bank._db.execute(f"PRAGMA max_page_count = {pages}")
+    before = snapshot(bank)
+    with pytest.raises(sqlite3.OperationalError, match="full"):
+        for _ in range(2000):
+            bank.transfer(mario, BANK, 1, note="n" * 200)
+    bank._db.execute("PRAGMA max_page_count = 1000000")
+    assert bank.balances() == balances(bank.journal(), ids(bank))
+    assert len(bank.journal()) >= len(before[0])  # nothing half-written
+    bank.transfer(mario, BANK, 1)  # and the bank goes on
+
+
+def test_a_foreign_database_is_moved_aside(tmp_path: Path) -> None:
+    path = tmp_path / "bank.sqlite3"
+    other = sqlite3.connect(path)
+    other.execute("CREATE TABLE games (title TEXT)")
+    other.commit()
+    other.close()
+    bank = Bank(path)
+    assert bank.latest_game() is None and list(tmp_path.glob("bank.sqlite3.broken-*"))
+    bank.new_game("celebration", ["A", "B"])
+
+
+def test_read_only_bank_never_changes_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "bank.sqlite3"
+    path.write_bytes(b"garbage" * 100)
+    with pytest.raises(BankUnavailable):
+        Bank(path, readonly=True)
+    assert path.read_bytes() == b"garbage" * 100 and not list(tmp_path.glob("*.broken-*"))
+    path.unlink()
+    writer = Bank(path)
+    writer.new_game("celebration", ["A", "B"])
+    reader = Bank(path, readonly=True)
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        reader.transfer(reader.players()[0].id, BANK, 1)
+    assert reader.balances() == writer.balances()
+
+
+def test_export_keeps_unicode_newlines_and_defuses_formulas(bank: Bank) -> None:
+    mario, luigi, _ = ids(bank)
+    bank.transfer(mario, luigi, 2, note="Château\nline two, \"quoted\"")
+    bank.transfer(luigi, mario, 1, note='=HYPERLINK("http://x")')
+    bank.set_current(None)
+    bank.record_outcome(Outcome(Kind.POWER_UP))
+    rows = list(csv.DictReader(io.StringIO(export_journal(bank, None, "csv"))))
+    assert rows[-2]["note"] == 'Château\nline two, "quoted"'
+    assert rows[-1]["note"] == '\'=HYPERLINK("http://x")'
+    doc = json.loads(export_journal(bank, None, "json"))
+    assert doc["entries"][-1]["note"] == '=HYPERLINK("http://x")'  # JSON keeps it exact
+    assert doc["outcomes"][-1]["kind"] == "power_up" and not doc["outcomes"][-1]["assigned"]
+
+
+def test_export_command_bad_arguments_are_clear(tmp_path: Path) -> None:
+    Bank(tmp_path / "bank.sqlite3").new_game("celebration", ["Mario", "Luigi"])
+    config = tmp_path / "c.toml"
+    config.write_text(f'[data]\ndir = "{tmp_path}"\n')
+    for args, message, code in [
+        (["--out", str(tmp_path / "missing" / "x.csv")], "cannot write", 1),
+        (["--out", str(tmp_path)], "cannot write", 1),
+        (["--game", "9" * 30], "must be at most", 2),
+        (["--game", "0"], "must be at least 1", 2),
+    ]:
+        done = run_companion("export", "--config", str(config), *args)
+        assert done.returncode == code, done.stderr
+        assert message in done.stderr and "Traceback" not in done.stderr
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    config.write_text(f'[data]\ndir = "{empty}"\n')
+    done = run_companion("export", "--config", str(config))
+    assert done.returncode == 1 and "no bank at" in done.stderr
+    assert list(empty.iterdir()) == []  # nothing created

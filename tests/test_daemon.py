@@ -20,6 +20,7 @@ from companion.audio.null_backend import NullBackend
 from companion.audio.pcm import Pcm
 from companion.audio.speaker import Priority, Speaker
 from companion.bank import Bank
+from companion.bank.service import BankService
 from companion.config import AudioConfig, Config, DataConfig, GameConfig
 from companion.core.ledger import LedgerError
 from companion.core.outcomes import draw
@@ -365,3 +366,18 @@ async def test_a_press_right_before_close_is_still_banked(tmp_path: Path) -> Non
     bank = Bank.in_dir(tmp_path)
     assert [o.outcome for o in bank.outcomes()] == [event.outcome]
     bank.close()
+
+
+async def test_closing_the_bank_service_finishes_every_queued_write(tmp_path: Path) -> None:
+    service = BankService(tmp_path / "bank.sqlite3")
+    bank = service.open()
+    service.run(lambda b: b.new_game("celebration", ["Ann", "Bob"]))
+    ann = service.run(lambda b: b.players()[0].id)
+    pending = [service.call(lambda b: b.transfer(ann, "bank", 1)) for _ in range(50)]
+    service.close()  # right away: the 50 writes are still queued
+    entries = await asyncio.gather(*pending)  # every one written, none failed
+    assert len({e.id for e in entries}) == 50
+    reopened = Bank(tmp_path / "bank.sqlite3")
+    assert reopened.balances()[ann] == 30 - 50
+    assert bank is not reopened
+    reopened.close()

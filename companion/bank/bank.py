@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.bank.store import open_database
+from companion.bank.store import open_database, open_readonly
 from companion.core.ledger import (
     BANK,
     Entry,
@@ -24,9 +24,12 @@ from companion.core.ledger import (
     LedgerError,
     Party,
     check_amount,
+    check_card_uid,
+    check_colours,
     check_names,
     check_note,
     check_player,
+    check_source,
     check_transfer,
     is_id,
     outcome_movement,
@@ -85,10 +88,11 @@ def _entry(row: sqlite3.Row) -> Entry:
 class Bank:
     """Games, players and the journal; all coin rules come from :mod:`companion.core.ledger`."""
 
-    def __init__(self, path: Path, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, path: Path, *, clock: Callable[[], float] = time.time,
+                 readonly: bool = False) -> None:
         self.path = path
         self.clock = clock
-        self._db = open_database(path)
+        self._db = open_readonly(path) if readonly else open_database(path)
 
     @classmethod
     def in_dir(cls, data_dir: Path, **kwargs: Any) -> Bank:
@@ -104,43 +108,66 @@ class Bank:
         db.execute("BEGIN IMMEDIATE")
         try:
             yield db
+            db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            if db.in_transaction:  # SQLite may already have rolled back (disk full, I/O)
+                db.execute("ROLLBACK")
             raise
-        db.execute("COMMIT")
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads inside see one consistent state, even while other processes write."""
+        db = self._db
+        if db.in_transaction:
+            yield
+            return
+        db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if db.in_transaction:
+                db.execute("COMMIT")
 
     # -- games and players ----------------------------------------------------------------
 
-    def new_game(self, edition: str, names: Sequence[object],
-                 colours: Sequence[str] | None = None) -> int:
+    def new_game(self, edition: object, names: Sequence[object],
+                 colours: Sequence[object] | None = None) -> int:
         """Start a game: players in turn order, opening balances paid by the bank. Old games
         stay as they were. The first player is current."""
-        try:
-            preset = get_preset(edition) if isinstance(edition, str) else None
-        except KeyError as exc:
-            raise LedgerError(str(exc.args[0])) from None
-        if preset is None:
-            raise LedgerError("edition must be a preset name")
-        clean = check_names(list(names), preset.min_players, preset.max_players)
-        palette = list(colours or COLOURS)
-        now = self.clock()
+        preset = _preset_named(edition)
+        clean = check_names(names, preset.min_players, preset.max_players)
+        palette = check_colours(colours) if colours is not None else list(COLOURS)
         with self._write() as db:
-            game_id = db.execute("INSERT INTO games (edition, created_at) VALUES (?, ?)",
-                                 (preset.id, now)).lastrowid
-            assert game_id is not None
-            ids = []
-            for seat, name in enumerate(clean):
-                colour = palette[seat % len(palette)]
-                ids.append(db.execute(
-                    "INSERT INTO players (game_id, seat, name, colour) VALUES (?, ?, ?, ?)",
-                    (game_id, seat, name, colour)).lastrowid)
-            if preset.start_balance > 0:
-                for pid in ids:
-                    db.execute(
-                        "INSERT INTO entries (game_id, at, payer, payee, amount, kind, note,"
-                        " source) VALUES (?, ?, NULL, ?, ?, 'opening', 'opening balance',"
-                        " 'new game')", (game_id, now, pid, preset.start_balance))
-            db.execute("UPDATE games SET current_player = ? WHERE id = ?", (ids[0], game_id))
+            return self._new_game(db, preset, clean, palette)
+
+    def ensure_game(self, edition: object, names: Sequence[object]) -> int | None:
+        """Start a game only if the bank has none (atomic: two starters make one game)."""
+        preset = _preset_named(edition)
+        clean = check_names(names, preset.min_players, preset.max_players)
+        with self._write() as db:
+            if self.latest_game() is not None:
+                return None
+            return self._new_game(db, preset, clean, list(COLOURS))
+
+    def _new_game(self, db: sqlite3.Connection, preset: Preset, clean: list[str],
+                  palette: list[str]) -> int:
+        now = self.clock()
+        game_id = db.execute("INSERT INTO games (edition, created_at) VALUES (?, ?)",
+                             (preset.id, now)).lastrowid
+        assert game_id is not None
+        ids = []
+        for seat, name in enumerate(clean):
+            colour = palette[seat % len(palette)]
+            ids.append(db.execute(
+                "INSERT INTO players (game_id, seat, name, colour) VALUES (?, ?, ?, ?)",
+                (game_id, seat, name, colour)).lastrowid)
+        if preset.start_balance > 0:
+            for pid in ids:
+                db.execute(
+                    "INSERT INTO entries (game_id, at, payer, payee, amount, kind, note,"
+                    " source) VALUES (?, ?, NULL, ?, ?, 'opening', 'opening balance',"
+                    " 'new game')", (game_id, now, pid, preset.start_balance))
+        db.execute("UPDATE games SET current_player = ? WHERE id = ?", (ids[0], game_id))
         return game_id
 
     def latest_game(self) -> int | None:
@@ -190,6 +217,20 @@ class Bank:
             db.execute("UPDATE games SET current_player = ? WHERE id = ?", (current, gid))
         return current
 
+    def set_card(self, player: object, uid: object, game_id: int | None = None) -> str | None:
+        """Link an NFC/RFID card UID to a player (None unlinks); one card per game."""
+        clean = check_card_uid(uid)
+        with self._write() as db:
+            gid = self._game(game_id)
+            pid = check_player(player, self._player_ids(gid))
+            if clean is not None:
+                other = db.execute("SELECT name FROM players WHERE game_id = ? AND card_uid = ?"
+                                   " AND id != ?", (gid, clean, pid)).fetchone()
+                if other is not None:
+                    raise LedgerError(f"card {clean} already belongs to {other[0]}")
+            db.execute("UPDATE players SET card_uid = ? WHERE id = ?", (clean, pid))
+        return clean
+
     def next_player(self, game_id: int | None = None) -> int:
         """Pass the turn to the next seat (the first seat if nobody is current)."""
         with self._write() as db:
@@ -234,14 +275,26 @@ class Bank:
         return Entry(entry_id, gid, now, payer, payee, amount, kind, note, source, outcome_id,
                      undoes)
 
-    def _replay(self, request_id: str | None) -> Entry | None:
+    def _replay(self, request_id: object, kind: EntryKind, game_id: int | None,
+                **same: object) -> Entry | None:
+        """The entry an earlier try of this very request wrote, if any.
+
+        A request id reused for a different operation is refused."""
         if request_id is None:
             return None
-        if not isinstance(request_id, str) or not 1 <= len(request_id) <= 100:
-            raise LedgerError("request id must be 1-100 characters")
+        if not isinstance(request_id, str) or not 1 <= len(request_id) <= 100 \
+                or not request_id.isprintable():
+            raise LedgerError("request id must be 1-100 printable characters")
         row = self._db.execute("SELECT * FROM entries WHERE request_id = ?",
                                (request_id,)).fetchone()
-        return None if row is None else _entry(row)
+        if row is None:
+            return None
+        entry = _entry(row)
+        if entry.kind is not kind or (game_id is not None and entry.game_id != game_id) or any(
+                getattr(entry, key) != value for key, value in same.items()):
+            raise LedgerError(f"request id {request_id!r} was already used for another "
+                              "operation")
+        return entry
 
     def transfer(self, payer: object, payee: object, amount: object, *, note: object = "",
                  source: str = "", request_id: str | None = None,
@@ -250,8 +303,10 @@ class Bank:
 
         ``request_id`` makes a retried request harmless: the same id returns the first entry.
         """
+        source = check_source(source)
         with self._write() as db:
-            replay = self._replay(request_id)
+            replay = self._replay(request_id, EntryKind.TRANSFER, game_id, payer=payer,
+                                  payee=payee, amount=amount, note=note)
             if replay is not None:
                 return replay
             gid = self._game(game_id)
@@ -262,8 +317,9 @@ class Bank:
     def pass_go(self, player: object, *, source: str = "", request_id: str | None = None,
                 game_id: int | None = None) -> Entry:
         """The bank pays the edition's GO salary."""
+        source = check_source(source)
         with self._write() as db:
-            replay = self._replay(request_id)
+            replay = self._replay(request_id, EntryKind.PASS_GO, game_id, payee=player)
             if replay is not None:
                 return replay
             gid = self._game(game_id)
@@ -281,8 +337,9 @@ class Bank:
         Undoing a block outcome's coins also makes that outcome unassigned again, so it can be
         given to the right player.
         """
+        source = check_source(source)
         with self._write() as db:
-            replay = self._replay(request_id)
+            replay = self._replay(request_id, EntryKind.UNDO, game_id)
             if replay is not None:
                 return replay
             gid = self._game(game_id)
@@ -306,6 +363,7 @@ class Bank:
     def record_outcome(self, outcome: Outcome, *, source: str = "button", at: float | None = None,
                        game_id: int | None = None) -> OutcomeRecord:
         """Keep an outcome and apply it to the current player (unassigned if nobody is)."""
+        source = check_source(source)
         with self._write() as db:
             gid = self._game(game_id)
             current = db.execute("SELECT current_player FROM games WHERE id = ?",
@@ -322,7 +380,8 @@ class Bank:
 
     def assign_outcome(self, outcome_id: object, player: object, *, source: str = "",
                        game_id: int | None = None) -> OutcomeRecord:
-        """Give an unassigned outcome to a player (exactly once)."""
+        """Give an unassigned outcome to a player: once, unless an undo takes it back."""
+        source = check_source(source)
         with self._write() as db:
             gid = self._game(game_id)
             row = None
@@ -370,7 +429,11 @@ class Bank:
     # -- views -----------------------------------------------------------------------------
 
     def state(self, game_id: int | None = None) -> dict[str, Any]:
-        """Everything a screen or the tablet shows, JSON-ready."""
+        """Everything a screen or the tablet shows, JSON-ready (one consistent snapshot)."""
+        with self.snapshot():
+            return self._state(game_id)
+
+    def _state(self, game_id: int | None) -> dict[str, Any]:
         gid = self._game(game_id)
         preset = self.preset(gid)
         money = self.balances(gid)
@@ -380,16 +443,27 @@ class Bank:
             "game": {"id": gid, "edition": preset.id, "name": preset.name},
             "players": [{"id": p.id, "name": p.name, "colour": p.colour, "seat": p.seat,
                          "balance": money[p.id], "owes": money[p.id] < 0,
-                         "current": p.id == current} for p in self.players(gid)],
+                         "current": p.id == current, "card": p.card_uid}
+                        for p in self.players(gid)],
             "current_player": current,
             "last_outcome": last[0].to_json() if last else None,
             "unassigned": [o.to_json() for o in self.outcomes(gid, unassigned_only=True)],
         }
 
     def journal_json(self, game_id: int | None = None) -> list[dict[str, Any]]:
-        entries = self.journal(game_id)
+        with self.snapshot():
+            entries = self.journal(game_id)
         undone_by = {e.undoes: e.id for e in entries if e.undoes is not None}
         return [e.to_json(undone_by.get(e.id)) for e in entries]
+
+
+def _preset_named(edition: object) -> Preset:
+    if not isinstance(edition, str):
+        raise LedgerError("edition must be a preset name")
+    try:
+        return get_preset(edition)
+    except KeyError as exc:
+        raise LedgerError(str(exc.args[0])) from None
 
 
 def _outcome(row: sqlite3.Row) -> Outcome:

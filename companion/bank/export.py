@@ -14,25 +14,36 @@ CSV_FIELDS = ("id", "at", "from", "to", "amount", "kind", "note", "source", "out
               "undone_by")
 
 
+def _cell(value: object) -> object:
+    """Text a spreadsheet would run as a formula gets a leading apostrophe."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
 def export_journal(bank: Bank, game_id: int | None, fmt: str) -> str:
-    """The journal of a game (default: the latest) with names beside player ids."""
-    players = {p.id: p.name for p in bank.players(game_id)}
-    entries = bank.journal_json(game_id)
+    """The journal of a game (default: the latest) with names beside player ids; one snapshot."""
+    if fmt not in ("csv", "json"):
+        raise ValueError(f"unknown format {fmt!r}")
+    with bank.snapshot():
+        state = bank.state(game_id)
+        entries = bank.journal_json(game_id)
+        outcomes = [o.to_json() for o in reversed(bank.outcomes(game_id))]
+    names = {p["id"]: p["name"] for p in state["players"]}
 
     def name(party: object) -> str:
-        return "Bank" if party == BANK else players.get(party, str(party))  # type: ignore[arg-type]
+        return "Bank" if party == BANK else names.get(party, str(party))  # type: ignore[call-overload]
 
     if fmt == "json":
-        state = bank.state(game_id)
-        doc = {"game": state["game"], "players": state["players"], "entries": entries}
-        return json.dumps(doc, indent=2) + "\n"
-    if fmt == "csv":
-        out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, extrasaction="ignore",
-                                lineterminator="\n")
-        writer.writeheader()
-        for e in entries:
-            when = datetime.fromtimestamp(e["at"]).astimezone().isoformat(timespec="seconds")
-            writer.writerow({**e, "at": when, "from": name(e["from"]), "to": name(e["to"])})
-        return out.getvalue()
-    raise ValueError(f"unknown format {fmt!r}")
+        doc = {"game": state["game"], "players": state["players"], "entries": entries,
+               "outcomes": outcomes}
+        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, extrasaction="ignore",
+                            lineterminator="\n")
+    writer.writeheader()
+    for e in entries:
+        when = datetime.fromtimestamp(e["at"]).astimezone().isoformat(timespec="seconds")
+        row = {**e, "at": when, "from": name(e["from"]), "to": name(e["to"])}
+        writer.writerow({key: _cell(value) for key, value in row.items()})
+    return out.getvalue()

@@ -45,8 +45,12 @@ class BankService:
         return fn(self._bank)
 
     def close(self) -> None:
-        """Finish queued writes, then close the file."""
+        """Finish every queued write, then close the file (on the writer thread, in order)."""
         if self._bank is not None:
-            bank, self._bank = self._bank, None
-            self._executor.submit(bank.close).result()
+            self._executor.submit(self._close_bank).result()
         self._executor.shutdown(wait=True)
+
+    def _close_bank(self) -> None:
+        if self._bank is not None:
+            self._bank.close()
+            self._bank = None

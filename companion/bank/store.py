@@ -118,6 +118,8 @@ def _check_and_migrate(db: sqlite3.Connection, path: Path) -> None:
                               "upgrade this one or point [data] dir elsewhere")
     if version == SCHEMA_VERSION:
         return  # nothing to write: opening never takes the write lock
+    if version == 0 and db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
+        raise BrokenBankFile("a database, but not a companion bank (foreign tables)")
     try:  # one creator at a time; the others wait, then find the schema in place
         db.executescript(f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA user_version={SCHEMA_VERSION}; "
                          "COMMIT;")
@@ -173,4 +175,27 @@ def open_database(path: Path) -> sqlite3.Connection:
         _check_and_migrate(db, path)
     except sqlite3.Error as exc:
         raise BankUnavailable(f"cannot start a fresh bank at {path}: {exc}") from exc
+    return db
+
+
+def open_readonly(path: Path) -> sqlite3.Connection:
+    """Open an existing bank for reading only (export, tools): never creates, migrates or
+    moves anything."""
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+                             isolation_level=None, timeout=BUSY_TIMEOUT_S)
+    except sqlite3.Error as exc:
+        raise BankUnavailable(f"cannot open {path}: {exc}") from exc
+    db.row_factory = sqlite3.Row
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version != SCHEMA_VERSION:
+            raise BankUnavailable(f"{path} is not a companion bank (schema {version})")
+        db.execute("SELECT COUNT(*) FROM games").fetchone()
+    except sqlite3.Error as exc:
+        db.close()
+        raise BankUnavailable(f"cannot read {path}: {exc}") from exc
+    except BankUnavailable:
+        db.close()
+        raise
     return db

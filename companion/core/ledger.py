@@ -106,6 +106,37 @@ def check_note(note: object) -> str:
     return note
 
 
+def check_source(source: object) -> str:
+    """Who or what asked (``button``, ``tablet``, ``card:04A1...``): short printable text."""
+    if not isinstance(source, str) or len(source) > 40 or not source.isprintable():
+        raise LedgerError("source must be at most 40 printable characters")
+    return source
+
+
+def check_colours(colours: object) -> list[str]:
+    """Seat colours as ``#rrggbb``."""
+    if not isinstance(colours, list | tuple) or not colours:
+        raise LedgerError("colours must be a non-empty list of #rrggbb values")
+    for colour in colours:
+        if not (isinstance(colour, str) and len(colour) == 7 and colour[0] == "#"
+                and all(c in "0123456789abcdefABCDEF" for c in colour[1:])):
+            raise LedgerError(f"colour must look like #e52521, got {colour!r}")
+    return [c.lower() for c in colours]
+
+
+def check_card_uid(uid: object) -> str | None:
+    """An NFC/RFID card UID: 4 to 10 bytes as hex (case ignored), or None to forget it."""
+    if uid is None:
+        return None
+    if not isinstance(uid, str):
+        raise LedgerError("card UID must be hex text")
+    clean = uid.replace(":", "").replace(" ", "").upper()
+    if not (8 <= len(clean) <= 20 and len(clean) % 2 == 0
+            and all(c in "0123456789ABCDEF" for c in clean)):
+        raise LedgerError(f"card UID must be 4-10 bytes of hex, got {uid[:40]!r}")
+    return clean
+
+
 def check_names(names: Sequence[object], min_players: int, max_players: int) -> list[str]:
     """Player names: min..max of them, 1..24 printable characters, unique (ignoring case)."""
     if not isinstance(names, list | tuple):
@@ -153,7 +184,11 @@ def undo_target(entries: Sequence[Entry]) -> Entry:
 
 def outcome_movement(outcome: Outcome, player: int,
                      rules: QuestionBlockRules) -> tuple[Party, Party, int] | None:
-    """Who pays whom for a Question Block outcome applied to ``player`` (None: no coins)."""
+    """Who pays whom for a Question Block outcome applied to ``player`` (None: no coins).
+
+    In an edition without a Question Block the outcome is only logged: no coins move."""
+    if not rules.enabled:
+        return None
     if outcome.kind is Kind.COINS:
         return BANK, player, outcome.coins
     if outcome.kind is Kind.BOWSER:
