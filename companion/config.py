@@ -126,8 +126,9 @@ class DataConfig:
 class WebConfig:
     """The tablet's web server."""
 
+    enabled: bool = setting(True, "serve the tablet API and WebSocket")
     host: str = setting("0.0.0.0", "address to listen on", _host)
-    port: int = setting(8080, "TCP port", _range(1, 65535))
+    port: int = setting(8080, "TCP port (0: any free port)", _range(0, 65535))
     token: str = setting("", "table token for writes; empty: generated once, kept in the data "
                              "folder", _token)
 

@@ -52,6 +52,7 @@ class Companion:
         self.listeners: list[Listener] = []
         self.button: Any = None
         self.bank: BankService | None = None
+        self.web: Any = None
         self.closed = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._pin_factory = pin_factory
@@ -113,6 +114,23 @@ class Companion:
                         "(presses from the tablet or demo still work)", cfg.pin, exc)
             return None
 
+    async def _start_web(self) -> Any:
+        cfg = self.config.web
+        if not cfg.enabled:
+            return None
+        from companion.web.server import start_web
+        from companion.web.token import load_or_create_token
+
+        try:
+            token = load_or_create_token(cfg.token, self.config.data_dir)
+            server = await start_web(self, cfg.host, cfg.port, token)
+        except OSError as exc:
+            log.warning("web server on %s:%d unavailable: %s; carrying on without it",
+                        cfg.host, cfg.port, exc)
+            return None
+        log.info("web: the tablet API is at %sapi/state", server.url)
+        return server
+
     def request_stop(self) -> None:
         """Ask ``run`` to return (safe from signal handlers on the loop)."""
         if self._stopping is not None:
@@ -128,9 +146,13 @@ class Companion:
                 loop.add_signal_handler(sig, self.request_stop)
         self.start(loop)
         try:
+            self.web = await self._start_web()
             await self._stopping.wait()
             await self.drain()
         finally:
+            if self.web is not None:
+                await self.web.stop()
+                self.web = None
             for sig in (signal.SIGTERM, signal.SIGINT):
                 with contextlib.suppress(NotImplementedError, RuntimeError):
                     loop.remove_signal_handler(sig)

@@ -64,6 +64,8 @@ async def run_demo(config: Config, *, seed: int | None = None, auto: int | None 
     """Run the demo until 'q', EOF on a pipe, Ctrl-C or SIGTERM."""
     if audio:
         config = dataclasses.replace(config, audio=dataclasses.replace(config.audio, backend=audio))
+    # The tablet page is still being built: until it is, the demo serves no web API.
+    config = dataclasses.replace(config, web=dataclasses.replace(config.web, enabled=False))
     scratch = None
     if not config.data.dir:  # a demo keeps its bank in a scratch folder unless told otherwise
         scratch = tempfile.TemporaryDirectory(prefix="companion-demo-")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import random
@@ -282,7 +283,7 @@ def test_sigterm_stops_the_daemon_cleanly(
     config = tmp_path / "companion.toml"
     factory = 'pin_factory = "mock"' if factory_from == "config" else ""
     config.write_text(f'[audio]\nbackend = "null"\n[gpio]\n{factory}\n'
-                      f'[data]\ndir = "{tmp_path}"\n')
+                      f'[data]\ndir = "{tmp_path}"\n[web]\nhost = "127.0.0.1"\nport = 0\n')
     env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock" if factory_from == "env" else "lgpio"}
     is_demo = command[0] == "demo"
     with spawn_companion(*command, "--config", str(config), env=env) as proc:
@@ -381,3 +382,28 @@ async def test_closing_the_bank_service_finishes_every_queued_write(tmp_path: Pa
     assert reopened.balances()[ann] == 30 - 50
     assert bank is not reopened
     reopened.close()
+
+
+def test_run_serves_the_api_and_carries_on_when_the_port_is_taken(tmp_path: Path) -> None:
+    import socket
+    import urllib.request
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    busy_port = taken.getsockname()[1]
+    config = tmp_path / "companion.toml"
+    for port, expect in ((0, "web: the tablet API is at"), (busy_port, "carrying on without")):
+        config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+                          f'[data]\ndir = "{tmp_path}"\n[web]\nhost = "127.0.0.1"\n'
+                          f"port = {port}\n")
+        with spawn_companion("run", "--config", str(config)) as proc:
+            seen = wait_for_line(proc.stderr, expect)
+            if port == 0:
+                url = seen.split("web: the tablet API is at ")[1].split()[0]
+                with urllib.request.urlopen(url, timeout=10) as reply:
+                    assert json.loads(reply.read())["players"][0]["name"] == "Mario"
+            proc.send_signal(signal.SIGTERM)
+            _, err = proc.communicate(timeout=10)
+        assert proc.returncode == 0, err
+    taken.close()

@@ -1,0 +1,1 @@
+"""The tablet's web side: JSON API, WebSocket push and the table token (aiohttp)."""

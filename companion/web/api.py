@@ -1,0 +1,254 @@
+"""The JSON API and the WebSocket the tablet page uses (aiohttp, on the daemon's own loop).
+
+Reading is open on the LAN; every write needs ``Authorization: Bearer <table token>``. Bad
+input gets a 4xx with ``{"error": "..."}`` and changes nothing; there is no 5xx for bad input.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from companion.core.ledger import LedgerError
+from companion.daemon import Companion
+from companion.events import BankChanged, BlockOutcome, Event, PressIgnored
+
+log = logging.getLogger(__name__)
+
+MAX_BODY = 16 * 1024
+COMPANION: web.AppKey[Companion] = web.AppKey("companion", Companion)
+TOKEN: web.AppKey[str] = web.AppKey("token", str)
+HUB: web.AppKey[Hub] = web.AppKey("hub", object)  # type: ignore[arg-type]
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def _error(status: int, message: str) -> web.Response:
+    return web.json_response({"error": message}, status=status)
+
+
+@web.middleware
+async def errors_as_json(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Every refusal as JSON; a ledger refusal is a 400."""
+    try:
+        return await handler(request)
+    except LedgerError as exc:
+        return _error(400, str(exc))
+    except web.HTTPException as exc:
+        if exc.status < 400:
+            raise
+        return _error(exc.status, exc.reason)
+
+
+@web.middleware
+async def token_for_writes(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Writes need the table token; reading stays open."""
+    if request.method not in ("GET", "HEAD", "OPTIONS"):
+        expected = f"Bearer {request.app[TOKEN]}"
+        given = request.headers.get("Authorization", "")
+        if not hmac.compare_digest(given.encode(), expected.encode()):
+            return _error(401, "missing or wrong table token")
+    return await handler(request)
+
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    if request.content_length is not None and request.content_length > MAX_BODY:
+        raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY,
+                                            actual_size=request.content_length)
+    raw = await request.read()
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise LedgerError("the body must be JSON") from None
+    if not isinstance(data, dict):
+        raise LedgerError("the body must be a JSON object")
+    return data
+
+
+def _only(data: dict[str, Any], *allowed: str) -> None:
+    extra = sorted(set(data) - set(allowed))
+    if extra:
+        raise LedgerError(f"unknown field(s): {', '.join(extra)}")
+
+
+def _request_id(request: web.Request) -> str | None:
+    return request.headers.get("Idempotency-Key")
+
+
+def _companion(request: web.Request) -> Companion:
+    return request.app[COMPANION]
+
+
+async def _read(request: web.Request, fn: Callable[[Any], Any]) -> Any:
+    app = _companion(request)
+    if app.bank is None:
+        raise web.HTTPServiceUnavailable(reason="the bank is unavailable")
+    return await app.bank.call(fn)
+
+
+# -- routes --------------------------------------------------------------------------------
+
+
+async def healthz(_request: web.Request) -> web.Response:
+    return web.json_response({"ok": True})
+
+
+async def get_state(request: web.Request) -> web.Response:
+    state = await _read(request, lambda bank: bank.state())
+    return web.json_response({**state, "timer": None})
+
+
+async def get_journal(request: web.Request) -> web.Response:
+    raw = request.query.get("game")
+    game: int | None = None
+    if raw is not None:
+        if not raw.isdigit() or len(raw) > 18:
+            raise LedgerError("game must be a game id")
+        game = int(raw)
+    entries = await _read(request, lambda bank: bank.journal_json(game))
+    return web.json_response({"game": game, "entries": entries})
+
+
+async def post_press(request: web.Request) -> web.Response:
+    _only(await _body(request))
+    app = _companion(request)
+    event = app.press(source="tablet")
+    if isinstance(event, PressIgnored):
+        return _error(409, "the block is still sounding")
+    assert isinstance(event, BlockOutcome)
+    return web.json_response({**event.outcome.to_json(), "press": event.number,
+                              "description": event.outcome.describe()})
+
+
+async def post_transfer(request: web.Request) -> web.Response:
+    data = await _body(request)
+    _only(data, "from", "to", "amount", "note")
+    key = _request_id(request)
+    entry = await _companion(request).act("transfer", lambda bank: bank.transfer(
+        data.get("from"), data.get("to"), data.get("amount"), note=data.get("note", ""),
+        source="tablet", request_id=key))
+    return web.json_response(entry.to_json(), status=201)
+
+
+async def post_undo(request: web.Request) -> web.Response:
+    _only(await _body(request))
+    key = _request_id(request)
+    entry = await _companion(request).act(
+        "undo", lambda bank: bank.undo(source="tablet", request_id=key))
+    return web.json_response(entry.to_json(), status=201)
+
+
+async def post_current(request: web.Request) -> web.Response:
+    data = await _body(request)
+    _only(data, "player")
+    if "player" not in data:
+        raise LedgerError("player is required (an id, or null for nobody)")
+    player = await _companion(request).act(
+        "current player", lambda bank: bank.set_current(data["player"]))
+    return web.json_response({"current_player": player})
+
+
+async def post_games(request: web.Request) -> web.Response:
+    data = await _body(request)
+    _only(data, "edition", "players")
+    game = await _companion(request).act("new game", lambda bank: bank.new_game(
+        data.get("edition", "celebration"), data.get("players")))
+    return web.json_response({"game": game}, status=201)
+
+
+class Hub:
+    """Pushes every event to every connected WebSocket, each through its own small queue."""
+
+    def __init__(self) -> None:
+        self.clients: set[asyncio.Queue[dict[str, Any] | None]] = set()
+
+    def publish(self, event: Event) -> None:
+        message = _message(event)
+        if message is None:
+            return
+        for queue in list(self.clients):
+            if queue.qsize() > 100:  # a stuck client catches up from the next full state
+                continue
+            queue.put_nowait(message)
+
+    def close(self) -> None:
+        for queue in self.clients:
+            queue.put_nowait(None)
+
+
+def _message(event: Event) -> dict[str, Any] | None:
+    if isinstance(event, BankChanged):
+        return {"type": "state", "action": event.action, "summary": event.summary,
+                "state": {**event.state, "timer": None}}
+    if isinstance(event, BlockOutcome):
+        return {"type": "outcome", "press": event.number, "source": event.source,
+                **event.outcome.to_json(), "description": event.outcome.describe()}
+    return None
+
+
+async def websocket(request: web.Request) -> web.WebSocketResponse:
+    ws = web.WebSocketResponse(heartbeat=20)
+    await ws.prepare(request)
+    hub = request.app[HUB]
+    queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+    hub.clients.add(queue)
+    try:
+        app = _companion(request)
+        if app.bank is not None:  # catch up at once: a reconnecting page needs no reload
+            state = await app.bank.call(lambda bank: bank.state())
+            await ws.send_json({"type": "state", "action": "hello", "summary": "",
+                                "state": {**state, "timer": None}})
+        sender = asyncio.ensure_future(_send_all(ws, queue))
+        async for msg in ws:
+            if msg.type is WSMsgType.ERROR:
+                break
+        sender.cancel()
+    finally:
+        hub.clients.discard(queue)
+    return ws
+
+
+async def _send_all(ws: web.WebSocketResponse,
+                    queue: asyncio.Queue[dict[str, Any] | None]) -> None:
+    while True:
+        message = await queue.get()
+        if message is None:
+            await ws.close()
+            return
+        await ws.send_json(message)
+
+
+def build_app(companion: Companion, token: str) -> web.Application:
+    """The aiohttp application for one companion."""
+    app = web.Application(middlewares=[errors_as_json, token_for_writes],
+                          client_max_size=MAX_BODY)
+    app[COMPANION] = companion
+    app[TOKEN] = token
+    hub = Hub()
+    app[HUB] = hub
+    companion.listeners.append(hub.publish)
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/api/state", get_state)
+    app.router.add_get("/api/journal", get_journal)
+    app.router.add_post("/api/press", post_press)
+    app.router.add_post("/api/transfers", post_transfer)
+    app.router.add_post("/api/undo", post_undo)
+    app.router.add_post("/api/current", post_current)
+    app.router.add_post("/api/games", post_games)
+    app.router.add_get("/ws", websocket)
+
+    async def on_shutdown(_app: web.Application) -> None:
+        hub.close()
+        if hub.publish in companion.listeners:
+            companion.listeners.remove(hub.publish)
+
+    app.on_shutdown.append(on_shutdown)
+    return app

@@ -1,0 +1,50 @@
+"""Serving the API on the daemon's loop: start, find the bound port, stop."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from aiohttp import web
+
+from companion.daemon import Companion
+from companion.web.api import build_app
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class WebServer:
+    """One aiohttp site for one companion."""
+
+    runner: web.AppRunner
+    host: str
+    port: int
+    token: str
+
+    @property
+    def url(self) -> str:
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "::", "") else self.host
+        return f"http://{host}:{self.port}/"
+
+    @property
+    def tablet_link(self) -> str:
+        """What the tablet opens (or the QR code holds): the page with the token."""
+        return f"{self.url}#token={self.token}"
+
+    async def stop(self) -> None:
+        await self.runner.cleanup()
+
+
+async def start_web(companion: Companion, host: str, port: int, token: str) -> WebServer:
+    """Bind and serve; ``port`` 0 picks a free one (tests)."""
+    runner = web.AppRunner(build_app(companion, token), access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    bound = port
+    server = getattr(site, "_server", None)
+    if server is not None and server.sockets:
+        bound = server.sockets[0].getsockname()[1]
+    log.info("web: serving on %s:%d", host, bound)
+    return WebServer(runner, host, bound, token)

@@ -1,0 +1,236 @@
+"""The tablet's API against a real aiohttp server on 127.0.0.1 (work in progress for issue 4)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import tempfile
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from gpiozero.pins.mock import MockFactory
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.audio.null_backend import NullBackend
+from companion.config import AudioConfig, Config, DataConfig, GameConfig
+from companion.daemon import Companion
+from companion.web.server import WebServer, start_web
+from companion.web.token import load_or_create_token
+
+TOKEN = "test-token-0123456789abcdef"
+
+
+class Clock:
+    """Ten seconds pass between readings: no press lands while the last one still sounds."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        self.now += 10
+        return self.now
+
+
+@contextlib.asynccontextmanager
+async def serving(tmp_path: Path) -> AsyncIterator[tuple[WebServer, Companion]]:
+    config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)),
+                    game=GameConfig(players=("Mario", "Luigi", "Peach")))
+    app = Companion(config, pin_factory=MockFactory(), rng=random.Random(5),
+                    backend=NullBackend(), clock=Clock())
+    app.start(asyncio.get_running_loop())
+    server = await start_web(app, "127.0.0.1", 0, TOKEN)
+    try:
+        yield server, app
+    finally:
+        await server.stop()
+        await app.drain()
+        app.close()
+
+
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+
+
+async def call(session: aiohttp.ClientSession, server: WebServer, method: str, path: str,
+               body: Any = None, headers: dict[str, str] | None = None,
+               raw: bytes | None = None) -> tuple[int, Any]:
+    data = raw if raw is not None else (None if body is None else json.dumps(body))
+    async with session.request(method, server.url.rstrip("/") + path, data=data,
+                               headers=headers) as resp:
+        text = await resp.text()
+        return resp.status, json.loads(text) if text else None
+
+
+async def test_read_routes(tmp_path: Path) -> None:
+    async with serving(tmp_path) as (server, _), aiohttp.ClientSession() as s:
+        assert await call(s, server, "GET", "/healthz") == (200, {"ok": True})
+        status, state = await call(s, server, "GET", "/api/state")
+        assert status == 200
+        assert [(p["name"], p["balance"]) for p in state["players"]] == [
+            ("Mario", 30), ("Luigi", 30), ("Peach", 30)]
+        assert state["current_player"] == state["players"][0]["id"]
+        assert state["last_outcome"] is None and state["timer"] is None
+        status, journal = await call(s, server, "GET", f"/api/journal?game={state['game']['id']}")
+        assert status == 200 and len(journal["entries"]) == 3
+
+
+async def test_write_routes_with_the_token(tmp_path: Path) -> None:
+    async with serving(tmp_path) as (server, _), aiohttp.ClientSession() as s:
+        _, state = await call(s, server, "GET", "/api/state")
+        mario, luigi, _peach = (p["id"] for p in state["players"])
+        status, outcome = await call(s, server, "POST", "/api/press", headers=AUTH)
+        assert status == 200 and outcome["kind"] in {"coins", "bowser", "power_up", "game_over"}
+        assert ("coins" in outcome) == (outcome["kind"] == "coins")
+        status, entry = await call(s, server, "POST", "/api/transfers",
+                                   {"from": mario, "to": luigi, "amount": 4, "note": "rent"},
+                                   headers=AUTH)
+        assert status == 201 and entry["amount"] == 4 and entry["from"] == mario
+        status, undo = await call(s, server, "POST", "/api/undo", headers=AUTH)
+        assert status == 201 and undo["undoes"] == entry["id"]
+        assert await call(s, server, "POST", "/api/current", {"player": luigi},
+                          headers=AUTH) == (200, {"current_player": luigi})
+        status, game = await call(s, server, "POST", "/api/games",
+                                  {"edition": "celebration", "players": ["Toad", "Daisy"]},
+                                  headers=AUTH)
+        assert status == 201
+        _, state = await call(s, server, "GET", "/api/state")
+        assert state["game"]["id"] == game["game"]
+        assert [p["name"] for p in state["players"]] == ["Toad", "Daisy"]
+
+
+async def test_a_retried_transfer_with_the_same_key_is_written_once(tmp_path: Path) -> None:
+    async with serving(tmp_path) as (server, _), aiohttp.ClientSession() as s:
+        _, state = await call(s, server, "GET", "/api/state")
+        mario = state["players"][0]["id"]
+        body = {"from": mario, "to": "bank", "amount": 3}
+        headers = {**AUTH, "Idempotency-Key": "tablet-1"}
+        first = await call(s, server, "POST", "/api/transfers", body, headers=headers)
+        again = await call(s, server, "POST", "/api/transfers", body, headers=headers)
+        assert first == again and first[0] == 201
+        _, state = await call(s, server, "GET", "/api/state")
+        assert state["players"][0]["balance"] == 27
+
+
+BAD_WRITES = [
+    ("/api/transfers", {"from": 999, "to": "bank", "amount": 5}, "unknown player 999"),
+    ("/api/transfers", {"from": "bank", "to": "bank", "amount": 5}, "cannot pay itself"),
+    ("/api/transfers", {"from": "P1", "to": "bank", "amount": 0}, "between 1 and 10000"),
+    ("/api/transfers", {"from": "P1", "to": "bank", "amount": 10001}, "between 1 and 10000"),
+    ("/api/transfers", {"from": "P1", "to": "bank", "amount": "5"}, "whole number"),
+    ("/api/transfers", {"from": "P1", "to": "P1", "amount": 5}, "cannot pay themselves"),
+    ("/api/transfers", {"from": "P1", "to": "bank", "amount": 5, "x": 1}, "unknown field"),
+    ("/api/transfers", [1, 2], "JSON object"),
+    ("/api/current", {}, "player is required"),
+    ("/api/current", {"player": "Mario"}, "unknown player"),
+    ("/api/games", {"edition": "classic", "players": ["A", "B"]}, "unknown edition"),
+    ("/api/games", {"players": ["A"]}, "2 to 6 players"),
+    ("/api/games", {"players": "AB"}, "must be a list"),
+    ("/api/press", {"force": True}, "unknown field"),
+]
+
+
+async def test_bad_input_is_a_400_with_an_error_and_changes_nothing(tmp_path: Path) -> None:
+    async with serving(tmp_path) as (server, _), aiohttp.ClientSession() as s:
+        _, before = await call(s, server, "GET", "/api/state")
+        p1 = before["players"][0]["id"]
+        for path, body, problem in BAD_WRITES:
+            if isinstance(body, dict):
+                body = {k: (p1 if v == "P1" else v) for k, v in body.items()}
+            status, reply = await call(s, server, "POST", path, body, headers=AUTH)
+            assert status == 400, (path, body, reply)
+            assert problem in reply["error"], (path, reply)
+        for raw in (b"{not json", b"\xff\xfe", b"[]", b'"text"'):
+            status, reply = await call(s, server, "POST", "/api/transfers", raw=raw,
+                                       headers=AUTH)
+            assert status == 400 and "error" in reply
+        status, reply = await call(s, server, "POST", "/api/undo", headers=AUTH)
+        assert status == 400 and reply["error"] == "nothing to undo"
+        status, reply = await call(s, server, "GET", "/api/journal?game=abc")
+        assert status == 400
+        status, reply = await call(s, server, "POST", "/api/transfers",
+                                   raw=b'{"note": "' + b"x" * 20000 + b'"}', headers=AUTH)
+        assert status == 413 and "error" in reply
+        status, reply = await call(s, server, "GET", "/api/nothing-here")
+        assert status == 404 and "error" in reply
+        _, after = await call(s, server, "GET", "/api/state")
+        assert after == before
+
+
+async def test_writes_need_the_table_token(tmp_path: Path) -> None:
+    async with serving(tmp_path) as (server, _), aiohttp.ClientSession() as s:
+        _, before = await call(s, server, "GET", "/api/state")
+        mario = before["players"][0]["id"]
+        for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": TOKEN}):
+            for path, body in (("/api/press", None), ("/api/undo", None),
+                               ("/api/transfers", {"from": mario, "to": "bank", "amount": 1}),
+                               ("/api/current", {"player": None}),
+                               ("/api/games", {"players": ["A", "B"]})):
+                status, reply = await call(s, server, "POST", path, body, headers=headers)
+                assert status == 401 and reply == {"error": "missing or wrong table token"}
+        _, after = await call(s, server, "GET", "/api/state")
+        assert after == before
+
+
+async def test_websocket_pushes_every_change_to_every_page(tmp_path: Path) -> None:
+    async with serving(tmp_path) as (server, _), aiohttp.ClientSession() as s:
+        ws_url = server.url.replace("http", "ws") + "ws"
+        async with s.ws_connect(ws_url) as one, s.ws_connect(ws_url) as two:
+            for ws in (one, two):
+                hello = await ws.receive_json(timeout=5)
+                assert hello["type"] == "state" and hello["action"] == "hello"
+            status, outcome = await call(s, server, "POST", "/api/press", headers=AUTH)
+            assert status == 200
+            for ws in (one, two):
+                pushed = await ws.receive_json(timeout=5)
+                assert pushed["type"] == "outcome" and pushed["kind"] == outcome["kind"]
+                state = await ws.receive_json(timeout=5)
+                assert state["type"] == "state" and state["action"] == "outcome"
+                assert state["state"]["last_outcome"]["kind"] == outcome["kind"]
+
+
+write_bodies = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
+    | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                max_size=4),
+    max_leaves=8,
+)
+field_bodies = st.fixed_dictionaries({}, optional={
+    "from": write_bodies, "to": write_bodies, "amount": write_bodies, "note": write_bodies,
+    "player": write_bodies, "edition": write_bodies, "players": write_bodies})
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(calls=st.lists(st.tuples(
+    st.sampled_from(["/api/transfers", "/api/current", "/api/games", "/api/undo"]),
+    st.one_of(field_bodies, write_bodies)), min_size=1, max_size=6))
+def test_fuzzed_writes_never_5xx_and_rejections_change_nothing(
+    tmp_path: Path, calls: list[tuple[str, Any]]
+) -> None:
+    async def run() -> None:
+        folder = Path(tempfile.mkdtemp(dir=tmp_path))
+        async with serving(folder) as (server, _), aiohttp.ClientSession() as s:
+            for path, body in calls:
+                _, before = await call(s, server, "GET", "/api/state")
+                status, reply = await call(s, server, "POST", path, body, headers=AUTH)
+                assert status < 500, (path, body, reply)
+                if status >= 400:
+                    assert isinstance(reply["error"], str)
+                    _, after = await call(s, server, "GET", "/api/state")
+                    assert after == before, (path, body)
+
+    asyncio.run(run())
+
+
+def test_table_token_is_made_once_and_kept(tmp_path: Path) -> None:
+    first = load_or_create_token("", tmp_path)
+    assert len(first) >= 16 and (tmp_path / "table-token").stat().st_mode & 0o777 == 0o600
+    assert load_or_create_token("", tmp_path) == first
+    assert load_or_create_token("from-config-0123456789", tmp_path) == "from-config-0123456789"
+    (tmp_path / "table-token").write_text("short\n")
+    assert load_or_create_token("", tmp_path) not in ("short", first)
