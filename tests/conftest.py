@@ -20,6 +20,18 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+class StepClock:
+    """A fake clock that moves ``step`` seconds every time it is read."""
+
+    def __init__(self, start: float, step: float) -> None:
+        self.now = start
+        self.step = step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
 def alsa_file_home(home: Path, out: Path) -> dict[str, str]:
     """An environment whose ALSA default PCM is the ``file`` plugin writing raw PCM to ``out``."""
     home.mkdir(parents=True, exist_ok=True)

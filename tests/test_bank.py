@@ -18,21 +18,12 @@ from companion.bank.export import export_journal
 from companion.core.ledger import BANK, EntryKind, LedgerError, balances
 from companion.core.outcomes import Kind, Outcome
 from companion.presets import all_presets, get_preset
-from tests.conftest import ROOT, run_companion
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        self.now += 1
-        return self.now
+from tests.conftest import ROOT, StepClock, run_companion
 
 
 @pytest.fixture
 def bank(tmp_path: Path) -> Bank:
-    b = Bank(tmp_path / "bank.sqlite3", clock=Clock())
+    b = Bank(tmp_path / "bank.sqlite3", clock=StepClock(1_800_000_000.0, 1))
     b.new_game("celebration", ["Mario", "Luigi", "Peach"])
     return b
 

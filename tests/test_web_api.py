@@ -21,19 +21,9 @@ from companion.config import AudioConfig, Config, DataConfig, GameConfig
 from companion.daemon import Companion
 from companion.web.server import WebServer, start_web
 from companion.web.token import load_or_create_token
+from tests.conftest import StepClock
 
 TOKEN = "test-token-0123456789abcdef"
-
-
-class Clock:
-    """Ten seconds pass between readings: no press lands while the last one still sounds."""
-
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        self.now += 10
-        return self.now
 
 
 @contextlib.asynccontextmanager
@@ -41,7 +31,7 @@ async def serving(tmp_path: Path) -> AsyncIterator[tuple[WebServer, Companion]]:
     config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)),
                     game=GameConfig(players=("Mario", "Luigi", "Peach")))
     app = Companion(config, pin_factory=MockFactory(), rng=random.Random(5),
-                    backend=NullBackend(), clock=Clock())
+                    backend=NullBackend(), clock=StepClock(100.0, 10))  # never "sounding"
     app.start(asyncio.get_running_loop())
     server = await start_web(app, "127.0.0.1", 0, TOKEN)
     try:
