@@ -192,8 +192,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    # The demo prints what happens itself; its log shows only trouble unless -v.
-    _setup_logging(args.verbose, quiet=args.command == "demo")
+    # The demo and the bench print what matters themselves; their log shows only trouble.
+    _setup_logging(args.verbose, quiet=args.command in ("demo", "bench"))
     try:
         return int(args.func(args))
     except ConfigError as exc:

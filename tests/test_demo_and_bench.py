@@ -77,5 +77,8 @@ def test_bench_command_prints_json_figures() -> None:
                          "bank_load_10k_entries_ms"}
     assert data["bank_write_ms"]["n"] == 300 and data["bank_write_ms"]["p50"] > 0
     assert data["bank_load_10k_entries_ms"]["entries"] == 10_000
+    fanout = data["ws_fanout_ms"]
+    assert (fanout["clients"], fanout["events"]) == (10, 200)
+    assert 0 < fanout["p50"] <= fanout["p99"] <= fanout["max"]
     assert data["startup_to_ready_ms"] > 0
     assert set(data["press_to_pcm_ms"]) == {"n", "p50", "p99", "max", "lost"}

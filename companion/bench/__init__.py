@@ -90,6 +90,7 @@ def odds_draws_per_second(n: int = 200_000) -> int:
 def run_all(presses: int = 200, data_dir: Path | None = None) -> dict[str, Any]:
     """Every figure ``companion bench`` reports."""
     from companion.bench.bank_io import load_game_ms, write_latency_ms
+    from companion.bench.ws_fanout import ws_fanout_ms
     from companion.config import default_data_dir
 
     folder = data_dir or Path(default_data_dir())
@@ -97,6 +98,7 @@ def run_all(presses: int = 200, data_dir: Path | None = None) -> dict[str, Any]:
     return {
         "bank_write_ms": write_latency_ms(folder),
         "bank_load_10k_entries_ms": load_game_ms(folder),
+        "ws_fanout_ms": ws_fanout_ms(),
         "press_to_pcm_ms": latency["press_to_pcm_ms"],
         "daemon_rss_mib": latency["rss_mib"],
         "cold_import_ms": cold_import_ms(),
