@@ -10,6 +10,9 @@ BIN := $(VENV)/bin
 CODENAME := $(shell . /etc/os-release 2>/dev/null; echo $$VERSION_CODENAME)
 GLIB := $(if $(filter bullseye bookworm,$(CODENAME)),libglib2.0-0,libglib2.0-0t64)
 APT_PACKAGES := gcc python3-dev python3-venv libasound2-dev alsa-utils $(GLIB)
+# The tests also drive Debian's Chromium (through Playwright; never `playwright install`).
+APT_TEST_PACKAGES := chromium
+APT_WANT ?= $(APT_PACKAGES)
 STAMP := $(VENV)/.installed
 
 .PHONY: setup apt demo run test lint bench sounds clean
@@ -17,7 +20,7 @@ STAMP := $(VENV)/.installed
 setup: $(STAMP)
 
 apt:
-	@missing=""; for p in $(APT_PACKAGES); do \
+	@missing=""; for p in $(APT_WANT); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -z "$$missing" ]; then echo "apt: all packages present"; exit 0; fi; \
@@ -39,7 +42,9 @@ demo: setup
 run: setup
 	$(BIN)/companion run $(if $(CONFIG),--config $(CONFIG))
 
-test: setup
+test:
+	@$(MAKE) --no-print-directory apt APT_WANT="$(APT_PACKAGES) $(APT_TEST_PACKAGES)"
+	@$(MAKE) --no-print-directory setup
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 

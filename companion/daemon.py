@@ -53,6 +53,8 @@ class Companion:
         self.button: Any = None
         self.bank: BankService | None = None
         self.web: Any = None
+        self.web_any_port_if_taken = False  # the demo's choice: a free port beats no page
+        self.ready = asyncio.Event()
         self.closed = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._pin_factory = pin_factory
@@ -123,7 +125,13 @@ class Companion:
 
         try:
             token = load_or_create_token(cfg.token, self.config.data_dir)
-            server = await start_web(self, cfg.host, cfg.port, token)
+            try:
+                server = await start_web(self, cfg.host, cfg.port, token)
+            except OSError:
+                if not self.web_any_port_if_taken:
+                    raise
+                log.info("port %d is taken; serving on a free port instead", cfg.port)
+                server = await start_web(self, cfg.host, 0, token)
         except OSError as exc:
             log.warning("web server on %s:%d unavailable: %s; carrying on without it",
                         cfg.host, cfg.port, exc)
@@ -147,6 +155,7 @@ class Companion:
         self.start(loop)
         try:
             self.web = await self._start_web()
+            self.ready.set()
             await self._stopping.wait()
             await self.drain()
         finally:

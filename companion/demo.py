@@ -64,8 +64,6 @@ async def run_demo(config: Config, *, seed: int | None = None, auto: int | None 
     """Run the demo until 'q', EOF on a pipe, Ctrl-C or SIGTERM."""
     if audio:
         config = dataclasses.replace(config, audio=dataclasses.replace(config.audio, backend=audio))
-    # The tablet page is still being built: until it is, the demo serves no web API.
-    config = dataclasses.replace(config, web=dataclasses.replace(config.web, enabled=False))
     scratch = None
     if not config.data.dir:  # a demo keeps its bank in a scratch folder unless told otherwise
         scratch = tempfile.TemporaryDirectory(prefix="companion-demo-")
@@ -83,10 +81,12 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
 
     rng = random.Random(seed) if seed is not None else None
     app = Companion(config, pin_factory=MockFactory(), rng=rng)
+    app.web_any_port_if_taken = True
     app.listeners.append(lambda event: print(describe(event), flush=True))
     loop = asyncio.get_running_loop()
     runner = asyncio.create_task(app.run())
-    await asyncio.sleep(0)  # let run() start the app
+    ready = asyncio.ensure_future(app.ready.wait())
+    await asyncio.wait([ready, runner], return_when=asyncio.FIRST_COMPLETED)
 
     def press() -> None:
         if app.button is None:
@@ -118,6 +118,9 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
     background: set[asyncio.Task[None]] = set()
     interactive = sys.stdin.isatty()
     print(HELP, flush=True)
+    if app.web is not None:
+        print(f"  tablet: {app.web.tablet_link}  (from another device: this machine's address)",
+              flush=True)
     if app.bank is not None:
         state = app.bank.run(lambda bank: bank.state())
         print(f"  coins: {balances_line(state)}", flush=True)

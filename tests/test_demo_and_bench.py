@@ -15,9 +15,11 @@ def test_demo_presses_from_piped_keyboard_and_exits_after_the_sound() -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("Question Block demo: press Enter")
-    assert lines[3] == "  coins: *Mario 30 | Luigi 30 | Peach 30 | Yoshi 30"
-    assert lines[4].startswith("press 1: ")
-    assert lines[5].startswith("  bank: Mario ")  # the outcome went to the current player
+    assert lines[3].startswith("  tablet: http://127.0.0.1:")
+    assert "/#token=" in lines[3]
+    assert lines[4] == "  coins: *Mario 30 | Luigi 30 | Peach 30 | Yoshi 30"
+    assert lines[5].startswith("press 1: ")
+    assert lines[6].startswith("  bank: Mario ")  # the outcome went to the current player
     assert lines[-1] == "bye: 1 presses, 0 ignored while sounding"
     assert done.stderr == ""  # the demo's log shows only trouble
 

@@ -11,6 +11,7 @@ import hmac
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -18,10 +19,12 @@ from aiohttp import WSMsgType, web
 from companion.core.ledger import LedgerError
 from companion.daemon import Companion
 from companion.events import BankChanged, BlockOutcome, Event, PressIgnored
+from companion.presets import all_presets
 
 log = logging.getLogger(__name__)
 
 MAX_BODY = 16 * 1024
+STATIC = Path(__file__).resolve().parent / "static"
 COMPANION: web.AppKey[Companion] = web.AppKey("companion", Companion)
 TOKEN: web.AppKey[str] = web.AppKey("token", str)
 HUB: web.AppKey[Hub] = web.AppKey("hub", object)  # type: ignore[arg-type]
@@ -164,6 +167,38 @@ async def post_games(request: web.Request) -> web.Response:
     return web.json_response({"game": game}, status=201)
 
 
+async def post_assign(request: web.Request) -> web.Response:
+    data = await _body(request)
+    _only(data, "outcome", "player")
+    record = await _companion(request).act("assign", lambda bank: bank.assign_outcome(
+        data.get("outcome"), data.get("player"), source="tablet"))
+    return web.json_response(record.to_json())
+
+
+async def post_next(request: web.Request) -> web.Response:
+    _only(await _body(request))
+    player = await _companion(request).act("next player", lambda bank: bank.next_player())
+    return web.json_response({"current_player": player})
+
+
+async def post_go(request: web.Request) -> web.Response:
+    data = await _body(request)
+    _only(data, "player")
+    key = _request_id(request)
+    entry = await _companion(request).act("pass GO", lambda bank: bank.pass_go(
+        data.get("player"), source="tablet", request_id=key))
+    return web.json_response(entry.to_json(), status=201)
+
+
+async def get_editions(_request: web.Request) -> web.Response:
+    return web.json_response({"editions": [p.to_json() for p in all_presets().values()]})
+
+
+async def index(_request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC / "index.html",
+                            headers={"Cache-Control": "no-cache"})
+
+
 class Hub:
     """Pushes every event to every connected WebSocket, each through its own small queue."""
 
@@ -243,7 +278,13 @@ def build_app(companion: Companion, token: str) -> web.Application:
     app.router.add_post("/api/undo", post_undo)
     app.router.add_post("/api/current", post_current)
     app.router.add_post("/api/games", post_games)
+    app.router.add_post("/api/assign", post_assign)
+    app.router.add_post("/api/next", post_next)
+    app.router.add_post("/api/go", post_go)
+    app.router.add_get("/api/editions", get_editions)
     app.router.add_get("/ws", websocket)
+    app.router.add_get("/", index)
+    app.router.add_static("/static/", STATIC)
 
     async def on_shutdown(_app: web.Application) -> None:
         hub.close()

@@ -1,0 +1,219 @@
+// The bank on a tablet: live state over a WebSocket, writes through the JSON API.
+"use strict";
+
+const TOKEN_KEY = "companion-table-token";
+const $ = (id) => document.getElementById(id);
+let state = null;
+let socket = null;
+let retryMs = 500;
+let lastOutcomeId = null;
+
+// The table token arrives once in the link (#token=...), then lives in this browser.
+(function takeToken() {
+  const match = /(?:^|[#&])token=([A-Za-z0-9_-]+)/.exec(location.hash);
+  if (match) {
+    localStorage.setItem(TOKEN_KEY, match[1]);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+})();
+
+function token() { return localStorage.getItem(TOKEN_KEY) || ""; }
+
+function toast(message) {
+  const el = $("toast");
+  el.textContent = message;
+  el.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { el.hidden = true; }, 4000);
+}
+
+async function api(method, path, body) {
+  const headers = { "Authorization": "Bearer " + token() };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (method !== "GET") headers["Idempotency-Key"] = crypto.randomUUID ? crypto.randomUUID() : String(Math.random());
+  let reply;
+  try {
+    reply = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    toast("The companion is not reachable. Is the Wi-Fi on?");
+    throw err;
+  }
+  const data = await reply.json().catch(() => ({}));
+  if (!reply.ok) {
+    if (reply.status === 401) showNotice("This page has no table token: open the link from the companion's screen (QR code).");
+    toast(data.error || ("Error " + reply.status));
+    throw new Error(data.error || reply.status);
+  }
+  return data;
+}
+
+function showNotice(text) {
+  const el = $("notice");
+  el.textContent = text;
+  el.hidden = false;
+}
+
+function nameOf(id) {
+  if (id === "bank" || id === null) return "Bank";
+  const p = state && state.players.find((x) => x.id === id);
+  return p ? p.name : "player " + id;
+}
+
+function outcomeText(o) {
+  const who = o.player === null ? "Someone" : nameOf(o.player);
+  if (o.kind === "coins") return `${who} +${o.coins} coin${o.coins === 1 ? "" : "s"}`;
+  if (o.kind === "bowser") return `Bowser! ${who} pays 5`;
+  if (o.kind === "game_over") return `Game Over! ${who} pays 10`;
+  return `Power-up! ${who} rolls and moves again`;
+}
+
+function renderOutcome() {
+  const el = $("outcome");
+  const o = state.last_outcome;
+  if (!o) { el.className = "outcome"; el.innerHTML = '<span class="muted">Press the block!</span>'; return; }
+  el.textContent = outcomeText(o) + (o.player === null ? " (waiting for a player)" : "");
+  el.className = "outcome " + o.kind;
+  if (o.id !== lastOutcomeId) {
+    void el.offsetWidth;  // restart the animation
+    el.classList.add("fresh");
+    lastOutcomeId = o.id;
+  }
+}
+
+function renderPlayers() {
+  const box = $("players");
+  box.replaceChildren(...state.players.map((p) => {
+    const tile = document.createElement("button");
+    tile.className = "tile" + (p.current ? " current" : "");
+    tile.style.setProperty("--colour", p.colour);
+    tile.dataset.player = p.id;
+    tile.setAttribute("aria-pressed", p.current ? "true" : "false");
+    tile.innerHTML = '<span class="name"></span><span class="coins"></span><span class="owe"></span><div class="turn"></div>';
+    tile.querySelector(".name").textContent = p.name;
+    tile.querySelector(".coins").textContent = p.balance;
+    if (p.owes) tile.querySelector(".owe").innerHTML = '<span class="owes">owes</span>';
+    tile.querySelector(".turn").textContent = p.current ? "current player" : "tap: make current";
+    tile.addEventListener("click", () => api("POST", "/api/current", { player: p.id }).catch(() => {}));
+    return tile;
+  }));
+}
+
+function fillSelect(select, withBank, preferred) {
+  const keep = select.dataset.chosen ? select.value : preferred;
+  const options = state.players.map((p) => new Option(p.name, String(p.id)));
+  if (withBank) options.unshift(new Option("Bank", "bank"));
+  select.replaceChildren(...options);
+  if (keep !== undefined && [...select.options].some((o) => o.value === String(keep))) {
+    select.value = String(keep);
+  }
+}
+
+function renderWaiting() {
+  const list = $("waiting");
+  $("unassigned").hidden = state.unassigned.length === 0;
+  list.replaceChildren(...state.unassigned.map((o) => {
+    const li = document.createElement("li");
+    const label = document.createElement("span");
+    label.textContent = outcomeText({ ...o, player: null }).replace("Someone", "?");
+    const pick = document.createElement("select");
+    fillSelect(pick, false);
+    const give = document.createElement("button");
+    give.className = "big";
+    give.textContent = "Give";
+    give.addEventListener("click", () => api("POST", "/api/assign", { outcome: o.id, player: Number(pick.value) }).catch(() => {}));
+    li.append(label, pick, give);
+    return li;
+  }));
+}
+
+async function renderHistory() {
+  const data = await fetch("/api/journal?game=" + state.game.id).then((r) => r.json());
+  const items = data.entries.slice(-40).reverse().map((e) => {
+    const li = document.createElement("li");
+    if (e.undone_by !== null) li.className = "undone";
+    const what = document.createElement("span");
+    what.textContent = `${nameOf(e.from)} → ${nameOf(e.to)}` + (e.note ? ` · ${e.note}` : "");
+    const amt = document.createElement("span");
+    amt.className = "amt";
+    amt.textContent = String(e.amount);
+    amt.title = "coins";
+    li.append(what, amt);
+    return li;
+  });
+  $("history").replaceChildren(...items);
+}
+
+function render() {
+  $("edition").textContent = "· " + state.game.name;
+  renderOutcome();
+  renderPlayers();
+  // Until someone picks: the current player pays the Bank (the most common payment).
+  fillSelect($("pay-from"), true, state.current_player === null ? "bank" : state.current_player);
+  fillSelect($("pay-to"), true, "bank");
+  renderWaiting();
+  renderHistory().catch(() => {});
+}
+
+function setLink(live) {
+  const el = $("link");
+  el.textContent = live ? "live" : "reconnecting…";
+  el.className = "status " + (live ? "live" : "offline");
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws`);
+  socket.onopen = () => { retryMs = 500; setLink(true); };
+  socket.onmessage = (msg) => {
+    const data = JSON.parse(msg.data);
+    if (data.type === "state") { state = data.state; render(); }
+  };
+  socket.onclose = () => {
+    setLink(false);
+    setTimeout(connect, retryMs);  // the server sends the full state again on reconnect
+    retryMs = Math.min(retryMs * 2, 5000);
+  };
+}
+
+async function loadEditions() {
+  const data = await fetch("/api/editions").then((r) => r.json());
+  $("ng-edition").replaceChildren(...data.editions.map((e) => new Option(e.name, e.id)));
+  const names = $("ng-names");
+  const defaults = ["Mario", "Luigi", "Peach", "Yoshi", "", ""];
+  names.replaceChildren(...defaults.map((n, i) => {
+    const input = document.createElement("input");
+    input.placeholder = `Player ${i + 1}` + (i >= 2 ? " (optional)" : "");
+    input.value = n;
+    input.maxLength = 24;
+    input.setAttribute("aria-label", `Player ${i + 1}`);
+    return input;
+  }));
+}
+
+$("press").addEventListener("click", () => api("POST", "/api/press").catch(() => {}));
+$("undo").addEventListener("click", () => api("POST", "/api/undo").catch(() => {}));
+$("next").addEventListener("click", () => api("POST", "/api/next").catch(() => {}));
+$("go").addEventListener("click", () => {
+  if (!state || state.current_player === null) { toast("Tap a player first."); return; }
+  api("POST", "/api/go", { player: state.current_player }).catch(() => {});
+});
+for (const id of ["pay-from", "pay-to"]) {
+  $(id).addEventListener("change", () => { $(id).dataset.chosen = "1"; });
+}
+$("pay").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const side = (v) => (v === "bank" ? "bank" : Number(v));
+  api("POST", "/api/transfers", {
+    from: side($("pay-from").value), to: side($("pay-to").value),
+    amount: Number($("pay-amount").value), note: $("pay-note").value,
+  }).then(() => { $("pay-note").value = ""; }).catch(() => {});
+});
+$("newgame").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const players = [...$("ng-names").querySelectorAll("input")].map((i) => i.value.trim()).filter(Boolean);
+  api("POST", "/api/games", { edition: $("ng-edition").value, players })
+    .then(() => { ev.target.closest("details").open = false; }).catch(() => {});
+});
+
+loadEditions().catch(() => {});
+connect();

@@ -1,0 +1,173 @@
+"""The tablet page in headless Chromium (Debian's, driven by Playwright) against the real daemon."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+import socket
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from tests.conftest import ROOT, spawn_companion, wait_for_line
+
+CHROMIUM = "/usr/bin/chromium"
+TOKEN = "browser-test-token-0123456789"
+ARTIFACTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    path = tmp_path / "companion.toml"
+    path.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+                    f'[data]\ndir = "{tmp_path}"\n[web]\nhost = "127.0.0.1"\n'
+                    f'port = {free_port()}\ntoken = "{TOKEN}"\n'
+                    '[game]\nplayers = ["Mario", "Luigi", "Peach"]\n')
+    return path
+
+
+@contextlib.contextmanager
+def daemon(config: Path) -> Iterator[str]:
+    """``companion run`` in a child process; yields the base URL."""
+    with spawn_companion("run", "--config", str(config)) as proc:
+        seen = wait_for_line(proc.stderr, "web: the tablet API is at")
+        base = seen.split("web: the tablet API is at ")[1].split()[0].removesuffix("api/state")
+        try:
+            yield base
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.communicate(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def api(base: str, path: str, body: object = None) -> object:
+    request = urllib.request.Request(base + path.lstrip("/"), method="POST",
+                                     data=json.dumps(body or {}).encode(),
+                                     headers={"Authorization": f"Bearer {TOKEN}",
+                                              "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        return json.loads(reply.read())
+
+
+def open_page(browser: Browser, url: str, width: int = 1024, height: int = 768) -> Page:
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(url)
+    expect(page.locator("#link")).to_have_text("live")
+    return page
+
+
+def coins(page: Page, name: str) -> str:
+    return page.locator(".tile", has_text=name).locator(".coins").inner_text()
+
+
+def test_press_on_the_page_changes_the_balance_without_reload(browser: Browser,
+                                                              config: Path) -> None:
+    with daemon(config) as base:
+        page = open_page(browser, f"{base}#token={TOKEN}")
+        assert "token" not in page.url  # kept in the browser, not in the address bar
+        assert page.evaluate("localStorage.getItem('companion-table-token')") == TOKEN
+        expect(page.locator(".tile")).to_have_count(3)
+        assert coins(page, "Mario") == "30"
+        page.evaluate("window.__same_page = true")
+        page.locator("#press").click()
+        expect(page.locator("#outcome")).to_contain_text("Mario")
+        state = json.loads(urllib.request.urlopen(base + "api/state", timeout=10).read())
+        mario = state["players"][0]["balance"]
+        expect(page.locator(".tile", has_text="Mario").locator(".coins")).to_have_text(str(mario))
+        assert page.evaluate("window.__same_page") is True  # no reload happened
+        page.close()
+
+
+def test_two_pages_stay_in_sync_and_tiles_pick_the_current_player(browser: Browser,
+                                                                   config: Path) -> None:
+    with daemon(config) as base:
+        context = browser.new_context(viewport={"width": 1024, "height": 768})
+        one = context.new_page()
+        one.goto(f"{base}#token={TOKEN}")
+        two = context.new_page()
+        two.goto(base)  # the same browser remembers the token
+        for page in (one, two):
+            expect(page.locator("#link")).to_have_text("live")
+        two.locator(".tile", has_text="Luigi").click()
+        expect(one.locator(".tile.current")).to_contain_text("Luigi")
+        one.locator("#pay-from").select_option(label="Luigi")
+        one.locator("#pay-to").select_option(label="Bank")
+        one.locator("#pay-amount").fill("7")
+        one.locator("#pay-note").fill("tax")
+        one.locator("#pay button").click()
+        expect(two.locator(".tile", has_text="Luigi").locator(".coins")).to_have_text("23")
+        expect(two.locator("#history li").first).to_contain_text("Luigi → Bank · tax")
+        two.locator("#undo").click()
+        expect(one.locator(".tile", has_text="Luigi").locator(".coins")).to_have_text("30")
+        context.close()
+
+
+def test_a_page_reconnects_after_the_daemon_restarts(browser: Browser, config: Path) -> None:
+    with daemon(config) as base:
+        page = open_page(browser, f"{base}#token={TOKEN}")
+    expect(page.locator("#link")).to_have_text("reconnecting…")
+    with daemon(config) as base:
+        expect(page.locator("#link")).to_have_text("live", timeout=15_000)
+        api(base, "/api/transfers", {"from": "bank", "to": api_state(base)[0], "amount": 12})
+        expect(page.locator(".tile", has_text="Mario").locator(".coins")).to_have_text("42")
+    page.close()
+
+
+def api_state(base: str) -> list[int]:
+    state = json.loads(urllib.request.urlopen(base + "api/state", timeout=10).read())
+    return [p["id"] for p in state["players"]]
+
+
+def test_without_the_token_writes_are_refused_and_explained(browser: Browser,
+                                                            config: Path) -> None:
+    with daemon(config) as base:
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(base)
+        expect(page.locator("#link")).to_have_text("live")
+        page.locator("#press").click()
+        expect(page.locator("#notice")).to_contain_text("no table token")
+        expect(page.locator("#toast")).to_contain_text("missing or wrong table token")
+        context.close()
+
+
+@pytest.mark.parametrize(("label", "width", "height"), [("phone", 360, 740),
+                                                        ("tablet", 1024, 768),
+                                                        ("tablet-portrait", 768, 1024)])
+def test_screenshots(browser: Browser, config: Path, label: str, width: int,
+                     height: int) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with daemon(config) as base:
+        ids = api_state(base)
+        api(base, "/api/transfers", {"from": ids[2], "to": "bank", "amount": 35,
+                                     "note": "Peach's Castle"})
+        api(base, "/api/current", {"player": ids[1]})
+        api(base, "/api/press")
+        page = open_page(browser, f"{base}#token={TOKEN}", width, height)
+        expect(page.locator(".tile", has_text="Peach").locator(".owes")).to_be_visible()
+        expect(page.locator("#history li")).not_to_have_count(0)
+        # Nothing may stick out sideways, from 360 px wide up.
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.wait_for_timeout(700)  # let the outcome's pop animation finish for the picture
+        page.screenshot(path=str(ARTIFACTS / f"{label}.png"), full_page=True)
+        page.close()
