@@ -105,6 +105,35 @@ async def test_a_retried_transfer_with_the_same_key_is_written_once(tmp_path: Pa
         assert state["players"][0]["balance"] == 27
 
 
+async def test_page_editions_assign_next_and_go(tmp_path: Path) -> None:
+    async with serving(tmp_path) as (server, _), aiohttp.ClientSession() as s:
+        async with s.get(server.url) as page:
+            assert page.status == 200 and "Question Block" in await page.text()
+        async with s.get(server.url + "static/app.js") as script:
+            assert script.status == 200 and "WebSocket" in await script.text()
+        status, editions = await call(s, server, "GET", "/api/editions")
+        assert [e["id"] for e in editions["editions"]] == ["celebration", "gamer",
+                                                          "mario_kart", "movie"]
+        _, state = await call(s, server, "GET", "/api/state")
+        mario, luigi, peach = (p["id"] for p in state["players"])
+        assert await call(s, server, "POST", "/api/next", headers=AUTH) == (
+            200, {"current_player": luigi})
+        status, entry = await call(s, server, "POST", "/api/go", {"player": peach},
+                                   headers=AUTH)
+        assert status == 201 and entry["to"] == peach and entry["amount"] == 2
+        await call(s, server, "POST", "/api/current", {"player": None}, headers=AUTH)
+        await call(s, server, "POST", "/api/press", headers=AUTH)
+        await asyncio.sleep(0)
+        _, state = await call(s, server, "GET", "/api/state")
+        waiting = state["unassigned"][0]["id"]
+        status, record = await call(s, server, "POST", "/api/assign",
+                                    {"outcome": waiting, "player": mario}, headers=AUTH)
+        assert status == 200 and record["player"] == mario and record["assigned"]
+        status, reply = await call(s, server, "POST", "/api/assign",
+                                   {"outcome": waiting, "player": luigi}, headers=AUTH)
+        assert status == 400 and "already assigned" in reply["error"]
+
+
 BAD_WRITES = [
     ("/api/transfers", {"from": 999, "to": "bank", "amount": 5}, "unknown player 999"),
     ("/api/transfers", {"from": "bank", "to": "bank", "amount": 5}, "cannot pay itself"),
@@ -191,13 +220,15 @@ write_bodies = st.recursive(
 )
 field_bodies = st.fixed_dictionaries({}, optional={
     "from": write_bodies, "to": write_bodies, "amount": write_bodies, "note": write_bodies,
-    "player": write_bodies, "edition": write_bodies, "players": write_bodies})
+    "player": write_bodies, "edition": write_bodies, "players": write_bodies,
+    "outcome": write_bodies})
 
 
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(calls=st.lists(st.tuples(
-    st.sampled_from(["/api/transfers", "/api/current", "/api/games", "/api/undo"]),
+    st.sampled_from(["/api/transfers", "/api/current", "/api/games", "/api/undo",
+                     "/api/assign", "/api/go", "/api/next"]),
     st.one_of(field_bodies, write_bodies)), min_size=1, max_size=6))
 def test_fuzzed_writes_never_5xx_and_rejections_change_nothing(
     tmp_path: Path, calls: list[tuple[str, Any]]
