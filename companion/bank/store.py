@@ -118,15 +118,35 @@ def _check_and_migrate(db: sqlite3.Connection, path: Path) -> None:
                               "upgrade this one or point [data] dir elsewhere")
     if version == SCHEMA_VERSION:
         return  # nothing to write: opening never takes the write lock
-    if version == 0 and db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
-        raise BrokenBankFile("a database, but not a companion bank (foreign tables)")
-    try:  # one creator at a time; the others wait, then find the schema in place
-        db.executescript(f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA user_version={SCHEMA_VERSION}; "
-                         "COMMIT;")
+    # A new file. Take the write lock and look again: another process may be creating it now.
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version == 0:
+            if db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
+                raise BrokenBankFile("a database, but not a companion bank (foreign tables)")
+            for statement in _statements(SCHEMA):
+                db.execute(statement)
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        elif version > SCHEMA_VERSION:
+            raise BankUnavailable(f"{path} was written by a newer companion (schema "
+                                  f"{version})")
+        db.execute("COMMIT")
     except BaseException:
         if db.in_transaction:
             db.execute("ROLLBACK")
         raise
+
+
+def _statements(script: str) -> list[str]:
+    """Split a schema script into statements (triggers hold ';' inside BEGIN ... END)."""
+    statements, current = [], ""
+    for line in script.splitlines(keepends=True):
+        current += line
+        if sqlite3.complete_statement(current):
+            statements.append(current.strip())
+            current = ""
+    return statements
 
 
 def _move_aside(path: Path) -> Path:
