@@ -69,9 +69,13 @@ def _folder_path(v: str) -> str | None:
     return "must not contain a NUL character" if "\0" in v else None
 
 
+_URLSAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
 def _token(v: str) -> str | None:
-    if v and (len(v) < 16 or not v.isascii() or not v.isprintable() or " " in v):
-        return "must be empty (generate one) or at least 16 printable ASCII characters, no spaces"
+    if v and (len(v) < 16 or not set(v) <= _URLSAFE):
+        return ("must be empty (generate one) or at least 16 characters of A-Z, a-z, 0-9, "
+                "'-' and '_' (it travels in a link)")
     return None
 
 

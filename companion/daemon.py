@@ -137,6 +137,7 @@ class Companion:
                         cfg.host, cfg.port, exc)
             return None
         log.info("web: the tablet API is at %sapi/state", server.url)
+        log.info("web: tablet link (keep it at the table): %s", server.tablet_link)
         return server
 
     def request_stop(self) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from companion.bank import Bank
 from tests.conftest import ROOT, spawn_companion, wait_for_line
 
 CHROMIUM = "/usr/bin/chromium"
@@ -126,8 +127,13 @@ def test_a_page_reconnects_after_the_daemon_restarts(browser: Browser, config: P
     with daemon(config) as base:
         page = open_page(browser, f"{base}#token={TOKEN}")
     expect(page.locator("#link")).to_have_text("reconnecting…")
+    bank = Bank.in_dir(config.parent)  # a change while the page is cut off ...
+    bank.transfer(bank.players()[1].id, "bank", 4, note="while offline")
+    bank.close()
     with daemon(config) as base:
         expect(page.locator("#link")).to_have_text("live", timeout=15_000)
+        # ... is on the page as soon as it is back, without a reload.
+        expect(page.locator(".tile", has_text="Luigi").locator(".coins")).to_have_text("26")
         api(base, "/api/transfers", {"from": "bank", "to": api_state(base)[0], "amount": 12})
         expect(page.locator(".tile", has_text="Mario").locator(".coins")).to_have_text("42")
     page.close()
@@ -170,4 +176,23 @@ def test_screenshots(browser: Browser, config: Path, label: str, width: int,
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.wait_for_timeout(700)  # let the outcome's pop animation finish for the picture
         page.screenshot(path=str(ARTIFACTS / f"{label}.png"), full_page=True)
+        page.close()
+
+
+def test_names_are_text_long_words_wrap_and_a_double_tap_writes_once(browser: Browser,
+                                                                     config: Path) -> None:
+    with daemon(config) as base:
+        api(base, "/api/games", {"players": ["<img src=x onerror=1>", "W" * 24]})
+        page = open_page(browser, f"{base}#token={TOKEN}", 360, 740)
+        expect(page.locator(".tile").first).to_contain_text("<img src=x onerror=1>")
+        assert page.locator(".tile img").count() == 0  # shown as text, never as HTML
+        api(base, "/api/transfers", {"from": "bank", "to": api_state(base)[1], "amount": 1,
+                                     "note": "N" * 200})
+        expect(page.locator("#history li").first).to_contain_text("NNNN")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        page.locator("#go").dblclick()  # an impatient finger
+        expect(page.locator("#go")).to_be_enabled()
+        page.wait_for_load_state("networkidle")
+        state = json.loads(urllib.request.urlopen(base + "api/state", timeout=10).read())
+        assert state["players"][0]["balance"] == 32  # GO paid once, not twice
         page.close()

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from companion.audio.null_backend import NullBackend
 from companion.config import AudioConfig, Config, DataConfig, GameConfig
 from companion.daemon import Companion
+from companion.web.api import HUB
 from companion.web.server import WebServer, start_web
 from companion.web.token import load_or_create_token
 from tests.conftest import StepClock
@@ -170,6 +171,17 @@ async def test_bad_input_is_a_400_with_an_error_and_changes_nothing(tmp_path: Pa
         assert status == 400 and reply["error"] == "nothing to undo"
         status, reply = await call(s, server, "GET", "/api/journal?game=abc")
         assert status == 400
+        for path, raw in (("/api/transfers", b'{"from": "bank", "to": P1, "amount": 1,'
+                                             b' "note": "\\ud800"}'),
+                          ("/api/transfers", b"[" * 10000),
+                          ("/api/assign",
+                           b'{"outcome": ' + str(2**70).encode() + b', "player": 1}'),
+                          ("/api/go", b'{"player": 99999999999999999999999}')):
+            raw = raw.replace(b"P1", str(p1).encode())
+            status, reply = await call(s, server, "POST", path, raw=raw, headers=AUTH)
+            assert status == 400 and "error" in reply, (path, raw[:60], reply)
+        status, reply = await call(s, server, "GET", "/api/journal?game=%C2%B2")
+        assert status == 400
         status, reply = await call(s, server, "POST", "/api/transfers",
                                    raw=b'{"note": "' + b"x" * 20000 + b'"}', headers=AUTH)
         assert status == 413 and "error" in reply
@@ -183,8 +195,11 @@ async def test_writes_need_the_table_token(tmp_path: Path) -> None:
     async with serving(tmp_path) as (server, _), aiohttp.ClientSession() as s:
         _, before = await call(s, server, "GET", "/api/state")
         mario = before["players"][0]["id"]
-        for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": TOKEN}):
-            for path, body in (("/api/press", None), ("/api/undo", None),
+        for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": TOKEN},
+                        {"Authorization": "Bearer \u00ff\u00fe"}):
+            for path, body in (("/api/press", None), ("/api/undo", None), ("/api/next", None),
+                               ("/api/go", {"player": mario}),
+                               ("/api/assign", {"outcome": 1, "player": mario}),
                                ("/api/transfers", {"from": mario, "to": "bank", "amount": 1}),
                                ("/api/current", {"player": None}),
                                ("/api/games", {"players": ["A", "B"]})):
@@ -255,3 +270,40 @@ def test_table_token_is_made_once_and_kept(tmp_path: Path) -> None:
     assert load_or_create_token("from-config-0123456789", tmp_path) == "from-config-0123456789"
     (tmp_path / "table-token").write_text("short\n")
     assert load_or_create_token("", tmp_path) not in ("short", first)
+
+
+async def test_press_while_sounding_is_a_409(tmp_path: Path) -> None:
+    config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)))
+    app = Companion(config, pin_factory=MockFactory(), backend=NullBackend(),
+                    clock=lambda: 5.0)  # time stands still: the first outcome never ends
+    app.start(asyncio.get_running_loop())
+    server = await start_web(app, "127.0.0.1", 0, TOKEN)
+    try:
+        async with aiohttp.ClientSession() as s:
+            assert (await call(s, server, "POST", "/api/press", headers=AUTH))[0] == 200
+            assert await call(s, server, "POST", "/api/press", headers=AUTH) == (
+                409, {"error": "the block is still sounding"})
+    finally:
+        await server.stop()
+        app.close()
+
+
+async def test_a_page_that_never_reads_cannot_hold_up_others_or_shutdown(tmp_path: Path) -> None:
+    async with serving(tmp_path) as (server, app), aiohttp.ClientSession() as s:
+        ws_url = server.url.replace("http", "ws") + "ws"
+        stuck = await s.ws_connect(ws_url)  # connects, then never reads again
+        reader = await s.ws_connect(ws_url)
+        await reader.receive_json(timeout=5)
+        for _ in range(150):  # more than a slow page's queue holds
+            await app.act("pay", lambda bank: bank.transfer(bank.players()[0].id, "bank", 1))
+        last = None
+        while last is None or last["state"]["players"][0]["balance"] != 30 - 150:
+            message = await reader.receive_json(timeout=5)
+            last = message if message["type"] == "state" else last
+        hub = server.runner.app[HUB]
+        assert len(hub.clients) == 2
+        assert all(q.qsize() <= 100 for q in hub.clients)
+        await asyncio.wait_for(server.stop(), 10)  # a hang guard, not a timing claim
+        ends = (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
+        kinds = [(await stuck.receive(timeout=5)).type for _ in range(300) if not stuck.closed]
+        assert stuck.closed or kinds[-1] in ends  # the stuck page was closed by the server

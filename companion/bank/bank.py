@@ -440,7 +440,8 @@ class Bank:
         current = self.current_player(gid)
         last = self.outcomes(gid, limit=1)
         return {
-            "game": {"id": gid, "edition": preset.id, "name": preset.name},
+            "game": {"id": gid, "edition": preset.id, "name": preset.name,
+                     "question_block": preset.question_block.enabled},
             "players": [{"id": p.id, "name": p.name, "colour": p.colour, "seat": p.seat,
                          "balance": money[p.id], "owes": money[p.id] < 0,
                          "current": p.id == current, "card": p.card_uid}

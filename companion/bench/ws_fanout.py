@@ -1,4 +1,5 @@
-"""WebSocket fan-out for ``companion bench``: a block event -> the message at 10 pages."""
+"""WebSocket fan-out for ``companion bench``: a block press -> the new bank state (what the
+page draws) at each of 10 pages."""
 
 from __future__ import annotations
 
@@ -35,9 +36,9 @@ async def _measure(events: int, clients: int) -> dict[str, Any]:
                 await ws.receive_json()  # the hello state
 
             async def first_outcome(ws: aiohttp.ClientWebSocketResponse) -> float:
-                while True:
+                while True:  # the state push after the outcome is banked
                     message = await ws.receive_json()
-                    if message["type"] == "outcome":
+                    if message["type"] == "state" and message["action"] == "outcome":
                         return time.perf_counter()
 
             for _ in range(events):

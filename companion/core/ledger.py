@@ -71,8 +71,8 @@ def check_amount(amount: object) -> int:
 
 
 def is_id(value: object) -> bool:
-    """A database id: an int that is not a bool."""
-    return isinstance(value, int) and not isinstance(value, bool)
+    """A database id: a positive int that SQLite can hold (not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**63
 
 
 def check_player(player: object, players: Iterable[int]) -> int:
@@ -103,6 +103,8 @@ def check_note(note: object) -> str:
         raise LedgerError("note must be text")
     if len(note) > MAX_NOTE:
         raise LedgerError(f"note must be at most {MAX_NOTE} characters")
+    if not all(c.isprintable() or c == "\n" for c in note):  # no surrogates, bidi tricks
+        raise LedgerError("note must be printable text")
     return note
 
 

@@ -7,6 +7,7 @@ input gets a 4xx with ``{"error": "..."}`` and changes nothing; there is no 5xx 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import json
 import logging
@@ -53,9 +54,9 @@ async def errors_as_json(request: web.Request, handler: Handler) -> web.StreamRe
 async def token_for_writes(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Writes need the table token; reading stays open."""
     if request.method not in ("GET", "HEAD", "OPTIONS"):
-        expected = f"Bearer {request.app[TOKEN]}"
-        given = request.headers.get("Authorization", "")
-        if not hmac.compare_digest(given.encode(), expected.encode()):
+        expected = f"Bearer {request.app[TOKEN]}".encode()
+        given = request.headers.get("Authorization", "").encode("utf-8", "surrogateescape")
+        if not hmac.compare_digest(given, expected):
             return _error(401, "missing or wrong table token")
     return await handler(request)
 
@@ -69,7 +70,7 @@ async def _body(request: web.Request) -> dict[str, Any]:
         return {}
     try:
         data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise LedgerError("the body must be JSON") from None
     if not isinstance(data, dict):
         raise LedgerError("the body must be a JSON object")
@@ -113,7 +114,7 @@ async def get_journal(request: web.Request) -> web.Response:
     raw = request.query.get("game")
     game: int | None = None
     if raw is not None:
-        if not raw.isdigit() or len(raw) > 18:
+        if not (raw.isascii() and raw.isdecimal()) or len(raw) > 18:
             raise LedgerError("game must be a game id")
         game = int(raw)
     entries = await _read(request, lambda bank: bank.journal_json(game))
@@ -199,24 +200,34 @@ async def index(_request: web.Request) -> web.FileResponse:
                             headers={"Cache-Control": "no-cache"})
 
 
+HEARTBEAT_S = 10.0
+"""A page that hears nothing for a while knows its connection is dead and reconnects."""
+MAX_QUEUED = 100
+
+
 class Hub:
     """Pushes every event to every connected WebSocket, each through its own small queue."""
 
     def __init__(self) -> None:
-        self.clients: set[asyncio.Queue[dict[str, Any] | None]] = set()
+        self.clients: dict[asyncio.Queue[dict[str, Any] | None], web.WebSocketResponse] = {}
 
     def publish(self, event: Event) -> None:
         message = _message(event)
         if message is None:
             return
         for queue in list(self.clients):
-            if queue.qsize() > 100:  # a stuck client catches up from the next full state
-                continue
+            while queue.qsize() >= MAX_QUEUED:  # a slow page loses old news, never the newest
+                queue.get_nowait()
             queue.put_nowait(message)
 
-    def close(self) -> None:
+    async def close(self) -> None:
+        """Close every socket now, even one whose reader is stuck."""
+        sockets = list(self.clients.values())
         for queue in self.clients:
             queue.put_nowait(None)
+        for ws in sockets:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(), 1.0)
 
 
 def _message(event: Event) -> dict[str, Any] | None:
@@ -230,11 +241,12 @@ def _message(event: Event) -> dict[str, Any] | None:
 
 
 async def websocket(request: web.Request) -> web.WebSocketResponse:
-    ws = web.WebSocketResponse(heartbeat=20)
+    ws = web.WebSocketResponse(heartbeat=20, max_msg_size=4096)
     await ws.prepare(request)
     hub = request.app[HUB]
     queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-    hub.clients.add(queue)
+    hub.clients[queue] = ws
+    sender: asyncio.Future[None] | None = None
     try:
         app = _companion(request)
         if app.bank is not None:  # catch up at once: a reconnecting page needs no reload
@@ -242,19 +254,23 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
             await ws.send_json({"type": "state", "action": "hello", "summary": "",
                                 "state": {**state, "timer": None}})
         sender = asyncio.ensure_future(_send_all(ws, queue))
-        async for msg in ws:
+        async for msg in ws:  # the page sends nothing we need; this just waits for the end
             if msg.type is WSMsgType.ERROR:
                 break
-        sender.cancel()
     finally:
-        hub.clients.discard(queue)
+        if sender is not None:
+            sender.cancel()
+        hub.clients.pop(queue, None)
     return ws
 
 
 async def _send_all(ws: web.WebSocketResponse,
                     queue: asyncio.Queue[dict[str, Any] | None]) -> None:
     while True:
-        message = await queue.get()
+        try:
+            message = await asyncio.wait_for(queue.get(), HEARTBEAT_S)
+        except TimeoutError:
+            message = {"type": "ping"}
         if message is None:
             await ws.close()
             return
@@ -287,7 +303,7 @@ def build_app(companion: Companion, token: str) -> web.Application:
     app.router.add_static("/static/", STATIC)
 
     async def on_shutdown(_app: web.Application) -> None:
-        hub.close()
+        await hub.close()
         if hub.publish in companion.listeners:
             companion.listeners.remove(hub.publish)
 

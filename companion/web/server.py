@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from aiohttp import web
 
@@ -30,7 +31,7 @@ class WebServer:
     @property
     def tablet_link(self) -> str:
         """What the tablet opens (or the QR code holds): the page with the token."""
-        return f"{self.url}#token={self.token}"
+        return f"{self.url}#token={quote(self.token, safe='')}"
 
     async def stop(self) -> None:
         await self.runner.cleanup()

@@ -7,6 +7,10 @@ let state = null;
 let socket = null;
 let retryMs = 500;
 let lastOutcomeId = null;
+let lastHeard = 0;
+let gameId = null;
+const chosenFor = new Map();  // outcome id -> the player picked in "Give"
+const STALE_MS = 25000;  // the server says something at least every 10 s
 
 // The table token arrives once in the link (#token=...), then lives in this browser.
 (function takeToken() {
@@ -39,6 +43,7 @@ async function api(method, path, body) {
     throw err;
   }
   const data = await reply.json().catch(() => ({}));
+  if (reply.ok) $("notice").hidden = true;
   if (!reply.ok) {
     if (reply.status === 401) showNotice("This page has no table token: open the link from the companion's screen (QR code).");
     toast(data.error || ("Error " + reply.status));
@@ -61,6 +66,11 @@ function nameOf(id) {
 
 function outcomeText(o) {
   const who = o.player === null ? "Someone" : nameOf(o.player);
+  if (state && !state.game.question_block && o.kind !== "power_up") {
+    const what = { coins: `${o.coins} coin ping${o.coins === 1 ? "" : "s"}`, bowser: "Bowser's laugh",
+                   game_over: "Game Over tune" }[o.kind];
+    return `${what} (${who}: no coins in this edition)`;
+  }
   if (o.kind === "coins") return `${who} +${o.coins} coin${o.coins === 1 ? "" : "s"}`;
   if (o.kind === "bowser") return `Bowser! ${who} pays 5`;
   if (o.kind === "game_over") return `Game Over! ${who} pays 10`;
@@ -116,11 +126,12 @@ function renderWaiting() {
     const label = document.createElement("span");
     label.textContent = outcomeText({ ...o, player: null }).replace("Someone", "?");
     const pick = document.createElement("select");
-    fillSelect(pick, false);
+    fillSelect(pick, false, chosenFor.has(o.id) ? chosenFor.get(o.id) : state.current_player ?? undefined);
+    pick.addEventListener("change", () => chosenFor.set(o.id, Number(pick.value)));
     const give = document.createElement("button");
     give.className = "big";
     give.textContent = "Give";
-    give.addEventListener("click", () => api("POST", "/api/assign", { outcome: o.id, player: Number(pick.value) }).catch(() => {}));
+    give.addEventListener("click", () => busy(give, api("POST", "/api/assign", { outcome: o.id, player: Number(pick.value) })));
     li.append(label, pick, give);
     return li;
   }));
@@ -144,6 +155,11 @@ async function renderHistory() {
 }
 
 function render() {
+  if (state.game.id !== gameId) {  // a new game: forget choices made for the old one
+    gameId = state.game.id;
+    chosenFor.clear();
+    for (const id of ["pay-from", "pay-to"]) delete $(id).dataset.chosen;
+  }
   $("edition").textContent = "· " + state.game.name;
   renderOutcome();
   renderPlayers();
@@ -163,8 +179,9 @@ function setLink(live) {
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws`);
-  socket.onopen = () => { retryMs = 500; setLink(true); };
+  socket.onopen = () => { retryMs = 500; lastHeard = Date.now(); setLink(true); };
   socket.onmessage = (msg) => {
+    lastHeard = Date.now();
     const data = JSON.parse(msg.data);
     if (data.type === "state") { state = data.state; render(); }
   };
@@ -190,12 +207,32 @@ async function loadEditions() {
   }));
 }
 
-$("press").addEventListener("click", () => api("POST", "/api/press").catch(() => {}));
-$("undo").addEventListener("click", () => api("POST", "/api/undo").catch(() => {}));
-$("next").addEventListener("click", () => api("POST", "/api/next").catch(() => {}));
+// A dead connection can look open for minutes (Wi-Fi gone): if the server's heartbeat stops,
+// drop the socket and reconnect; also retry at once when the tablet wakes or the network returns.
+setInterval(() => {
+  if (socket && socket.readyState === WebSocket.OPEN && Date.now() - lastHeard > STALE_MS) socket.close();
+}, 5000);
+function reconnectNow() {
+  if (socket && socket.readyState !== WebSocket.OPEN && socket.readyState !== WebSocket.CONNECTING) {
+    socket.onclose = null;
+    connect();
+  }
+}
+window.addEventListener("online", reconnectNow);
+document.addEventListener("visibilitychange", () => { if (!document.hidden) reconnectNow(); });
+
+// One tap, one write: a button stays disabled until its request has an answer.
+function busy(button, promise) {
+  button.disabled = true;
+  return promise.catch(() => {}).finally(() => { button.disabled = false; });
+}
+
+$("press").addEventListener("click", () => busy($("press"), api("POST", "/api/press")));
+$("undo").addEventListener("click", () => busy($("undo"), api("POST", "/api/undo")));
+$("next").addEventListener("click", () => busy($("next"), api("POST", "/api/next")));
 $("go").addEventListener("click", () => {
   if (!state || state.current_player === null) { toast("Tap a player first."); return; }
-  api("POST", "/api/go", { player: state.current_player }).catch(() => {});
+  busy($("go"), api("POST", "/api/go", { player: state.current_player }));
 });
 for (const id of ["pay-from", "pay-to"]) {
   $(id).addEventListener("change", () => { $(id).dataset.chosen = "1"; });
@@ -203,10 +240,11 @@ for (const id of ["pay-from", "pay-to"]) {
 $("pay").addEventListener("submit", (ev) => {
   ev.preventDefault();
   const side = (v) => (v === "bank" ? "bank" : Number(v));
-  api("POST", "/api/transfers", {
+  const button = ev.target.querySelector("button");
+  busy(button, api("POST", "/api/transfers", {
     from: side($("pay-from").value), to: side($("pay-to").value),
     amount: Number($("pay-amount").value), note: $("pay-note").value,
-  }).then(() => { $("pay-note").value = ""; }).catch(() => {});
+  }).then(() => { $("pay-note").value = ""; }));
 });
 $("newgame").addEventListener("submit", (ev) => {
   ev.preventDefault();
