@@ -1,7 +1,8 @@
 """The bank's rules: a journal of coin movements, balances derived from it, undo as compensation.
 
-Pure: no SQLite here. The store (``companion.bank``) persists entries; everything that decides
-whether an operation is allowed, and what it writes, lives in this module.
+Pure: no SQLite here. The store (``companion.bank``) persists entries and validates with these
+functions. For speed it sums balances and picks the undo target in SQL; the property test checks
+that SQL against ``balances`` and ``undo_target`` here after every step.
 """
 
 from __future__ import annotations
