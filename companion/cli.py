@@ -1,4 +1,4 @@
-"""The ``companion`` command: run, demo, odds, bench, config."""
+"""The ``companion`` command: run, demo, screens, odds, bench, export, config."""
 
 from __future__ import annotations
 
@@ -59,7 +59,26 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     from companion.demo import run_demo
 
     config = _load_config(args.config)
-    return asyncio.run(run_demo(config, seed=args.seed, auto=args.auto, audio=args.audio))
+    return asyncio.run(run_demo(config, seed=args.seed, auto=args.auto, audio=args.audio,
+                                display=args.display))
+
+
+def _size(text: str) -> str:
+    from companion.config import _display_size
+
+    problem = _display_size(text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return text
+
+
+def _cmd_screens(args: argparse.Namespace) -> int:
+    from companion.config import DISPLAY_SIZES
+    from companion.display.previews import write_previews
+
+    written = write_previews(args.out, tuple(args.size or DISPLAY_SIZES))
+    print(f"wrote {len(written)} screens to {args.out}")
+    return 0
 
 
 def _cmd_odds(args: argparse.Namespace) -> int:
@@ -161,7 +180,15 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--auto", type=int, metavar="N", help="press N times by itself, then exit")
     demo.add_argument("--audio", choices=AUDIO_BACKENDS,
                       help="override [audio] backend")
+    demo.add_argument("--display", choices=["auto", "on", "off"], default="auto",
+                      help="show the small screen in a window (auto: when there is a desktop)")
     demo.set_defaults(func=_cmd_demo)
+
+    screens = sub.add_parser("screens", help="render every screen the panel shows to PNG files")
+    screens.add_argument("--out", type=Path, required=True, help="folder for the PNG files")
+    screens.add_argument("--size", type=_size, action="append",
+                         help="WxH (repeatable; default: 480x320, 320x240 and 800x480)")
+    screens.set_defaults(func=_cmd_screens)
 
     odds = sub.add_parser("odds", help="check the block's odds against the rulebook")
     odds.add_argument("--presses", type=_at_least(MIN_ODDS_PRESSES), default=100_000,

@@ -53,6 +53,11 @@ def _one_of(*choices: str) -> Check:
         f"must be one of {', '.join(repr(c) for c in choices)}, got {shown(v)}")
 
 
+def _one_of_int(*choices: int) -> Check:
+    return lambda v: None if v in choices else (
+        f"must be one of {', '.join(str(c) for c in choices)}, got {shown(v)}")
+
+
 def _host(v: str) -> str | None:
     if not v.strip():
         return "must not be empty"
@@ -137,11 +142,37 @@ class WebConfig:
                              "folder", _token)
 
 
+DISPLAY_SIZES = ("480x320", "320x240", "800x480")
+DISPLAY_DRIVERS = ("auto", "kmsdrm", "x11", "wayland", "fbdev", "dummy")
+
+
+def _display_size(v: str) -> str | None:
+    w, x, h = v.partition("x")
+    if x and w.isdigit() and h.isdigit() and 160 <= int(w) <= 4096 and 120 <= int(h) <= 4096:
+        return None
+    return (f"must be a size such as {', '.join(repr(s) for s in DISPLAY_SIZES)} "
+            f"(width x height, at least 160x120), got {shown(v)}")
+
+
 @dataclass(frozen=True)
 class DisplayConfig:
     """The small screen beside the block."""
 
     enabled: bool = setting(False, "drive the small screen")
+    size: str = setting("480x320", "the panel's resolution as it is mounted: 480x320, 320x240 "
+                                   "or 800x480 (other WxH work too)", _display_size)
+    driver: str = setting("auto", "auto (a window under X11/Wayland, else kmsdrm, else the "
+                                  "framebuffer), kmsdrm, x11, wayland, fbdev or dummy",
+                          _one_of(*DISPLAY_DRIVERS))
+    fullscreen: str = setting("auto", "auto (fullscreen without a desktop), yes or no",
+                              _one_of("auto", "yes", "no"))
+    rotate: int = setting(0, "turn the picture by 0, 90, 180 or 270 degrees for a panel "
+                             "mounted sideways", _one_of_int(0, 90, 180, 270))
+    framebuffer: str = setting("/dev/fb0", "framebuffer device for the fbdev driver (SPI "
+                                           "panels are often /dev/fb1)", _folder_path)
+    outcome_seconds: int = setting(8, "how long an outcome stays on screen", _range(2, 60))
+    idle_minutes: int = setting(10, "minutes without activity before the idle screen (QR code "
+                                    "of the tablet link); 0: never", _range(0, 1440))
 
 
 def _edition(v: str) -> str | None:

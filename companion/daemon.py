@@ -53,6 +53,7 @@ class Companion:
         self.button: Any = None
         self.bank: BankService | None = None
         self.web: Any = None
+        self.screen: Any = None
         self.web_any_port_if_taken = False  # the demo's choice: a free port beats no page
         self.ready = asyncio.Event()
         self.closed = False
@@ -71,6 +72,7 @@ class Companion:
         self.speaker.open()
         self.bank = self._open_bank()
         self.button = self._open_button()
+        self.screen = self._open_screen()
         log.info("companion ready (button: %s, audio: %s, bank: %s)",
                  f"BCM {self.config.block.pin}" if self.button else "none",
                  self.speaker.backend.name if self.speaker.available else "none",
@@ -116,6 +118,24 @@ class Companion:
                         "(presses from the tablet or demo still work)", cfg.pin, exc)
             return None
 
+    def _open_screen(self) -> Any:
+        if not self.config.display.enabled:
+            return None
+        from companion.display.screen import Screen
+
+        screen = Screen(self.config.display, coin_period=self.library.coin_period,
+                        on_quit=self._quit_from_thread)
+        screen.set_bank_online(self.bank is not None)
+        self.listeners.append(screen.post)
+        screen.start()
+        return screen
+
+    def _quit_from_thread(self) -> None:
+        loop = self._loop
+        if loop is not None:
+            log.info("the display window was closed: stopping")
+            loop.call_soon_threadsafe(self.request_stop)
+
     async def _start_web(self) -> Any:
         cfg = self.config.web
         if not cfg.enabled:
@@ -156,6 +176,8 @@ class Companion:
         self.start(loop)
         try:
             self.web = await self._start_web()
+            if self.screen is not None and self.web is not None:
+                self.screen.set_link_source(self.web.lan_link)
             self.ready.set()
             await self._stopping.wait()
             await self.drain()
@@ -178,6 +200,9 @@ class Companion:
             self.button.close()
             self.button = None
         self.speaker.close()
+        if self.screen is not None:
+            self.screen.close()
+            self.screen = None
         if self.bank is not None:
             self.bank.close()  # finishes queued writes first
         log.info("companion stopped after %d presses (%d ignored while sounding)",

@@ -60,8 +60,16 @@ def _cbreak(fd: int) -> Iterator[None]:
 
 
 async def run_demo(config: Config, *, seed: int | None = None, auto: int | None = None,
-                   audio: str | None = None) -> int:
-    """Run the demo until 'q', EOF on a pipe, Ctrl-C or SIGTERM."""
+                   audio: str | None = None, display: str = "auto") -> int:
+    """Run the demo until 'q', EOF on a pipe, Ctrl-C or SIGTERM.
+
+    ``display``: "on" shows the small screen (a window on a desktop), "off" never, "auto" (when
+    there is a desktop to put the window on, or when the config turns it on)."""
+    from companion.display import has_desktop
+
+    show = {"on": True, "off": False}.get(display, config.display.enabled or has_desktop())
+    config = dataclasses.replace(config, display=dataclasses.replace(config.display,
+                                                                     enabled=show))
     if audio:
         config = dataclasses.replace(config, audio=dataclasses.replace(config.audio, backend=audio))
     scratch = None

@@ -46,6 +46,8 @@ class SoundLibrary:
         self._outcomes: dict[str, Pcm] = {}
         ping = self.sounds["coin"]
         period = max(COIN_PERIOD, ping.seconds + MIN_COIN_GAP)
+        self.coin_period = period
+        """Seconds from one coin ping to the next (screens light a coin per ping)."""
         for k in range(1, 7):
             pcm = Pcm(b"".join(ping.padded_to(period).data for _ in range(k - 1)) + ping.data)
             self._outcomes[f"coins_{k}"] = pcm

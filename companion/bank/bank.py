@@ -85,6 +85,10 @@ def _entry(row: sqlite3.Row) -> Entry:
                  undoes=row["undoes"])
 
 
+RECENT = 8
+"""Journal lines in ``state()["recent"]``: what a screen's log shows."""
+
+
 class Bank:
     """Games, players and the journal; all coin rules come from :mod:`companion.core.ledger`."""
 
@@ -449,7 +453,18 @@ class Bank:
             "current_player": current,
             "last_outcome": last[0].to_json() if last else None,
             "unassigned": [o.to_json() for o in self.outcomes(gid, unassigned_only=True)],
+            "recent": self._recent(gid),
         }
+
+    def _recent(self, gid: int, limit: int = RECENT) -> list[dict[str, Any]]:
+        """The latest journal lines, newest first, with the block outcome's kind (screens)."""
+        rows = self._db.execute(
+            "SELECT e.*, o.kind AS outcome_kind,"
+            " (SELECT u.id FROM entries u WHERE u.undoes = e.id) AS undone_by"
+            " FROM entries e LEFT JOIN outcomes o ON o.id = e.outcome_id"
+            " WHERE e.game_id = ? ORDER BY e.id DESC LIMIT ?", (gid, limit)).fetchall()
+        return [{**_entry(row).to_json(row["undone_by"]), "outcome_kind": row["outcome_kind"]}
+                for row in rows]
 
     def journal_json(self, game_id: int | None = None) -> list[dict[str, Any]]:
         with self.snapshot():

@@ -38,6 +38,13 @@ def press_to_pcm(presses: int) -> dict[str, Any]:
                       ["--presses", str(presses), "--fifo", str(fifo)], env)
 
 
+def display_figures(presses: int = 100, idle_seconds: float = 10.0) -> dict[str, Any]:
+    """The screen: press -> frame latencies and idle CPU with the display on (dummy SDL)."""
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy"}
+    return _child("companion.bench.display",
+                  ["--presses", str(presses), "--idle-seconds", str(idle_seconds)], env)
+
+
 def cold_import_ms(runs: int = 5) -> float:
     """Median time for a fresh interpreter to import the daemon, minus a bare interpreter."""
 
@@ -95,12 +102,17 @@ def run_all(presses: int = 200, data_dir: Path | None = None) -> dict[str, Any]:
 
     folder = data_dir or Path(default_data_dir())
     latency = press_to_pcm(presses)
+    display = display_figures(min(presses, 100))
     return {
         "bank_write_ms": write_latency_ms(folder),
         "bank_load_10k_entries_ms": load_game_ms(folder),
         "ws_fanout_ms": ws_fanout_ms(),
         "press_to_pcm_ms": latency["press_to_pcm_ms"],
         "daemon_rss_mib": latency["rss_mib"],
+        "display_press_to_outcome_frame_ms": display["press_to_outcome_frame_ms"],
+        "display_press_to_balance_frame_ms": display["press_to_balance_frame_ms"],
+        "display_idle_cpu_percent": display["idle_cpu_percent_display_on"],
+        "display_idle_renders_in_10_s": display["idle_renders"],
         "cold_import_ms": cold_import_ms(),
         "startup_to_ready_ms": startup_ms(),
         "odds_draws_per_s": odds_draws_per_second(),

@@ -9,6 +9,7 @@ from urllib.parse import quote
 from aiohttp import web
 
 from companion.daemon import Companion
+from companion.web.address import lan_address
 from companion.web.api import build_app
 
 log = logging.getLogger(__name__)
@@ -32,6 +33,20 @@ class WebServer:
     def tablet_link(self) -> str:
         """What the tablet opens (or the QR code holds): the page with the token."""
         return f"{self.url}#token={quote(self.token, safe='')}"
+
+    def lan_link(self) -> str | None:
+        """The tablet link with an address other devices can open (None: no network yet).
+
+        When bound to every interface, that is this machine's address on its default route."""
+        host = self.host
+        if host in ("0.0.0.0", "::", ""):
+            found = lan_address()
+            if found is None:
+                return None
+            host = found
+        elif ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}/#token={quote(self.token, safe='')}"
 
     async def stop(self) -> None:
         await self.runner.cleanup()

@@ -1,0 +1,118 @@
+"""``companion screens``: every screen type at every size preset, as PNG files.
+
+The scenes come from the real :class:`DisplayModel` fed with made-up game states, so a preview
+is exactly what the panel would show for that moment.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from companion.config import DISPLAY_SIZES
+from companion.core.outcomes import Kind, Outcome
+from companion.display.scene import ANIMATION_FRAMES, FPS, DisplayModel, Scene, TimerView
+from companion.events import BankChanged, BlockOutcome
+
+SAMPLE_LINK = "http://192.168.1.23:8080/#token=Zm9yLXRoZS10YWJsZS1vbmx5LXNhbXBsZQ"
+NAMES = ("Mario", "Luigi", "Peach", "Yoshi", "Toad", "Daisy")
+COLOURS = ("#e52521", "#43b047", "#f497c0", "#6cc24a", "#2f5fd0", "#f08c00")
+
+
+def sample_state(players: int = 4, current: int = 1, balances: tuple[int, ...] = (),
+                 outcome: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A bank state of the shape :meth:`Bank.state` returns."""
+    money = balances or (32, 27, -3, 41, 18, 30)[:players]
+    entries = [
+        {"kind": "block", "from": None, "to": 2, "amount": 3, "outcome_kind": "coins"},
+        {"kind": "block", "from": 3, "to": None, "amount": 5, "outcome_kind": "bowser"},
+        {"kind": "transfer", "from": 1, "to": 3, "amount": 4, "note": "rent"},
+        {"kind": "pass_go", "from": None, "to": 4, "amount": 2, "note": "passed GO"},
+        {"kind": "block", "from": 1, "to": None, "amount": 10, "outcome_kind": "game_over",
+         "undone_by": 9},
+    ]
+    return {
+        "game": {"id": 1, "edition": "celebration",
+                 "name": "Monopoly: Super Mario Celebration", "question_block": True},
+        "players": [{"id": i + 1, "name": NAMES[i], "colour": COLOURS[i], "seat": i,
+                     "balance": money[i], "owes": money[i] < 0, "current": i + 1 == current,
+                     "card": None} for i in range(players)],
+        "current_player": current,
+        "last_outcome": outcome,
+        "unassigned": [],
+        "recent": [e for e in entries if all(
+            p is None or p <= players for p in (e["from"], e["to"]))],
+    }
+
+
+def _outcome_scene(outcome: Outcome, delta: int, *, player: int | None = 2,
+                   seconds: float = 2.5) -> Scene:
+    balances = (32, 27 + delta, -3, 41)
+    model = DisplayModel(idle_after=None)
+    model.apply(BlockOutcome(1, outcome, 0.0, "button", True), 0.0)
+    state = sample_state(current=player or 0, balances=balances,
+                         outcome={"player": player, **outcome.to_json()})
+    model.apply(BankChanged("outcome", "", state), 0.0)
+    return model.scene(seconds)
+
+
+def sample_scenes() -> dict[str, Scene]:
+    """One scene per screen type the panel can show."""
+    scenes = {
+        "outcome-coins-3": _outcome_scene(Outcome(Kind.COINS, 3, (1, 3)), 3),
+        "outcome-coins-6": _outcome_scene(Outcome(Kind.COINS, 6, (2, 6)), 6),
+        "outcome-power-up": _outcome_scene(Outcome(Kind.POWER_UP, 0, (5,)), 0),
+        "outcome-bowser": _outcome_scene(Outcome(Kind.BOWSER, 0, (3,)), -5),
+        "outcome-game-over": _outcome_scene(Outcome(Kind.GAME_OVER, 0, (6,)), -10),
+        "outcome-unassigned": _outcome_scene(Outcome(Kind.COINS, 2, (1, 2)), 0, player=None),
+    }
+    table = DisplayModel(idle_after=None)
+    table.apply(BankChanged("transfer", "", sample_state()), 0.0)
+    scenes["table-4-players"] = table.scene(1.0)
+    six = DisplayModel(idle_after=None)
+    six.apply(BankChanged("transfer", "", sample_state(players=6, current=5)), 0.0)
+    scenes["table-6-players"] = six.scene(1.0)
+    negative = DisplayModel(idle_after=None)
+    negative.apply(BankChanged("undo", "", sample_state(current=3,
+                                                         balances=(12, 9, -17, 64))), 0.0)
+    scenes["table-negative-balance"] = negative.scene(1.0)
+    timer = DisplayModel(idle_after=None)
+    timer.set_timer(TimerView(deadline=14.0, duration=14.0, label="Worms are moving!"), 0.0)
+    scenes["timer-running"] = timer.scene(2.2)
+    scenes["timer-last-seconds"] = timer.scene(11.4)
+    scenes["timer-time-up"] = timer.scene(14.2)
+    idle = DisplayModel()
+    idle.set_link(SAMPLE_LINK)
+    idle.apply(BankChanged("transfer", "", sample_state()), 0.0)
+    scenes["idle-qr"] = idle.scene(10_000.0)
+    offline = DisplayModel()
+    scenes["idle-no-link"] = offline.scene(0.0)
+    assert all(s.outcome is None or s.outcome.frame >= ANIMATION_FRAMES
+               for s in scenes.values()), f"previews show settled frames ({FPS} fps)"
+    return scenes
+
+
+def size_of(text: str) -> tuple[int, int]:
+    w, _, h = text.partition("x")
+    return int(w), int(h)
+
+
+def write_previews(out: Path, sizes: tuple[str, ...] = DISPLAY_SIZES) -> list[Path]:
+    """Render every sample scene at every size into ``out``; returns the files written."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from companion.display.render import render
+
+    pygame.font.init()
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for size in sizes:
+        surface = pygame.Surface(size_of(size))
+        for name, scene in sample_scenes().items():
+            render(scene, surface)
+            path = out / f"{size}-{name}.png"
+            pygame.image.save(surface, str(path))
+            written.append(path)
+    return written

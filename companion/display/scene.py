@@ -1,0 +1,283 @@
+"""What the screen shows, decided without pygame: events in, a frozen :class:`Scene` out.
+
+The model is pure and clocked from outside (``now`` is passed in), so tests are exact. A scene
+only holds what is drawn, quantised to the frames that differ (animation frame, whole seconds
+of a countdown, coins pinged so far), so the screen renders when ``scene(now)`` changes and
+sleeps until :meth:`DisplayModel.next_change` otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.core.outcomes import Kind, Outcome
+from companion.events import BankChanged, BlockOutcome, Event
+
+FPS = 20
+"""Frames per second while something animates."""
+ANIMATION_FRAMES = 16
+"""An outcome's entrance lasts this many frames, then the picture holds still."""
+LAST_SECONDS = 5
+"""The countdown turns urgent (full screen, flashing) this close to the end."""
+TIME_UP_SECONDS = 4.0
+"""How long "TIME'S UP" stays after a countdown ends."""
+LOG_LINES = 4
+
+
+@dataclass(frozen=True, slots=True)
+class TimerView:
+    """A countdown as the screen needs it: its end on the screen's clock and its length."""
+
+    deadline: float
+    duration: float
+    label: str = "Time is running"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    name: str
+    balance: int
+    current: bool
+    colour: str
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    """One coin movement: ``who`` gained ``delta`` (negative: paid), ``why`` in a few words."""
+
+    who: str
+    delta: int
+    why: str
+    undone: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeFace:
+    kind: Kind
+    coins: int
+    coins_shown: int
+    frame: int
+    player: str | None
+    delta: int
+    balance: int | None
+    waiting: bool
+    """The bank has not answered yet (who got it is not known)."""
+    banked: bool
+    """False when the edition has no block payouts or the bank is unavailable."""
+
+
+@dataclass(frozen=True, slots=True)
+class TimerFace:
+    seconds: int
+    fraction: float
+    """Time left as a share of the whole, in steps of whole seconds."""
+    urgent: bool
+    flash: bool
+    time_up: bool
+    label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    """Everything drawn on one frame; equal scenes are equal pictures."""
+
+    screen: str  # "outcome", "table", "timer" or "idle"
+    title: str = ""
+    players: tuple[PlayerRow, ...] = ()
+    log: tuple[LogLine, ...] = ()
+    outcome: OutcomeFace | None = None
+    timer: TimerFace | None = None
+    link: str | None = None
+    address: str | None = None
+
+
+@dataclass
+class _Flash:
+    outcome: Outcome
+    at: float
+    player: str | None = None
+    balance: int | None = None
+    waiting: bool = True
+
+
+@dataclass
+class DisplayModel:
+    """The screen's memory: the last bank state, the outcome on show, the countdown."""
+
+    outcome_seconds: float = 8.0
+    idle_after: float | None = 600.0
+    coin_period: float = 0.30
+    state: dict[str, Any] | None = None
+    link: str | None = None
+    timer: TimerView | None = None
+    last_activity: float | None = None
+    bank_online: bool = True
+    _flash: _Flash | None = field(default=None, repr=False)
+
+    # -- input -----------------------------------------------------------------------------
+
+    def apply(self, event: Event, now: float) -> None:
+        """Take a daemon event (block outcome, bank change)."""
+        if isinstance(event, BlockOutcome):
+            self._flash = _Flash(event.outcome, now, waiting=self.bank_online)
+            self.last_activity = now
+        elif isinstance(event, BankChanged):
+            self.state = event.state
+            self.last_activity = now
+            if event.action == "outcome" and self._flash is not None and self._flash.waiting:
+                self._settle_flash(event.state)
+
+    def _settle_flash(self, state: dict[str, Any]) -> None:
+        flash = self._flash
+        assert flash is not None
+        flash.waiting = False
+        last = state.get("last_outcome") or {}
+        pid = last.get("player")
+        for p in state.get("players", ()):
+            if p["id"] == pid:
+                flash.player, flash.balance = p["name"], p["balance"]
+
+    def set_timer(self, timer: TimerView | None, now: float) -> None:
+        """Start, restart or stop (None) the countdown shown."""
+        if timer is None and self.timer is not None and now >= self.timer.deadline:
+            return  # it ran out: "time's up" stays on for its few seconds
+        self.timer = timer
+        self.last_activity = now
+
+    def set_link(self, link: str | None) -> None:
+        self.link = link
+
+    # -- output ----------------------------------------------------------------------------
+
+    def scene(self, now: float) -> Scene:
+        """The picture for ``now``."""
+        timer = self._timer_face(now)
+        if timer is not None and (timer.urgent or timer.time_up):
+            return Scene("timer", timer=timer)
+        if self._flash is not None and now - self._flash.at < self.outcome_seconds:
+            return Scene("outcome", outcome=self._outcome_face(now), timer=timer)
+        if timer is not None:
+            return Scene("timer", timer=timer)
+        if self._idle(now):
+            return Scene("idle", title=self._title(), players=self._players(), link=self.link,
+                         address=_address(self.link))
+        return Scene("table", title=self._title(), players=self._players(), log=self._log())
+
+    def next_change(self, now: float) -> float | None:
+        """The earliest later time at which :meth:`scene` may differ; None: only on input."""
+        times: list[float] = []
+        flash = self._flash
+        if flash is not None and now - flash.at < self.outcome_seconds:
+            frame = math.floor((now - flash.at) * FPS)
+            if frame < ANIMATION_FRAMES:
+                times.append(flash.at + (frame + 1) / FPS)
+            if flash.outcome.kind is Kind.COINS:
+                pinged = math.floor((now - flash.at) / self.coin_period) + 1
+                if pinged < flash.outcome.coins:
+                    times.append(flash.at + pinged * self.coin_period)
+            times.append(flash.at + self.outcome_seconds)
+        if self.timer is not None:
+            deadline = self.timer.deadline
+            left = deadline - now
+            if left > 0:
+                step = 0.5 if left <= LAST_SECONDS else 1.0
+                times.append(deadline - (math.ceil(left / step) - 1) * step)
+            elif now < deadline + TIME_UP_SECONDS:
+                times.append(min(deadline + (math.floor(-left * 2) + 1) / 2,
+                                 deadline + TIME_UP_SECONDS))
+        if self.idle_after is not None and self.last_activity is not None:
+            goes_idle = self.last_activity + self.idle_after
+            if goes_idle > now:
+                times.append(goes_idle)
+        later = [t for t in times if t > now]
+        return min(later) if later else None
+
+    # -- pieces ----------------------------------------------------------------------------
+
+    def _idle(self, now: float) -> bool:
+        if self.state is None or self.last_activity is None:
+            return True
+        return self.idle_after is not None and now - self.last_activity >= self.idle_after
+
+    def _title(self) -> str:
+        state = self.state
+        if state is None:
+            return "Question Block"
+        current = next((p["name"] for p in state["players"] if p["current"]), None)
+        return f"{current}'s turn" if current else state["game"]["name"]
+
+    def _players(self) -> tuple[PlayerRow, ...]:
+        if self.state is None:
+            return ()
+        return tuple(PlayerRow(p["name"], p["balance"], p["current"], p.get("colour") or "")
+                     for p in self.state["players"])
+
+    def _log(self) -> tuple[LogLine, ...]:
+        if self.state is None:
+            return ()
+        names = {p["id"]: p["name"] for p in self.state["players"]}
+        lines = []
+        for entry in self.state.get("recent", ())[:LOG_LINES]:
+            lines.extend(log_lines(entry, names))
+        return tuple(lines[:LOG_LINES])
+
+    def _outcome_face(self, now: float) -> OutcomeFace:
+        flash = self._flash
+        assert flash is not None
+        outcome = flash.outcome
+        elapsed = now - flash.at
+        shown = 0
+        if outcome.kind is Kind.COINS:
+            shown = min(outcome.coins, math.floor(elapsed / self.coin_period) + 1)
+        banked = self.bank_online and bool(
+            self.state is None or self.state["game"].get("question_block", True))
+        return OutcomeFace(outcome.kind, outcome.coins, shown,
+                           min(ANIMATION_FRAMES, math.floor(elapsed * FPS)), flash.player,
+                           outcome.coin_delta if banked else 0, flash.balance,
+                           flash.waiting, banked)
+
+    def _timer_face(self, now: float) -> TimerFace | None:
+        timer = self.timer
+        if timer is None:
+            return None
+        left = timer.deadline - now
+        if left <= 0:
+            if left > -TIME_UP_SECONDS:
+                return TimerFace(0, 0.0, True, math.floor(-left * 2) % 2 == 0, True)
+            return None
+        seconds = math.ceil(left)
+        urgent = left <= LAST_SECONDS
+        flash = urgent and math.ceil(left * 2) % 2 == 0
+        return TimerFace(seconds, min(1.0, seconds / max(timer.duration, 1e-9)), urgent, flash,
+                         False, timer.label)
+
+
+WHY = {"opening": "start", "pass_go": "passed GO", "transfer": "", "undo": "undo"}
+OUTCOME_WHY = {"coins": "coins", "bowser": "Bowser", "power_up": "power-up",
+               "game_over": "Game Over"}
+
+
+def log_lines(entry: dict[str, Any], names: dict[int, str]) -> list[LogLine]:
+    """A journal entry as seen by the players it touched (a payment between two players is
+    two lines: one pays, one gets)."""
+    kind = entry["kind"]
+    if kind == "block":
+        why = OUTCOME_WHY.get(entry.get("outcome_kind") or "", "block")
+    else:
+        why = WHY.get(kind, kind)
+        if entry.get("note") and kind == "transfer":
+            why = entry["note"]
+    undone = entry.get("undone_by") is not None
+    amount = int(entry["amount"])
+    lines = []
+    for party, sign in ((entry["to"], 1), (entry["from"], -1)):
+        if party is not None:
+            lines.append(LogLine(names.get(party, f"#{party}"), sign * amount, why, undone))
+    return lines
+
+
+def _address(link: str | None) -> str | None:
+    """The link without its token: what a person could type."""
+    return link.split("#", 1)[0].rstrip("/") if link else None

@@ -1,0 +1,183 @@
+"""The display task: a thread that owns pygame's video side and sleeps until something changes.
+
+The daemon's loop hands it events (:meth:`Screen.post`), timer changes and the tablet link;
+the thread feeds them to the pure :class:`DisplayModel` and renders only when the scene
+differs from the one on the panel, waking otherwise only when the model says the picture
+will change (an animation frame, a countdown second, going idle).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from companion.config import DisplayConfig
+from companion.display.scene import DisplayModel, Scene, TimerView
+from companion.events import Event
+
+log = logging.getLogger(__name__)
+
+LINK_RECHECK = 30.0
+"""Seconds between looks at the tablet link while it is on show (the network may come up
+after the daemon, or DHCP may hand out a new address)."""
+PUMP_INTERVAL = 0.25
+"""Seconds between reads of a desktop window's events."""
+
+FrameListener = Callable[[Scene, float], None]
+
+
+class Screen:
+    """Renders the companion's scenes on one output, from its own thread."""
+
+    def __init__(self, cfg: DisplayConfig, *, clock: Callable[[], float] = time.monotonic,
+                 coin_period: float = 0.30, open_output: Callable[[], Any] | None = None,
+                 on_quit: Callable[[], None] | None = None) -> None:
+        from companion.display.outputs import logical_size
+        from companion.display.outputs import open_output as default_open
+
+        self.cfg = cfg
+        self.clock = clock
+        self.size = logical_size(cfg)
+        self.model = DisplayModel(
+            outcome_seconds=float(cfg.outcome_seconds),
+            idle_after=cfg.idle_minutes * 60.0 if cfg.idle_minutes else None,
+            coin_period=coin_period)
+        self.renders = 0
+        self.output_name: str | None = None
+        self.frame_listeners: list[FrameListener] = []
+        self.ready = threading.Event()
+        """Set once the output is open (or known to be missing)."""
+        self._open_output = open_output or (lambda: default_open(cfg))
+        self._on_quit = on_quit
+        self._inbox: deque[Callable[[float], None]] = deque()
+        self._wake = threading.Condition()
+        self._closed = False
+        self._link_source: Callable[[], str | None] | None = None
+        self._thread: threading.Thread | None = None
+        self.last_scene: Scene | None = None
+        self.surface: Any = None
+
+    # -- from the daemon (any thread) --------------------------------------------------------
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="display", daemon=True)
+        self._thread.start()
+
+    def post(self, event: Event) -> None:
+        """A daemon event (block outcome, bank change): a listener for the Companion."""
+        self._send(lambda now: self.model.apply(event, now))
+
+    def set_timer(self, timer: TimerView | None) -> None:
+        self._send(lambda now: self.model.set_timer(timer, now))
+
+    def set_link_source(self, source: Callable[[], str | None] | None) -> None:
+        """Where to read the tablet link for the idle screen's QR code."""
+        self._link_source = source
+        self._send(lambda now: self._refresh_link(now))
+
+    def set_bank_online(self, online: bool) -> None:
+        self._send(lambda now: setattr(self.model, "bank_online", online))
+
+    def close(self, timeout: float = 2.0) -> None:
+        with self._wake:
+            self._closed = True
+            self._wake.notify()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+
+    @property
+    def available(self) -> bool:
+        return self.output_name is not None
+
+    def _send(self, change: Callable[[float], None]) -> None:
+        with self._wake:
+            self._inbox.append(change)
+            self._wake.notify()
+
+    # -- the thread ------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        from companion.display.outputs import DisplayUnavailable
+
+        try:
+            import pygame
+
+            output = self._open_output()
+            self.surface = pygame.Surface(self.size)
+        except (DisplayUnavailable, ImportError) as exc:
+            log.warning("display unavailable (%s); carrying on without the screen "
+                        "(see hardware/display.md)", exc)
+            self.ready.set()
+            return
+        self.output_name = output.name
+        log.info("display: %s at %dx%d", output.name, *self.size)
+        self.ready.set()
+        try:
+            self._loop(output)
+        except Exception:
+            log.exception("the display failed; carrying on without it")
+        finally:
+            output.close()
+
+    def _loop(self, output: Any) -> None:
+        next_link_look = 0.0
+        self._draw(output, self.clock())
+        while True:
+            with self._wake:
+                while not self._inbox and not self._closed:
+                    now = self.clock()
+                    wake_at = self.model.next_change(now)
+                    waits = [] if wake_at is None else [wake_at - now]
+                    if output.needs_pump:
+                        waits.append(PUMP_INTERVAL)
+                    if self._link_source and self._showing("idle"):
+                        waits.append(next_link_look - now)
+                    timeout = min(waits) if waits else None
+                    if timeout is not None and timeout <= 0:
+                        break
+                    # a hair late rather than early: an early wake would find nothing new
+                    self._wake.wait(None if timeout is None else timeout + 0.001)
+                    if timeout is not None:
+                        break
+                if self._closed:
+                    return
+                changes = list(self._inbox)
+                self._inbox.clear()
+            now = self.clock()
+            for change in changes:
+                change(now)
+            if self._link_source and self._showing("idle") and now >= next_link_look:
+                self._refresh_link(now)
+                next_link_look = now + LINK_RECHECK
+            if output.needs_pump and not output.pump() and self._on_quit is not None:
+                self._on_quit()
+            self._draw(output, now)
+
+    def _showing(self, screen: str) -> bool:
+        return self.last_scene is not None and self.last_scene.screen == screen
+
+    def _refresh_link(self, now: float) -> None:
+        if self._link_source is None:
+            return
+        try:
+            self.model.set_link(self._link_source())
+        except Exception:  # the link is a nicety; never let it stop the screen
+            log.exception("could not work out the tablet link")
+
+    def _draw(self, output: Any, now: float) -> None:
+        from companion.display.render import render
+
+        scene = self.model.scene(now)
+        if scene == self.last_scene:
+            return
+        render(scene, self.surface)
+        output.show(self.surface)
+        self.renders += 1
+        self.last_scene = scene
+        shown = self.clock()
+        for listener in list(self.frame_listeners):
+            listener(scene, shown)

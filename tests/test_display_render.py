@@ -1,0 +1,165 @@
+"""Every screen at every size preset, headless: the right words and numbers are really on the
+picture (checked against a reference rendering of each label), inside it, never drawn over."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import pygame
+
+from companion.config import DISPLAY_SIZES
+from companion.core.outcomes import Kind
+from companion.display.previews import SAMPLE_LINK, sample_scenes, size_of
+from companion.display.qr import qr_geometry, qr_matrix
+from companion.display.render import GOLD, GOLD_DARK, Label, font, render
+from companion.display.scene import OutcomeFace, PlayerRow, Scene
+from tests.conftest import run_companion
+
+SCENES = sample_scenes()
+CASES = [(size, name) for size in DISPLAY_SIZES for name in SCENES]
+
+
+def drawn(scene: Scene, size: str) -> tuple[pygame.Surface, list[Label]]:
+    surface = pygame.Surface(size_of(size))
+    return surface, render(scene, surface)
+
+
+def assert_visible(surface: pygame.Surface, label: Label) -> None:
+    """The label's glyphs are on the frame: every solid pixel of a reference rendering of the
+    same text has the label's colour on the frame (nothing drew over it)."""
+    reference = font(label.size).render(label.text, True, (255, 255, 255), (0, 0, 0))
+    solid = [(x, y) for x in range(reference.get_width()) for y in range(reference.get_height())
+             if reference.get_at((x, y))[:3] == (255, 255, 255)]
+    assert solid, f"{label.text!r} has no pixels"
+    hits = sum(surface.get_at((label.rect.left + x, label.rect.top + y))[:3] == label.colour
+               for x, y in solid)
+    assert hits == len(solid), f"{label.text!r}: only {hits}/{len(solid)} pixels shown"
+
+
+@pytest.mark.parametrize(("size", "name"), CASES)
+def test_every_label_is_inside_readable_and_not_overdrawn(size: str, name: str) -> None:
+    surface, labels = drawn(SCENES[name], size)
+    bounds = surface.get_rect()
+    for i, label in enumerate(labels):
+        assert bounds.contains(label.rect), f"{label.text!r} at {label.rect} leaves {size}"
+        assert label.size >= 10, f"{label.text!r} is {label.size}px: unreadable"
+        assert_visible(surface, label)
+        for other in labels[i + 1:]:
+            assert not label.rect.colliderect(other.rect), (
+                f"{label.text!r} overlaps {other.text!r} at {size}")
+
+
+@pytest.mark.parametrize("size", DISPLAY_SIZES)
+def test_what_each_screen_must_say(size: str) -> None:
+    def texts(name: str) -> list[str]:
+        return [label.text for label in drawn(SCENES[name], size)[1]]
+
+    table = texts("table-4-players")
+    for name, money in (("Mario", "32"), ("Luigi", "27"), ("Peach", "\u22123"), ("Yoshi", "41")):
+        assert name in table and money in table
+    assert "Mario's turn" in table
+    six = texts("table-6-players")
+    assert {"Toad", "Daisy", "18", "30", "Toad's turn"} <= set(six)
+    assert "\u221217" in texts("table-negative-balance")
+    coins = texts("outcome-coins-3")
+    assert "3 COINS!" in coins and "Collect 3 coins" in coins
+    assert any(t.startswith("Luigi +3") and t.endswith("now 30") for t in coins)
+    bowser = texts("outcome-bowser")
+    assert "BOWSER!" in bowser and "Pay the Bank 5 coins" in bowser
+    assert any(t.startswith("Luigi \u22125") for t in bowser)
+    assert "GAME OVER" in texts("outcome-game-over")
+    assert "Roll the die and move again" in texts("outcome-power-up")
+    assert "Nobody's turn: give it on the tablet" in texts("outcome-unassigned")
+    assert "12" in texts("timer-running") and "Worms are moving!" in texts("timer-running")
+    assert texts("timer-last-seconds") == ["3"]
+    assert texts("timer-time-up") == ["TIME'S UP!"]
+    assert "192.168.1.23:8080" in texts("idle-qr")
+
+
+def lit_coins(surface: pygame.Surface, y: int) -> int:
+    """Coins crossed by row ``y``: runs of coin-coloured pixels."""
+    runs, inside = 0, False
+    for x in range(surface.get_width()):
+        gold = surface.get_at((x, y))[:3] in (GOLD, GOLD_DARK)
+        runs += gold and not inside
+        inside = gold
+    return runs
+
+
+@pytest.mark.parametrize("size", DISPLAY_SIZES)
+def test_one_coin_lights_per_ping(size: str) -> None:
+    w, h = size_of(size)
+    counts = []
+    for shown in range(1, 7):
+        face = OutcomeFace(Kind.COINS, 6, shown, 99, "Luigi", 6, 30, False, True)
+        surface, _ = drawn(Scene("outcome", outcome=face), size)
+        y = round(147 * min(w / 480, h / 320))  # the middle band's centre line
+        counts.append(lit_coins(surface, y))
+    assert counts == [1, 2, 3, 4, 5, 6]
+
+
+@pytest.mark.parametrize("size", DISPLAY_SIZES)
+def test_the_qr_code_on_the_idle_screen_is_segnos_symbol_module_for_module(size: str) -> None:
+    surface, _ = drawn(SCENES["idle-qr"], size)
+    w, h = size_of(size)
+    s = min(w / 480, h / 320)
+    side = min(h - round(24 * s), round(w * 0.5))
+    card = pygame.Rect(round(12 * s), (h - side) // 2, side, side)
+    left, top, module, n = qr_geometry(SAMPLE_LINK, card)
+    assert module >= 3, f"{module}px modules are too small to scan at {size}"
+    matrix = qr_matrix(SAMPLE_LINK)
+    for y in range(n):
+        for x in range(n):
+            pixel = surface.get_at((left + x * module + module // 2,
+                                    top + y * module + module // 2))[:3]
+            assert pixel == ((0, 0, 0) if matrix[y][x] else (255, 255, 255)), (x, y)
+
+
+def test_long_names_are_shortened_to_fit_not_spilled() -> None:
+    players = tuple(PlayerRow(f"Bartholomew-Maximilian {i}", 100000 * i - 5, i == 2, "#43b047")
+                    for i in range(6))
+    for size in DISPLAY_SIZES:
+        surface, labels = drawn(Scene("table", title="Bartholomew-Maximilian 2's turn",
+                                      players=players), size)
+        names = [lb for lb in labels if lb.text.startswith("Barth")]
+        assert len(names) == 7
+        if size != "800x480":  # the wide panel has room for them
+            assert any(lb.text.endswith("…") for lb in names)
+        for lb in labels:
+            assert surface.get_rect().contains(lb.rect)
+        for a in names:
+            for b in labels:
+                assert a is b or not a.rect.colliderect(b.rect)
+
+
+def test_companion_screens_writes_every_screen_for_every_preset(tmp_path: Path) -> None:
+    out = tmp_path / "screens"
+    result = run_companion("screens", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    files = sorted(p.name for p in out.glob("*.png"))
+    assert len(files) == len(DISPLAY_SIZES) * len(SCENES)
+    for size in DISPLAY_SIZES:
+        image = pygame.image.load(str(out / f"{size}-outcome-bowser.png"))
+        assert image.get_size() == size_of(size)
+    reference = pygame.Surface(size_of("480x320"))
+    render(SCENES["table-6-players"], reference)
+    saved = pygame.image.load(str(out / "480x320-table-6-players.png"))
+    assert pygame.image.tobytes(saved, "RGB") == pygame.image.tobytes(reference, "RGB")
+
+
+def test_companion_screens_refuses_a_bad_size(tmp_path: Path) -> None:
+    result = run_companion("screens", "--out", str(tmp_path), "--size", "12x9")
+    assert result.returncode == 2
+    assert "at least 160x120" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_an_outcome_waiting_for_the_bank_shows_an_ellipsis_for_the_player() -> None:
+    scene = Scene("outcome", outcome=OutcomeFace(Kind.GAME_OVER, 0, 0, 3, None, -10, None,
+                                                 True, True))
+    _, labels = drawn(scene, "320x240")
+    assert [lb.text for lb in labels] == ["GAME OVER", "\u221210", "Pay the Bank 10 coins", "…"]

@@ -1,0 +1,238 @@
+"""The display thread on real outputs: SDL's dummy video driver and a framebuffer file.
+
+It renders only when the picture changes (counted), shows what the daemon does, and a missing
+video driver is one warning while the daemon carries on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion.config import AudioConfig, Config, DataConfig, DisplayConfig, WebConfig
+from companion.core.outcomes import Kind, Outcome
+from companion.daemon import Companion
+from companion.display.outputs import FramebufferOutput
+from companion.display.previews import sample_state
+from companion.display.scene import Scene, TimerView
+from companion.display.screen import Screen
+from companion.events import BankChanged, BlockOutcome
+
+
+@pytest.fixture(autouse=True)
+def dummy_video(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+
+
+def wait_for(predicate, timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.01)
+
+
+@pytest.fixture
+def screen():
+    made: list[Screen] = []
+
+    def make(cfg: DisplayConfig | None = None, **kwargs) -> Screen:
+        s = Screen(cfg or DisplayConfig(enabled=True, idle_minutes=0), **kwargs)
+        s.start()
+        assert s.ready.wait(10)
+        made.append(s)
+        return s
+
+    yield make
+    for s in made:
+        s.close()
+
+
+def test_an_idle_screen_does_not_render_again(screen) -> None:
+    s = screen()
+    assert s.output_name == "sdl:dummy"
+    s.post(BankChanged("pass GO", "", sample_state()))
+    wait_for(lambda: s.last_scene is not None and s.last_scene.screen == "table")
+    settled = s.renders
+    time.sleep(1.0)  # an idle second
+    assert s.renders == settled
+    # the same state again changes nothing on the picture: still no render
+    s.post(BankChanged("pass GO", "", sample_state()))
+    time.sleep(0.2)
+    assert s.renders == settled
+
+
+def test_the_frame_on_the_sdl_display_is_the_rendered_scene(screen) -> None:
+    s = screen(DisplayConfig(enabled=True, size="320x240", rotate=90, idle_minutes=0))
+    s.post(BankChanged("transfer", "", sample_state(players=6, current=5)))
+    wait_for(lambda: s.last_scene is not None and s.last_scene.screen == "table")
+    time.sleep(0.1)
+    window = pygame.display.get_surface()
+    assert window.get_size() == (240, 320)  # turned for a panel mounted sideways
+    expected = pygame.transform.rotate(s.surface, -90)
+    assert pygame.image.tobytes(window, "RGB") == pygame.image.tobytes(expected, "RGB")
+
+
+def test_an_outcome_animates_briefly_then_the_screen_sleeps(screen) -> None:
+    s = screen(DisplayConfig(enabled=True, outcome_seconds=2, idle_minutes=0))
+    scenes: list[Scene] = []
+    s.frame_listeners.append(lambda scene, at: scenes.append(scene))
+    s.post(BankChanged("pass GO", "", sample_state()))
+    s.post(BlockOutcome(1, Outcome(Kind.COINS, 3, (1, 3)), 0.0, "button", True))
+    wait_for(lambda: s.last_scene is not None and s.last_scene.screen == "table"
+             and any(sc.screen == "outcome" for sc in scenes))
+    outcome_frames = [sc for sc in scenes if sc.screen == "outcome"]
+    # the entrance (16 frames at most), plus the coins lighting, never a frame per loop spin
+    assert 3 <= len(outcome_frames) <= 20
+    assert [f.outcome.coins_shown for f in outcome_frames][-1] == 3
+    assert len(set(outcome_frames)) == len(outcome_frames)  # every render was a new picture
+    settled = s.renders
+    time.sleep(0.5)
+    assert s.renders == settled
+
+
+def test_a_countdown_renders_once_a_second_until_its_last_seconds(screen) -> None:
+    s = screen()
+    seen: list[Scene] = []
+    s.frame_listeners.append(lambda scene, at: seen.append(scene))
+    s.set_timer(TimerView(time.monotonic() + 7.6, 8.0))
+    time.sleep(1.5)
+    ticks = [sc.timer.seconds for sc in seen if sc.timer is not None]
+    assert ticks[:2] == [8, 7] and len(ticks) <= 3
+    s.set_timer(None)
+    wait_for(lambda: s.last_scene is not None and s.last_scene.screen == "idle")
+
+
+def test_the_idle_screen_picks_up_the_link_when_the_network_comes_up(screen) -> None:
+    links = [None]
+    s = screen(DisplayConfig(enabled=True))
+    s.set_link_source(lambda: links[-1])
+    wait_for(lambda: s.last_scene is not None and s.last_scene.screen == "idle")
+    assert s.last_scene.link is None
+    links.append("http://10.1.2.3:8080/#token=abcdefghijklmnopqrstu")
+    s.set_link_source(lambda: links[-1])
+    wait_for(lambda: s.last_scene.link == links[-1])
+    assert s.last_scene.address == "http://10.1.2.3:8080"
+
+
+@pytest.mark.parametrize(("bpp", "stride_pad"), [(16, 64), (32, 0)])
+def test_framebuffer_output_writes_pixels_in_the_panels_format(
+        tmp_path: Path, bpp: int, stride_pad: int) -> None:
+    w, h = 480, 320
+    stride = w * bpp // 8 + stride_pad
+    fb = tmp_path / "fb1"
+    fb.write_bytes(bytes(stride * h))
+    out = FramebufferOutput(fb, geometry=(w, h, bpp, stride))
+    frame = pygame.Surface((w, h))
+    frame.fill((16, 20, 46))
+    frame.fill((255, 200, 20), pygame.Rect(10, 20, 30, 40))
+    out.show(frame)
+    out.close()
+    data = fb.read_bytes()
+    assert len(data) == stride * h
+
+    def pixel(x: int, y: int) -> tuple[int, int, int]:
+        at = y * stride + x * bpp // 8
+        if bpp == 16:
+            v = int.from_bytes(data[at:at + 2], "little")
+            return ((v >> 11) << 3, ((v >> 5) & 63) << 2, (v & 31) << 3)
+        b, g, r = data[at], data[at + 1], data[at + 2]
+        return (r, g, b)
+
+    tolerance = 8 if bpp == 16 else 0
+    for (x, y), want in (((15, 25), (255, 200, 20)), ((100, 100), (16, 20, 46)),
+                         ((w - 1, h - 1), (16, 20, 46))):
+        got = pixel(x, y)
+        assert all(abs(a - b) <= tolerance for a, b in zip(got, want, strict=True)), (got, want)
+    if stride_pad:  # padding at the end of each line is left alone
+        assert data[w * 2: stride] == bytes(stride_pad)
+
+
+def test_framebuffer_that_is_missing_or_odd_is_a_clear_unavailability(tmp_path: Path) -> None:
+    from companion.display.outputs import DisplayUnavailable
+
+    with pytest.raises(DisplayUnavailable, match="fb7"):
+        FramebufferOutput(tmp_path / "fb7", geometry=(480, 320, 16, 960))
+    odd = tmp_path / "fb2"
+    odd.write_bytes(b"")
+    with pytest.raises(DisplayUnavailable, match="24 bits per pixel"):
+        FramebufferOutput(odd, geometry=(480, 320, 24, 1440))
+
+
+def _config(tmp_path: Path, **display) -> Config:
+    return Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)),
+                  web=WebConfig(host="127.0.0.1", port=0),
+                  display=DisplayConfig(enabled=True, **display))
+
+
+async def _until(predicate, timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < end, "timed out"
+        await asyncio.sleep(0.01)
+
+
+async def test_the_daemon_shows_the_press_its_player_and_the_tablet_link(
+        tmp_path: Path) -> None:
+    app = Companion(_config(tmp_path), pin_factory=MockFactory(),
+                    rng=_Dice([2, 4]))  # coins: 4
+    runner = asyncio.ensure_future(app.run())
+    await app.ready.wait()
+    screen = app.screen
+    assert screen is not None and screen.ready.wait(10) and screen.available
+    await _until(lambda: screen.last_scene is not None and screen.last_scene.link is not None)
+    assert screen.last_scene.screen == "idle"
+    assert screen.last_scene.link == app.web.lan_link()
+    await app.act("current", lambda bank: bank.set_current(bank.players()[1].id))
+    app.button.pin.drive_low()
+    await _until(lambda: screen.last_scene.screen == "outcome"
+                 and not screen.last_scene.outcome.waiting)
+    face = screen.last_scene.outcome
+    assert (face.kind, face.coins, face.player, face.delta, face.balance) == (
+        Kind.COINS, 4, "Luigi", 4, 34)
+    app.request_stop()
+    await runner
+    assert app.screen is None  # closed with the daemon
+
+
+async def test_no_video_driver_is_one_warning_and_the_daemon_carries_on(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING)
+    app = Companion(_config(tmp_path, driver="kmsdrm"), pin_factory=MockFactory())
+    runner = asyncio.ensure_future(app.run())
+    await app.ready.wait()
+    assert app.screen.ready.wait(10) and not app.screen.available
+    warnings = [r for r in caplog.records if "display unavailable" in r.getMessage()]
+    assert len(warnings) == 1 and "kmsdrm" in warnings[0].getMessage()
+    event = app.press()
+    assert isinstance(event, BlockOutcome)
+    app.request_stop()
+    await runner
+
+
+def test_bad_display_config_names_the_key(tmp_path: Path) -> None:
+    from tests.conftest import run_companion
+
+    for line, key in (('size = "480"', "display.size"), ('driver = "fbcon"', "display.driver"),
+                      ("rotate = 45", "display.rotate"),
+                      ('fullscreen = "maybe"', "display.fullscreen")):
+        path = tmp_path / "c.toml"
+        path.write_text(f"[display]\n{line}\n")
+        result = run_companion("config", "--check", "--config", str(path))
+        assert result.returncode == 2, line
+        assert key in result.stderr and "Traceback" not in result.stderr
+
+
+class _Dice:
+    def __init__(self, rolls: list[int]) -> None:
+        self.rolls = list(rolls)
+
+    def randint(self, a: int, b: int) -> int:
+        return self.rolls.pop(0)
