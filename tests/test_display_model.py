@@ -142,7 +142,7 @@ def test_log_shows_both_sides_of_a_payment_and_marks_undone_lines() -> None:
     assert len(log) == 4
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(
     events=st.lists(st.tuples(
         st.sampled_from(["press", "bank", "timer", "stop"]),
@@ -182,3 +182,12 @@ def test_the_scene_never_changes_before_next_change_says(events, probes, fractio
             t = clock + (horizon - clock) * f
             if t < horizon - 1e-9:  # float rounding at the boundary itself is no missed frame
                 assert model.scene(t) == scene, (clock, t, later)
+
+
+def test_a_boundary_that_rounds_onto_now_still_schedules_the_next_frame() -> None:
+    """(8.45 - 8.0) * 20 is 8.999... in floating point: the scene must call that frame 9, as
+    next_change does, and not skip to the end of the outcome."""
+    model = DisplayModel(idle_after=None)
+    played(model, Outcome(Kind.COINS, 1, (1, 1)), 8.0)
+    assert model.scene(8.45).outcome.frame == 9
+    assert model.next_change(8.45) == 8.0 + 10 / 20

@@ -24,6 +24,17 @@ LAST_SECONDS = 5
 TIME_UP_SECONDS = 4.0
 """How long "TIME'S UP" stays after a countdown ends."""
 LOG_LINES = 4
+EPS = 1e-9
+"""Quantising time into frames and seconds allows for float rounding at the boundaries, so the
+scene and :meth:`DisplayModel.next_change` agree on where a boundary lies."""
+
+
+def _floor(x: float) -> int:
+    return math.floor(x + EPS)
+
+
+def _ceil(x: float) -> int:
+    return math.ceil(x - EPS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,22 +181,25 @@ class DisplayModel:
         times: list[float] = []
         flash = self._flash
         if flash is not None and now - flash.at < self.outcome_seconds:
-            frame = math.floor((now - flash.at) * FPS)
+            frame = _floor((now - flash.at) * FPS)
             if frame < ANIMATION_FRAMES:
-                times.append(flash.at + (frame + 1) / FPS)
+                times.append(_next_step(now, flash.at, 1 / FPS, frame + 1))
             if flash.outcome.kind is Kind.COINS:
-                pinged = math.floor((now - flash.at) / self.coin_period) + 1
+                pinged = _floor((now - flash.at) / self.coin_period) + 1
                 if pinged < flash.outcome.coins:
-                    times.append(flash.at + pinged * self.coin_period)
+                    times.append(_next_step(now, flash.at, self.coin_period, pinged))
             times.append(flash.at + self.outcome_seconds)
         if self.timer is not None:
             deadline = self.timer.deadline
             left = deadline - now
             if left > 0:
                 step = 0.5 if left <= LAST_SECONDS else 1.0
-                times.append(deadline - (math.ceil(left / step) - 1) * step)
+                ticks = _ceil(left / step) - 1  # whole steps left at the next change
+                while ticks > 0 and deadline - ticks * step <= now:
+                    ticks -= 1
+                times.append(deadline - ticks * step)
             elif now < deadline + TIME_UP_SECONDS:
-                times.append(min(deadline + (math.floor(-left * 2) + 1) / 2,
+                times.append(min(_next_step(now, deadline, 0.5, _floor(-left * 2) + 1),
                                  deadline + TIME_UP_SECONDS))
         if self.idle_after is not None and self.last_activity is not None:
             goes_idle = self.last_activity + self.idle_after
@@ -230,11 +244,11 @@ class DisplayModel:
         elapsed = now - flash.at
         shown = 0
         if outcome.kind is Kind.COINS:
-            shown = min(outcome.coins, math.floor(elapsed / self.coin_period) + 1)
+            shown = min(outcome.coins, _floor(elapsed / self.coin_period) + 1)
         banked = self.bank_online and bool(
             self.state is None or self.state["game"].get("question_block", True))
         return OutcomeFace(outcome.kind, outcome.coins, shown,
-                           min(ANIMATION_FRAMES, math.floor(elapsed * FPS)), flash.player,
+                           min(ANIMATION_FRAMES, _floor(elapsed * FPS)), flash.player,
                            outcome.coin_delta if banked else 0, flash.balance,
                            flash.waiting, banked)
 
@@ -245,11 +259,11 @@ class DisplayModel:
         left = timer.deadline - now
         if left <= 0:
             if left > -TIME_UP_SECONDS:
-                return TimerFace(0, 0.0, True, math.floor(-left * 2) % 2 == 0, True)
+                return TimerFace(0, 0.0, True, _floor(-left * 2) % 2 == 0, True)
             return None
-        seconds = math.ceil(left)
+        seconds = _ceil(left)
         urgent = left <= LAST_SECONDS
-        flash = urgent and math.ceil(left * 2) % 2 == 0
+        flash = urgent and _ceil(left * 2) % 2 == 0
         return TimerFace(seconds, min(1.0, seconds / max(timer.duration, 1e-9)), urgent, flash,
                          False, timer.label)
 
@@ -276,6 +290,16 @@ def log_lines(entry: dict[str, Any], names: dict[int, str]) -> list[LogLine]:
         if party is not None:
             lines.append(LogLine(names.get(party, f"#{party}"), sign * amount, why, undone))
     return lines
+
+
+def _next_step(now: float, base: float, step: float, k: int) -> float:
+    """``base + k * step``, moved on by whole steps until it lies after ``now`` (float rounding
+    can put the computed boundary a hair at or before ``now``)."""
+    t = base + k * step
+    while t <= now:
+        k += 1
+        t = base + k * step
+    return t
 
 
 def _address(link: str | None) -> str | None:
