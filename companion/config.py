@@ -193,12 +193,42 @@ def _player_names(v: tuple[str, ...]) -> str | None:
     return None
 
 
+def _motor_pin(v: int) -> str | None:
+    return None if v == -1 else _bcm_pin(v)
+
+
+@dataclass(frozen=True)
+class LeverConfig:
+    """The Wiggly Worms lever timer: a switch closed while the lever is held back."""
+
+    enabled: bool = setting(True, "watch the lever switch")
+    pin: int = setting(27, "BCM pin of the lever switch (to ground; internal pull-up, closed "
+                           "while the lever is held back)", _bcm_pin)
+    debounce_ms: int = setting(50, "lever edges closer together than this are contact bounce",
+                               _range(0, 1000))
+    seconds: float = setting(14.0, "countdown after the lever is let go (the toy runs about "
+                                   "13-15 s)", _range(1, 3600))
+    wind_up: bool = setting(False, "spring mode: the longer the lever is held back, the more "
+                                   "time, up to max_seconds")
+    max_seconds: float = setting(30.0, "the longest wind-up countdown", _range(1, 3600))
+    wind_up_hold_ms: int = setting(2000, "holding the lever back this long gives max_seconds",
+                                   _range(100, 60000))
+    sound: str = setting("music", "while running: music (ticks in the last seconds), ticks "
+                                  "(faster at the end) or off", _one_of("music", "ticks", "off"))
+    motor_pin: int = setting(-1, "BCM pin driving the worm motor's driver while the timer "
+                                 "runs; -1: no motor", _motor_pin)
+    motor_active_high: bool = setting(True, "the driver's input is on when the pin is high")
+    motor_speed: int = setting(100, "motor power in percent; below 100 the pin is PWM "
+                                    "(PWMOutputDevice)", _range(1, 100))
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """The game started when the bank has none yet (the tablet can start others)."""
 
     edition: str = setting("celebration", "edition preset: celebration, movie, gamer, "
-                                          "mario_kart", _edition)
+                                          "mario_kart, wiggly_worms (timer only, no coins)",
+                           _edition)
     players: tuple[str, ...] = setting(("Mario", "Luigi", "Peach", "Yoshi"),
                                        "2-6 player names in turn order; the first starts",
                                        _player_names)
@@ -214,6 +244,7 @@ class Config:
     data: DataConfig = field(default_factory=DataConfig)
     web: WebConfig = field(default_factory=WebConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
+    lever: LeverConfig = field(default_factory=LeverConfig)
     game: GameConfig = field(default_factory=GameConfig)
     source: Path | None = field(default=None, compare=False)
 
@@ -300,7 +331,20 @@ def from_dict(data: dict[str, Any], base_dir: Path | None = None,
         if name == "audio":
             _check_sounds_dir(values)
         sections[name] = cls(**values)
-    return Config(**sections, source=source)
+    config = Config(**sections, source=source)
+    _check_game(config.game)
+    return config
+
+
+def _check_game(game: GameConfig) -> None:
+    """The players must fit the edition (e.g. Wiggly Worms is for 2-4)."""
+    from companion.presets import get_preset
+
+    preset = get_preset(game.edition)
+    if not preset.min_players <= len(game.players) <= preset.max_players:
+        raise ConfigError("game.players", f"{preset.name} is for {preset.min_players}-"
+                                          f"{preset.max_players} players, got "
+                                          f"{len(game.players)}")
 
 
 def load(path: Path) -> Config:

@@ -23,6 +23,7 @@ from companion.core.ledger import LedgerError
 from companion.core.outcomes import DieRng, default_rng
 from companion.events import BankChanged, BlockOutcome, Event, Listener, PressIgnored
 from companion.gpio.pins import PinFactoryError, make_pin_factory
+from companion.lever_control import LeverControl
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -51,6 +52,8 @@ class Companion:
         self.speaker = Speaker(backend or make_backend(config.audio.backend))
         self.listeners: list[Listener] = []
         self.button: Any = None
+        self.lever = LeverControl(config.lever, speaker=self.speaker, library=self.library,
+                                  emit=self._emit, clock=clock)
         self.bank: BankService | None = None
         self.web: Any = None
         self.screen: Any = None
@@ -71,10 +74,16 @@ class Companion:
             self._stopping = asyncio.Event()
         self.speaker.open()
         self.bank = self._open_bank()
-        self.button = self._open_button()
+        factory = self._open_pin_factory()
+        self.button = self._open_button(factory)
+        self.lever.open(loop, factory)
+        if self.bank is not None:
+            self.lever.note_state(self.bank.run(lambda bank: bank.state()))
         self.screen = self._open_screen()
-        log.info("companion ready (button: %s, audio: %s, bank: %s)",
+        log.info("companion ready (button: %s, lever: %s, motor: %s, audio: %s, bank: %s)",
                  f"BCM {self.config.block.pin}" if self.button else "none",
+                 f"BCM {self.config.lever.pin}" if self.lever.switch else "none",
+                 f"BCM {self.config.lever.motor_pin}" if self.lever.motor else "none",
                  self.speaker.backend.name if self.speaker.available else "none",
                  self.bank.path if self.bank else "none")
 
@@ -98,14 +107,23 @@ class Companion:
             return None
         return service
 
-    def _open_button(self) -> Any:
+    def _open_pin_factory(self) -> Any:
+        try:
+            return self._pin_factory or make_pin_factory(self.config.gpio.pin_factory)
+        except PinFactoryError as exc:
+            log.warning("no GPIO: %s; carrying on without the block button, lever and motor "
+                        "(the tablet and the demo still press and run the timer)", exc)
+            return None
+
+    def _open_button(self, factory: Any) -> Any:
         from gpiozero.exc import GPIOZeroError
 
         from companion.gpio.block_button import BlockButton
 
         cfg = self.config.block
+        if factory is None:
+            return None
         try:
-            factory = self._pin_factory or make_pin_factory(self.config.gpio.pin_factory)
             return BlockButton(
                 cfg.pin,
                 pin_factory=factory,
@@ -113,7 +131,7 @@ class Companion:
                 when_pressed=self._press_from_thread,
                 clock=self.clock,
             )
-        except (PinFactoryError, GPIOZeroError, OSError, RuntimeError) as exc:
+        except (GPIOZeroError, OSError, RuntimeError) as exc:
             log.warning("block button on BCM %d unavailable: %s; carrying on without it "
                         "(presses from the tablet or demo still work)", cfg.pin, exc)
             return None
@@ -199,6 +217,7 @@ class Companion:
         if self.button is not None:
             self.button.close()
             self.button = None
+        self.lever.close()  # motor off, running sound off
         self.speaker.close()
         if self.screen is not None:
             self.screen.close()
@@ -243,6 +262,8 @@ class Companion:
         return event
 
     def _emit(self, event: Event) -> None:
+        if isinstance(event, BankChanged):
+            self.lever.note_state(event.state)
         for listener in list(self.listeners):
             try:
                 listener(event)

@@ -19,14 +19,17 @@ from companion.bank import Bank
 from companion.config import Config
 from companion.core.ledger import LedgerError
 from companion.daemon import Companion
-from companion.events import BankChanged, BlockOutcome, Event
+from companion.events import BankChanged, BlockOutcome, Event, TimerChanged
 
 PRESS_HOLD = 0.06
 """How long the demo 'finger' holds the button down."""
 
 HELP = """Question Block demo: press Enter or Space to press the block, q to quit.
   1-6 make that player current, 0 nobody (outcomes wait, unassigned), n next player,
-  g pass GO, u undo the last coin movement."""
+  g pass GO, u undo the last coin movement, l pull the lever back and let go (timer)."""
+
+LEVER_HOLD = 0.4
+"""How long the demo holds the lever back (wind-up mode gives time in proportion)."""
 
 
 def describe(event: Event) -> str:
@@ -36,6 +39,11 @@ def describe(event: Event) -> str:
         return f"press {event.number}: {event.outcome.describe()}{sound}"
     if isinstance(event, BankChanged):
         return f"  bank: {event.summary}\n  coins: {balances_line(event.state)}"
+    if isinstance(event, TimerChanged):
+        if event.what == "started":
+            return f"timer: {event.duration:.0f} s ({event.source}): {event.label}"
+        return "timer: time's up!" if event.what == "time_up" else \
+            f"timer: stopped ({event.source})"
     return "press ignored: the block is still sounding (the Hasbro unit does the same)"
 
 
@@ -96,6 +104,14 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
     ready = asyncio.ensure_future(app.ready.wait())
     await asyncio.wait([ready, runner], return_when=asyncio.FIRST_COMPLETED)
 
+    def lever() -> None:
+        if app.lever.switch is None:
+            app.lever.start(source="keyboard")
+            return
+        pin = app.lever.switch.pin
+        pin.drive_low()
+        loop.call_later(LEVER_HOLD, pin.drive_high)
+
     def press() -> None:
         if app.button is None:
             app.press(source="keyboard")
@@ -105,7 +121,8 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
         loop.call_later(PRESS_HOLD, pin.drive_high)
 
     async def wait_quiet() -> None:
-        while app.block.is_sounding(app.clock()):
+        while (app.block.is_sounding(app.clock()) or app.lever.timer.phase != "idle"
+               or app.speaker.busy):
             await asyncio.sleep(0.05)
         await asyncio.sleep(PRESS_HOLD + 0.05)
 
@@ -177,6 +194,8 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
                 return
             if ch in " \n\r" and (interactive or ch == "\n"):
                 press()
+            elif ch in "lL":
+                lever()
             elif ch in "ngu0123456" and app.bank is not None:
                 background.add(loop.create_task(bank_key(ch)))
 

@@ -37,5 +37,20 @@ class BankChanged:
     state: dict[str, Any]
 
 
-Event = BlockOutcome | PressIgnored | BankChanged
+@dataclass(frozen=True, slots=True)
+class TimerChanged:
+    """The lever timer started, stopped or ran out (``what``: started, stopped, time_up).
+
+    ``deadline`` is on the daemon's monotonic clock (None unless running); ``state`` is what
+    ``/api/state`` shows as ``timer``."""
+
+    what: str
+    source: str
+    deadline: float | None
+    duration: float | None
+    label: str
+    state: dict[str, Any]
+
+
+Event = BlockOutcome | PressIgnored | BankChanged | TimerChanged
 Listener = Callable[[Event], None]

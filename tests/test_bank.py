@@ -251,13 +251,37 @@ def test_a_corrupted_page_is_detected_at_start(tmp_path: Path,
 
 def test_presets_are_data_with_the_rulebook_numbers() -> None:
     presets = all_presets()
-    assert set(presets) == {"celebration", "movie", "gamer", "mario_kart"}
+    assert set(presets) == {"celebration", "movie", "gamer", "mario_kart", "wiggly_worms"}
     celebration = get_preset("celebration")
     assert (celebration.start_balance, celebration.pass_go, celebration.jail_fee) == (30, 2, 5)
     assert celebration.question_block.enabled
     assert (celebration.question_block.bowser, celebration.question_block.game_over) == (5, 10)
     assert get_preset("movie").jail_fee == 1
     assert not get_preset("gamer").question_block.enabled
+    worms = get_preset("wiggly_worms")
+    assert (worms.bank, worms.min_players, worms.max_players) == (False, 2, 4)
+    assert all(p.bank for k, p in presets.items() if k != "wiggly_worms")
+
+
+def test_a_timer_only_game_keeps_turns_but_moves_no_coins(tmp_path: Path) -> None:
+    from companion.core.outcomes import Kind, Outcome
+
+    bank = Bank(tmp_path / "worms.sqlite3")
+    bank.new_game("wiggly_worms", ["Ann", "Ben", "Cal"])
+    ann, ben, _ = (p.id for p in bank.players())
+    for refused in (lambda: bank.transfer(ann, ben, 1), lambda: bank.pass_go(ann)):
+        with pytest.raises(LedgerError, match="Wiggly Worms"):
+            refused()
+    bank.set_current(ann)
+    assert bank.next_player() == ben
+    record = bank.record_outcome(Outcome(Kind.BOWSER, 0, (3,)))
+    assert record.entry_id is None
+    state = bank.state()
+    assert state["game"]["bank"] is False and state["game"]["question_block"] is False
+    assert [p["balance"] for p in state["players"]] == [0, 0, 0]
+    assert bank.journal() == []
+    with pytest.raises(LedgerError, match="nothing to undo"):
+        bank.undo()
 
 
 def test_export_csv_and_json(bank: Bank) -> None:

@@ -91,7 +91,8 @@ def test_data_dir_defaults_to_systemd_state_directory(monkeypatch: pytest.Monkey
 def test_example_config_is_complete_and_equals_the_defaults() -> None:
     data = tomllib.loads(example())
     assert from_dict(data) == Config()
-    assert set(data) == {"block", "audio", "gpio", "data", "web", "display", "game"}
+    assert set(data) == {"block", "audio", "gpio", "data", "web", "display", "lever",
+                         "game"}
 
 
 def test_config_check_command(tmp_path: Path) -> None:
@@ -122,3 +123,22 @@ def test_config_error_names_key() -> None:
     with pytest.raises(ConfigError) as info:
         from_dict({"web": {"port": "80"}})
     assert info.value.key == "web.port"
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ("[lever]\npin = 40\n", "lever.pin"),
+    ("[lever]\nmotor_pin = -2\n", "lever.motor_pin"),
+    ("[lever]\nseconds = 0\n", "lever.seconds"),
+    ("[lever]\nseconds = nan\n", "lever.seconds"),
+    ("[lever]\nsound = \"loud\"\n", "lever.sound"),
+    ("[lever]\nmotor_speed = 0\n", "lever.motor_speed"),
+    ("[lever]\nwind_up = \"yes\"\n", "lever.wind_up"),
+    ("[game]\nedition = \"wiggly\"\n", "game.edition"),
+    ('[game]\nedition = "wiggly_worms"\nplayers = ["a", "b", "c", "d", "e"]\n',
+     "game.players"),
+])
+def test_bad_lever_config_names_the_key(tmp_path: Path, text: str, key: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    done = run_companion("config", "--check", "--config", str(path))
+    assert done.returncode == 2 and key in done.stderr and "Traceback" not in done.stderr

@@ -291,7 +291,8 @@ def test_sigterm_stops_the_daemon_cleanly(
         if is_demo:
             wait_for_line(proc.stdout, "Question Block demo:")
         else:
-            wait_for_line(proc.stderr, "companion ready (button: BCM 17, audio: null, bank: ")
+            wait_for_line(proc.stderr, "companion ready (button: BCM 17, lever: BCM 27, "
+                                       "motor: none, audio: null, bank: ")
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=10)
     assert proc.returncode == 0, err

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from companion.bench import press_to_pcm
 from tests.conftest import ROOT, run_companion, spawn_companion, wait_for_line
@@ -35,6 +36,15 @@ def test_demo_keys_drive_the_bank() -> None:
         "  bank: Peach pays the Bank 2 (undo: undo #5)",
     ]
     assert bank_lines[4].startswith("  bank: outcome #1 is unassigned")
+
+
+def test_demo_lever_key_runs_the_timer_to_its_end(tmp_path: Path) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text("[lever]\nseconds = 1\n")
+    done = run_companion("demo", "--audio", "null", "--config", str(config), stdin="l")
+    assert done.returncode == 0, done.stderr
+    timer = [line for line in done.stdout.splitlines() if line.startswith("timer:")]
+    assert timer == ["timer: 1 s (lever): Time is running", "timer: time's up!"]
 
 
 def test_demo_without_a_keyboard_runs_until_sigterm() -> None:

@@ -66,6 +66,9 @@ def test_what_each_screen_must_say(size: str) -> None:
     six = texts("table-6-players")
     assert {"Toad", "Daisy", "18", "30", "Toad's turn"} <= set(six)
     assert "\u221217" in texts("table-negative-balance")
+    worms = texts("table-wiggly-worms")
+    assert {"Mario", "Luigi", "Luigi's turn", "Pull the lever"} <= set(worms)
+    assert not any(t.isdigit() for t in worms)  # no balances in a timer-only game
     coins = texts("outcome-coins-3")
     assert "3 COINS!" in coins and "Collect 3 coins" in coins
     assert any(t.startswith("Luigi +3") and t.endswith("now 30") for t in coins)

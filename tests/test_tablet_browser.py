@@ -196,3 +196,49 @@ def test_names_are_text_long_words_wrap_and_a_double_tap_writes_once(browser: Br
         state = json.loads(urllib.request.urlopen(base + "api/state", timeout=10).read())
         assert state["players"][0]["balance"] == 32  # GO paid once, not twice
         page.close()
+
+
+def test_the_timer_counts_down_on_every_page_and_stops_from_either(browser: Browser,
+                                                                   config: Path) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with daemon(config) as base:
+        first = open_page(browser, f"{base}#token={TOKEN}", 1024, 768)
+        second = open_page(browser, base, 360, 740)
+        first.locator("#timer-seconds").fill("9")
+        first.locator("#timer-start").click()
+        for page in (first, second):
+            expect(page.locator("#timer")).to_have_class("card timer running")
+            expect(page.locator("#timer-left")).to_have_text("8", timeout=3000)
+        expect(second.locator("#timer")).to_contain_text("Time is running")
+        expect(second.locator("#timer")).to_have_class("card timer running urgent",
+                                                       timeout=6000)
+        second.screenshot(path=str(ARTIFACTS / "phone-timer-last-seconds.png"))
+        first.locator("#timer-stop").click()
+        for page in (first, second):
+            expect(page.locator("#timer-left")).to_have_text("\u2013")  # an en dash: no countdown
+            expect(page.locator("#timer-stop")).to_be_disabled()
+        state = json.loads(urllib.request.urlopen(base + "api/state", timeout=10).read())
+        assert state["timer"]["running"] is False and state["timer"]["runs"] == 1
+        api(base, "/api/timer/start", {"seconds": 1})
+        expect(second.locator("#timer-what")).to_have_text("Time's up!", timeout=4000)
+        expect(second.locator("#timer")).to_have_class("card timer up")
+        first.close()
+        second.close()
+
+
+def test_wiggly_worms_page_is_timer_and_turns_only(browser: Browser, config: Path) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with daemon(config) as base:
+        api(base, "/api/games", {"edition": "wiggly_worms", "players": ["Ann", "Ben", "Cal"]})
+        page = open_page(browser, f"{base}#token={TOKEN}", 768, 1024)
+        expect(page.locator("#edition")).to_contain_text("Wiggly Worms")
+        for hidden in ("#press", "#go", "#undo", "#outcome", "#pay", ".tile .coins"):
+            expect(page.locator(hidden).first).to_be_hidden()
+        expect(page.locator("#next")).to_be_visible()
+        expect(page.locator("#timer-start")).to_be_visible()
+        page.locator("#next").click()
+        expect(page.locator(".tile.current")).to_contain_text("Ben")
+        page.locator("#timer-start").click()
+        expect(page.locator("#timer")).to_contain_text("Worms are moving!")
+        page.screenshot(path=str(ARTIFACTS / "tablet-wiggly-worms.png"), full_page=True)
+        page.close()

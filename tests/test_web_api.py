@@ -64,7 +64,8 @@ async def test_read_routes(tmp_path: Path) -> None:
         assert [(p["name"], p["balance"]) for p in state["players"]] == [
             ("Mario", 30), ("Luigi", 30), ("Peach", 30)]
         assert state["current_player"] == state["players"][0]["id"]
-        assert state["last_outcome"] is None and state["timer"] is None
+        assert state["last_outcome"] is None
+        assert state["timer"]["phase"] == "idle" and state["timer"]["running"] is False
         status, journal = await call(s, server, "GET", f"/api/journal?game={state['game']['id']}")
         assert status == 200 and len(journal["entries"]) == 3
 
@@ -114,7 +115,7 @@ async def test_page_editions_assign_next_and_go(tmp_path: Path) -> None:
             assert script.status == 200 and "WebSocket" in await script.text()
         status, editions = await call(s, server, "GET", "/api/editions")
         assert [e["id"] for e in editions["editions"]] == ["celebration", "gamer",
-                                                          "mario_kart", "movie"]
+                                                          "mario_kart", "movie", "wiggly_worms"]
         _, state = await call(s, server, "GET", "/api/state")
         mario, luigi, peach = (p["id"] for p in state["players"])
         assert await call(s, server, "POST", "/api/next", headers=AUTH) == (

@@ -65,6 +65,11 @@ class Speaker:
         self._active.append((priority, playback))
         return True
 
+    @property
+    def busy(self) -> bool:
+        """Something is still playing."""
+        return any(_still_playing(pb) for _, pb in self._active)
+
     def stop(self, priority: Priority | None = None) -> None:
         """Stop the sounds of one priority (default: all)."""
         for p, playback in self._active:

@@ -314,6 +314,9 @@ class Bank:
             if replay is not None:
                 return replay
             gid = self._game(game_id)
+            preset = self.preset(gid)
+            if not preset.bank:
+                raise LedgerError(f"{preset.name} keeps no coins")
             a, b, n = check_transfer(payer, payee, amount, self._player_ids(gid))
             return self._insert_entry(db, gid, a, b, n, EntryKind.TRANSFER, check_note(note),
                                       source, request_id=request_id)
@@ -445,7 +448,7 @@ class Bank:
         last = self.outcomes(gid, limit=1)
         return {
             "game": {"id": gid, "edition": preset.id, "name": preset.name,
-                     "question_block": preset.question_block.enabled},
+                     "question_block": preset.question_block.enabled, "bank": preset.bank},
             "players": [{"id": p.id, "name": p.name, "colour": p.colour, "seat": p.seat,
                          "balance": money[p.id], "owes": money[p.id] < 0,
                          "current": p.id == current, "card": p.card_uid}

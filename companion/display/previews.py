@@ -77,6 +77,13 @@ def sample_scenes() -> dict[str, Scene]:
     negative.apply(BankChanged("undo", "", sample_state(current=3,
                                                          balances=(12, 9, -17, 64))), 0.0)
     scenes["table-negative-balance"] = negative.scene(1.0)
+    worms = DisplayModel(idle_after=None)
+    worms_state = sample_state(current=2, balances=(0, 0, 0, 0))
+    worms_state["game"].update(edition="wiggly_worms", name="Wiggly Worms", bank=False,
+                               question_block=False)
+    worms_state["recent"] = []
+    worms.apply(BankChanged("next player", "", worms_state), 0.0)
+    scenes["table-wiggly-worms"] = worms.scene(1.0)
     timer = DisplayModel(idle_after=None)
     timer.set_timer(TimerView(deadline=14.0, duration=14.0, label="Worms are moving!"), 0.0)
     scenes["timer-running"] = timer.scene(2.2)

@@ -315,17 +315,25 @@ def _player_rows(p: Painter, scene: Scene, box: pygame.Rect) -> None:
             pygame.draw.rect(p.surface, GOLD, row, max(2, p.px(2)), border_radius=p.px(8))
         dot = (row.left + p.px(14), row.centery)
         pygame.draw.circle(p.surface, parse_colour(pl.colour), dot, max(3, round(row_h * 0.16)))
-        money = p.text(str(pl.balance) if pl.balance >= 0 else MINUS + str(-pl.balance), size,
-                       RED if pl.balance < 0 else GOLD, midright=(row.right - p.px(10),
-                                                                  row.centery))
+        right = row.right - p.px(10)
+        if scene.coins:
+            right = p.text(str(pl.balance) if pl.balance >= 0 else MINUS + str(-pl.balance),
+                           size, RED if pl.balance < 0 else GOLD,
+                           midright=(right, row.centery)).rect.left
         name_left = row.left + p.px(30)
-        p.text(pl.name, size, WHITE, max_width=money.rect.left - name_left - p.px(8),
+        p.text(pl.name, size, WHITE, max_width=right - name_left - p.px(8),
                min_size=max(10, round(size * 0.7)), midleft=(name_left, row.centery))
         y += row_h
 
 
 def _log(p: Painter, scene: Scene, box: pygame.Rect) -> None:
     pygame.draw.rect(p.surface, PANEL, box, border_radius=p.px(8))
+    if not scene.coins:  # a timer-only game: how to start the worms instead of coins
+        y = box.top + p.px(12)
+        for line in ("Pull the lever", "back, let go:", "the worms move!"):
+            y = p.text(line, p.px(24), WHITE, max_width=box.width - p.px(20),
+                       topleft=(box.left + p.px(10), y)).rect.bottom + p.px(6)
+        return
     p.text("Coins", p.px(22), DIM, topleft=(box.left + p.px(10), box.top + p.px(6)))
     if not scene.log:
         p.text("no coins moved yet", p.px(18), DIM, max_width=box.width - p.px(20),

@@ -12,15 +12,14 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.core.lever import LAST_SECONDS
 from companion.core.outcomes import Kind, Outcome
-from companion.events import BankChanged, BlockOutcome, Event
+from companion.events import BankChanged, BlockOutcome, Event, TimerChanged
 
 FPS = 20
 """Frames per second while something animates."""
 ANIMATION_FRAMES = 16
 """An outcome's entrance lasts this many frames, then the picture holds still."""
-LAST_SECONDS = 5
-"""The countdown turns urgent (full screen, flashing) this close to the end."""
 TIME_UP_SECONDS = 4.0
 """How long "TIME'S UP" stays after a countdown ends."""
 LOG_LINES = 4
@@ -102,6 +101,8 @@ class Scene:
     timer: TimerFace | None = None
     link: str | None = None
     address: str | None = None
+    coins: bool = True
+    """False for timer-only games: no balances, no coin log."""
 
 
 @dataclass
@@ -134,6 +135,11 @@ class DisplayModel:
         if isinstance(event, BlockOutcome):
             self._flash = _Flash(event.outcome, now, waiting=self.bank_online)
             self.last_activity = now
+        elif isinstance(event, TimerChanged):
+            view = None
+            if event.deadline is not None and event.duration is not None:
+                view = TimerView(event.deadline, event.duration, event.label)
+            self.set_timer(view, now)
         elif isinstance(event, BankChanged):
             self.state = event.state
             self.last_activity = now
@@ -174,7 +180,9 @@ class DisplayModel:
         if self._idle(now):
             return Scene("idle", title=self._title(), players=self._players(), link=self.link,
                          address=_address(self.link))
-        return Scene("table", title=self._title(), players=self._players(), log=self._log())
+        coins = self.state is None or self.state["game"].get("bank", True)
+        return Scene("table", title=self._title(), players=self._players(),
+                     log=self._log() if coins else (), coins=bool(coins))
 
     def next_change(self, now: float) -> float | None:
         """The earliest later time at which :meth:`scene` may differ; None: only on input."""

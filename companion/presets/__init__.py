@@ -35,13 +35,15 @@ class Preset:
     pass_go: int
     jail_fee: int
     question_block: QuestionBlockRules
+    bank: bool = True
+    """False for timer-only games: no coins move (the bank still keeps players and turns)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id, "name": self.name, "min_players": self.min_players,
             "max_players": self.max_players, "start_balance": self.start_balance,
             "pass_go": self.pass_go, "jail_fee": self.jail_fee,
-            "question_block": self.question_block.enabled,
+            "question_block": self.question_block.enabled, "bank": self.bank,
         }
 
 
@@ -49,7 +51,7 @@ _INTS = ("min_players", "max_players", "start_balance", "pass_go", "jail_fee")
 
 
 def _parse(data: dict[str, Any], origin: str) -> Preset:
-    known = {"id", "name", "question_block", *_INTS}
+    known = {"id", "name", "question_block", "bank", *_INTS}
     extra = set(data) - known
     if extra:
         raise PresetError(f"{origin}: unknown keys {sorted(extra)}")
@@ -66,7 +68,12 @@ def _parse(data: dict[str, Any], origin: str) -> Preset:
     if rules.enabled and (rules.table != "celebration" or rules.bowser <= 0
                           or rules.game_over <= 0):
         raise PresetError(f"{origin}: an enabled question_block needs table, bowser, game_over")
-    return Preset(id=str(data["id"]), name=str(data["name"]), question_block=rules,
+    bank = data.get("bank", True)
+    if not isinstance(bank, bool):
+        raise PresetError(f"{origin}: bank must be true or false")
+    if not bank and (rules.enabled or data["start_balance"] or data["pass_go"]):
+        raise PresetError(f"{origin}: a game without a bank has no coins to pay or collect")
+    return Preset(id=str(data["id"]), name=str(data["name"]), question_block=rules, bank=bank,
                   **{k: data[k] for k in _INTS})
 
 

@@ -19,7 +19,7 @@ from aiohttp import WSMsgType, web
 
 from companion.core.ledger import LedgerError
 from companion.daemon import Companion
-from companion.events import BankChanged, BlockOutcome, Event, PressIgnored
+from companion.events import BankChanged, BlockOutcome, Event, PressIgnored, TimerChanged
 from companion.presets import all_presets
 
 log = logging.getLogger(__name__)
@@ -107,7 +107,7 @@ async def healthz(_request: web.Request) -> web.Response:
 
 async def get_state(request: web.Request) -> web.Response:
     state = await _read(request, lambda bank: bank.state())
-    return web.json_response({**state, "timer": None})
+    return web.json_response({**state, "timer": _companion(request).lever.state()})
 
 
 async def get_journal(request: web.Request) -> web.Response:
@@ -191,6 +191,31 @@ async def post_go(request: web.Request) -> web.Response:
     return web.json_response(entry.to_json(), status=201)
 
 
+MAX_TIMER_SECONDS = 3600
+
+
+async def post_timer_start(request: web.Request) -> web.Response:
+    data = await _body(request)
+    _only(data, "seconds")
+    seconds = data.get("seconds")
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, int | float)
+                                or not 1 <= seconds <= MAX_TIMER_SECONDS):
+        raise LedgerError(f"seconds must be a number from 1 to {MAX_TIMER_SECONDS} "
+                          "(or left out for the configured time)")
+    state = _companion(request).lever.start(None if seconds is None else float(seconds),
+                                            source="tablet")
+    return web.json_response({"timer": state})
+
+
+async def post_timer_stop(request: web.Request) -> web.Response:
+    _only(await _body(request))
+    return web.json_response({"timer": _companion(request).lever.stop(source="tablet")})
+
+
+async def get_timer(request: web.Request) -> web.Response:
+    return web.json_response({"timer": _companion(request).lever.state()})
+
+
 async def get_editions(_request: web.Request) -> web.Response:
     return web.json_response({"editions": [p.to_json() for p in all_presets().values()]})
 
@@ -208,11 +233,12 @@ MAX_QUEUED = 100
 class Hub:
     """Pushes every event to every connected WebSocket, each through its own small queue."""
 
-    def __init__(self) -> None:
+    def __init__(self, companion: Companion) -> None:
+        self.companion = companion
         self.clients: dict[asyncio.Queue[dict[str, Any] | None], web.WebSocketResponse] = {}
 
     def publish(self, event: Event) -> None:
-        message = _message(event)
+        message = _message(event, self.companion.lever.state())
         if message is None:
             return
         for queue in list(self.clients):
@@ -230,10 +256,13 @@ class Hub:
                 await asyncio.wait_for(ws.close(), 1.0)
 
 
-def _message(event: Event) -> dict[str, Any] | None:
+def _message(event: Event, timer: dict[str, Any]) -> dict[str, Any] | None:
     if isinstance(event, BankChanged):
         return {"type": "state", "action": event.action, "summary": event.summary,
-                "state": {**event.state, "timer": None}}
+                "state": {**event.state, "timer": timer}}
+    if isinstance(event, TimerChanged):
+        return {"type": "timer", "what": event.what, "source": event.source,
+                "timer": event.state}
     if isinstance(event, BlockOutcome):
         return {"type": "outcome", "press": event.number, "source": event.source,
                 **event.outcome.to_json(), "description": event.outcome.describe()}
@@ -252,7 +281,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         if app.bank is not None:  # catch up at once: a reconnecting page needs no reload
             state = await app.bank.call(lambda bank: bank.state())
             await ws.send_json({"type": "state", "action": "hello", "summary": "",
-                                "state": {**state, "timer": None}})
+                                "state": {**state, "timer": app.lever.state()}})
         sender = asyncio.ensure_future(_send_all(ws, queue))
         async for msg in ws:  # the page sends nothing we need; this just waits for the end
             if msg.type is WSMsgType.ERROR:
@@ -283,7 +312,7 @@ def build_app(companion: Companion, token: str) -> web.Application:
                           client_max_size=MAX_BODY)
     app[COMPANION] = companion
     app[TOKEN] = token
-    hub = Hub()
+    hub = Hub(companion)
     app[HUB] = hub
     companion.listeners.append(hub.publish)
     app.router.add_get("/healthz", healthz)
@@ -298,6 +327,9 @@ def build_app(companion: Companion, token: str) -> web.Application:
     app.router.add_post("/api/next", post_next)
     app.router.add_post("/api/go", post_go)
     app.router.add_get("/api/editions", get_editions)
+    app.router.add_get("/api/timer", get_timer)
+    app.router.add_post("/api/timer/start", post_timer_start)
+    app.router.add_post("/api/timer/stop", post_timer_stop)
     app.router.add_get("/ws", websocket)
     app.router.add_get("/", index)
     app.router.add_static("/static/", STATIC)

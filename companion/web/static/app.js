@@ -80,9 +80,9 @@ function outcomeText(o) {
 function renderOutcome() {
   const el = $("outcome");
   const o = state.last_outcome;
-  if (!o) { el.className = "outcome"; el.innerHTML = '<span class="muted">Press the block!</span>'; return; }
+  if (!o) { el.className = "outcome coins-only"; el.innerHTML = '<span class="muted">Press the block!</span>'; return; }
   el.textContent = outcomeText(o) + (o.player === null ? " (waiting for a player)" : "");
-  el.className = "outcome " + o.kind;
+  el.className = "outcome coins-only " + o.kind;
   if (o.id !== lastOutcomeId) {
     void el.offsetWidth;  // restart the animation
     el.classList.add("fresh");
@@ -154,6 +154,41 @@ async function renderHistory() {
   $("history").replaceChildren(...items);
 }
 
+// The lever timer: the server says how long is left; the page counts down by itself.
+let timer = null;
+let timerDeadline = 0;
+let timeUpUntil = 0;
+const LAST_SECONDS = 5;
+
+function setTimer(t, what) {
+  timer = t;
+  timerDeadline = performance.now() + (t ? t.remaining * 1000 : 0);
+  if (what === "time_up") timeUpUntil = performance.now() + 4000;
+  if (what === "started") timeUpUntil = 0;
+  const seconds = $("timer-seconds");
+  if (t && !seconds.dataset.chosen) seconds.value = t.seconds;
+  drawTimer();
+}
+
+function drawTimer() {
+  const box = $("timer");
+  const now = performance.now();
+  const running = Boolean(timer && timer.running);
+  const left = running ? Math.max(0, (timerDeadline - now) / 1000) : 0;
+  const up = !running && now < timeUpUntil;
+  box.classList.toggle("running", running);
+  box.classList.toggle("urgent", running && left <= LAST_SECONDS);
+  box.classList.toggle("up", up);
+  $("timer-left").textContent = running ? String(Math.ceil(left)) : (up ? "0" : "–");
+  $("timer-what").textContent = running ? (timer.label || "Time is running")
+    : up ? "Time's up!" : timer && timer.lever ? "Lever timer: pull the lever back and let go"
+    : "Timer: start it here";
+  $("timer-fill").style.width = running && timer.duration
+    ? `${Math.min(100, (100 * left) / timer.duration)}%` : "0%";
+  $("timer-stop").disabled = !running;
+}
+setInterval(drawTimer, 100);
+
 function render() {
   if (state.game.id !== gameId) {  // a new game: forget choices made for the old one
     gameId = state.game.id;
@@ -161,6 +196,8 @@ function render() {
     for (const id of ["pay-from", "pay-to"]) delete $(id).dataset.chosen;
   }
   $("edition").textContent = "· " + state.game.name;
+  document.body.classList.toggle("no-bank", state.game.bank === false);
+  if (state.timer) setTimer(state.timer);
   renderOutcome();
   renderPlayers();
   // Until someone picks: the current player pays the Bank (the most common payment).
@@ -184,6 +221,7 @@ function connect() {
     lastHeard = Date.now();
     const data = JSON.parse(msg.data);
     if (data.type === "state") { state = data.state; render(); }
+    if (data.type === "timer") setTimer(data.timer, data.what);
   };
   socket.onclose = () => {
     setLink(false);
@@ -234,6 +272,14 @@ $("go").addEventListener("click", () => {
   if (!state || state.current_player === null) { toast("Tap a player first."); return; }
   busy($("go"), api("POST", "/api/go", { player: state.current_player }));
 });
+$("timer-seconds").addEventListener("change", () => { $("timer-seconds").dataset.chosen = "1"; });
+$("timer-start").addEventListener("click", () => {
+  const seconds = Number($("timer-seconds").value);
+  const body = seconds >= 1 ? { seconds } : {};
+  busy($("timer-start"), api("POST", "/api/timer/start", body).then((r) => setTimer(r.timer, "started")));
+});
+$("timer-stop").addEventListener("click", () => busy($("timer-stop"), api("POST", "/api/timer/stop")
+  .then((r) => setTimer(r.timer, "stopped"))));
 for (const id of ["pay-from", "pay-to"]) {
   $(id).addEventListener("change", () => { $(id).dataset.chosen = "1"; });
 }

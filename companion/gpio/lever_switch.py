@@ -1,0 +1,37 @@
+"""The lever's switch: a gpiozero ``Button`` reporting both edges with their time.
+
+Debouncing happens in the pure :class:`companion.core.lever.LeverTimer`, which also decides
+when to look at the settled level again (``is_closed``)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from gpiozero import Button
+
+
+class LeverSwitch:
+    """Calls ``when_changed(timestamp, closed)`` on every raw edge (from gpiozero's thread)."""
+
+    def __init__(self, pin: int, *, pin_factory: Any,
+                 when_changed: Callable[[float, bool], None],
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._when_changed = when_changed
+        self._button = Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+        self._button.when_pressed = lambda: self._when_changed(self._clock(), True)
+        self._button.when_released = lambda: self._when_changed(self._clock(), False)
+
+    @property
+    def pin(self) -> Any:
+        return self._button.pin
+
+    @property
+    def is_closed(self) -> bool:
+        """The raw level now: True while the lever is held back."""
+        return bool(self._button.is_pressed)
+
+    def close(self) -> None:
+        self._button.close()
