@@ -1,4 +1,4 @@
-"""The ``companion`` command: run, demo, screens, odds, bench, export, config."""
+"""The ``companion`` command: run, demo, screens, reader, odds, bench, export, config."""
 
 from __future__ import annotations
 
@@ -78,6 +78,46 @@ def _cmd_screens(args: argparse.Namespace) -> int:
 
     written = write_previews(args.out, tuple(args.size or DISPLAY_SIZES))
     print(f"wrote {len(written)} screens to {args.out}")
+    return 0
+
+
+def _cmd_reader(args: argparse.Namespace) -> int:
+    """Print taps live from a reader, to check its wiring (Ctrl-C to stop)."""
+    import signal
+    import threading
+    import time
+
+    from companion.readers.port import SerialReader
+
+    cfg = _load_config(args.config).reader
+    port = args.port or cfg.port
+    protocol = args.protocol or cfg.protocol
+    stop = threading.Event()
+    started = time.monotonic()
+    last_detail = [""]
+
+    def tap(uid: str, at: float) -> None:
+        print(f"{at - started:8.2f}s  tap {uid}", flush=True)
+
+    def status(s: object) -> None:
+        detail = getattr(s, "detail", "")
+        if detail != last_detail[0]:
+            last_detail[0] = detail
+            print(f"{time.monotonic() - started:8.2f}s  {port}: {detail}", flush=True)
+
+    reader = SerialReader(port, protocol, baudrate=args.baudrate or cfg.baudrate,
+                          tap_gap=cfg.tap_gap_ms / 1000, on_tap=tap, on_status=status)
+    print(f"reading {protocol} cards on {port} ({reader.baudrate} baud); Ctrl-C to stop",
+          flush=True)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    reader.start()
+    stop.wait()
+    reader.stop()
+    st = reader.status
+    ignored = ", ".join(f"{k} {v}" for k, v in sorted(st.rejects.items())) or "none"
+    print(f"{st.taps} taps from {st.frames} reads; ignored: {ignored}; "
+          f"connected {st.connects}x, lost {st.disconnects}x", flush=True)
     return 0
 
 
@@ -189,6 +229,15 @@ def build_parser() -> argparse.ArgumentParser:
     screens.add_argument("--size", type=_size, action="append",
                          help="WxH (repeatable; default: 480x320, 320x240 and 800x480)")
     screens.set_defaults(func=_cmd_screens)
+
+    reader = sub.add_parser("reader", help="print card taps live from an NFC/RFID reader")
+    reader.add_argument("--config", type=Path, help="TOML config file (defaults for [reader])")
+    reader.add_argument("--port", help="serial device (default: [reader] port)")
+    reader.add_argument("--protocol", choices=["rdm6300", "pn532", "lines"],
+                        help="default: [reader] protocol")
+    reader.add_argument("--baudrate", type=_at_least(50, 4_000_000),
+                        help="default: the protocol's own")
+    reader.set_defaults(func=_cmd_reader)
 
     odds = sub.add_parser("odds", help="check the block's odds against the rulebook")
     odds.add_argument("--presses", type=_at_least(MIN_ODDS_PRESSES), default=100_000,

@@ -222,6 +222,68 @@ class LeverConfig:
                                     "(PWMOutputDevice)", _range(1, 100))
 
 
+READER_PROTOCOLS = ("rdm6300", "pn532", "lines")
+
+
+def _port_path(v: str) -> str | None:
+    if not v.strip() or "\0" in v:
+        return "must be a serial device path such as /dev/companion-reader or /dev/ttyUSB0"
+    return None
+
+
+def _card_map(v: tuple[str, ...]) -> str | None:
+    from companion.core.ledger import CARD_ACTION_NAMES
+    from companion.readers.uid import normal_uid
+
+    seen: set[str] = set()
+    for entry in v:
+        uid, eq, target = (part.strip() for part in entry.partition("="))
+        clean = normal_uid(uid)
+        if not eq or clean is None or not target:
+            return (f"each entry must look like \"04A224B9 = Mario\" or \"0A1B2C3D4E = "
+                    f"action:next_player\" (a UID of 4-10 bytes of hex), got {shown(entry)}")
+        if clean in seen:
+            return f"card {clean} is listed twice"
+        seen.add(clean)
+        if target.startswith("action:") and target[7:] not in CARD_ACTION_NAMES:
+            return (f"unknown action {shown(target[7:])}; known: "
+                    f"{', '.join(CARD_ACTION_NAMES)}")
+        if len(target) > 24 or not target.isprintable():
+            return f"a player name is 1-24 printable characters, got {shown(target)}"
+    return None
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    """An NFC/RFID reader on a serial port: tapping a card makes its player current."""
+
+    enabled: bool = setting(True, "read cards (a missing reader is waited for, not an error)")
+    port: str = setting("/dev/companion-reader", "serial device; the udev rule in hardware/ "
+                                                 "makes this stable", _port_path)
+    protocol: str = setting("rdm6300", "rdm6300 (125 kHz EM4100), pn532 (NFC, HSU/UART) or "
+                                       "lines (one hex UID per line)",
+                            _one_of(*READER_PROTOCOLS))
+    baudrate: int = setting(0, "0: the protocol's own (9600 rdm6300 and lines, 115200 pn532)",
+                            _range(0, 4_000_000))
+    tap_gap_ms: int = setting(1000, "the same card counts again after it was away this long",
+                              _range(100, 60_000))
+    cards: tuple[str, ...] = setting((), "cards known in advance: \"UID = player name\" or "
+                                         "\"UID = action:next_player|pass_go|press|timer|undo\"",
+                                     _card_map)
+
+    def card_map(self) -> dict[str, str]:
+        """UID (normalised) -> player name or ``action:NAME``."""
+        from companion.readers.uid import normal_uid
+
+        result = {}
+        for entry in self.cards:
+            uid, _, target = (part.strip() for part in entry.partition("="))
+            clean = normal_uid(uid)
+            if clean is not None:
+                result[clean] = target
+        return result
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """The game started when the bank has none yet (the tablet can start others)."""
@@ -245,6 +307,7 @@ class Config:
     web: WebConfig = field(default_factory=WebConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
     lever: LeverConfig = field(default_factory=LeverConfig)
+    reader: ReaderConfig = field(default_factory=ReaderConfig)
     game: GameConfig = field(default_factory=GameConfig)
     source: Path | None = field(default=None, compare=False)
 

@@ -16,6 +16,7 @@ from companion.audio.library import SoundLibrary
 from companion.audio.speaker import Priority, Speaker, make_backend
 from companion.bank import DB_NAME, Bank, BankUnavailable
 from companion.bank.service import BankService
+from companion.cards import CardDesk
 from companion.config import Config
 from companion.core.block import QuestionBlock
 from companion.core.debounce import Debouncer
@@ -54,6 +55,7 @@ class Companion:
         self.button: Any = None
         self.lever = LeverControl(config.lever, speaker=self.speaker, library=self.library,
                                   emit=self._emit, clock=clock)
+        self.cards = CardDesk(config.reader, self, emit=self._emit)
         self.bank: BankService | None = None
         self.web: Any = None
         self.screen: Any = None
@@ -80,6 +82,7 @@ class Companion:
         if self.bank is not None:
             self.lever.note_state(self.bank.run(lambda bank: bank.state()))
         self.screen = self._open_screen()
+        self.cards.open(loop)
         log.info("companion ready (button: %s, lever: %s, motor: %s, audio: %s, bank: %s)",
                  f"BCM {self.config.block.pin}" if self.button else "none",
                  f"BCM {self.config.lever.pin}" if self.lever.switch else "none",
@@ -144,6 +147,8 @@ class Companion:
         screen = Screen(self.config.display, coin_period=self.library.coin_period,
                         on_quit=self._quit_from_thread)
         screen.set_bank_online(self.bank is not None)
+        if self.bank is not None:
+            screen.set_state(self.bank.run(lambda bank: bank.state()))
         self.listeners.append(screen.post)
         screen.start()
         return screen
@@ -217,6 +222,7 @@ class Companion:
         if self.button is not None:
             self.button.close()
             self.button = None
+        self.cards.close()
         self.lever.close()  # motor off, running sound off
         self.speaker.close()
         if self.screen is not None:
@@ -281,7 +287,8 @@ class Companion:
             log.error("a background bank write failed: %s", task.exception())
 
     async def drain(self) -> None:
-        """Wait for bank writes already under way."""
+        """Wait for bank writes (and card taps) already under way."""
+        await self.cards.drain()
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 

@@ -52,5 +52,16 @@ class TimerChanged:
     state: dict[str, Any]
 
 
-Event = BlockOutcome | PressIgnored | BankChanged | TimerChanged
+@dataclass(frozen=True, slots=True)
+class CardTapped:
+    """A card was tapped on a reader: ``kind`` is player, action or unknown ("new card");
+    ``did`` says what happened, in words. ``entry`` is the activity feed's JSON line."""
+
+    uid: str
+    kind: str
+    did: str
+    entry: dict[str, Any]
+
+
+Event = BlockOutcome | PressIgnored | BankChanged | TimerChanged | CardTapped
 Listener = Callable[[Event], None]

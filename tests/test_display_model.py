@@ -27,7 +27,7 @@ def played(model: DisplayModel, outcome: Outcome, at: float, *, player: int | No
     model.apply(BlockOutcome(1, outcome, at, "button", True), at)
     balances = (32, balance, -3, 41)
     state = sample_state(current=player or 0, balances=balances,
-                         outcome={"player": player, **outcome.to_json()})
+                         outcome={"id": 7, "player": player, **outcome.to_json()})
     model.apply(BankChanged("outcome", "", state), at if bank_after is None else bank_after)
 
 
@@ -191,3 +191,21 @@ def test_a_boundary_that_rounds_onto_now_still_schedules_the_next_frame() -> Non
     played(model, Outcome(Kind.COINS, 1, (1, 1)), 8.0)
     assert model.scene(8.45).outcome.frame == 9
     assert model.next_change(8.45) == 8.0 + 10 / 20
+
+
+def test_an_outcome_given_on_the_tablet_meanwhile_shows_its_player() -> None:
+    model = DisplayModel(idle_after=None)
+    played(model, THREE, 0.0, player=None)
+    assert model.scene(1.0).outcome.player is None
+    state = sample_state(current=3, balances=(32, 27, 0, 41),
+                         outcome={"id": 7, "player": 3, **THREE.to_json()})
+    model.apply(BankChanged("assign", "", state), 2.0)
+    face = model.scene(2.5).outcome
+    assert (face.player, face.balance) == ("Peach", 0)
+
+
+def test_the_state_at_start_shows_balances_on_the_idle_screen() -> None:
+    model = DisplayModel(idle_after=600.0)
+    model.set_state(sample_state())
+    idle = model.scene(0.0)
+    assert idle.screen == "idle" and [p.name for p in idle.players][:2] == ["Mario", "Luigi"]

@@ -7,6 +7,7 @@ video driver is one warning while the daemon carries on.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from pathlib import Path
@@ -60,9 +61,9 @@ def test_an_idle_screen_does_not_render_again(screen) -> None:
     assert s.output_name == "sdl:dummy"
     s.post(BankChanged("pass GO", "", sample_state()))
     wait_for(lambda: s.last_scene is not None and s.last_scene.screen == "table")
-    settled = s.renders
-    time.sleep(1.0)  # an idle second
-    assert s.renders == settled
+    settled, woke = s.renders, s.wakeups
+    time.sleep(1.0)  # an idle second: no render, and the thread does not even wake up
+    assert s.renders == settled and s.wakeups == woke
     # the same state again changes nothing on the picture: still no render
     s.post(BankChanged("pass GO", "", sample_state()))
     time.sleep(0.2)
@@ -110,15 +111,18 @@ def test_a_countdown_renders_once_a_second_until_its_last_seconds(screen) -> Non
     wait_for(lambda: s.last_scene is not None and s.last_scene.screen == "idle")
 
 
-def test_the_idle_screen_picks_up_the_link_when_the_network_comes_up(screen) -> None:
+def test_the_idle_screen_picks_up_the_link_when_the_network_comes_up(
+        screen, monkeypatch: pytest.MonkeyPatch) -> None:
+    import companion.display.screen
+
+    monkeypatch.setattr(companion.display.screen, "LINK_RECHECK", 0.2)
     links = [None]
     s = screen(DisplayConfig(enabled=True))
     s.set_link_source(lambda: links[-1])
     wait_for(lambda: s.last_scene is not None and s.last_scene.screen == "idle")
     assert s.last_scene.link is None
-    links.append("http://10.1.2.3:8080/#token=abcdefghijklmnopqrstu")
-    s.set_link_source(lambda: links[-1])
-    wait_for(lambda: s.last_scene.link == links[-1])
+    links.append("http://10.1.2.3:8080/#token=abcdefghijklmnopqrstu")  # DHCP answered
+    wait_for(lambda: s.last_scene.link == links[-1])  # looked at again by itself
     assert s.last_scene.address == "http://10.1.2.3:8080"
 
 
@@ -155,6 +159,40 @@ def test_framebuffer_output_writes_pixels_in_the_panels_format(
         assert data[w * 2: stride] == bytes(stride_pad)
 
 
+def test_auto_does_not_settle_for_an_invisible_driver_when_the_desktop_is_gone(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from companion.display.outputs import DisplayUnavailable, open_output
+
+    monkeypatch.delenv("SDL_VIDEODRIVER")
+    monkeypatch.setenv("DISPLAY", ":99")  # a stale desktop: SDL would fall back to offscreen
+    cfg = DisplayConfig(enabled=True, framebuffer=str(tmp_path / "fb9"))
+    with pytest.raises(DisplayUnavailable) as info:
+        open_output(cfg)
+    message = str(info.value)
+    assert "unreachable" in message or "x11" in message.lower()
+    assert "kmsdrm" in message and "fb9" in message  # it went on to try the panel drivers
+
+
+def test_a_failing_output_ends_the_screen_cleanly(screen) -> None:
+    class Broken:
+        name, needs_pump = "broken", False
+
+        def show(self, frame) -> None:
+            raise OSError(5, "Input/output error")
+
+        def pump(self) -> bool:
+            return True
+
+        def close(self) -> None:
+            pass
+
+    s = screen(open_output=Broken)
+    wait_for(lambda: not s.available)
+    for _ in range(100):
+        s.post(BankChanged("pass GO", "", sample_state()))
+    assert len(s._inbox) == 0  # nothing piles up for a screen that is gone
+
+
 def test_framebuffer_that_is_missing_or_odd_is_a_clear_unavailability(tmp_path: Path) -> None:
     from companion.display.outputs import DisplayUnavailable
 
@@ -180,16 +218,22 @@ async def _until(predicate, timeout: float = 10.0) -> None:
 
 
 async def test_the_daemon_shows_the_press_its_player_and_the_tablet_link(
-        tmp_path: Path) -> None:
-    app = Companion(_config(tmp_path), pin_factory=MockFactory(),
-                    rng=_Dice([2, 4]))  # coins: 4
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import companion.web.server
+
+    monkeypatch.setattr(companion.web.server, "lan_address", lambda: "10.9.8.7")
+    config = dataclasses.replace(_config(tmp_path), web=WebConfig(host="0.0.0.0", port=0))
+    app = Companion(config, pin_factory=MockFactory(), rng=_Dice([2, 4]))  # coins: 4
     runner = asyncio.ensure_future(app.run())
     await app.ready.wait()
     screen = app.screen
     assert screen is not None and screen.ready.wait(10) and screen.available
     await _until(lambda: screen.last_scene is not None and screen.last_scene.link is not None)
-    assert screen.last_scene.screen == "idle"
-    assert screen.last_scene.link == app.web.lan_link()
+    idle = screen.last_scene
+    assert idle.screen == "idle"  # at start: the QR code, with the balances from the bank
+    assert idle.link == f"http://10.9.8.7:{app.web.port}/#token={app.web.token}"
+    assert [(p.name, p.balance) for p in idle.players] == [
+        ("Mario", 30), ("Luigi", 30), ("Peach", 30), ("Yoshi", 30)]
     await app.act("current", lambda bank: bank.set_current(bank.players()[1].id))
     app.button.pin.drive_low()
     await _until(lambda: screen.last_scene.screen == "outcome"

@@ -19,6 +19,7 @@ from typing import Any
 from companion.bank.store import open_database, open_readonly
 from companion.core.ledger import (
     BANK,
+    CARD_ACTION_NAMES,
     Entry,
     EntryKind,
     LedgerError,
@@ -172,6 +173,13 @@ class Bank:
                     " source) VALUES (?, ?, NULL, ?, ?, 'opening', 'opening balance',"
                     " 'new game')", (game_id, now, pid, preset.start_balance))
         db.execute("UPDATE games SET current_player = ? WHERE id = ?", (ids[0], game_id))
+        # A sticker stays with its player's name from one game to the next.
+        previous = db.execute("SELECT MAX(id) FROM games WHERE id < ?", (game_id,)).fetchone()[0]
+        if previous is not None:
+            db.execute(
+                "UPDATE players SET card_uid = (SELECT p.card_uid FROM players p WHERE"
+                " p.game_id = ? AND lower(p.name) = lower(players.name)) WHERE game_id = ?",
+                (previous, game_id))
         return game_id
 
     def latest_game(self) -> int | None:
@@ -233,7 +241,59 @@ class Bank:
                 if other is not None:
                     raise LedgerError(f"card {clean} already belongs to {other[0]}")
             db.execute("UPDATE players SET card_uid = ? WHERE id = ?", (clean, pid))
+            if clean is not None:  # one meaning per card: a player now, not an action
+                db.execute("DELETE FROM card_actions WHERE uid = ?", (clean,))
         return clean
+
+    def set_card_action(self, uid: object, action: object) -> str:
+        """Make a card do an action (one of CARD_ACTIONS) whoever taps it; the card stops
+        meaning a player in the current game."""
+        clean = check_card_uid(uid)
+        if clean is None:
+            raise LedgerError("a card UID is required")
+        if action not in CARD_ACTION_NAMES:
+            raise LedgerError(f"action must be one of {', '.join(CARD_ACTION_NAMES)}, got "
+                              f"{str(action)[:40]!r}")
+        with self._write() as db:
+            gid = self.latest_game()
+            if gid is not None:
+                db.execute("UPDATE players SET card_uid = NULL WHERE game_id = ? AND card_uid = ?",
+                           (gid, clean))
+            db.execute("INSERT INTO card_actions (uid, action, at) VALUES (?, ?, ?) ON CONFLICT"
+                       " (uid) DO UPDATE SET action = excluded.action, at = excluded.at",
+                       (clean, action, self.clock()))
+        return clean
+
+    def card_actions(self) -> dict[str, str]:
+        return {row["uid"]: row["action"]
+                for row in self._db.execute("SELECT uid, action FROM card_actions")}
+
+    def card_meaning(self, uid: str, named: dict[str, str] | None = None
+                     ) -> tuple[str, int | str | None]:
+        """What a tap of ``uid`` means: ("player", id), ("action", name) or ("unknown", None).
+
+        Cards linked on the tablet (a player of the current game, or an action) come first,
+        then ``named``: the config's ``UID -> player name or action:NAME``."""
+        with self.snapshot():
+            gid = self.latest_game()
+            if gid is not None:
+                row = self._db.execute("SELECT id FROM players WHERE game_id = ? AND"
+                                       " card_uid = ?", (gid, uid)).fetchone()
+                if row is not None:
+                    return "player", row["id"]
+            action = self.card_actions().get(uid)
+            if action is not None:
+                return "action", action
+            target = (named or {}).get(uid)
+            if target is not None:
+                if target.startswith("action:"):
+                    return "action", target.removeprefix("action:")
+                if gid is not None:
+                    row = self._db.execute("SELECT id FROM players WHERE game_id = ? AND"
+                                           " lower(name) = lower(?)", (gid, target)).fetchone()
+                    if row is not None:
+                        return "player", row["id"]
+        return "unknown", None
 
     def next_player(self, game_id: int | None = None) -> int:
         """Pass the turn to the next seat (the first seat if nobody is current)."""

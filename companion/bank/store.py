@@ -15,7 +15,7 @@ from pathlib import Path
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_S = 10.0
 
 SCHEMA = """
@@ -66,6 +66,17 @@ BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS entries_no_delete BEFORE DELETE ON entries
 BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 """
+
+MIGRATIONS: dict[int, str] = {
+    2: """
+CREATE TABLE IF NOT EXISTS card_actions (
+    uid TEXT PRIMARY KEY,
+    action TEXT NOT NULL,
+    at REAL NOT NULL
+);
+""",
+}
+"""Schema changes by the version they bring; a new file gets SCHEMA and all of them."""
 
 
 class BankUnavailable(RuntimeError):
@@ -118,7 +129,8 @@ def _check_and_migrate(db: sqlite3.Connection, path: Path) -> None:
                               "upgrade this one or point [data] dir elsewhere")
     if version == SCHEMA_VERSION:
         return  # nothing to write: opening never takes the write lock
-    # A new file. Take the write lock and look again: another process may be creating it now.
+    # A new or older file. Take the write lock and look again: another process may be creating
+    # or upgrading it now.
     db.execute("BEGIN IMMEDIATE")
     try:
         version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -127,6 +139,10 @@ def _check_and_migrate(db: sqlite3.Connection, path: Path) -> None:
                 raise BrokenBankFile("a database, but not a companion bank (foreign tables)")
             for statement in _statements(SCHEMA):
                 db.execute(statement)
+        if version < SCHEMA_VERSION:
+            for step in range(max(version, 1) + 1, SCHEMA_VERSION + 1):
+                for statement in _statements(MIGRATIONS[step]):
+                    db.execute(statement)
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         elif version > SCHEMA_VERSION:
             raise BankUnavailable(f"{path} was written by a newer companion (schema "
@@ -209,7 +225,7 @@ def open_readonly(path: Path) -> sqlite3.Connection:
     db.row_factory = sqlite3.Row
     try:
         version = db.execute("PRAGMA user_version").fetchone()[0]
-        if version != SCHEMA_VERSION:
+        if not 1 <= version <= SCHEMA_VERSION:  # older files read fine: games, journal
             raise BankUnavailable(f"{path} is not a companion bank (schema {version})")
         db.execute("SELECT COUNT(*) FROM games").fetchone()
     except sqlite3.Error as exc:

@@ -127,6 +127,11 @@ def check_colours(colours: object) -> list[str]:
     return [c.lower() for c in colours]
 
 
+CARD_ACTION_NAMES = ("next_player", "pass_go", "press", "timer", "undo")
+"""What a card can do instead of naming a player: next turn, pass GO for the current player,
+press the block, start/stop the lever timer, undo the last coin movement."""
+
+
 def check_card_uid(uid: object) -> str | None:
     """An NFC/RFID card UID: 4 to 10 bytes as hex (case ignored), or None to forget it."""
     if uid is None:

@@ -81,9 +81,12 @@ class SdlOutput:
             raise DisplayUnavailable(f"SDL video driver {driver or 'default'}: {exc}") from None
         self.name = f"sdl:{pygame.display.get_driver()}"
         self.rotate = cfg.rotate
+        invisible = pygame.display.get_driver() in ("dummy", "offscreen")
         fullscreen = cfg.fullscreen == "yes" or (cfg.fullscreen == "auto" and not has_desktop()
-                                                 and pygame.display.get_driver() != "dummy")
-        self.needs_pump = not fullscreen and pygame.display.get_driver() != "dummy"
+                                                 and not invisible)
+        # A window on a desktop must read its events (close button, window manager pings).
+        self.needs_pump = has_desktop() and not invisible
+        self._last: pygame.Surface | None = None
         try:
             if fullscreen:
                 self.window = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
@@ -97,13 +100,19 @@ class SdlOutput:
 
     def show(self, frame: pygame.Surface) -> None:
         image, at = fitted(turned(frame, self.rotate), self.window.get_size())
+        self._last = frame
         if at != (0, 0):
             self.window.fill((0, 0, 0))
         self.window.blit(image, at)
         pygame.display.flip()
 
     def pump(self) -> bool:
-        return not any(e.type == pygame.QUIT for e in pygame.event.get())
+        events = pygame.event.get()
+        exposed = any(e.type in (pygame.VIDEOEXPOSE, getattr(pygame, "WINDOWEXPOSED", -1))
+                      for e in events)
+        if exposed and self._last is not None:  # uncovered: paint the last frame again
+            self.show(self._last)
+        return not any(e.type == pygame.QUIT for e in events)
 
     def close(self) -> None:
         pygame.display.quit()
@@ -166,6 +175,10 @@ def _fb_geometry(path: Path) -> tuple[int, int, int, int]:
     return w, h, bpp, stride
 
 
+INVISIBLE = ("offscreen", "dummy")
+"""SDL drivers that show nothing: only used when asked for by name."""
+
+
 def open_output(cfg: DisplayConfig) -> Output:
     """The first output that works for ``cfg.driver``; DisplayUnavailable says what failed."""
     env = os.environ.get("SDL_VIDEODRIVER")
@@ -173,14 +186,22 @@ def open_output(cfg: DisplayConfig) -> Output:
         return FramebufferOutput(Path(cfg.framebuffer), cfg.rotate)
     if cfg.driver != "auto":
         return SdlOutput(cfg, cfg.driver)
-    if env or has_desktop():
+    if env:  # asked for by name (tests: dummy)
         return SdlOutput(cfg, env)
     tried = []
-    for attempt in ("kmsdrm", "fbdev"):
+    attempts = (["desktop"] if has_desktop() else []) + ["kmsdrm", "fbdev"]
+    for attempt in attempts:
         try:
             if attempt == "fbdev":
                 return FramebufferOutput(Path(cfg.framebuffer), cfg.rotate)
-            return SdlOutput(cfg, attempt)
+            output = SdlOutput(cfg, None if attempt == "desktop" else attempt)
         except DisplayUnavailable as exc:
             tried.append(str(exc))
+            continue
+        if output.name.removeprefix("sdl:") in INVISIBLE:  # a desktop we cannot reach
+            output.close()
+            tried.append(f"desktop ($DISPLAY/$WAYLAND_DISPLAY set) unreachable: SDL fell back "
+                         f"to {output.name}")
+            continue
+        return output
     raise DisplayUnavailable("; ".join(tried))

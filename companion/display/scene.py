@@ -112,6 +112,7 @@ class _Flash:
     player: str | None = None
     balance: int | None = None
     waiting: bool = True
+    outcome_id: int | None = None
 
 
 @dataclass
@@ -143,8 +144,20 @@ class DisplayModel:
         elif isinstance(event, BankChanged):
             self.state = event.state
             self.last_activity = now
-            if event.action == "outcome" and self._flash is not None and self._flash.waiting:
+            flash = self._flash
+            if flash is None:
+                return
+            last = event.state.get("last_outcome") or {}
+            if event.action == "outcome" and flash.waiting:
+                flash.outcome_id = last.get("id")
                 self._settle_flash(event.state)
+            elif (flash.player is None and not flash.waiting and last.get("id") is not None
+                  and last.get("id") == flash.outcome_id):
+                self._settle_flash(event.state)  # given to a player on the tablet meanwhile
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        """The bank's state at start-up: shown, without counting as activity."""
+        self.state = state
 
     def _settle_flash(self, state: dict[str, Any]) -> None:
         flash = self._flash
@@ -202,7 +215,7 @@ class DisplayModel:
             left = deadline - now
             if left > 0:
                 step = 0.5 if left <= LAST_SECONDS else 1.0
-                ticks = _ceil(left / step) - 1  # whole steps left at the next change
+                ticks = max(0, _ceil(left / step) - 1)  # whole steps left at the next change
                 while ticks > 0 and deadline - ticks * step <= now:
                     ticks -= 1
                 times.append(deadline - ticks * step)

@@ -47,7 +47,10 @@ class Screen:
             idle_after=cfg.idle_minutes * 60.0 if cfg.idle_minutes else None,
             coin_period=coin_period)
         self.renders = 0
+        self.wakeups = 0
+        """Times the thread woke up (a render or not): an idle screen stays at zero."""
         self.output_name: str | None = None
+        self._dead = False
         self.frame_listeners: list[FrameListener] = []
         self.ready = threading.Event()
         """Set once the output is open (or known to be missing)."""
@@ -79,6 +82,10 @@ class Screen:
         self._link_source = source
         self._send(lambda now: self._refresh_link(now))
 
+    def set_state(self, state: dict[str, Any]) -> None:
+        """The bank's state at start-up (balances on the idle screen; not activity)."""
+        self._send(lambda now: self.model.set_state(state))
+
     def set_bank_online(self, online: bool) -> None:
         self._send(lambda now: setattr(self.model, "bank_online", online))
 
@@ -94,6 +101,8 @@ class Screen:
         return self.output_name is not None
 
     def _send(self, change: Callable[[float], None]) -> None:
+        if self._dead:  # no screen (missing or failed): nothing to remember
+            return
         with self._wake:
             self._inbox.append(change)
             self._wake.notify()
@@ -111,6 +120,7 @@ class Screen:
         except (DisplayUnavailable, ImportError) as exc:
             log.warning("display unavailable (%s); carrying on without the screen "
                         "(see hardware/display.md)", exc)
+            self._dead = True
             self.ready.set()
             return
         self.output_name = output.name
@@ -120,8 +130,15 @@ class Screen:
             self._loop(output)
         except Exception:
             log.exception("the display failed; carrying on without it")
+            self._dead = True
+            self.output_name = None
+            with self._wake:
+                self._inbox.clear()
         finally:
-            output.close()
+            try:
+                output.close()
+            except Exception:
+                log.debug("closing the display output failed", exc_info=True)
 
     def _loop(self, output: Any) -> None:
         next_link_look = 0.0
@@ -147,6 +164,7 @@ class Screen:
                     return
                 changes = list(self._inbox)
                 self._inbox.clear()
+            self.wakeups += 1
             now = self.clock()
             for change in changes:
                 change(now)

@@ -19,7 +19,14 @@ from aiohttp import WSMsgType, web
 
 from companion.core.ledger import LedgerError
 from companion.daemon import Companion
-from companion.events import BankChanged, BlockOutcome, Event, PressIgnored, TimerChanged
+from companion.events import (
+    BankChanged,
+    BlockOutcome,
+    CardTapped,
+    Event,
+    PressIgnored,
+    TimerChanged,
+)
 from companion.presets import all_presets
 
 log = logging.getLogger(__name__)
@@ -216,6 +223,48 @@ async def get_timer(request: web.Request) -> web.Response:
     return web.json_response({"timer": _companion(request).lever.state()})
 
 
+def _known_cards(companion: Companion) -> Callable[[Any], set[str]]:
+    def known(bank: Any) -> set[str]:
+        linked = {p.card_uid for p in bank.players() if p.card_uid} if bank.latest_game() else set()
+        return linked | set(bank.card_actions()) | set(companion.cards.named)
+
+    return known
+
+
+async def _activity(companion: Companion) -> dict[str, Any]:
+    known: set[str] = set()
+    actions: dict[str, str] = {}
+    if companion.bank is not None:
+        known = await companion.bank.call(_known_cards(companion))
+        actions = await companion.bank.call(lambda bank: bank.card_actions())
+    return {"activity": list(companion.cards.activity),
+            "new_cards": companion.cards.new_cards(known),
+            "card_actions": actions, "reader": companion.cards.reader_status()}
+
+
+async def get_activity(request: web.Request) -> web.Response:
+    return web.json_response(await _activity(_companion(request)))
+
+
+async def post_cards(request: web.Request) -> web.Response:
+    """Link a card: ``{"uid", "player": id}`` (that player's card in the current game) or
+    ``{"uid", "action": name}`` (the card does that, whoever taps it)."""
+    data = await _body(request)
+    _only(data, "uid", "player", "action")
+    if ("player" in data) == ("action" in data):
+        raise LedgerError("give either player (an id) or action")
+    app = _companion(request)
+    uid = data.get("uid")
+    if "action" in data:
+        clean = await app.act("card action", lambda bank: bank.set_card_action(
+            uid, data["action"]))
+        meaning = {"action": data["action"]}
+    else:
+        clean = await app.act("card", lambda bank: bank.set_card(data["player"], uid))
+        meaning = {"player": data["player"]}
+    return web.json_response({"uid": clean, **meaning})
+
+
 async def get_editions(_request: web.Request) -> web.Response:
     return web.json_response({"editions": [p.to_json() for p in all_presets().values()]})
 
@@ -263,6 +312,8 @@ def _message(event: Event, timer: dict[str, Any]) -> dict[str, Any] | None:
     if isinstance(event, TimerChanged):
         return {"type": "timer", "what": event.what, "source": event.source,
                 "timer": event.state}
+    if isinstance(event, CardTapped):
+        return {"type": "activity", "tap": event.entry}
     if isinstance(event, BlockOutcome):
         return {"type": "outcome", "press": event.number, "source": event.source,
                 **event.outcome.to_json(), "description": event.outcome.describe()}
@@ -328,6 +379,8 @@ def build_app(companion: Companion, token: str) -> web.Application:
     app.router.add_post("/api/go", post_go)
     app.router.add_get("/api/editions", get_editions)
     app.router.add_get("/api/timer", get_timer)
+    app.router.add_get("/api/activity", get_activity)
+    app.router.add_post("/api/cards", post_cards)
     app.router.add_post("/api/timer/start", post_timer_start)
     app.router.add_post("/api/timer/stop", post_timer_stop)
     app.router.add_get("/ws", websocket)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 from dataclasses import dataclass
 from urllib.parse import quote
@@ -44,6 +45,8 @@ class WebServer:
             if found is None:
                 return None
             host = found
+        elif _loopback(host):
+            return None  # only this machine can open it: no use to a phone
         elif ":" in host:
             host = f"[{host}]"
         return f"http://{host}:{self.port}/#token={quote(self.token, safe='')}"
@@ -52,12 +55,32 @@ class WebServer:
         await self.runner.cleanup()
 
 
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 async def start_web(companion: Companion, host: str, port: int, token: str) -> WebServer:
     """Bind and serve; ``port`` 0 picks a free one (tests)."""
     runner = web.AppRunner(build_app(companion, token), access_log=None)
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
-    await site.start()
+    # "::" alone would be IPv6 only (asyncio sets IPV6_V6ONLY): serve IPv4 too, so the link
+    # with the LAN's IPv4 address works.
+    binds: list[str | list[str]] = [["0.0.0.0", "::"], "0.0.0.0"] if host == "::" else [host]
+    for i, bind in enumerate(binds):
+        site = web.TCPSite(runner, bind, port)  # type: ignore[arg-type]
+        try:
+            await site.start()
+            break
+        except OSError:
+            if i == len(binds) - 1:
+                await runner.cleanup()
+                raise
+            log.warning("web: no IPv6 here; serving IPv4 only")
     bound = port
     server = getattr(site, "_server", None)
     if server is not None and server.sockets:
