@@ -81,7 +81,7 @@ class CardDesk:
         return task
 
     async def _handle(self, uid: str, source: str) -> dict[str, Any]:
-        kind, did = "unknown", "new card: give it to a player on the tablet"
+        kind, did = "unknown", "new card"
         try:
             meaning = await self._bank(lambda bank: bank.card_meaning(uid, self.named))
             kind = meaning[0]

@@ -209,3 +209,17 @@ def test_the_state_at_start_shows_balances_on_the_idle_screen() -> None:
     model.set_state(sample_state())
     idle = model.scene(0.0)
     assert idle.screen == "idle" and [p.name for p in idle.players][:2] == ["Mario", "Luigi"]
+
+
+def test_an_unknown_card_shows_new_card_for_a_few_seconds() -> None:
+    from companion.display.scene import NEW_CARD_SECONDS
+    from companion.events import CardTapped
+
+    model = DisplayModel(idle_after=None)
+    model.apply(BankChanged("transfer", "", sample_state()), 0.0)
+    model.apply(CardTapped("04A224B9", "unknown", "new card", {}), 1.0)
+    assert model.scene(1.5).screen == "card" and model.scene(1.5).title == "04A224B9"
+    assert model.next_change(1.5) == 1.0 + NEW_CARD_SECONDS
+    assert model.scene(1.0 + NEW_CARD_SECONDS).screen == "table"
+    model.apply(CardTapped("04A224B9", "player", "Luigi is current", {}), 10.0)
+    assert model.scene(10.5).screen == "table"

@@ -76,6 +76,7 @@ def test_what_each_screen_must_say(size: str) -> None:
     assert "BOWSER!" in bowser and "Pay the Bank 5 coins" in bowser
     assert any(t.startswith("Luigi \u22125") for t in bowser)
     assert "GAME OVER" in texts("outcome-game-over")
+    assert {"NEW CARD", "04A224B9112233"} <= set(texts("card-new"))
     assert "Roll the die and move again" in texts("outcome-power-up")
     assert "Nobody's turn: give it on the tablet" in texts("outcome-unassigned")
     assert "12" in texts("timer-running") and "Worms are moving!" in texts("timer-running")

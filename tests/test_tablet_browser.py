@@ -242,3 +242,30 @@ def test_wiggly_worms_page_is_timer_and_turns_only(browser: Browser, config: Pat
         expect(page.locator("#timer")).to_contain_text("Worms are moving!")
         page.screenshot(path=str(ARTIFACTS / "tablet-wiggly-worms.png"), full_page=True)
         page.close()
+
+
+def test_a_new_card_is_assigned_on_the_page_in_one_step(browser: Browser, config: Path) -> None:
+    from tests.reader_emulators import Pty
+
+    pty = Pty()
+    config.write_text(config.read_text() + f'[reader]\nport = "{pty.device}"\n'
+                      'protocol = "lines"\ntap_gap_ms = 200\n')
+    try:
+        with daemon(config) as base:
+            page = open_page(browser, f"{base}#token={TOKEN}", 768, 1024)
+            expect(page.locator("#reader-status")).to_contain_text("connected")
+            pty.write(b"UID: 04 A2 24 B9\r\n")
+            expect(page.locator("#newcards")).to_be_visible()
+            expect(page.locator("#newcard-list li")).to_contain_text("04A224B9")
+            expect(page.locator("#activity li").first).to_contain_text("new card")
+            page.locator("#newcard-list select").select_option(label="Luigi")
+            page.screenshot(path=str(ARTIFACTS / "tablet-new-card.png"), full_page=True)
+            page.locator("#newcard-list button").click()
+            expect(page.locator("#newcards")).to_be_hidden()
+            page.wait_for_timeout(300)  # the reader's tap gap
+            pty.write(b"04A224B9\n")
+            expect(page.locator(".tile.current")).to_contain_text("Luigi")
+            expect(page.locator("#activity li").first).to_contain_text("Luigi is current")
+            page.close()
+    finally:
+        pty.close()

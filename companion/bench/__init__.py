@@ -45,6 +45,11 @@ def display_figures(presses: int = 100, idle_seconds: float = 10.0) -> dict[str,
                   ["--presses", str(presses), "--idle-seconds", str(idle_seconds)], env)
 
 
+def lever_and_cards(n: int = 50) -> dict[str, Any]:
+    """Lever release -> motor on, and a card's UID on the serial line -> its player current."""
+    return _child("companion.bench.lever_cards", ["-n", str(n)], dict(os.environ))
+
+
 def cold_import_ms(runs: int = 5) -> float:
     """Median time for a fresh interpreter to import the daemon, minus a bare interpreter."""
 
@@ -103,6 +108,7 @@ def run_all(presses: int = 200, data_dir: Path | None = None) -> dict[str, Any]:
     folder = data_dir or Path(default_data_dir())
     latency = press_to_pcm(presses)
     display = display_figures(min(presses, 100))
+    lever_cards = lever_and_cards(min(presses, 50))
     return {
         "bank_write_ms": write_latency_ms(folder),
         "bank_load_10k_entries_ms": load_game_ms(folder),
@@ -113,6 +119,8 @@ def run_all(presses: int = 200, data_dir: Path | None = None) -> dict[str, Any]:
         "display_press_to_balance_frame_ms": display["press_to_balance_frame_ms"],
         "display_idle_cpu_percent": display["idle_cpu_percent_display_on"],
         "display_idle_renders_in_10_s": display["idle_renders"],
+        "lever_release_to_motor_ms": lever_cards["lever_release_to_motor_ms"],
+        "card_tap_to_current_ms": lever_cards["card_tap_to_current_ms"],
         "cold_import_ms": cold_import_ms(),
         "startup_to_ready_ms": startup_ms(),
         "odds_draws_per_s": odds_draws_per_second(),

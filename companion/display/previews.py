@@ -13,7 +13,7 @@ from typing import Any
 from companion.config import DISPLAY_SIZES
 from companion.core.outcomes import Kind, Outcome
 from companion.display.scene import ANIMATION_FRAMES, FPS, DisplayModel, Scene, TimerView
-from companion.events import BankChanged, BlockOutcome
+from companion.events import BankChanged, BlockOutcome, CardTapped
 
 SAMPLE_LINK = "http://192.168.1.23:8080/#token=Zm9yLXRoZS10YWJsZS1vbmx5LXNhbXBsZQ"
 NAMES = ("Mario", "Luigi", "Peach", "Yoshi", "Toad", "Daisy")
@@ -84,6 +84,9 @@ def sample_scenes() -> dict[str, Scene]:
     worms_state["recent"] = []
     worms.apply(BankChanged("next player", "", worms_state), 0.0)
     scenes["table-wiggly-worms"] = worms.scene(1.0)
+    card = DisplayModel(idle_after=None)
+    card.apply(CardTapped("04A224B9112233", "unknown", "new card", {}), 0.0)
+    scenes["card-new"] = card.scene(1.0)
     timer = DisplayModel(idle_after=None)
     timer.set_timer(TimerView(deadline=14.0, duration=14.0, label="Worms are moving!"), 0.0)
     scenes["timer-running"] = timer.scene(2.2)

@@ -110,6 +110,8 @@ def render(scene: Scene, surface: pygame.Surface) -> list[Label]:
         _timer(p, scene.timer)
     elif scene.screen == "idle":
         _idle(p, scene)
+    elif scene.screen == "card":
+        _new_card(p, scene)
     else:
         _table(p, scene)
     return p.labels
@@ -354,6 +356,29 @@ def _log(p: Painter, scene: Scene, box: pygame.Rect) -> None:
         if line.why:
             p.text(line.why, small, DIM, max_width=box.width - p.px(20), min_size=8,
                    strike=line.undone, topleft=(box.left + p.px(10), y + round(size * 1.0)))
+
+
+# -- a new card ----------------------------------------------------------------------------
+
+
+def _new_card(p: Painter, scene: Scene) -> None:
+    p.surface.fill((40, 30, 90))
+    card = pygame.Rect(0, 0, p.px(150), p.px(96))
+    card.center = (p.w // 2, p.px(98))
+    pygame.draw.rect(p.surface, WHITE, card, border_radius=p.px(12))
+    chip = pygame.Rect(card.left + p.px(18), card.top + p.px(26), p.px(34), p.px(26))
+    pygame.draw.rect(p.surface, GOLD, chip, border_radius=p.px(5))
+    for i in range(3):  # printed lines on the card
+        line = pygame.Rect(card.left + p.px(66), card.top + p.px(26 + i * 16),
+                           p.px(64 - i * 14), p.px(7))
+        pygame.draw.rect(p.surface, (190, 190, 215), line, border_radius=p.px(3))
+    p.text("NEW CARD", p.px(56), GOLD, max_width=p.w - p.px(20), center=(p.w // 2, p.px(190)))
+    p.text(scene.title, p.px(28), WHITE, max_width=p.w - p.px(20),
+           center=(p.w // 2, p.px(236)))
+    p.text("Give it to a player on the tablet", p.px(24), DIM, max_width=p.w - p.px(20),
+           center=(p.w // 2, p.px(280)))
+    if scene.timer is not None:
+        _timer_strip(p, scene.timer)
 
 
 # -- idle ----------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.core.lever import LAST_SECONDS
 from companion.core.outcomes import Kind, Outcome
-from companion.events import BankChanged, BlockOutcome, Event, TimerChanged
+from companion.events import BankChanged, BlockOutcome, CardTapped, Event, TimerChanged
 
 FPS = 20
 """Frames per second while something animates."""
@@ -23,6 +23,8 @@ ANIMATION_FRAMES = 16
 TIME_UP_SECONDS = 4.0
 """How long "TIME'S UP" stays after a countdown ends."""
 LOG_LINES = 4
+NEW_CARD_SECONDS = 5.0
+"""How long "new card" stays on screen after an unknown card is tapped."""
 EPS = 1e-9
 """Quantising time into frames and seconds allows for float rounding at the boundaries, so the
 scene and :meth:`DisplayModel.next_change` agree on where a boundary lies."""
@@ -93,7 +95,7 @@ class TimerFace:
 class Scene:
     """Everything drawn on one frame; equal scenes are equal pictures."""
 
-    screen: str  # "outcome", "table", "timer" or "idle"
+    screen: str  # "outcome", "table", "timer", "idle" or "card"
     title: str = ""
     players: tuple[PlayerRow, ...] = ()
     log: tuple[LogLine, ...] = ()
@@ -128,6 +130,7 @@ class DisplayModel:
     last_activity: float | None = None
     bank_online: bool = True
     _flash: _Flash | None = field(default=None, repr=False)
+    _new_card: tuple[str, float] | None = field(default=None, repr=False)
 
     # -- input -----------------------------------------------------------------------------
 
@@ -136,6 +139,9 @@ class DisplayModel:
         if isinstance(event, BlockOutcome):
             self._flash = _Flash(event.outcome, now, waiting=self.bank_online)
             self.last_activity = now
+        elif isinstance(event, CardTapped):
+            self.last_activity = now
+            self._new_card = (event.uid, now) if event.kind == "unknown" else None
         elif isinstance(event, TimerChanged):
             view = None
             if event.deadline is not None and event.duration is not None:
@@ -186,6 +192,8 @@ class DisplayModel:
         timer = self._timer_face(now)
         if timer is not None and (timer.urgent or timer.time_up):
             return Scene("timer", timer=timer)
+        if self._new_card is not None and now - self._new_card[1] < NEW_CARD_SECONDS:
+            return Scene("card", title=self._new_card[0], timer=timer)
         if self._flash is not None and now - self._flash.at < self.outcome_seconds:
             return Scene("outcome", outcome=self._outcome_face(now), timer=timer)
         if timer is not None:
@@ -222,6 +230,8 @@ class DisplayModel:
             elif now < deadline + TIME_UP_SECONDS:
                 times.append(min(_next_step(now, deadline, 0.5, _floor(-left * 2) + 1),
                                  deadline + TIME_UP_SECONDS))
+        if self._new_card is not None and now - self._new_card[1] < NEW_CARD_SECONDS:
+            times.append(self._new_card[1] + NEW_CARD_SECONDS)
         if self.idle_after is not None and self.last_activity is not None:
             goes_idle = self.last_activity + self.idle_after
             if goes_idle > now:

@@ -189,6 +189,49 @@ function drawTimer() {
 }
 setInterval(drawTimer, 100);
 
+// Cards: taps on the reader, new cards to give to a player (or an action), one step each.
+const CARD_ACTIONS = { next_player: "Next player", pass_go: "Pass GO", press: "Press the block",
+                       timer: "Start/stop the timer", undo: "Undo" };
+
+async function loadActivity() {
+  const data = await fetch("/api/activity").then((r) => r.json());
+  const reader = data.reader;
+  $("reader-status").textContent = !reader ? "· no reader configured"
+    : `· ${reader.protocol} on ${reader.port}: ${reader.connected ? "connected" : "not connected"}`;
+  $("activity").replaceChildren(...data.activity.slice(0, 12).map((a) => {
+    const li = document.createElement("li");
+    const what = document.createElement("span");
+    what.textContent = a.did;
+    const uid = document.createElement("span");
+    uid.className = "uid";
+    uid.textContent = a.uid;
+    li.append(what, uid);
+    return li;
+  }));
+  $("newcards").hidden = data.new_cards.length === 0 || !state;
+  if (!state) return;
+  $("newcard-list").replaceChildren(...data.new_cards.map((uid) => {
+    const li = document.createElement("li");
+    const label = document.createElement("span");
+    label.className = "uid";
+    label.textContent = uid;
+    const pick = document.createElement("select");
+    pick.setAttribute("aria-label", "What this card does");
+    pick.append(...state.players.map((p) => new Option(p.name, "p" + p.id)));
+    for (const [key, text] of Object.entries(CARD_ACTIONS)) pick.append(new Option(text, "a" + key));
+    const give = document.createElement("button");
+    give.className = "big";
+    give.textContent = "Assign";
+    give.addEventListener("click", () => {
+      const v = pick.value;
+      const body = v[0] === "p" ? { uid, player: Number(v.slice(1)) } : { uid, action: v.slice(1) };
+      busy(give, api("POST", "/api/cards", body).then(() => loadActivity()));
+    });
+    li.append(label, pick, give);
+    return li;
+  }));
+}
+
 function render() {
   if (state.game.id !== gameId) {  // a new game: forget choices made for the old one
     gameId = state.game.id;
@@ -222,6 +265,9 @@ function connect() {
     const data = JSON.parse(msg.data);
     if (data.type === "state") { state = data.state; render(); }
     if (data.type === "timer") setTimer(data.timer, data.what);
+    if (data.type === "activity" || (data.type === "state" && data.action === "hello")) {
+      loadActivity().catch(() => {});
+    }
   };
   socket.onclose = () => {
     setLink(false);
