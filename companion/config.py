@@ -396,7 +396,22 @@ def from_dict(data: dict[str, Any], base_dir: Path | None = None,
         sections[name] = cls(**values)
     config = Config(**sections, source=source)
     _check_game(config.game)
+    _check_pins(config)
     return config
+
+
+def _check_pins(config: Config) -> None:
+    """One job per GPIO pin: the block, the lever and the motor must not share one."""
+    owners = {config.block.pin: "block.pin"}
+    for key, pin, used in (("lever.pin", config.lever.pin, config.lever.enabled),
+                           ("lever.motor_pin", config.lever.motor_pin,
+                            config.lever.motor_pin >= 0)):
+        if not used:
+            continue
+        if pin in owners:
+            raise ConfigError(key, f"BCM {pin} is already {owners[pin]}; each part needs its "
+                                   "own pin")
+        owners[pin] = key
 
 
 def _check_game(game: GameConfig) -> None:

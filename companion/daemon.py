@@ -25,6 +25,7 @@ from companion.core.outcomes import DieRng, default_rng
 from companion.events import BankChanged, BlockOutcome, Event, Listener, PressIgnored
 from companion.gpio.pins import PinFactoryError, make_pin_factory
 from companion.lever_control import LeverControl
+from companion.systemd import Notifier
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -61,6 +62,7 @@ class Companion:
         self.screen: Any = None
         self.web_any_port_if_taken = False  # the demo's choice: a free port beats no page
         self.ready = asyncio.Event()
+        self.notifier = Notifier()
         self.closed = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._pin_factory = pin_factory
@@ -183,6 +185,15 @@ class Companion:
         log.info("web: tablet link (keep it at the table): %s", server.tablet_link)
         return server
 
+    def status_line(self) -> str:
+        """One line for ``systemctl status``: what is up."""
+        parts = [f"button {'BCM ' + str(self.config.block.pin) if self.button else 'none'}",
+                 f"lever {'BCM ' + str(self.config.lever.pin) if self.lever.switch else 'none'}",
+                 f"audio {self.speaker.backend.name if self.speaker.available else 'none'}",
+                 f"bank {'ok' if self.bank else 'unavailable'}",
+                 f"web {self.web.url if self.web else 'off'}"]
+        return "ready: " + ", ".join(parts)
+
     def request_stop(self) -> None:
         """Ask ``run`` to return (safe from signal handlers on the loop)."""
         if self._stopping is not None:
@@ -197,14 +208,22 @@ class Companion:
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, self.request_stop)
         self.start(loop)
+        watchdog: asyncio.Future[None] | None = None
         try:
             self.web = await self._start_web()
             if self.screen is not None and self.web is not None:
                 self.screen.set_link_source(self.web.lan_link)
             self.ready.set()
+            self.notifier.ready(self.status_line())
+            watchdog = asyncio.ensure_future(self.notifier.watchdog())
             await self._stopping.wait()
+            self.notifier.stopping()
+            log.info("stopping")
+            self.lever.close()  # the motor stops first, whatever else shutting down takes
             await self.drain()
         finally:
+            if watchdog is not None:
+                watchdog.cancel()
             if self.web is not None:
                 await self.web.stop()
                 self.web = None
@@ -219,17 +238,19 @@ class Companion:
             return
         self.closed = True
         self._loop = None
+        # The motor first; then every part, each on its own (one failing never keeps the
+        # others, least of all the bank, from closing).
+        _safely("lever", self.lever.close)  # motor off, running sound off
         if self.button is not None:
-            self.button.close()
+            _safely("button", self.button.close)
             self.button = None
-        self.cards.close()
-        self.lever.close()  # motor off, running sound off
-        self.speaker.close()
+        _safely("reader", self.cards.close)
+        _safely("speaker", self.speaker.close)
         if self.screen is not None:
-            self.screen.close()
+            _safely("screen", self.screen.close)
             self.screen = None
         if self.bank is not None:
-            self.bank.close()  # finishes queued writes first
+            _safely("bank", self.bank.close)  # finishes queued writes first
         log.info("companion stopped after %d presses (%d ignored while sounding)",
                  self.block.presses, self.block.ignored)
 
@@ -320,6 +341,13 @@ class Companion:
         log.info("bank %s: %s", action, summary)
         self._emit(BankChanged(action, summary, state))
         return result
+
+
+def _safely(part: str, close: Callable[[], object]) -> None:
+    try:
+        close()
+    except Exception:
+        log.exception("closing the %s failed", part)
 
 
 def describe_result(result: object, state: dict[str, Any]) -> str:

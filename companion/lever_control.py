@@ -84,15 +84,16 @@ class LeverControl:
         """Stop a running countdown (motor off, sound off) and release the pins."""
         if self.timer.phase.value == "running":
             self._apply(self.timer.stop(self.clock(), "shutdown"))
+        self._output("motor off", self.motor.off if self.motor is not None else None)
         self._cancel()
         if self._recheck is not None:
             self._recheck.cancel()
         self._loop = None
         if self.motor is not None:
-            self.motor.close()
+            self._output("motor release", self.motor.close)
             self.motor = None
         if self.switch is not None:
-            self.switch.close()
+            self._output("lever release", self.switch.close)
             self.switch = None
 
     # -- inputs ------------------------------------------------------------------------------
@@ -109,15 +110,27 @@ class LeverControl:
         if self._loop is None:
             return
         self._apply(self.timer.edge(at, closed))
+        self._schedule_settle()
+
+    def _schedule_settle(self) -> None:
         if self._recheck is not None:
             self._recheck.cancel()
-        delay = max(0.0, self.timer.recheck_at() - self.clock())
-        self._recheck = self._loop.call_later(delay + 0.001, self._settle)
+            self._recheck = None
+        if self._loop is not None and self.timer.unsettled:
+            delay = max(0.0, self.timer.recheck_at() - self.clock())
+            self._recheck = self._loop.call_later(delay + 0.001, self._settle)
 
     def _settle(self) -> None:
+        """The lever's level has had time to settle: read it and let the timer decide."""
         self._recheck = None
-        if self.switch is not None and self._loop is not None:
-            self._apply(self.timer.edge(self.clock(), self.switch.is_closed))
+        if self._loop is None:
+            return
+        now = self.clock()
+        if self.switch is not None:  # the pin's level now, in case an edge was missed
+            self._apply(self.timer.edge(now, self.switch.is_closed))
+        else:
+            self._apply(self.timer.settle(now))
+        self._schedule_settle()
 
     def start(self, seconds: float | None = None, source: str = "tablet") -> dict[str, Any]:
         self._apply(self.timer.start(self.clock(), seconds, source))
@@ -148,31 +161,39 @@ class LeverControl:
 
     def _started(self, effect: Started) -> None:
         self._cancel()
-        if self.motor is not None:
-            self.motor.on()
-        log.info("timer started (%s): %.1f s", effect.source, effect.duration)
-        if self._loop is not None:
+        if self._loop is not None:  # the end is scheduled before any hardware is touched
             self._expiry = self._loop.call_later(max(0.0, effect.deadline - self.clock()),
                                                  self._expire)
-        self._play_cue()
-        self._announce("started", effect.source)
+        self._output("motor on", self.motor.on if self.motor is not None else None)
+        log.info("timer started (%s): %.1f s", effect.source, effect.duration)
+        self._output("running sound", self._play_cue)
+        self._announce("started", effect.source, effect)
 
     def _stopped(self, effect: Stopped) -> None:
         self._cancel()
-        if self.motor is not None:
-            self.motor.off()
-        self.speaker.stop(Priority.BACKGROUND)
+        self._output("motor off", self.motor.off if self.motor is not None else None)
+        self._output("sound off", lambda: self.speaker.stop(Priority.BACKGROUND))
         log.info("timer stopped (%s)", effect.reason)
-        self._announce("stopped", effect.reason)
+        self._announce("stopped", effect.reason, None)
 
     def _time_up(self) -> None:
         self._cancel()
-        if self.motor is not None:
-            self.motor.off()
-        self.speaker.stop(Priority.BACKGROUND)
-        self.speaker.play(self.library.sounds["time_up"], Priority.OUTCOME)
+        self._output("motor off", self.motor.off if self.motor is not None else None)
+        self._output("sound off", lambda: self.speaker.stop(Priority.BACKGROUND))
+        self._output("time-up sound", lambda: self.speaker.play(self.library.sounds["time_up"],
+                                                                Priority.OUTCOME))
         log.info("timer: time's up")
-        self._announce("time_up", "timer")
+        self._announce("time_up", "timer", None)
+
+    @staticmethod
+    def _output(what: str, action: Callable[[], object] | None) -> None:
+        """One hardware step; a failing one is logged and never skips the next."""
+        if action is None:
+            return
+        try:
+            action()
+        except Exception:
+            log.exception("lever timer: %s failed", what)
 
     def _expire(self) -> None:
         self._expiry = None
@@ -195,8 +216,16 @@ class LeverControl:
                 handle.cancel()
         self._expiry = self._cue = None
 
-    def _announce(self, what: str, source: str) -> None:
-        running = self.timer.phase.value == "running"
-        self.emit(TimerChanged(what, source, self.timer.deadline if running else None,
-                               self.timer.duration if running else None, self.label,
-                               self.state()))
+    def _announce(self, what: str, source: str, started: Started | None) -> None:
+        """Tell the listeners about this one effect, with the state as it was right after it
+        (a restart is "stopped", not running, then "started" with the new deadline)."""
+        state = self.state()
+        if started is None:
+            state.update(phase="held" if state["lever_held"] else "idle", running=False,
+                         remaining=0.0, duration=None)
+            self.emit(TimerChanged(what, source, None, None, self.label, state))
+            return
+        state.update(phase="running", running=True, duration=started.duration,
+                     remaining=round(max(0.0, started.deadline - self.clock()), 3))
+        self.emit(TimerChanged(what, source, started.deadline, started.duration, self.label,
+                               state))

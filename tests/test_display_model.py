@@ -223,3 +223,16 @@ def test_an_unknown_card_shows_new_card_for_a_few_seconds() -> None:
     assert model.scene(1.0 + NEW_CARD_SECONDS).screen == "table"
     model.apply(CardTapped("04A224B9", "player", "Luigi is current", {}), 10.0)
     assert model.scene(10.5).screen == "table"
+
+
+def test_the_daemons_timer_events_drive_the_countdown() -> None:
+    from companion.events import TimerChanged
+
+    model = DisplayModel(idle_after=None)
+    model.apply(BankChanged("transfer", "", sample_state()), 0.0)
+    model.apply(TimerChanged("started", "lever", 14.0, 14.0, "Worms are moving!", {}), 0.0)
+    running = model.scene(1.0)
+    assert running.screen == "timer" and running.timer.seconds == 13
+    assert running.timer.label == "Worms are moving!"
+    model.apply(TimerChanged("stopped", "tablet", None, None, "", {}), 2.0)
+    assert model.scene(2.0).screen == "table"

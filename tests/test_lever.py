@@ -38,64 +38,89 @@ from tests.conftest import ROOT, alsa_file_home
 # -- the state machine ----------------------------------------------------------------------
 
 
+L = 0.05  # the lockout in these tests
+
+
+def lever(timer: LeverTimer, at: float, closed: bool) -> list:
+    """A clean lever edge at ``at`` and the settle check ``L`` later."""
+    return timer.edge(at, closed) + timer.settle(at + L)
+
+
 def pull_and_release(timer: LeverTimer, at: float, hold: float = 0.5) -> list:
-    return timer.edge(at, True) + timer.edge(at + hold, False)
+    return lever(timer, at, True) + lever(timer, at + hold, False)
 
 
 def test_release_after_a_pull_starts_and_the_deadline_ends_it_once() -> None:
-    timer = LeverTimer(LeverSettings(seconds=14))
-    assert timer.edge(1.0, True) == [] and timer.phase is Phase.HELD
-    assert timer.edge(1.4, False) == [Started(14.0, 15.4, "lever")]
-    assert timer.remaining(8.4) == pytest.approx(7.0)
-    assert timer.expire(15.39) == []
-    assert timer.expire(15.4) == [TimeUp(15.4)]
-    assert timer.expire(20.0) == [] and timer.phase is Phase.IDLE
+    timer = LeverTimer(LeverSettings(seconds=14, lockout=L))
+    assert timer.edge(1.0, True) == [] and timer.phase is Phase.IDLE  # not settled yet
+    assert timer.settle(1.0 + L) == [] and timer.phase is Phase.HELD
+    assert lever(timer, 1.4, False) == [Started(14.0, 1.4 + L + 14, "lever")]
+    deadline = 1.4 + L + 14
+    assert timer.remaining(deadline - 7) == pytest.approx(7.0)
+    assert timer.expire(deadline - 0.01) == []
+    assert timer.expire(deadline) == [TimeUp(deadline)]
+    assert timer.expire(deadline + 5) == [] and timer.phase is Phase.IDLE
     assert timer.state(20.0)["running"] is False
 
 
 def test_pulling_back_while_it_runs_stops_it_and_letting_go_rearms_a_fresh_time() -> None:
-    timer = LeverTimer(LeverSettings(seconds=14))
+    timer = LeverTimer(LeverSettings(seconds=14, lockout=L))
     pull_and_release(timer, 0.0)
-    assert timer.edge(5.0, True) == [Stopped("lever")]
-    assert timer.phase is Phase.HELD and timer.remaining(5.0) == 0
-    assert timer.edge(6.0, False) == [Started(14.0, 20.0, "lever")]
+    assert lever(timer, 5.0, True) == [Stopped("lever")]
+    assert timer.phase is Phase.HELD and timer.remaining(5.1) == 0
+    assert lever(timer, 6.0, False) == [Started(14.0, 6.0 + L + 14, "lever")]
     assert timer.runs == 2
 
 
 def test_a_release_without_a_pull_does_nothing() -> None:
-    timer = LeverTimer()
-    timer.start(0.0)  # the tablet started it; the lever is let go later
-    assert timer.edge(1.0, True) == [Stopped("lever")]
-    timer2 = LeverTimer()
-    timer2._closed = True  # the lever was already back when the daemon started
-    assert timer2.edge(3.0, False) == []
+    timer = LeverTimer(LeverSettings(lockout=L))
+    timer.start(0.0)  # the tablet started it; the lever is pulled and let go later
+    assert lever(timer, 1.0, True) == [Stopped("lever")]
+    held = LeverTimer(LeverSettings(lockout=L))
+    lever(held, 0.0, True)
+    held.start(1.0)  # the tablet starts while the lever is held back
+    assert lever(held, 2.0, False) == []  # letting go does not restart it
+    assert held.phase is Phase.RUNNING and held.runs == 1
 
 
 @pytest.mark.parametrize(("held", "seconds"), [
-    (0.5, 7.5), (1.0, 15.0), (1.5, 22.5), (2.0, 30.0), (5.0, 30.0), (0.01, MIN_SECONDS),
+    (0.5, 7.5), (1.0, 15.0), (1.5, 22.5), (2.0, 30.0), (5.0, 30.0), (0.06, MIN_SECONDS),
 ])
 def test_wind_up_time_is_proportional_to_the_hold_and_capped(held: float, seconds: float) -> None:
-    timer = LeverTimer(LeverSettings(wind_up=True, max_seconds=30, full_wind=2.0, lockout=0))
+    timer = LeverTimer(LeverSettings(wind_up=True, max_seconds=30, full_wind=2.0, lockout=L))
     effects = pull_and_release(timer, 10.0, hold=held)
-    assert effects == [Started(pytest.approx(seconds), pytest.approx(10.0 + held + seconds),
+    assert effects == [Started(pytest.approx(seconds), pytest.approx(10.0 + held + L + seconds),
                                "lever")]
 
 
-def test_chatter_is_ignored_and_the_settled_level_is_read_again() -> None:
-    timer = LeverTimer(LeverSettings(seconds=10, lockout=0.05))
-    assert timer.edge(0.0, True) == []
-    # letting go with a bouncy contact: one start, the bounces are counted and ignored
+def test_chatter_and_glitches_never_start_or_stop_anything() -> None:
+    timer = LeverTimer(LeverSettings(seconds=10, lockout=L))
+    lever(timer, 0.0, True)
+    # letting go with a bouncy contact: one start, once the level has held for the lockout
     bounces = [(1.000, False), (1.003, True), (1.006, False), (1.008, True), (1.012, False)]
     effects = [e for at, closed in bounces for e in timer.edge(at, closed)]
-    assert effects == [Started(10.0, 11.0, "lever")]
-    assert timer.chatter == 4
-    assert timer.recheck_at() == pytest.approx(1.05)
-    assert timer.edge(1.05, False) == []  # settled open: nothing more
-    # a flick so quick that its release fell inside the lockout: the recheck catches it
-    flick = LeverTimer(LeverSettings(seconds=10, lockout=0.05))
-    assert flick.edge(0.0, True) == [] and flick.edge(0.02, False) == []
-    assert flick.phase is Phase.HELD
-    assert flick.edge(flick.recheck_at(), False) == [Started(10.0, 10.05, "lever")]
+    assert effects == [] and timer.chatter == 4
+    assert timer.recheck_at() == pytest.approx(1.012 + L)
+    assert timer.settle(1.03) == []  # too early: still bouncing as far as we know
+    assert timer.settle(1.012 + L) == [Started(10.0, pytest.approx(11.062), "lever")]
+    # a glitch on an idle lever (a spike shorter than the lockout): nothing at all
+    idle = LeverTimer(LeverSettings(seconds=10, lockout=L))
+    assert idle.edge(5.0, True) + idle.edge(5.001, False) + idle.settle(5.1) == []
+    assert idle.phase is Phase.IDLE and idle.runs == 0
+    # a blip open while the lever is held back: no start, no motor pulse
+    held = LeverTimer(LeverSettings(seconds=10, lockout=L))
+    lever(held, 0.0, True)
+    assert held.edge(1.0, False) + held.edge(1.002, True) + held.settle(1.2) == []
+    assert held.phase is Phase.HELD and held.runs == 0
+
+
+def test_a_bad_time_is_refused_before_anything_changes() -> None:
+    timer = LeverTimer(LeverSettings(seconds=14, lockout=L))
+    timer.start(0.0, 5)
+    for bad in (0, -1, float("nan"), float("inf")):
+        with pytest.raises(ValueError):
+            timer.start(1.0, bad)
+    assert timer.phase is Phase.RUNNING and timer.deadline == 5.0
 
 
 def test_the_tablet_starts_restarts_and_stops() -> None:
@@ -125,15 +150,16 @@ def test_every_start_is_ended_once_and_the_motor_rule_holds(steps, wind_up) -> N
     """Whatever the lever and the tablet do: a run ends (stop or time up) before the next one
     starts, the timer runs exactly while the last effect was a start, and no run is longer
     than allowed."""
-    settings_ = LeverSettings(seconds=14, wind_up=wind_up, max_seconds=30, full_wind=2)
+    settings_ = LeverSettings(seconds=14, wind_up=wind_up, max_seconds=30, full_wind=2,
+                              lockout=0.05)
     timer = LeverTimer(settings_)
     now, running, starts = 0.0, False, 0
     for action, gap in steps:
         now += gap
         if action == "pull":
-            effects = timer.edge(now, True)
+            effects = timer.edge(now, True) + timer.settle(now + gap / 2)
         elif action == "release":
-            effects = timer.edge(now, False)
+            effects = timer.edge(now, False) + timer.settle(now + gap / 2)
         elif action == "start":
             effects = timer.start(now)
         elif action == "stop":
@@ -357,3 +383,90 @@ def test_time_up_sounds_once_at_expiry_after_the_ticks(tmp_path: Path) -> None:
     ticks_before = data[: data.index(time_up)].count(tick)
     assert ticks_before >= 4  # 2 s: ticks every 0.5 s, then every 0.25 s
     assert data[data.index(time_up) + len(time_up):].count(tick) == 0  # silent afterwards
+
+
+class _HeldPlayback:
+    """A sound that plays until stopped (what a real device does with a long loop)."""
+
+    def __init__(self, name: str) -> None:
+        self.name, self.stopped = name, False
+
+    def is_playing(self) -> bool:
+        return not self.stopped
+
+    def stop(self) -> None:
+        self.stopped = True
+
+
+class _HeldBackend:
+    name = "held"
+
+    def __init__(self) -> None:
+        self.played: list[_HeldPlayback] = []
+
+    def open(self) -> None:
+        pass
+
+    def play(self, pcm) -> _HeldPlayback:
+        from companion.audio.library import SoundLibrary
+
+        names = {id(v.data): k for k, v in SoundLibrary().sounds.items()}
+        playback = _HeldPlayback(names.get(id(pcm.data), "?"))
+        self.played.append(playback)
+        return playback
+
+    def close(self) -> None:
+        pass
+
+
+async def test_stopping_silences_the_running_sound_and_restarts_announce_each_step(
+        tmp_path: Path) -> None:
+    backend = _HeldBackend()
+    app = Companion(_config(tmp_path, sound="music", seconds=30.0), pin_factory=MockFactory(),
+                    backend=backend)
+    runner = asyncio.ensure_future(app.run())
+    await app.ready.wait()
+    changes: list[TimerChanged] = []
+    app.listeners.append(lambda e: changes.append(e) if isinstance(e, TimerChanged) else None)
+    app.lever.start()
+    assert [p for p in backend.played if not p.stopped]  # the music plays
+    app.lever.start(20)  # a restart from the tablet: stopped, then started
+    assert [c.what for c in changes] == ["started", "stopped", "started"]
+    assert changes[1].state["running"] is False and changes[1].deadline is None
+    assert changes[2].state["running"] is True and changes[2].duration == 20
+    app.lever.stop()
+    assert all(p.stopped for p in backend.played)  # silence
+    app.request_stop()
+    await runner
+
+
+async def test_shutdown_stops_the_motor_first_even_with_a_request_stuck(tmp_path: Path) -> None:
+    app = Companion(_config(tmp_path, motor_pin=22, seconds=3600.0), pin_factory=MockFactory())
+    runner = asyncio.ensure_future(app.run())
+    await app.ready.wait()
+    motor = app.lever.motor.pin
+    app.lever.start()
+    assert motor.state == 1
+    _reader, writer = await asyncio.open_connection("127.0.0.1", app.web.port)
+    writer.write(b"POST /api/timer/stop HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n")
+    await writer.drain()  # a tablet on bad Wi-Fi: the body never comes
+    await asyncio.sleep(0.1)
+    app.request_stop()
+    await asyncio.sleep(0.05)
+    assert motor.state == 0 and not runner.done()  # off before anything else is waited for
+    await asyncio.wait_for(runner, 5)
+    writer.close()
+
+
+def test_parts_cannot_share_a_pin(tmp_path: Path) -> None:
+    from tests.conftest import run_companion
+
+    for text, key in (("[lever]\npin = 17\n", "lever.pin"),
+                      ("[lever]\nmotor_pin = 27\n", "lever.motor_pin"),
+                      ("[block]\npin = 22\n[lever]\nmotor_pin = 22\n", "lever.motor_pin")):
+        path = tmp_path / "c.toml"
+        path.write_text(text)
+        done = run_companion("config", "--check", "--config", str(path))
+        assert done.returncode == 2 and key in done.stderr and "already" in done.stderr
+    path.write_text("[lever]\nenabled = false\npin = 17\n")  # a lever that is off claims nothing
+    assert run_companion("config", "--check", "--config", str(path)).returncode == 0

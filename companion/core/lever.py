@@ -6,9 +6,10 @@ worms move until time runs out. Pulling the lever back while it runs stops it; l
 starts a fresh time. In wind-up mode the time is proportional to how long the lever was held
 back, up to a maximum, like winding a spring.
 
-The lever switch is debounced here too: an edge within ``lockout`` of the last accepted change
-is contact chatter and is ignored; because the real level may then differ from the accepted
-one, :meth:`LeverTimer.recheck_at` tells the caller when to report the settled level again.
+The lever switch is debounced here too: a new level counts only once it has held for
+``lockout`` seconds without another edge (contact chatter and one-off glitches never start or
+stop anything). The caller reports raw edges with :meth:`LeverTimer.edge` and calls
+:meth:`LeverTimer.settle` at :meth:`LeverTimer.recheck_at`.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ LAST_SECONDS = 5.0
 """The countdown's last seconds: faster ticks, a flashing screen."""
 MUSIC_LOOP = 2.0
 """Length of the ``timer_loop`` music (it loops seamlessly)."""
+
+EPS = 1e-9
+"""Float rounding allowance when comparing elapsed time with the lockout."""
 
 MIN_SECONDS = 1.0
 """The shortest wind-up time: a flick of the lever still gives a countdown worth seeing."""
@@ -86,29 +90,41 @@ class LeverTimer:
     duration: float | None = None
     runs: int = 0
     chatter: int = 0
-    """Lever edges ignored as contact bounce."""
-    _closed: bool = False
-    _changed_at: float = -math.inf
+    """Lever edges that came within ``lockout`` of the previous one (contact bounce)."""
+    _closed: bool = False  # the settled level
+    _raw: bool = False  # the last raw edge's level
+    _raw_since: float = -math.inf
     _held_since: float | None = None
 
     # -- the lever -----------------------------------------------------------------------------
 
     def edge(self, now: float, closed: bool) -> list[Effect]:
-        """The lever switch changed: ``closed`` is True when pulled back."""
+        """The lever switch changed (``closed``: pulled back); counts once it has settled."""
         effects = self.expire(now)
-        if now - self._changed_at < self.settings.lockout:
-            self.chatter += 1
-            return effects
-        if closed == self._closed:
-            return effects
-        self._closed = closed
-        self._changed_at = now
-        return effects + (self._pulled(now) if closed else self._released(now))
+        if closed != self._raw:
+            if now - self._raw_since < self.settings.lockout:
+                self.chatter += 1
+            self._raw = closed
+            self._raw_since = now
+        return effects + self.settle(now)
+
+    @property
+    def unsettled(self) -> bool:
+        """The last edge's level is not accepted yet (call :meth:`settle` at recheck_at)."""
+        return self._raw != self._closed
 
     def recheck_at(self) -> float:
-        """When the switch's settled level should be reported again with :meth:`edge` (after
-        chatter, the last raw edge may have been ignored)."""
-        return self._changed_at + self.settings.lockout
+        """When to call :meth:`settle`: the last edge's level will have held long enough."""
+        return self._raw_since + self.settings.lockout
+
+    def settle(self, now: float) -> list[Effect]:
+        """Accept the lever's level if it has held for ``lockout`` since the last edge."""
+        effects = self.expire(now)
+        if self._raw == self._closed or now - self._raw_since < self.settings.lockout - EPS:
+            return effects
+        self._closed = self._raw
+        return effects + (self._pulled(self._raw_since) if self._closed
+                          else self._released(now, self._raw_since))
 
     def _pulled(self, now: float) -> list[Effect]:
         effects: list[Effect] = []
@@ -118,10 +134,10 @@ class LeverTimer:
         self._held_since = now
         return effects
 
-    def _released(self, now: float) -> list[Effect]:
+    def _released(self, now: float, let_go: float) -> list[Effect]:
         if self.phase is not Phase.HELD:
             return []  # e.g. the tablet started the timer while the lever was held
-        held = now - (self._held_since if self._held_since is not None else now)
+        held = let_go - (self._held_since if self._held_since is not None else let_go)
         self._held_since = None
         return [self._run(now, self.settings.duration(held), "lever")]
 
@@ -130,13 +146,13 @@ class LeverTimer:
     def start(self, now: float, seconds: float | None = None, source: str = "tablet"
               ) -> list[Effect]:
         """Start (or restart with a fresh time) without the lever."""
+        duration = self.settings.seconds if seconds is None else seconds
+        if not (math.isfinite(duration) and duration > 0):  # refused before anything changes
+            raise ValueError("a countdown needs a positive, finite number of seconds")
         effects = self.expire(now)
         if self.phase is Phase.RUNNING:
             effects.append(self._halt(source))
         self._held_since = None
-        duration = self.settings.seconds if seconds is None else seconds
-        if not duration > 0:
-            raise ValueError("a countdown needs a positive number of seconds")
         return [*effects, self._run(now, duration, source)]
 
     def stop(self, now: float, reason: str = "tablet") -> list[Effect]:

@@ -15,6 +15,9 @@ from companion.web.api import build_app
 
 log = logging.getLogger(__name__)
 
+SHUTDOWN_TIMEOUT = 0.5
+"""Seconds that requests still in flight get at shutdown."""
+
 
 @dataclass
 class WebServer:
@@ -66,7 +69,9 @@ def _loopback(host: str) -> bool:
 
 async def start_web(companion: Companion, host: str, port: int, token: str) -> WebServer:
     """Bind and serve; ``port`` 0 picks a free one (tests)."""
-    runner = web.AppRunner(build_app(companion, token), access_log=None)
+    # A page stuck mid-request must not hold up shutdown (systemd allows the daemon 2 s).
+    runner = web.AppRunner(build_app(companion, token), access_log=None,
+                           shutdown_timeout=SHUTDOWN_TIMEOUT)
     await runner.setup()
     # "::" alone would be IPv6 only (asyncio sets IPV6_V6ONLY): serve IPv4 too, so the link
     # with the LAN's IPv4 address works.
