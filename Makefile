@@ -11,7 +11,7 @@ CODENAME := $(shell . /etc/os-release 2>/dev/null; echo $$VERSION_CODENAME)
 GLIB := $(if $(filter bullseye bookworm,$(CODENAME)),libglib2.0-0,libglib2.0-0t64)
 APT_PACKAGES := gcc python3-dev python3-venv libasound2-dev alsa-utils $(GLIB)
 # The tests also drive Debian's Chromium (through Playwright; never `playwright install`).
-APT_TEST_PACKAGES := chromium
+APT_TEST_PACKAGES := chromium systemd
 APT_WANT ?= $(APT_PACKAGES)
 STAMP := $(VENV)/.installed
 

@@ -1,4 +1,5 @@
-"""The ``companion`` command: run, demo, screens, reader, odds, bench, export, config."""
+"""The ``companion`` command: run, demo, doctor, screens, reader, odds, bench, export,
+config."""
 
 from __future__ import annotations
 
@@ -121,6 +122,34 @@ def _cmd_reader(args: argparse.Namespace) -> int:
     return 0
 
 
+SYSTEM_CONFIG = Path("/etc/companion/companion.toml")
+SERVICE_STATE = Path("/var/lib/companion")
+
+
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    """One line per part of the build; exit 1 if a required part fails."""
+    from companion.doctor import run_checks
+
+    path = args.config or (SYSTEM_CONFIG if SYSTEM_CONFIG.exists() else None)
+    config = _load_config(path)
+    if path == SYSTEM_CONFIG and not config.data.dir:  # the service's StateDirectory
+        import dataclasses
+
+        config = dataclasses.replace(config, data=dataclasses.replace(
+            config.data, dir=str(SERVICE_STATE)))
+    results = run_checks(config, path)
+    for result in results:
+        print(result.line(), flush=True)
+    failed = [r.name for r in results if r.status == "FAIL" and r.required]
+    optional = [r.name for r in results if r.status == "FAIL" and not r.required]
+    if failed:
+        print(f"\n{len(failed)} required check(s) failed: {', '.join(failed)}")
+        return 1
+    print("\nall required checks passed" + (f" (optional problems: {', '.join(optional)})"
+                                            if optional else ""))
+    return 0
+
+
 def _cmd_odds(args: argparse.Namespace) -> int:
     from companion.core.odds import simulate
     from companion.core.outcomes import EXPECTED, LABELS, default_rng
@@ -230,6 +259,12 @@ def build_parser() -> argparse.ArgumentParser:
                          help="WxH (repeatable; default: 480x320, 320x240 and 800x480)")
     screens.set_defaults(func=_cmd_screens)
 
+    doctor = sub.add_parser("doctor", help="check config, GPIO, audio, reader, screen, data "
+                                           "folder and web port, one line each")
+    doctor.add_argument("--config", type=Path,
+                        help=f"TOML config file (default: {SYSTEM_CONFIG} if present)")
+    doctor.set_defaults(func=_cmd_doctor)
+
     reader = sub.add_parser("reader", help="print card taps live from an NFC/RFID reader")
     reader.add_argument("--config", type=Path, help="TOML config file (defaults for [reader])")
     reader.add_argument("--port", help="serial device (default: [reader] port)")
@@ -269,7 +304,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     # The demo and the bench print what matters themselves; their log shows only trouble.
-    _setup_logging(args.verbose, quiet=args.command in ("demo", "bench"))
+    _setup_logging(args.verbose, quiet=args.command in ("demo", "bench", "doctor", "reader"))
     try:
         return int(args.func(args))
     except ConfigError as exc:

@@ -122,6 +122,7 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
 
     async def wait_quiet() -> None:
         while (app.block.is_sounding(app.clock()) or app.lever.timer.phase != "idle"
+               or app.lever.timer.unsettled
                or app.speaker.busy):
             await asyncio.sleep(0.05)
         await asyncio.sleep(PRESS_HOLD + 0.05)

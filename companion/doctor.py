@@ -1,0 +1,219 @@
+"""``companion doctor``: check each part of the build and say, in one line each, what works.
+
+Every check prints ``PASS``, ``FAIL`` (with a hint) or ``SKIP``. Required checks (config,
+data folder, GPIO, audio) make the exit status 1 when they fail; the optional parts (reader,
+screen, web port) only report.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.config import Config
+
+
+@dataclass(frozen=True)
+class Result:
+    name: str
+    status: str  # PASS, FAIL, SKIP
+    detail: str
+    hint: str = ""
+    required: bool = True
+
+    def line(self) -> str:
+        shown = "WARN" if self.status == "FAIL" and not self.required else self.status
+        text = f"{shown:4}  {self.name:<10} {self.detail}"
+        if self.status == "FAIL" and self.hint:
+            text += f"\n      {'':<10} hint: {self.hint}"
+        return text
+
+
+def run_checks(config: Config, config_path: Path | None) -> list[Result]:
+    """Every check, in the order a person would fix things."""
+    checks: list[Callable[[Config], Result]] = [
+        check_data, check_gpio, check_audio, check_reader, check_display, check_web]
+    results = [Result("config", "PASS", str(config_path) if config_path else "defaults "
+                      "(no --config given)")]
+    for check in checks:
+        try:
+            results.append(check(config))
+        except Exception as exc:  # a check that breaks is a failed check, not a crash
+            results.append(Result(check.__name__.removeprefix("check_"), "FAIL",
+                                  f"the check itself failed: {exc}"))
+    return results
+
+
+def check_data(config: Config) -> Result:
+    folder = config.data_dir
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".doctor-"):
+            pass
+    except OSError as exc:
+        return Result("data", "FAIL", f"{folder} is not writable: {exc.strerror or exc}",
+                      "run the doctor as the service's user (sudo -u companion ...), or set "
+                      "[data] dir to a writable folder")
+    from companion.bank import DB_NAME
+    from companion.bank.store import BankUnavailable
+
+    path = folder / DB_NAME
+    if not path.exists():
+        return Result("data", "PASS", f"{folder} writable (no bank yet: made at first start)")
+    try:
+        from companion.bank.store import open_readonly
+
+        open_readonly(path).close()
+    except BankUnavailable as exc:
+        return Result("data", "FAIL", str(exc), "see README \"The bank\" on broken files")
+    return Result("data", "PASS", f"{folder} writable, bank {path.name} readable")
+
+
+def check_gpio(config: Config) -> Result:
+    from gpiozero import Button, OutputDevice
+
+    from companion.gpio.pins import PinFactoryError, make_pin_factory
+
+    try:
+        factory = make_pin_factory(config.gpio.pin_factory)
+    except PinFactoryError as exc:
+        return Result("gpio", "FAIL", str(exc), "on a Pi: sudo apt install python3-lgpio "
+                      "(the installer does); elsewhere use [gpio] pin_factory = \"mock\"")
+    pins = [("block", config.block.pin, "in")]
+    if config.lever.enabled:
+        pins.append(("lever", config.lever.pin, "in"))
+    if config.lever.motor_pin >= 0:
+        pins.append(("motor", config.lever.motor_pin, "out"))
+    claimed = []
+    try:
+        with contextlib.ExitStack() as stack:
+            for name, pin, direction in pins:
+                try:
+                    device = (Button(pin, pin_factory=factory) if direction == "in" else
+                              OutputDevice(pin, initial_value=False, pin_factory=factory))
+                except Exception as exc:
+                    return Result("gpio", "FAIL", f"{name} pin BCM {pin}: {exc}",
+                                  "is another program using the pin, or the user not in the "
+                                  "gpio group?")
+                stack.callback(device.close)
+                claimed.append(f"{name} BCM {pin}")
+    finally:
+        with contextlib.suppress(Exception):
+            factory.close()
+    return Result("gpio", "PASS", f"claimed {', '.join(claimed)} ({type(factory).__name__})")
+
+
+def check_audio(config: Config) -> Result:
+    from companion.audio.library import SoundLibrary
+    from companion.audio.speaker import make_backend
+
+    backend = make_backend(config.audio.backend)
+    try:
+        backend.open()
+    except Exception as exc:
+        return Result("audio", "FAIL", f"{backend.name}: no output device: {exc}",
+                      "aplay -l lists the cards; see hardware/README.md \"Audio\"")
+    try:
+        tick = SoundLibrary(config.sounds_dir).sounds["timer_tick"]
+        playback = backend.play(tick)
+        deadline = time.monotonic() + 2
+        while playback.is_playing() and time.monotonic() < deadline:
+            time.sleep(0.01)
+    except Exception as exc:
+        return Result("audio", "FAIL", f"{backend.name}: could not play: {exc}",
+                      "is another program holding the device? hardware/asound.conf adds dmix")
+    finally:
+        with contextlib.suppress(Exception):
+            backend.close()
+    return Result("audio", "PASS", f"{backend.name}: played a short test tick")
+
+
+def check_reader(config: Config) -> Result:
+    cfg = config.reader
+    if not cfg.enabled:
+        return Result("reader", "SKIP", "[reader] enabled = false", required=False)
+    import serial
+
+    from companion.readers.pn532 import Pn532Error, Pn532Session
+    from companion.readers.port import DEFAULT_BAUD
+
+    baud = cfg.baudrate or DEFAULT_BAUD[cfg.protocol]
+    if not os.path.exists(cfg.port):
+        return Result("reader", "FAIL", f"{cfg.port} does not exist",
+                      "plugged in? the udev rule: hardware/readers.md", required=False)
+    try:
+        with serial.Serial(cfg.port, baud, timeout=0.05) as port:
+            if cfg.protocol != "pn532":
+                return Result("reader", "PASS", f"{cfg.port} opens ({cfg.protocol}, {baud} "
+                              "baud); tap a card with: companion reader", required=False)
+            session = Pn532Session(port)
+            try:
+                session.setup()
+            except Pn532Error as exc:
+                return Result("reader", "FAIL", f"{cfg.port}: the PN532 does not answer: {exc}",
+                              "HSU mode set on the board? TX/RX crossed? 115200 baud?",
+                              required=False)
+            return Result("reader", "PASS", f"{cfg.port}: {session.firmware} answers",
+                          required=False)
+    except (serial.SerialException, OSError) as exc:
+        return Result("reader", "FAIL", f"{cfg.port}: {exc}",
+                      "is the user in the dialout group? another program on the port?",
+                      required=False)
+
+
+def check_display(config: Config) -> Result:
+    if not config.display.enabled:
+        return Result("display", "SKIP", "[display] enabled = false", required=False)
+    from companion.display.outputs import DisplayUnavailable, open_output
+
+    try:
+        output = open_output(config.display)
+    except DisplayUnavailable as exc:
+        return Result("display", "FAIL", str(exc), "hardware/display.md: which driver on "
+                      "Raspberry Pi OS", required=False)
+    name = output.name
+    output.close()
+    return Result("display", "PASS", f"{name} opens at {config.display.size}", required=False)
+
+
+def check_web(config: Config) -> Result:
+    cfg = config.web
+    if not cfg.enabled:
+        return Result("web", "SKIP", "[web] enabled = false", required=False)
+    if cfg.port == 0:
+        return Result("web", "PASS", "port 0: a free port is picked at start", required=False)
+    try:
+        with _bound(cfg.host, cfg.port):
+            pass
+    except OSError:
+        host = "127.0.0.1" if cfg.host in ("0.0.0.0", "::") else cfg.host
+        if _is_companion(host, cfg.port):
+            return Result("web", "PASS", f"port {cfg.port} is served by a running companion",
+                          required=False)
+        return Result("web", "FAIL", f"port {cfg.port} is taken by another program",
+                      "choose another [web] port, or stop that program", required=False)
+    return Result("web", "PASS", f"{cfg.host}:{cfg.port} is free", required=False)
+
+
+@contextlib.contextmanager
+def _bound(host: str, port: int) -> Iterator[None]:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind((host, port))
+        yield
+
+
+def _is_companion(host: str, port: int) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://{host}:{port}/healthz", timeout=2) as reply:
+            return b'"ok"' in reply.read()
+    except OSError:
+        return False

@@ -1,0 +1,268 @@
+"""Running as a service: the systemd unit, the notify protocol on a real AF_UNIX datagram
+socket, SIGTERM while busy, the installer (dry-run and staged under a folder) and the doctor."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from companion.systemd import Notifier
+from tests.conftest import ROOT, alsa_file_home, run_companion, spawn_companion, wait_for_line
+from tests.reader_emulators import Pn532Emulator, Pty
+
+UNIT = ROOT / "systemd" / "companion.service"
+INSTALL = ROOT / "systemd" / "install.sh"
+VENV_BIN = Path(sys.executable).parent
+
+
+def test_the_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
+    # The installed unit runs /opt/companion/venv/bin/companion; verify needs the program to
+    # exist, so this copy points at the test's own (everything else is the file as shipped).
+    unit = tmp_path / "companion.service"
+    text = UNIT.read_text()
+    assert "ExecStart=/opt/companion/venv/bin/companion run" in text
+    unit.write_text(text.replace("/opt/companion/venv/bin/companion",
+                                 str(VENV_BIN / "companion")))
+    done = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == "" and done.stdout.strip() == ""
+
+
+def test_the_unit_asks_for_what_the_issue_lists() -> None:
+    text = UNIT.read_text()
+    for line in ("Type=notify", "WatchdogSec=", "Restart=on-failure", "User=companion",
+                 "StateDirectory=companion", "ProtectSystem=strict", "ProtectHome=yes",
+                 "NoNewPrivileges=yes"):
+        assert line in text, line
+    assert "PrivateDevices" not in text  # it would hide GPIO, serial, sound and the screen
+
+
+class NotifySocket:
+    """systemd's end: a datagram socket the daemon writes to."""
+
+    def __init__(self, path: Path) -> None:
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(str(path))
+        self.path = path
+
+    def receive(self, timeout: float) -> tuple[float, str] | None:
+        self.sock.settimeout(timeout)
+        try:
+            data = self.sock.recv(4096)
+        except TimeoutError:
+            return None
+        return time.monotonic(), data.decode()
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def _service_config(tmp_path: Path) -> Path:
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+                      f'[data]\ndir = "{tmp_path}"\n[web]\nhost = "127.0.0.1"\nport = 0\n'
+                      '[reader]\nenabled = false\n')
+    return config
+
+
+def test_ready_watchdog_and_stopping_on_a_real_notify_socket(tmp_path: Path) -> None:
+    sock = NotifySocket(tmp_path / "notify")
+    watchdog_usec = 400_000  # pings every 0.2 s
+    env = {**os.environ, "NOTIFY_SOCKET": str(sock.path), "WATCHDOG_USEC": str(watchdog_usec)}
+    try:
+        with spawn_companion("run", "--config", str(_service_config(tmp_path)),
+                             env=env) as proc:
+            first = sock.receive(20)
+            assert first is not None
+            assert first[1].startswith("READY=1\nSTATUS=ready: button BCM 17")
+            pings = []
+            end = time.monotonic() + 1.5
+            while time.monotonic() < end:
+                got = sock.receive(1.0)
+                assert got is not None, "the watchdog went quiet"
+                assert got[1] == "WATCHDOG=1"
+                pings.append(got[0])
+            gaps = [b - a for a, b in itertools.pairwise(pings)]
+            assert len(pings) >= 5
+            # never so late that systemd would have killed a healthy daemon
+            assert max(gaps) < watchdog_usec / 1e6
+            proc.send_signal(signal.SIGTERM)
+            messages = []
+            while (got := sock.receive(5)) is not None:
+                messages.append(got[1])
+                if got[1].startswith("STOPPING=1"):
+                    break
+            assert messages[-1] == "STOPPING=1\nSTATUS=stopping"
+            assert proc.wait(10) == 0
+    finally:
+        sock.close()
+
+
+def test_the_abstract_namespace_and_a_watchdog_meant_for_another_process() -> None:
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    name = f"companion-test-{os.getpid()}"
+    server.bind("\0" + name)
+    try:
+        notifier = Notifier({"NOTIFY_SOCKET": "@" + name, "WATCHDOG_USEC": "5000000"})
+        assert notifier.watchdog_interval == 2.5
+        notifier.ready("ready: test")
+        assert server.recv(100) == b"READY=1\nSTATUS=ready: test"
+    finally:
+        server.close()
+    other = Notifier({"NOTIFY_SOCKET": "@x", "WATCHDOG_USEC": "5000000",
+                      "WATCHDOG_PID": str(os.getpid() + 1)})
+    assert other.watchdog_interval is None
+    outside = Notifier({})
+    assert not outside.enabled and outside.notify("READY=1") is False
+
+
+def test_sigterm_while_busy_exits_within_2_s_motor_off_ledger_sound(tmp_path: Path) -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "tests.service_child", str(tmp_path)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        wait_for_line(proc.stdout, "busy", timeout=30)
+        start = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(10)
+        took = time.monotonic() - start
+        out, err = proc.communicate(timeout=5)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert code == 0, err
+    assert took < 2.0, f"took {took:.2f} s to stop"
+    assert json.loads(out.strip().splitlines()[-1]) == {"motor": 0}
+    with sqlite3.connect(tmp_path / "bank.sqlite3") as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert db.execute("SELECT COUNT(*) FROM entries WHERE kind = 'transfer'").fetchone()[0]
+
+
+def _install(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PATH": f"{VENV_BIN}:{os.environ['PATH']}"}
+    return subprocess.run(["sh", str(INSTALL), *args], capture_output=True, text=True,
+                          env=env, timeout=120)
+
+
+def test_installer_dry_run_shows_every_step_and_touches_nothing() -> None:
+    done = _install("--dry-run")
+    assert done.returncode == 0, done.stderr
+    plan = done.stdout
+    for step in ("would run: env DEBIAN_FRONTEND=noninteractive apt-get install -y",
+                 "libasound2-dev", "useradd --system --user-group",
+                 "usermod -aG audio companion", "usermod -aG dialout companion",
+                 "usermod -aG video companion",
+                 "would run: python3 -m venv --system-site-packages /opt/companion/venv",
+                 "pip install --quiet --upgrade /opt/companion/src",
+                 "would write: the example config (companion config) to "
+                 "/etc/companion/companion.toml",
+                 f"install -m 0644 {INSTALL.parent}/companion.service "
+                 "/etc/systemd/system/companion.service",
+                 "would run: systemctl enable companion.service",
+                 "would run: systemctl restart companion.service"):
+        assert step in plan, step
+    assert "+ " not in plan  # nothing was run
+
+
+def test_installer_staged_twice_keeps_the_config_and_upgrades_the_rest(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    first = _install("--root", str(root))
+    assert first.returncode == 0, first.stderr
+    config = root / "etc/companion/companion.toml"
+    unit = root / "etc/systemd/system/companion.service"
+    assert "[block]" in config.read_text() and "pin = 17" in config.read_text()
+    assert unit.read_text() == UNIT.read_text()
+    assert (root / "etc/udev/rules.d/99-companion-reader.rules").exists()
+    src = root / "opt/companion/src"
+    assert (src / "companion" / "daemon.py").exists() and not (src / ".venv").exists()
+    config.write_text("[block]\npin = 5\n")  # the owner's edit
+    (root / "var/lib/companion").mkdir(parents=True)
+    (root / "var/lib/companion/bank.sqlite3").write_bytes(b"ledger")
+    again = _install("--root", str(root))
+    assert again.returncode == 0, again.stderr
+    assert "keeping the existing config" in again.stdout
+    assert config.read_text() == "[block]\npin = 5\n"
+    assert (root / "var/lib/companion/bank.sqlite3").read_bytes() == b"ledger"
+    assert "skip (--root): systemctl restart companion.service" in again.stdout
+
+
+def test_installer_refuses_to_run_unprivileged_for_real(tmp_path: Path) -> None:
+    if os.geteuid() == 0:
+        done = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                               "sh", str(INSTALL)], capture_output=True, text=True, timeout=60)
+    else:
+        done = _install()
+    assert done.returncode == 1 and "run it as root" in done.stderr
+
+
+def test_doctor_passes_on_working_parts_and_names_each(tmp_path: Path) -> None:
+    pty = Pty()
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[audio]\nbackend = "simpleaudio"\n[gpio]\npin_factory = "mock"\n'
+                      f'[data]\ndir = "{tmp_path / "data"}"\n[web]\nport = 0\n'
+                      f'[display]\nenabled = true\n[lever]\nmotor_pin = 22\n'
+                      f'[reader]\nport = "{pty.device}"\nprotocol = "pn532"\n')
+    env = {**alsa_file_home(tmp_path / "home", tmp_path / "pcm.raw"),
+           "SDL_VIDEODRIVER": "dummy"}
+    try:
+        with Pn532Emulator(pty, []):
+            done = run_companion("doctor", "--config", str(config), env=env)
+    finally:
+        pty.close()
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    expected = {"config": "PASS", "data": "PASS", "gpio": "PASS", "audio": "PASS",
+                "reader": "PASS", "display": "PASS", "web": "PASS"}
+    seen = {line.split()[1]: line.split()[0] for line in lines if line[:4] in ("PASS", "FAIL",
+                                                                              "WARN", "SKIP")}
+    assert seen == expected, done.stdout
+    assert "claimed block BCM 17, lever BCM 27, motor BCM 22" in done.stdout
+    assert "PN532 v1.6 answers" in done.stdout
+    assert (tmp_path / "pcm.raw").stat().st_size > 0  # the test tick went through ALSA
+
+
+def test_doctor_fails_on_a_required_part_and_explains(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+                      f'[data]\ndir = "{blocker / "data"}"\n'
+                      f'[reader]\nport = "{tmp_path / "no-reader"}"\n')
+    done = run_companion("doctor", "--config", str(config))
+    assert done.returncode == 1
+    assert "FAIL  data" in done.stdout and "hint:" in done.stdout
+    assert "WARN  reader" in done.stdout  # optional: reported, not fatal
+    assert "1 required check(s) failed: data" in done.stdout
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[block]\npin = 99\n")
+    done = run_companion("doctor", "--config", str(bad))
+    assert done.returncode == 2 and "block.pin" in done.stderr
+
+
+def test_logs_say_info_for_the_game_and_warning_for_hardware_trouble(tmp_path: Path) -> None:
+    config = _service_config(tmp_path)
+    # simpleaudio with no ALSA device at all: hardware trouble
+    config.write_text(config.read_text().replace('backend = "null"', 'backend = "simpleaudio"'))
+    env = {**os.environ, "HOME": str(tmp_path / "nohome"), "ALSA_CONFIG_PATH": "/nonexistent"}
+    with spawn_companion("run", "--config", str(config), env=env) as proc:
+        assert proc.stderr is not None
+        wait_for_line(proc.stderr, "WARNING companion.audio.speaker: no audio output")
+        wait_for_line(proc.stderr, "INFO companion.daemon: companion ready")
+        link = wait_for_line(proc.stderr, "web: the tablet API is at").split(" at ")[1].strip()
+        request = urllib.request.Request(link.replace("api/state", "api/press"), data=b"{}",
+                                         method="POST", headers={"Authorization": "Bearer "
+                                         + (tmp_path / "table-token").read_text().strip()})
+        urllib.request.urlopen(request, timeout=10).close()
+        wait_for_line(proc.stderr, "INFO companion.daemon: press 1 (tablet)")
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(10) == 0
