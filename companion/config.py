@@ -121,6 +121,9 @@ class GpioConfig:
 
     pin_factory: str = setting("", "gpiozero pin factory; empty: $GPIOZERO_PIN_FACTORY or "
                                    "gpiozero's choice", _one_of("", *PIN_FACTORIES))
+    status_led_pin: int = setting(-1, "BCM pin of a status LED: on when ready, blinking when a "
+                                      "part is missing, off when stopped; -1: none",
+                                  lambda v: _motor_pin(v))
 
 
 @dataclass(frozen=True)
@@ -405,7 +408,9 @@ def _check_pins(config: Config) -> None:
     owners = {config.block.pin: "block.pin"}
     for key, pin, used in (("lever.pin", config.lever.pin, config.lever.enabled),
                            ("lever.motor_pin", config.lever.motor_pin,
-                            config.lever.motor_pin >= 0)):
+                            config.lever.motor_pin >= 0),
+                           ("gpio.status_led_pin", config.gpio.status_led_pin,
+                            config.gpio.status_led_pin >= 0)):
         if not used:
             continue
         if pin in owners:

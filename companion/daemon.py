@@ -54,6 +54,7 @@ class Companion:
         self.speaker = Speaker(backend or make_backend(config.audio.backend))
         self.listeners: list[Listener] = []
         self.button: Any = None
+        self.status_led: Any = None
         self.lever = LeverControl(config.lever, speaker=self.speaker, library=self.library,
                                   emit=self._emit, clock=clock)
         self.cards = CardDesk(config.reader, self, emit=self._emit)
@@ -81,6 +82,7 @@ class Companion:
         factory = self._open_pin_factory()
         self.button = self._open_button(factory)
         self.lever.open(loop, factory)
+        self.status_led = self._open_led(factory)
         if self.bank is not None:
             self.lever.note_state(self.bank.run(lambda bank: bank.state()))
         self.screen = self._open_screen()
@@ -119,6 +121,31 @@ class Companion:
             log.warning("no GPIO: %s; carrying on without the block button, lever and motor "
                         "(the tablet and the demo still press and run the timer)", exc)
             return None
+
+    def _open_led(self, factory: Any) -> Any:
+        pin = self.config.gpio.status_led_pin
+        if pin < 0 or factory is None:
+            return None
+        from gpiozero import LED
+        from gpiozero.exc import GPIOZeroError
+
+        try:
+            return LED(pin, pin_factory=factory)
+        except (GPIOZeroError, OSError, RuntimeError) as exc:
+            log.warning("status LED on BCM %d unavailable: %s", pin, exc)
+            return None
+
+    def _show_status(self) -> None:
+        """The LED: steady when every part is up, blinking when one is missing."""
+        led = self.status_led
+        if led is None:
+            return
+        degraded = (self.button is None or self.bank is None or not self.speaker.available
+                    or (self.config.web.enabled and self.web is None))
+        if degraded:
+            led.blink(on_time=0.5, off_time=0.5)
+        else:
+            led.on()
 
     def _open_button(self, factory: Any) -> Any:
         from gpiozero.exc import GPIOZeroError
@@ -214,6 +241,7 @@ class Companion:
             if self.screen is not None and self.web is not None:
                 self.screen.set_link_source(self.web.lan_link)
             self.ready.set()
+            self._show_status()
             self.notifier.ready(self.status_line())
             watchdog = asyncio.ensure_future(self.notifier.watchdog())
             await self._stopping.wait()
@@ -241,6 +269,10 @@ class Companion:
         # The motor first; then every part, each on its own (one failing never keeps the
         # others, least of all the bank, from closing).
         _safely("lever", self.lever.close)  # motor off, running sound off
+        if self.status_led is not None:
+            _safely("status LED", self.status_led.off)
+            _safely("status LED", self.status_led.close)
+            self.status_led = None
         if self.button is not None:
             _safely("button", self.button.close)
             self.button = None

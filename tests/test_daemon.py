@@ -408,3 +408,35 @@ def test_run_serves_the_api_and_carries_on_when_the_port_is_taken(tmp_path: Path
             _, err = proc.communicate(timeout=10)
         assert proc.returncode == 0, err
     taken.close()
+
+
+async def test_status_led_is_on_when_ready_blinks_when_degraded_and_off_after(
+        tmp_path: Path) -> None:
+    from companion.config import GpioConfig, WebConfig
+
+    for backend, steady in ((NullBackend(), True), (_NoDevice(), False)):
+        config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)),
+                        web=WebConfig(host="127.0.0.1", port=0),
+                        gpio=GpioConfig(status_led_pin=23))
+        app = Companion(config, pin_factory=MockFactory(), backend=backend)
+        runner = asyncio.ensure_future(app.run())
+        await app.ready.wait()
+        led = app.status_led
+        pin = led.pin
+        await asyncio.sleep(0.7)
+        if steady:
+            assert led.is_lit and pin.state == 1
+        else:  # no audio device: blinking, so the owner knows to run companion doctor
+            seen = set()
+            for _ in range(15):
+                seen.add(pin.state)
+                await asyncio.sleep(0.1)
+            assert seen == {0, 1}
+        app.request_stop()
+        await runner
+        assert pin.state == 0
+
+
+class _NoDevice(NullBackend):
+    def open(self) -> None:
+        raise AudioError("no sound card")
