@@ -179,7 +179,9 @@ function drawTimer() {
   box.classList.toggle("running", running);
   box.classList.toggle("urgent", running && left <= LAST_SECONDS);
   box.classList.toggle("up", up);
-  $("timer-left").textContent = running ? String(Math.ceil(left)) : (up ? "0" : "–");
+  $("timer-left").textContent = running ? String(Math.ceil(left))
+    : up ? "0" : timer ? String(Math.round(timer.seconds)) : "–";
+  box.classList.toggle("idle", !running && !up);
   $("timer-what").textContent = running ? (timer.label || "Time is running")
     : up ? "Time's up!" : timer && timer.lever ? "Lever timer: pull the lever back and let go"
     : "Timer: start it here";
@@ -198,6 +200,8 @@ async function loadActivity() {
   const reader = data.reader;
   $("reader-status").textContent = !reader ? "· no reader configured"
     : `· ${reader.protocol} on ${reader.port}: ${reader.connected ? "connected" : "not connected"}`;
+  // Tables without a reader never see this section; with one, it shows taps and the link.
+  $("taps").hidden = data.activity.length === 0 && !(reader && reader.connected);
   $("activity").replaceChildren(...data.activity.slice(0, 12).map((a) => {
     const li = document.createElement("li");
     const what = document.createElement("span");
