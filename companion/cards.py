@@ -25,6 +25,9 @@ log = logging.getLogger(__name__)
 
 ACTIVITY = 50
 """Taps kept in the activity feed."""
+MAX_PENDING = 16
+"""Taps being handled at once; beyond that (a reader flooding UIDs) taps are dropped and
+counted, so the bank and the tablet keep up."""
 
 ACTION_WORDS = {"next_player": "next player", "pass_go": "pass GO", "press": "press the block",
                 "timer": "start/stop the timer", "undo": "undo"}
@@ -40,6 +43,7 @@ class CardDesk:
         self.named = cfg.card_map()
         self.activity: deque[dict[str, Any]] = deque(maxlen=ACTIVITY)
         self.reader: Any = None
+        self.dropped = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -69,12 +73,19 @@ class CardDesk:
 
     def _tap_from_thread(self, uid: str, _at: float) -> None:
         loop = self._loop
-        if loop is not None:
+        if loop is not None and not self.app.closed:
             with contextlib.suppress(RuntimeError):  # the loop closed: shutting down
                 loop.call_soon_threadsafe(self.tap, uid, "reader")
 
     def tap(self, uid: str, source: str = "reader") -> asyncio.Task[dict[str, Any]]:
         """Handle a tap of ``uid`` (on the loop); the task's result is the activity line."""
+        if len(self._tasks) >= MAX_PENDING or self._loop is None:
+            self.dropped += 1
+            if self.dropped in (1, 100) or self.dropped % 1000 == 0:
+                log.warning("card reader floods taps: %d dropped so far", self.dropped)
+            future: asyncio.Future[dict[str, Any]] = asyncio.get_event_loop().create_future()
+            future.set_result({"uid": uid, "kind": "dropped"})
+            return future  # type: ignore[return-value]
         task = asyncio.ensure_future(self._handle(uid, source))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -85,7 +96,9 @@ class CardDesk:
         try:
             meaning = await self._bank(lambda bank: bank.card_meaning(uid, self.named))
             kind = meaning[0]
-            if kind == "player":
+            if kind == "unmatched":
+                did = f"card of {meaning[1]}, who is not in this game: link it on the tablet"
+            elif kind == "player":
                 player = meaning[1]
                 await self.app.act(f"card {uid}", lambda bank: bank.set_current(player))
                 name = await self._bank(lambda bank: _name(bank, player))
@@ -93,10 +106,11 @@ class CardDesk:
             elif kind == "action":
                 did = await self._action(str(meaning[1]), uid)
         except LedgerError as exc:
+            kind = "error" if kind == "unknown" else kind
             did = f"refused: {exc}"
         except Exception:
             log.exception("card %s: handling the tap failed", uid)
-            did = "failed (see the log)"
+            kind, did = "error", "failed (see the log)"
         entry = {"at": time.time(), "uid": uid, "source": source, "kind": kind, "did": did}
         self.activity.appendleft(entry)
         log.info("card %s: %s", uid, did)
@@ -140,12 +154,14 @@ class CardDesk:
 
     # -- views -------------------------------------------------------------------------------
 
-    def new_cards(self, known: set[str]) -> list[str]:
-        """Unknown cards tapped recently and still not linked, newest first."""
+    def new_cards(self, linked: set[str]) -> list[str]:
+        """Cards tapped recently that mean nobody here (unknown, or the config's name for
+        someone not in this game) and are still not linked on the tablet, newest first."""
         seen: list[str] = []
         for entry in self.activity:
             uid = entry["uid"]
-            if entry["kind"] == "unknown" and uid not in known and uid not in seen:
+            if entry["kind"] in ("unknown", "unmatched") and uid not in linked \
+                    and uid not in seen:
                 seen.append(uid)
         return seen
 

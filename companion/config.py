@@ -236,7 +236,7 @@ def _port_path(v: str) -> str | None:
 
 def _card_map(v: tuple[str, ...]) -> str | None:
     from companion.core.ledger import CARD_ACTION_NAMES
-    from companion.readers.uid import normal_uid
+    from companion.core.uid import normal_uid
 
     seen: set[str] = set()
     for entry in v:
@@ -276,7 +276,7 @@ class ReaderConfig:
 
     def card_map(self) -> dict[str, str]:
         """UID (normalised) -> player name or ``action:NAME``."""
-        from companion.readers.uid import normal_uid
+        from companion.core.uid import normal_uid
 
         result = {}
         for entry in self.cards:

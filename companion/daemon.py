@@ -248,6 +248,7 @@ class Companion:
             self.notifier.stopping()
             log.info("stopping")
             self.lever.close()  # the motor stops first, whatever else shutting down takes
+            self.cards.close()  # no new taps while the last writes finish
             await self.drain()
         finally:
             if watchdog is not None:

@@ -149,7 +149,7 @@ def check_reader(config: Config) -> Result:
         return Result("reader", "FAIL", f"{cfg.port} does not exist",
                       "plugged in? the udev rule: hardware/readers.md", required=False)
     try:
-        with serial.Serial(cfg.port, baud, timeout=0.05) as port:
+        with serial.Serial(cfg.port, baud, timeout=0.05, exclusive=True) as port:
             if cfg.protocol != "pn532":
                 return Result("reader", "PASS", f"{cfg.port} opens ({cfg.protocol}, {baud} "
                               "baud); tap a card with: companion reader", required=False)
@@ -163,6 +163,10 @@ def check_reader(config: Config) -> Result:
             return Result("reader", "PASS", f"{cfg.port}: {session.firmware} answers",
                           required=False)
     except (serial.SerialException, OSError) as exc:
+        if "lock" in str(exc).lower():
+            return Result("reader", "PASS", f"{cfg.port} is open in another program (the "
+                          "running companion?); stop it to test the reader here",
+                          required=False)
         return Result("reader", "FAIL", f"{cfg.port}: {exc}",
                       "is the user in the dialout group? another program on the port?",
                       required=False)

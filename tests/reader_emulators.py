@@ -80,8 +80,13 @@ class Pn532Emulator:
     ``garbage`` is written before every reply (noise on the line).
     """
 
-    def __init__(self, pty: Pty, cards: list[str | None], garbage: bytes = b"") -> None:
+    def __init__(self, pty: Pty, cards: list[str | None], garbage: bytes = b"",
+                 swallow_at: int | None = None) -> None:
         self.pty = pty
+        self.swallow_at = swallow_at
+        """Before the answer to this poll (0-based), send a header that looks like the start
+        of a long frame: the host's decoder waits for bytes that never make a frame."""
+        self.polls = 0
         self.cards = list(cards)
         self.garbage = garbage
         self.commands: list[int] = []
@@ -119,6 +124,9 @@ class Pn532Emulator:
         elif code == RF_CONFIGURATION:
             reply = b""
         elif code == IN_LIST_PASSIVE_TARGET:
+            if self.polls == self.swallow_at:
+                self.pty.write(b"\x00\xff\x40\xc0")
+            self.polls += 1
             uid = self.cards.pop(0) if self.cards else None
             if uid is None:
                 reply = b"\x00"

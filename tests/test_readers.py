@@ -68,21 +68,32 @@ def test_rdm6300_finds_exactly_the_valid_frames_in_any_garbage(chunks, tail) -> 
 
 
 def test_lines_reads_uids_with_or_without_prefix_and_separators() -> None:
-    d = LinesDecoder()
+    d = LinesDecoder(synced=True)
     data = (b"UID: 04 A2 24 B9\r\n" b"uid:04:a2:24:b9:11:22:33\n" b"\n" b"hello world\n"
-            b"04A2\n" + b"F" * 200 + b"\n" + b"\xff\xfe\n" b"0A1B2C3D4E\n")
+            b"04A2\n" + b"F" * 200 + b"\n" + b"\xff\xfe\n" b"0A1B2C3D4E\n"
+            b"UID: 4 A2 2 B9\n" b"2024-01-01\n" b"00000000\n")
     assert d.feed(data) == ["04A224B9", "04A224B9112233", "0A1B2C3D4E"]
-    assert d.rejects == {"not_a_uid": 2, "overlong": 1, "not_ascii": 1}
+    assert d.rejects == {"not_a_uid": 5, "overlong": 1, "not_ascii": 1}
+
+
+def test_lines_never_reads_the_tail_of_a_line() -> None:
+    opened_mid_line = LinesDecoder()  # the port opened while "04 A2 24 B9 11 22 33" was sent
+    assert opened_mid_line.feed(b"A2 24 B9 11 22 33\r\n04A224B9\n") == ["04A224B9"]
+    split = LinesDecoder(synced=True)
+    assert split.feed(b"x" * 70) == []
+    assert split.feed(b" 04A224B9\n") == []  # the end of an overlong line is not a UID
+    assert split.feed(b"04A224B9\n") == ["04A224B9"]
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.text(st.characters(codec="latin-1", exclude_characters="\n"),
                                   max_size=90).map(lambda t: t + "z"),
-                          st.binary(min_size=4, max_size=10).map(bytes.hex)), max_size=8))
+                          st.binary(min_size=4, max_size=10).filter(any).map(bytes.hex)),
+                max_size=8))
 def test_lines_finds_exactly_the_uid_lines(pairs) -> None:
     stream = b"".join(junk.encode("latin-1") + b"\n" + uid.encode() + b"\r\n"
                       for junk, uid in pairs)
-    d = LinesDecoder()
+    d = LinesDecoder(synced=True)
     out = []
     for i in range(0, len(stream), 5):
         out += d.feed(stream[i:i + 5])
@@ -90,7 +101,7 @@ def test_lines_finds_exactly_the_uid_lines(pairs) -> None:
 
 
 def test_lines_flood_without_newlines_stays_bounded() -> None:
-    d = LinesDecoder()
+    d = LinesDecoder(synced=True)
     for _ in range(1000):
         assert d.feed(b"A" * 1000) == []
     assert len(d.buffer) <= 64 + 1000 and d.rejects["overlong"] == 1
@@ -224,6 +235,37 @@ def test_pn532_on_a_pty_answers_real_frames_and_polls_cards(pty: Pty) -> None:
             reader.stop()
 
 
+def test_pn532_answers_that_come_late_are_never_taken_for_the_next_poll(pty: Pty) -> None:
+    got = Collected()
+    # card A, then B: the chip's answer to one poll is swallowed by a noise header that looks
+    # like the start of a long frame, so that poll times out
+    field = ["AAAAAAAA"] * 3 + ["BBBBBBBB"] * 4 + [None] * 30
+    with Pn532Emulator(pty, field, swallow_at=2):
+        reader = SerialReader(pty.device, "pn532", on_tap=got, tap_gap=60.0)
+        reader.start()
+        try:
+            assert got.wait_for(2, timeout=10) == ["AAAAAAAA", "BBBBBBBB"]
+            time.sleep(1.5)  # the empty field: no stale B (or A) shows up again
+            assert got.uids == ["AAAAAAAA", "BBBBBBBB"]
+            assert reader.status.rejects["no_answer"] >= 1
+        finally:
+            reader.stop()
+
+
+def test_pn532_one_missed_poll_is_not_a_new_tap(pty: Pty) -> None:
+    got = Collected()
+    field = ["CAFEBABE"] * 3 + [None] + ["CAFEBABE"] * 3 + [None, None] + ["CAFEBABE"]
+    with Pn532Emulator(pty, field):
+        reader = SerialReader(pty.device, "pn532", on_tap=got, tap_gap=60.0)
+        reader.start()
+        try:
+            assert got.wait_for(2, timeout=8) == ["CAFEBABE", "CAFEBABE"]  # gone for 2 polls
+            time.sleep(0.5)
+            assert got.uids == ["CAFEBABE", "CAFEBABE"]
+        finally:
+            reader.stop()
+
+
 def test_pn532_that_stops_answering_is_woken_again(pty: Pty) -> None:
     got = Collected()
     reader = SerialReader(pty.device, "pn532", on_tap=got)
@@ -314,7 +356,7 @@ async def test_taps_make_players_current_run_actions_and_fill_the_feed(
 
     async with aiohttp.ClientSession() as session, session.ws_connect(base + "/ws") as ws:
         await ws.receive_json()  # hello
-        pty.write(b"04A224B9\n")  # Luigi's sticker (config, name matched without case)
+        pty.write(b"\n04A224B9\n")  # Luigi's sticker (config, name matched without case)
         await _until(lambda: len(taps) == 1)
         assert taps[0].did == "Luigi is current"
         assert [p["name"] for p in (await state())["players"] if p["current"]] == ["Luigi"]
@@ -363,7 +405,8 @@ async def test_bad_card_requests_are_refused_and_change_nothing(tmp_path: Path) 
         async with s.get(base + "/api/state") as r:
             before = await r.json()
         mario = before["players"][0]["id"]
-        for body in ({"uid": "04A224B9"}, {"uid": "04A224B9", "player": mario, "action": "undo"},
+        for body in ({"uid": "04A224B9"}, {"player": mario}, {"uid": None, "player": mario},
+                     {"uid": "04A224B9", "player": mario, "action": "undo"},
                      {"uid": "xyz", "player": mario}, {"uid": "04A2", "player": mario},
                      {"uid": "04A224B9", "player": 999}, {"uid": "04A224B9", "action": "fly"},
                      {"uid": 1234, "action": "undo"}, {"uid": "04A224B9", "player": mario,
@@ -378,6 +421,20 @@ async def test_bad_card_requests_are_refused_and_change_nothing(tmp_path: Path) 
             assert (await r.json())["card_actions"] == {}
     app.request_stop()
     await runner
+
+
+def test_a_link_made_on_the_tablet_beats_the_config(tmp_path: Path) -> None:
+    from companion.bank import Bank
+
+    bank = Bank(tmp_path / "bank.sqlite3")
+    bank.new_game("celebration", ["Mario", "Luigi"])
+    named = {"04A224B9": "Mario", "0A0B0C0D": "action:undo", "DEADBEEF": "Toad"}
+    assert bank.card_meaning("04A224B9", named) == ("player", bank.players()[0].id)
+    assert bank.card_meaning("DEADBEEF", named) == ("unmatched", "Toad")
+    bank.set_card_action("04A224B9", "next_player")
+    assert bank.card_meaning("04A224B9", named) == ("action", "next_player")
+    bank.set_card(bank.players()[1].id, "0A0B0C0D")
+    assert bank.card_meaning("0A0B0C0D", named) == ("player", bank.players()[1].id)
 
 
 def test_a_sticker_follows_its_player_into_the_next_game(tmp_path: Path) -> None:
@@ -422,7 +479,7 @@ def test_companion_reader_prints_taps_live(pty: Pty) -> None:
         assert proc.stdout is not None
         assert "reading lines cards on" in proc.stdout.readline()
         assert ": connected" in proc.stdout.readline()
-        pty.write(b"garbage\nUID: 04 A2 24 B9\n")
+        pty.write(b"\ngarbage\nUID: 04 A2 24 B9\n")
         lines = []
         while not any("tap 04A224B9" in line for line in lines):
             lines.append(proc.stdout.readline())
@@ -433,3 +490,26 @@ def test_companion_reader_prints_taps_live(pty: Pty) -> None:
             proc.kill()
     assert proc.returncode == 0, err
     assert "1 taps from 1 reads; ignored: not_a_uid 1" in out
+
+
+def test_a_flood_of_different_cards_stays_bounded() -> None:
+    from companion.core.taps import MAX_CARDS
+
+    taps = TapDetector(gap=60.0)
+    for i in range(20_000):  # a reader spewing distinct UIDs within the gap
+        taps.seen(f"{i:08X}", i * 1e-4)
+    assert len(taps._last_seen) <= MAX_CARDS and taps.taps == 20_000
+
+
+async def test_a_tap_flood_is_dropped_and_counted_not_queued(tmp_path: Path) -> None:
+    from companion.cards import MAX_PENDING
+
+    app = Companion(_config(tmp_path, str(tmp_path / "none")), pin_factory=MockFactory())
+    runner = asyncio.ensure_future(app.run())
+    await app.ready.wait()
+    results = [app.cards.tap(f"{i:08X}") for i in range(1, 200)]
+    await asyncio.gather(*results)
+    assert app.cards.dropped == 199 - MAX_PENDING
+    assert len(app.cards.activity) == MAX_PENDING
+    app.request_stop()
+    await runner

@@ -254,14 +254,19 @@ def test_a_new_card_is_assigned_on_the_page_in_one_step(browser: Browser, config
         with daemon(config) as base:
             page = open_page(browser, f"{base}#token={TOKEN}", 768, 1024)
             expect(page.locator("#reader-status")).to_contain_text("connected")
-            pty.write(b"UID: 04 A2 24 B9\r\n")
+            pty.write(b"\nUID: 04 A2 24 B9\r\n")
             expect(page.locator("#newcards")).to_be_visible()
             expect(page.locator("#newcard-list li")).to_contain_text("04A224B9")
             expect(page.locator("#activity li").first).to_contain_text("new card")
             page.locator("#newcard-list select").select_option(label="Luigi")
             page.screenshot(path=str(ARTIFACTS / "tablet-new-card.png"), full_page=True)
-            page.locator("#newcard-list button").click()
-            expect(page.locator("#newcards")).to_be_hidden()
+            pty.write(b"0A1B2C3D4E\n")  # another new card meanwhile: the list is redrawn
+            expect(page.locator("#newcard-list li")).to_have_count(2)
+            row = page.locator("#newcard-list li", has_text="04A224B9")
+            expect(row.locator("select")).to_have_value(
+                row.locator("option", has_text="Luigi").get_attribute("value"))
+            row.locator("button").click()
+            expect(page.locator("#newcard-list li")).to_have_count(1)
             page.wait_for_timeout(300)  # the reader's tap gap
             pty.write(b"04A224B9\n")
             expect(page.locator(".tile.current")).to_contain_text("Luigi")

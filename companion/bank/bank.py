@@ -270,7 +270,8 @@ class Bank:
 
     def card_meaning(self, uid: str, named: dict[str, str] | None = None
                      ) -> tuple[str, int | str | None]:
-        """What a tap of ``uid`` means: ("player", id), ("action", name) or ("unknown", None).
+        """What a tap of ``uid`` means: ("player", id), ("action", name), ("unmatched", the
+        config's name for it, not a player of this game) or ("unknown", None).
 
         Cards linked on the tablet (a player of the current game, or an action) come first,
         then ``named``: the config's ``UID -> player name or action:NAME``."""
@@ -293,6 +294,7 @@ class Bank:
                                            " lower(name) = lower(?)", (gid, target)).fetchone()
                     if row is not None:
                         return "player", row["id"]
+                return "unmatched", target  # the config names someone not in this game
         return "unknown", None
 
     def next_player(self, game_id: int | None = None) -> int:

@@ -134,13 +134,14 @@ press the block, start/stop the lever timer, undo the last coin movement."""
 
 def check_card_uid(uid: object) -> str | None:
     """An NFC/RFID card UID: 4 to 10 bytes as hex (case ignored), or None to forget it."""
+    from companion.core.uid import normal_uid
+
     if uid is None:
         return None
     if not isinstance(uid, str):
         raise LedgerError("card UID must be hex text")
-    clean = uid.replace(":", "").replace(" ", "").upper()
-    if not (8 <= len(clean) <= 20 and len(clean) % 2 == 0
-            and all(c in "0123456789ABCDEF" for c in clean)):
+    clean = normal_uid(uid.strip())
+    if clean is None:
         raise LedgerError(f"card UID must be 4-10 bytes of hex, got {uid[:40]!r}")
     return clean
 

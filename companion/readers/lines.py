@@ -1,11 +1,12 @@
 """One UID per line, for a microcontroller in front of the reader (Arduino + MFRC522 and the
 like): ``04A224B9``, ``UID: 04 A2 24 B9`` or ``uid:04:a2:24:b9``, ended by ``\\n`` (``\\r``
-ignored). Anything else is counted and ignored. Pure: bytes in, UIDs out."""
+ignored). Anything else is counted and ignored; so is the first line after the port opens
+(it may be the tail of a line). Pure: bytes in, UIDs out."""
 
 from __future__ import annotations
 
+from companion.core.uid import normal_uid
 from companion.readers.counters import Rejects
-from companion.readers.uid import normal_uid
 
 MAX_LINE = 64
 """Longer lines are not UIDs: dropped up to their end, never buffered without limit."""
@@ -15,9 +16,10 @@ class LinesDecoder:
     protocol = "lines"
     baudrate = 9600
 
-    def __init__(self) -> None:
+    def __init__(self, *, synced: bool = False) -> None:
         self.buffer = bytearray()
-        self.overlong = False
+        # Opened mid-line, the first line may be the tail of a longer UID: it is skipped.
+        self.overlong = not synced
         self.rejects = Rejects()
         self.frames = 0
 
@@ -35,7 +37,7 @@ class LinesDecoder:
                 return uids
             line = bytes(self.buffer[:end])
             del self.buffer[: end + 1]
-            if self.overlong:  # the tail of a line already counted as overlong
+            if self.overlong:  # the tail of an overlong line, or the line the port opened in
                 self.overlong = False
                 continue
             uid = self._uid(line)

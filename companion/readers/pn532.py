@@ -156,8 +156,10 @@ class Pn532Session:
     baudrate = 115200
 
     def __init__(self, port: Port, *, clock: Callable[[], float] = time.monotonic,
-                 ack_timeout: float = 0.2, reply_timeout: float = 1.0) -> None:
+                 ack_timeout: float = 0.2, reply_timeout: float = 1.0,
+                 should_stop: Callable[[], bool] = lambda: False) -> None:
         self.port = port
+        self.should_stop = should_stop
         self.clock = clock
         self.ack_timeout = ack_timeout
         self.reply_timeout = reply_timeout
@@ -193,7 +195,11 @@ class Pn532Session:
         return data[6:6 + data[5]].hex().upper()
 
     def command(self, code: int, params: bytes = b"") -> bytes:
-        """Send a command; its reply's data (after the reply code)."""
+        """Send a command; its reply's data (after the reply code).
+
+        Whatever is still waiting from before (a late ACK or reply of a command that timed
+        out) is thrown away first, so an answer is never taken for the next command's."""
+        self._forget()
         self.port.write(frame(code, params))
         self._wait(lambda item: isinstance(item, Ack), self.ack_timeout, f"ACK for 0x{code:02x}")
         reply = self._wait(lambda item: isinstance(item, Reply) and item.code == code + 1,
@@ -203,8 +209,17 @@ class Pn532Session:
 
     def abort(self) -> None:
         """An ACK from the host aborts the command in progress (user manual, HSU)."""
-        self._pending.clear()
         self.port.write(ACK)
+        self._forget()
+
+    def _forget(self) -> None:
+        self._pending.clear()
+        if self.decoder.buffer:
+            self.decoder.rejects["stale"] += 1
+            self.decoder.buffer.clear()
+        reset = getattr(self.port, "reset_input_buffer", None)
+        if reset is not None:
+            reset()
 
     def _wait(self, wanted: Callable[[Item], bool], timeout: float, what: str) -> Item:
         deadline = self.clock() + timeout
@@ -218,4 +233,6 @@ class Pn532Session:
                 # anything else is stale (an answer to an aborted command): dropped
             if self.clock() >= deadline:
                 raise Pn532Error(f"no {what} within {timeout:.1f} s")
+            if self.should_stop():
+                raise Pn532Error("stopping")
             self._pending = self.decoder.feed(self.port.read(64))

@@ -93,7 +93,10 @@ class SerialReader:
         waiting_logged = False
         while not self._stop.is_set():
             try:
-                self._serial = serial.Serial(self.port, self.baudrate, timeout=0.05)
+                # exclusive: a second program on the same port would steal bytes (and, for a
+                # PN532, talk to the chip at the same time)
+                self._serial = serial.Serial(self.port, self.baudrate, timeout=0.05,
+                                             exclusive=True)
             except (serial.SerialException, OSError, ValueError) as exc:
                 if not waiting_logged:  # an optional part: waited for, not an error
                     log.info("reader %s (%s) not available: %s; waiting for it",
@@ -104,9 +107,12 @@ class SerialReader:
                 continue
             waiting_logged = False
             self.status.connects += 1
-            log.info("reader %s (%s, %d baud) connected", self.port, self.protocol,
+            log.info("reader %s (%s, %d baud) opened", self.port, self.protocol,
                      self.baudrate)
-            self._set(True, "connected")
+            if self.protocol == "pn532":  # connected once the chip answers
+                self._set(False, "opened; waking the PN532")
+            else:
+                self._set(True, "connected")
             try:
                 self._serve(self._serial)
             except (serial.SerialException, OSError) as exc:
@@ -128,7 +134,7 @@ class SerialReader:
         if self.protocol == "pn532":
             self._serve_pn532(port)
             return
-        decoder = Rdm6300Decoder() if self.protocol == "rdm6300" else LinesDecoder()
+        decoder = Rdm6300Decoder() if self.protocol == "rdm6300" else LinesDecoder(synced=False)
         self.status.rejects = decoder.rejects
         while not self._stop.is_set():
             data = port.read(max(1, min(port.in_waiting, 4096)))
@@ -139,7 +145,7 @@ class SerialReader:
                 self._sighting(uid)
 
     def _serve_pn532(self, port: serial.Serial) -> None:
-        session = Pn532Session(port, clock=self.clock)
+        session = Pn532Session(port, clock=self.clock, should_stop=self._stop.is_set)
         self.status.rejects = session.rejects
         failures = 0
         empty = 0
@@ -159,6 +165,7 @@ class SerialReader:
                 if failures == 3:
                     log.warning("reader %s: the PN532 does not answer (%s); waking it again",
                                 self.port, exc)
+                    self._set(False, f"opened, but the PN532 does not answer ({exc})")
                 session.abort()
                 ready = ready and failures < 3
                 self._stop.wait(RETRY if failures >= 3 else POLL_GAP)

@@ -223,23 +223,22 @@ async def get_timer(request: web.Request) -> web.Response:
     return web.json_response({"timer": _companion(request).lever.state()})
 
 
-def _known_cards(companion: Companion) -> Callable[[Any], set[str]]:
-    def known(bank: Any) -> set[str]:
-        linked = {p.card_uid for p in bank.players() if p.card_uid} if bank.latest_game() else set()
-        return linked | set(bank.card_actions()) | set(companion.cards.named)
-
-    return known
+def _linked_cards(bank: Any) -> set[str]:
+    """Cards linked on the tablet: a player's in the current game, or an action."""
+    linked = {p.card_uid for p in bank.players() if p.card_uid} if bank.latest_game() else set()
+    return linked | set(bank.card_actions())
 
 
 async def _activity(companion: Companion) -> dict[str, Any]:
     known: set[str] = set()
     actions: dict[str, str] = {}
     if companion.bank is not None:
-        known = await companion.bank.call(_known_cards(companion))
+        known = await companion.bank.call(_linked_cards)
         actions = await companion.bank.call(lambda bank: bank.card_actions())
     return {"activity": list(companion.cards.activity),
             "new_cards": companion.cards.new_cards(known),
-            "card_actions": actions, "reader": companion.cards.reader_status()}
+            "card_actions": actions, "reader": companion.cards.reader_status(),
+            "dropped_taps": companion.cards.dropped}
 
 
 async def get_activity(request: web.Request) -> web.Response:
@@ -251,6 +250,8 @@ async def post_cards(request: web.Request) -> web.Response:
     ``{"uid", "action": name}`` (the card does that, whoever taps it)."""
     data = await _body(request)
     _only(data, "uid", "player", "action")
+    if not isinstance(data.get("uid"), str):
+        raise LedgerError("uid is required: the card's UID as hex text")
     if ("player" in data) == ("action" in data):
         raise LedgerError("give either player (an id) or action")
     app = _companion(request)

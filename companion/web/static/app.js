@@ -192,6 +192,7 @@ function drawTimer() {
 setInterval(drawTimer, 100);
 
 // Cards: taps on the reader, new cards to give to a player (or an action), one step each.
+const cardChoice = new Map();  // uid -> what was picked under "New cards"
 const CARD_ACTIONS = { next_player: "Next player", pass_go: "Pass GO", press: "Press the block",
                        timer: "Start/stop the timer", undo: "Undo" };
 
@@ -223,6 +224,11 @@ async function loadActivity() {
     pick.setAttribute("aria-label", "What this card does");
     pick.append(...state.players.map((p) => new Option(p.name, "p" + p.id)));
     for (const [key, text] of Object.entries(CARD_ACTIONS)) pick.append(new Option(text, "a" + key));
+    // Another tap rebuilds this list: keep what was picked for this card.
+    if (cardChoice.has(uid) && [...pick.options].some((o) => o.value === cardChoice.get(uid))) {
+      pick.value = cardChoice.get(uid);
+    }
+    pick.addEventListener("change", () => cardChoice.set(uid, pick.value));
     const give = document.createElement("button");
     give.className = "big";
     give.textContent = "Assign";
