@@ -17,7 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.bench.press_latency import _percentile, _write_short_sounds
+from companion.bench.press_latency import _write_short_sounds
+from companion.bench.stats import summary
 from companion.config import AudioConfig, Config, DataConfig, DisplayConfig, WebConfig
 
 
@@ -27,11 +28,6 @@ def _config(folder: Path, sounds: Path | None = None) -> Config:
                   display=DisplayConfig(enabled=True, size="480x320"))
 
 
-def _summary(values: list[float], n: int) -> dict[str, float | int]:
-    values.sort()
-    return {"n": n, "p50": round(_percentile(values, 0.5), 3),
-            "p99": round(_percentile(values, 0.99), 3), "max": round(values[-1], 3),
-            "lost": n - len(values)}
 
 
 async def outcome_to_frame(presses: int) -> dict[str, Any]:
@@ -79,8 +75,8 @@ async def outcome_to_frame(presses: int) -> dict[str, Any]:
                 settled.append((marks["settled"] - start) * 1000)
         app.request_stop()
         await runner
-    return {"press_to_outcome_frame_ms": _summary(shown, presses),
-            "press_to_balance_frame_ms": _summary(settled, presses)}
+    return {"press_to_outcome_frame_ms": summary(shown, presses),
+            "press_to_balance_frame_ms": summary(settled, presses)}
 
 
 async def idle_cpu(seconds: float) -> dict[str, Any]:

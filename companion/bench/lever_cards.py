@@ -16,7 +16,7 @@ import time
 import tty
 from typing import Any
 
-from companion.bench.press_latency import _percentile
+from companion.bench.stats import summary
 from companion.config import (
     AudioConfig,
     Config,
@@ -26,13 +26,6 @@ from companion.config import (
     WebConfig,
 )
 from companion.events import BankChanged
-
-
-def _summary(values: list[float], n: int) -> dict[str, float | int]:
-    values.sort()
-    return {"n": n, "p50": round(_percentile(values, 0.5), 3),
-            "p99": round(_percentile(values, 0.99), 3), "max": round(values[-1], 3),
-            "lost": n - len(values)}
 
 
 async def _until(predicate: Any, timeout: float = 2.0) -> bool:
@@ -88,8 +81,8 @@ async def measure(n: int) -> dict[str, Any]:
         await runner
     os.close(master)
     os.close(slave)
-    return {"lever_release_to_motor_ms": _summary(released, n),
-            "card_tap_to_current_ms": _summary(tapped, n)}
+    return {"lever_release_to_motor_ms": summary(released, n),
+            "card_tap_to_current_ms": summary(tapped, n)}
 
 
 def main() -> None:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from companion.audio.library import SOUND_NAMES
 from companion.audio.pcm import RATE
+from companion.bench.stats import percentile
 from companion.config import AudioConfig, Config, DataConfig
 from companion.daemon import Companion
 from companion.events import BlockOutcome, Event
@@ -50,9 +51,6 @@ def _reader(fifo: Path, arrivals: queue.Queue[tuple[float, int]]) -> None:
         arrivals.put((time.perf_counter(), len(chunk)))
 
 
-def _percentile(sorted_values: list[float], q: float) -> float:
-    index = min(len(sorted_values) - 1, max(0, round(q * (len(sorted_values) - 1))))
-    return sorted_values[index]
 
 
 async def measure(presses: int, fifo: Path) -> dict[str, object]:
@@ -107,8 +105,8 @@ async def measure(presses: int, fifo: Path) -> dict[str, object]:
     return {
         "press_to_pcm_ms": {
             "n": presses,
-            "p50": round(_percentile(latencies, 0.50), 3),
-            "p99": round(_percentile(latencies, 0.99), 3),
+            "p50": round(percentile(latencies, 0.50), 3),
+            "p99": round(percentile(latencies, 0.99), 3),
             "max": round(latencies[-1], 3),
             "lost": lost,
         },
