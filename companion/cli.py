@@ -35,13 +35,28 @@ def _at_least(minimum: int, maximum: int = 2**62) -> Callable[[str], int]:
     return parse
 
 
+SYSLOG_LEVELS = {logging.DEBUG: 7, logging.INFO: 6, logging.WARNING: 4, logging.ERROR: 3,
+                 logging.CRITICAL: 2}
+
+
+class JournalFormatter(logging.Formatter):
+    """Under systemd, each line starts with ``<N>`` (sd-daemon's level prefix), so journald
+    files warnings as warnings (``journalctl -p warning``); it adds the time itself."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        level = SYSLOG_LEVELS.get(record.levelno, 6)
+        return "\n".join(f"<{level}>{line}" for line in super().format(record).splitlines())
+
+
 def _setup_logging(verbose: bool, quiet: bool) -> None:
-    # Under systemd (JOURNAL_STREAM set) journald adds the time itself.
     fmt = "%(levelname)s %(name)s: %(message)s"
-    if not os.environ.get("JOURNAL_STREAM"):
-        fmt = "%(asctime)s " + fmt
+    handler = logging.StreamHandler(sys.stderr)
+    if os.environ.get("JOURNAL_STREAM"):
+        handler.setFormatter(JournalFormatter(fmt))
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s " + fmt))
     level = logging.DEBUG if verbose else logging.WARNING if quiet else logging.INFO
-    logging.basicConfig(level=level, format=fmt, stream=sys.stderr)
+    logging.basicConfig(level=level, handlers=[handler])
 
 
 def _load_config(path: Path | None) -> Config:
@@ -126,17 +141,55 @@ SYSTEM_CONFIG = Path("/etc/companion/companion.toml")
 SERVICE_STATE = Path("/var/lib/companion")
 
 
+def _system_config(path: Path | None) -> tuple[Config, Path | None]:
+    """--config, else the service's config if installed; the service's data folder with it."""
+    import dataclasses
+
+    path = path or (SYSTEM_CONFIG if SYSTEM_CONFIG.exists() else None)
+    config = _load_config(path)
+    if path == SYSTEM_CONFIG and not config.data.dir:  # the service's StateDirectory
+        config = dataclasses.replace(config, data=dataclasses.replace(
+            config.data, dir=str(SERVICE_STATE)))
+    return config, path
+
+
+def _cmd_link(args: argparse.Namespace) -> int:
+    """The tablet link with its token, and its QR code in the terminal."""
+    from urllib.parse import quote
+
+    import segno
+
+    from companion.web.address import lan_address
+    from companion.web.token import TOKEN_FILE
+
+    config, _ = _system_config(args.config)
+    token = config.web.token
+    if not token:
+        path = config.data_dir / TOKEN_FILE
+        try:
+            token = path.read_text().strip()
+        except PermissionError:
+            print(f"companion: {path} is the service's: run this with sudo", file=sys.stderr)
+            return 1
+        except OSError:
+            print(f"companion: no table token yet in {config.data_dir}: start the companion "
+                  "once (it makes one)", file=sys.stderr)
+            return 1
+    host = config.web.host
+    if host in ("0.0.0.0", "::", ""):
+        host = lan_address() or "127.0.0.1"
+    link = f"http://{host}:{config.web.port}/#token={quote(token, safe='')}"
+    print(link)
+    if not args.no_qr:
+        segno.make(link, error="m").terminal(compact=True)
+    return 0
+
+
 def _cmd_doctor(args: argparse.Namespace) -> int:
     """One line per part of the build; exit 1 if a required part fails."""
     from companion.doctor import run_checks
 
-    path = args.config or (SYSTEM_CONFIG if SYSTEM_CONFIG.exists() else None)
-    config = _load_config(path)
-    if path == SYSTEM_CONFIG and not config.data.dir:  # the service's StateDirectory
-        import dataclasses
-
-        config = dataclasses.replace(config, data=dataclasses.replace(
-            config.data, dir=str(SERVICE_STATE)))
+    config, path = _system_config(args.config)
     results = run_checks(config, path)
     for result in results:
         print(result.line(), flush=True)
@@ -265,6 +318,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"TOML config file (default: {SYSTEM_CONFIG} if present)")
     doctor.set_defaults(func=_cmd_doctor)
 
+    link = sub.add_parser("link", help="print the tablet link with its token (and a QR code)")
+    link.add_argument("--config", type=Path,
+                      help=f"TOML config file (default: {SYSTEM_CONFIG} if present)")
+    link.add_argument("--no-qr", action="store_true", help="the link only")
+    link.set_defaults(func=_cmd_link)
+
     reader = sub.add_parser("reader", help="print card taps live from an NFC/RFID reader")
     reader.add_argument("--config", type=Path, help="TOML config file (defaults for [reader])")
     reader.add_argument("--port", help="serial device (default: [reader] port)")
@@ -312,3 +371,6 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_CONFIG
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `companion link | head`: the reader left; not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

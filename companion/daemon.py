@@ -209,7 +209,10 @@ class Companion:
                         cfg.host, cfg.port, exc)
             return None
         log.info("web: the tablet API is at %sapi/state", server.url)
-        log.info("web: tablet link (keep it at the table): %s", server.tablet_link)
+        # The token is the tablet's key: not in the journal (readable by the adm group).
+        log.info("web: the tablet link (with its token) is on the screen's QR code and from "
+                 "`companion link`")
+        log.debug("web: tablet link: %s", server.tablet_link)
         return server
 
     def status_line(self) -> str:

@@ -91,6 +91,8 @@ def check_gpio(config: Config) -> Result:
         pins.append(("lever", config.lever.pin, "in"))
     if config.lever.motor_pin >= 0:
         pins.append(("motor", config.lever.motor_pin, "out"))
+    if config.gpio.status_led_pin >= 0:
+        pins.append(("status LED", config.gpio.status_led_pin, "out"))
     claimed = []
     try:
         with contextlib.ExitStack() as stack:
@@ -99,6 +101,9 @@ def check_gpio(config: Config) -> Result:
                     device = (Button(pin, pin_factory=factory) if direction == "in" else
                               OutputDevice(pin, initial_value=False, pin_factory=factory))
                 except Exception as exc:
+                    if service_running(config):  # GPIO lines are exclusive: it holds them
+                        return Result("gpio", "PASS", "the pins are held by the running "
+                                      "companion service (stop it to test them here)")
                     return Result("gpio", "FAIL", f"{name} pin BCM {pin}: {exc}",
                                   "is another program using the pin, or the user not in the "
                                   "gpio group?")
@@ -114,6 +119,9 @@ def check_audio(config: Config) -> Result:
     from companion.audio.library import SoundLibrary
     from companion.audio.speaker import make_backend
 
+    if config.audio.backend == "null":
+        return Result("audio", "SKIP", "[audio] backend = \"null\": no sound by choice",
+                      required=False)
     backend = make_backend(config.audio.backend)
     try:
         backend.open()
@@ -193,6 +201,11 @@ def check_web(config: Config) -> Result:
         return Result("web", "SKIP", "[web] enabled = false", required=False)
     if cfg.port == 0:
         return Result("web", "PASS", "port 0: a free port is picked at start", required=False)
+    lowest = _unprivileged_port_start()
+    if cfg.port < lowest:
+        return Result("web", "FAIL", f"port {cfg.port} needs privileges the service does not "
+                      f"have (ports below {lowest})", "use a port such as 8080",
+                      required=False)
     try:
         with _bound(cfg.host, cfg.port):
             pass
@@ -204,6 +217,28 @@ def check_web(config: Config) -> Result:
         return Result("web", "FAIL", f"port {cfg.port} is taken by another program",
                       "choose another [web] port, or stop that program", required=False)
     return Result("web", "PASS", f"{cfg.host}:{cfg.port} is free", required=False)
+
+
+def service_running(config: Config) -> bool:
+    """The companion service runs on this machine (systemd says so, or its web answers)."""
+    import shutil
+    import subprocess
+
+    if shutil.which("systemctl"):
+        done = subprocess.run(["systemctl", "is-active", "--quiet", "companion.service"],
+                              check=False, capture_output=True)
+        if done.returncode == 0:
+            return True
+    cfg = config.web
+    host = "127.0.0.1" if cfg.host in ("0.0.0.0", "::") else cfg.host
+    return bool(cfg.enabled and cfg.port and _is_companion(host, cfg.port))
+
+
+def _unprivileged_port_start() -> int:
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_unprivileged_port_start").read_text())
+    except (OSError, ValueError):
+        return 1024
 
 
 @contextlib.contextmanager

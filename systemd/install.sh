@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install (or upgrade in place) the Question Block companion as a systemd service on
-# Raspberry Pi OS Bookworm (Lite or Desktop) or Debian. Run from a clone of the repository:
+# Raspberry Pi OS Bookworm Lite (Desktop: see systemd/README.md) or Debian. Run from a clone of the repository:
 #
 #     sudo ./systemd/install.sh             install or upgrade, enable and (re)start the service
 #     ./systemd/install.sh --dry-run        print every step, change nothing
@@ -32,7 +32,7 @@ CONFIG=$ETC/companion.toml
 UNIT=$ROOT/etc/systemd/system/companion.service
 UDEV_RULE=$ROOT/etc/udev/rules.d/99-companion-reader.rules
 STATE=$ROOT/var/lib/companion
-GROUPS="gpio audio dialout video"
+SERVICE_GROUPS="gpio audio dialout video"  # (not GROUPS: bash keeps that name for itself)
 APT_PACKAGES="python3 python3-venv python3-dev gcc libasound2-dev alsa-utils"
 STAGE_ONLY=0
 [ -n "$ROOT" ] && STAGE_ONLY=1
@@ -55,6 +55,11 @@ fi
 say "== companion installer: from $SRC"
 
 say "-- apt packages"
+if [ "$STAGE_ONLY" = 0 ] && ! command -v apt-get >/dev/null 2>&1; then
+    echo "install.sh: this installer is for Raspberry Pi OS / Debian (apt-get not found)" >&2
+    exit 1
+fi
+system apt-get update
 if [ -e /etc/os-release ] && grep -q 'VERSION_CODENAME=trixie' /etc/os-release; then
     APT_PACKAGES="$APT_PACKAGES libglib2.0-0t64"
 else
@@ -64,7 +69,6 @@ fi
 if [ "$STAGE_ONLY" = 0 ] && apt-cache show python3-lgpio >/dev/null 2>&1; then
     APT_PACKAGES="$APT_PACKAGES python3-lgpio"
 fi
-system apt-get update
 # shellcheck disable=SC2086
 system env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $APT_PACKAGES
 
@@ -75,7 +79,7 @@ else
     run useradd --system --user-group --home-dir /var/lib/companion --no-create-home \
         --shell /usr/sbin/nologin --comment "Question Block companion" "$USER_NAME"
 fi
-for group in $GROUPS; do
+for group in $SERVICE_GROUPS; do
     if [ "$STAGE_ONLY" = 1 ]; then
         say "skip (--root): usermod -aG $group $USER_NAME"
     elif getent group "$group" >/dev/null; then
@@ -92,8 +96,12 @@ run mkdir -p "$PREFIX/src.new"
 if [ "$DRY_RUN" = 1 ]; then
     say "would copy: $SRC -> $PREFIX/src (without .venv, .git, artifacts)"
 else
+    # Through a file, not a pipe: a failing copy must stop here (sh has no pipefail).
+    ARCHIVE="$PREFIX/src.tar"
     (cd "$SRC" && tar --exclude=./.venv --exclude=./.git --exclude=./artifacts \
-        --exclude='*/__pycache__' -cf - .) | (cd "$PREFIX/src.new" && tar -xf -)
+        --exclude='*/__pycache__' -cf "$ARCHIVE" .)
+    (cd "$PREFIX/src.new" && tar -xf "$ARCHIVE")
+    rm -f "$ARCHIVE"
 fi
 run rm -rf "$PREFIX/src"
 run mv "$PREFIX/src.new" "$PREFIX/src"
@@ -118,8 +126,16 @@ elif [ "$DRY_RUN" = 1 ]; then
 else
     say "+ companion config > $CONFIG"
     $COMPANION config > "$CONFIG.new"
-    chmod 0644 "$CONFIG.new"
     mv "$CONFIG.new" "$CONFIG"
+fi
+# Readable by the service, not by everyone: it may hold the table token.
+if [ "$STAGE_ONLY" = 1 ]; then
+    say "skip (--root): chown root:$USER_NAME $CONFIG; chmod 0640"
+elif [ "$DRY_RUN" = 1 ]; then
+    say "would run: chown root:$USER_NAME $CONFIG; chmod 0640 $CONFIG"
+else
+    run chown "root:$USER_NAME" "$CONFIG"
+    run chmod 0640 "$CONFIG"
 fi
 if [ "$DRY_RUN" = 0 ] && ! $COMPANION config --check --config "$CONFIG"; then
     say "!! $CONFIG has a problem (above): fix it, then: sudo systemctl restart companion"

@@ -280,3 +280,28 @@ class _Dice:
 
     def randint(self, a: int, b: int) -> int:
         return self.rolls.pop(0)
+
+
+def test_a_display_that_appears_later_is_picked_up(screen, monkeypatch: pytest.MonkeyPatch,
+                                                   caplog: pytest.LogCaptureFixture) -> None:
+    import companion.display.screen
+    from companion.display.outputs import DisplayUnavailable, open_output
+
+    monkeypatch.setattr(companion.display.screen, "RETRY", 0.2)
+    attempts = []
+
+    def late_panel():
+        attempts.append(time.monotonic())
+        if len(attempts) < 3:  # the panel's driver is still loading
+            raise DisplayUnavailable("no /dev/fb1 yet")
+        return open_output(DisplayConfig(enabled=True))
+
+    caplog.set_level(logging.WARNING)
+    s = screen(open_output=late_panel)
+    assert not s.available
+    s.post(BankChanged("pass GO", "", sample_state()))  # news while there is no panel
+    wait_for(lambda: s.available)
+    wait_for(lambda: s.last_scene is not None and s.last_scene.screen == "table")
+    assert len(attempts) == 3
+    assert len([r for r in caplog.records if "display unavailable" in r.getMessage()]) == 1
+    assert any("display is back" in r.getMessage() for r in caplog.records)

@@ -15,6 +15,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from companion.systemd import Notifier
 from tests.conftest import ROOT, alsa_file_home, run_companion, spawn_companion, wait_for_line
 from tests.reader_emulators import Pn532Emulator, Pty
@@ -41,6 +43,8 @@ def test_the_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
 def test_the_unit_asks_for_what_the_issue_lists() -> None:
     text = UNIT.read_text()
     for line in ("Type=notify", "WatchdogSec=", "Restart=on-failure", "User=companion",
+                 "RestartPreventExitStatus=2", "WorkingDirectory=/run/companion",
+                 "RuntimeDirectory=companion",
                  "StateDirectory=companion", "ProtectSystem=strict", "ProtectHome=yes",
                  "NoNewPrivileges=yes"):
         assert line in text, line
@@ -148,14 +152,15 @@ def test_sigterm_while_busy_exits_within_2_s_motor_off_ledger_sound(tmp_path: Pa
         assert db.execute("SELECT COUNT(*) FROM entries WHERE kind = 'transfer'").fetchone()[0]
 
 
-def _install(*args: str) -> subprocess.CompletedProcess[str]:
+def _install(*args: str, shell: str = "sh") -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PATH": f"{VENV_BIN}:{os.environ['PATH']}"}
-    return subprocess.run(["sh", str(INSTALL), *args], capture_output=True, text=True,
+    return subprocess.run([shell, str(INSTALL), *args], capture_output=True, text=True,
                           env=env, timeout=120)
 
 
-def test_installer_dry_run_shows_every_step_and_touches_nothing() -> None:
-    done = _install("--dry-run")
+@pytest.mark.parametrize("shell", ["sh", "bash"])  # "sudo bash install.sh" must work too
+def test_installer_dry_run_shows_every_step_and_touches_nothing(shell: str) -> None:
+    done = _install("--dry-run", shell=shell)
     assert done.returncode == 0, done.stderr
     plan = done.stdout
     for step in ("would run: env DEBIAN_FRONTEND=noninteractive apt-get install -y",
@@ -169,7 +174,8 @@ def test_installer_dry_run_shows_every_step_and_touches_nothing() -> None:
                  f"install -m 0644 {INSTALL.parent}/companion.service "
                  "/etc/systemd/system/companion.service",
                  "would run: systemctl enable companion.service",
-                 "would run: systemctl restart companion.service"):
+                 "would run: systemctl restart companion.service",
+                 "would run: chown root:companion /etc/companion/companion.toml; chmod 0640"):
         assert step in plan, step
     assert "+ " not in plan  # nothing was run
 
@@ -238,17 +244,47 @@ def test_doctor_fails_on_a_required_part_and_explains(tmp_path: Path) -> None:
     blocker.write_text("x")
     config = tmp_path / "companion.toml"
     config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
-                      f'[data]\ndir = "{blocker / "data"}"\n'
+                      f'[data]\ndir = "{blocker / "data"}"\n[web]\nport = 80\n'
                       f'[reader]\nport = "{tmp_path / "no-reader"}"\n')
     done = run_companion("doctor", "--config", str(config))
     assert done.returncode == 1
     assert "FAIL  data" in done.stdout and "hint:" in done.stdout
     assert "WARN  reader" in done.stdout  # optional: reported, not fatal
+    assert "WARN  web        port 80 needs privileges" in done.stdout
     assert "1 required check(s) failed: data" in done.stdout
     bad = tmp_path / "bad.toml"
     bad.write_text("[block]\npin = 99\n")
     done = run_companion("doctor", "--config", str(bad))
     assert done.returncode == 2 and "block.pin" in done.stderr
+
+
+def test_under_systemd_each_line_carries_its_journal_level_and_no_token(tmp_path: Path) -> None:
+    config = _service_config(tmp_path)
+    config.write_text(config.read_text().replace('backend = "null"', 'backend = "simpleaudio"'))
+    env = {**os.environ, "HOME": str(tmp_path / "nohome"), "ALSA_CONFIG_PATH": "/nonexistent",
+           "JOURNAL_STREAM": "8:12345"}
+    with spawn_companion("run", "--config", str(config), env=env) as proc:
+        assert proc.stderr is not None
+        warning = wait_for_line(proc.stderr, "companion.audio.speaker: no audio output")
+        ready = wait_for_line(proc.stderr, "companion.daemon: companion ready")
+        proc.send_signal(signal.SIGTERM)
+        _, rest = proc.communicate(timeout=10)
+    assert warning.startswith("<4>WARNING ") and ready.startswith("<6>INFO ")
+    token = (tmp_path / "table-token").read_text().strip()
+    assert token not in rest and "companion link" in warning + ready + rest
+
+
+def test_companion_link_prints_the_link_with_its_token(tmp_path: Path) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text(f'[data]\ndir = "{tmp_path}"\n[web]\nhost = "10.1.2.3"\nport = 8123\n')
+    missing = run_companion("link", "--config", str(config))
+    assert missing.returncode == 1 and "no table token yet" in missing.stderr
+    (tmp_path / "table-token").write_text("tok-0123456789abcdef\n")
+    done = run_companion("link", "--config", str(config))
+    assert done.returncode == 0
+    lines = done.stdout.splitlines()
+    assert lines[0] == "http://10.1.2.3:8123/#token=tok-0123456789abcdef"
+    assert len(lines) > 10 and "\u2588" in done.stdout  # the QR code, in block characters
 
 
 def test_logs_say_info_for_the_game_and_warning_for_hardware_trouble(tmp_path: Path) -> None:

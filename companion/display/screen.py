@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 LINK_RECHECK = 30.0
 """Seconds between looks at the tablet link while it is on show (the network may come up
 after the daemon, or DHCP may hand out a new address)."""
+RETRY = 10.0
+"""Seconds between attempts to open a display that was not there."""
 PUMP_INTERVAL = 0.25
 """Seconds between reads of a desktop window's events."""
 
@@ -110,18 +112,8 @@ class Screen:
     # -- the thread ------------------------------------------------------------------------
 
     def _run(self) -> None:
-        from companion.display.outputs import DisplayUnavailable
-
-        try:
-            import pygame
-
-            output = self._open_output()
-            self.surface = pygame.Surface(self.size)
-        except (DisplayUnavailable, ImportError) as exc:
-            log.warning("display unavailable (%s); carrying on without the screen "
-                        "(see hardware/display.md)", exc)
-            self._dead = True
-            self.ready.set()
+        output = self._open_with_retries()
+        if output is None:
             return
         self.output_name = output.name
         log.info("display: %s at %dx%d", output.name, *self.size)
@@ -139,6 +131,47 @@ class Screen:
                 output.close()
             except Exception:
                 log.debug("closing the display output failed", exc_info=True)
+
+    def _open_with_retries(self) -> Any:
+        """Open the output; if there is none yet (a panel driver that loads after boot), warn
+        once and try again every RETRY seconds, keeping the model up to date meanwhile."""
+        from companion.display.outputs import DisplayUnavailable
+
+        warned = False
+        while True:
+            try:
+                import pygame
+
+                output = self._open_output()
+                self.surface = pygame.Surface(self.size)
+                if warned:
+                    log.warning("display is back: %s", output.name)
+                return output
+            except ImportError as exc:
+                log.warning("display unavailable (%s); carrying on without the screen", exc)
+                self._dead = True
+                self.ready.set()
+                return None
+            except DisplayUnavailable as exc:
+                if not warned:
+                    log.warning("display unavailable (%s); carrying on without the screen, "
+                                "trying again every %.0f s (see hardware/display.md)", exc,
+                                RETRY)
+                    warned = True
+                self.ready.set()
+            retry_at = self.clock() + RETRY
+            while self.clock() < retry_at:  # wait, keeping what the screen will show current
+                with self._wake:
+                    if not self._closed and not self._inbox:
+                        self._wake.wait(max(0.0, retry_at - self.clock()))
+                    if self._closed:
+                        self._dead = True
+                        return None
+                    changes = list(self._inbox)
+                    self._inbox.clear()
+                now = self.clock()
+                for change in changes:
+                    change(now)
 
     def _loop(self, output: Any) -> None:
         next_link_look = 0.0
