@@ -83,7 +83,7 @@ class CardDesk:
             self.dropped += 1
             if self.dropped in (1, 100) or self.dropped % 1000 == 0:
                 log.warning("card reader floods taps: %d dropped so far", self.dropped)
-            future: asyncio.Future[dict[str, Any]] = asyncio.get_event_loop().create_future()
+            future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
             future.set_result({"uid": uid, "kind": "dropped"})
             return future  # type: ignore[return-value]
         task = asyncio.ensure_future(self._handle(uid, source))

@@ -70,6 +70,11 @@ def _bcm_pin(v: int) -> str | None:
     return None if 0 <= v <= 27 else f"must be a BCM GPIO number between 0 and 27, got {shown(v)}"
 
 
+def _optional_pin(v: int) -> str | None:
+    """A BCM pin, or -1 for a part that is not fitted."""
+    return None if v == -1 else _bcm_pin(v)
+
+
 def _folder_path(v: str) -> str | None:
     return "must not contain a NUL character" if "\0" in v else None
 
@@ -123,7 +128,7 @@ class GpioConfig:
                                    "gpiozero's choice", _one_of("", *PIN_FACTORIES))
     status_led_pin: int = setting(-1, "BCM pin of a status LED: on when ready, blinking when a "
                                       "part is missing, off when stopped; -1: none",
-                                  lambda v: _motor_pin(v))
+                                  _optional_pin)
 
 
 @dataclass(frozen=True)
@@ -196,10 +201,6 @@ def _player_names(v: tuple[str, ...]) -> str | None:
     return None
 
 
-def _motor_pin(v: int) -> str | None:
-    return None if v == -1 else _bcm_pin(v)
-
-
 @dataclass(frozen=True)
 class LeverConfig:
     """The Wiggly Worms lever timer: a switch closed while the lever is held back."""
@@ -219,7 +220,7 @@ class LeverConfig:
     sound: str = setting("music", "while running: music (ticks in the last seconds), ticks "
                                   "(faster at the end) or off", _one_of("music", "ticks", "off"))
     motor_pin: int = setting(-1, "BCM pin driving the worm motor's driver while the timer "
-                                 "runs; -1: no motor", _motor_pin)
+                                 "runs; -1: no motor", _optional_pin)
     motor_active_high: bool = setting(True, "the driver's input is on when the pin is high")
     motor_speed: int = setting(100, "motor power in percent; below 100 the pin is PWM "
                                     "(PWMOutputDevice)", _range(1, 100))

@@ -83,9 +83,10 @@ class Companion:
         self.button = self._open_button(factory)
         self.lever.open(loop, factory)
         self.status_led = self._open_led(factory)
-        if self.bank is not None:
-            self.lever.note_state(self.bank.run(lambda bank: bank.state()))
-        self.screen = self._open_screen()
+        state = self.bank.run(lambda bank: bank.state()) if self.bank is not None else None
+        if state is not None:
+            self.lever.note_state(state)
+        self.screen = self._open_screen(state)
         self.cards.open(loop)
         log.info("companion ready (button: %s, lever: %s, motor: %s, audio: %s, bank: %s)",
                  f"BCM {self.config.block.pin}" if self.button else "none",
@@ -168,7 +169,7 @@ class Companion:
                         "(presses from the tablet or demo still work)", cfg.pin, exc)
             return None
 
-    def _open_screen(self) -> Any:
+    def _open_screen(self, state: dict[str, Any] | None) -> Any:
         if not self.config.display.enabled:
             return None
         from companion.display.screen import Screen
@@ -176,8 +177,8 @@ class Companion:
         screen = Screen(self.config.display, coin_period=self.library.coin_period,
                         on_quit=self._quit_from_thread)
         screen.set_bank_online(self.bank is not None)
-        if self.bank is not None:
-            screen.set_state(self.bank.run(lambda bank: bank.state()))
+        if state is not None:
+            screen.set_state(state)
         self.listeners.append(screen.post)
         screen.start()
         return screen

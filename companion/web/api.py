@@ -232,9 +232,9 @@ def _linked_cards(bank: Any) -> set[str]:
 async def _activity(companion: Companion) -> dict[str, Any]:
     known: set[str] = set()
     actions: dict[str, str] = {}
-    if companion.bank is not None:
-        known = await companion.bank.call(_linked_cards)
-        actions = await companion.bank.call(lambda bank: bank.card_actions())
+    if companion.bank is not None:  # one trip to the bank's thread for both
+        known, actions = await companion.bank.call(
+            lambda bank: (_linked_cards(bank), bank.card_actions()))
     return {"activity": list(companion.cards.activity),
             "new_cards": companion.cards.new_cards(known),
             "card_actions": actions, "reader": companion.cards.reader_status(),
