@@ -72,7 +72,9 @@ def _bcm_pin(v: int) -> str | None:
 
 def _optional_pin(v: int) -> str | None:
     """A BCM pin, or -1 for a part that is not fitted."""
-    return None if v == -1 else _bcm_pin(v)
+    if v == -1 or 0 <= v <= 27:
+        return None
+    return f"must be a BCM GPIO number between 0 and 27, or -1 for none, got {shown(v)}"
 
 
 def _folder_path(v: str) -> str | None:
