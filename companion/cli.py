@@ -13,7 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from companion import __version__
-from companion.config import AUDIO_BACKENDS, Config, ConfigError, example, load
+from companion.audio.backend import BACKENDS as AUDIO_BACKENDS
+from companion.config import Config, ConfigError, example, load
 
 EXIT_CONFIG = 2
 MIN_ODDS_PRESSES = 90
@@ -64,10 +65,12 @@ def _load_config(path: Path | None) -> Config:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from companion.daemon import Companion
+    from companion.daemon import Daemon
+    from companion.frontends import from_config
 
     config = _load_config(args.config)
-    asyncio.run(Companion(config).run())
+    daemon = Daemon(config)
+    asyncio.run(daemon.run(from_config(config, on_quit=daemon.request_stop_from_thread)))
     return 0
 
 
@@ -89,10 +92,10 @@ def _size(text: str) -> str:
 
 
 def _cmd_screens(args: argparse.Namespace) -> int:
-    from companion.config import DISPLAY_SIZES
+    from companion.display import SIZES
     from companion.display.previews import write_previews
 
-    written = write_previews(args.out, tuple(args.size or DISPLAY_SIZES))
+    written = write_previews(args.out, tuple(args.size or SIZES))
     print(f"wrote {len(written)} screens to {args.out}")
     return 0
 
@@ -155,11 +158,9 @@ def _system_config(path: Path | None) -> tuple[Config, Path | None]:
 
 def _cmd_link(args: argparse.Namespace) -> int:
     """The tablet link with its token, and its QR code in the terminal."""
-    from urllib.parse import quote
-
     import segno
 
-    from companion.web.address import lan_address
+    from companion.web import links
     from companion.web.token import TOKEN_FILE
 
     config, _ = _system_config(args.config)
@@ -175,10 +176,8 @@ def _cmd_link(args: argparse.Namespace) -> int:
             print(f"companion: no table token yet in {config.data_dir}: start the companion "
                   "once (it makes one)", file=sys.stderr)
             return 1
-    host = config.web.host
-    if host in ("0.0.0.0", "::", ""):
-        host = lan_address() or "127.0.0.1"
-    link = f"http://{host}:{config.web.port}/#token={quote(token, safe='')}"
+    link = links.lan_link(config.web.host, config.web.port, token) or links.with_token(
+        links.page_url(config.web.host, config.web.port), token)
     print(link)
     if not args.no_qr:
         segno.make(link, error="m").terminal(compact=True)
@@ -239,7 +238,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 def _cmd_export(args: argparse.Namespace) -> int:
     from companion.bank import DB_NAME, Bank, BankUnavailable
     from companion.bank.export import export_journal
-    from companion.core.ledger import LedgerError
+    from companion.exc import Refused
 
     config = _load_config(args.config)
     path = config.data_dir / DB_NAME
@@ -254,7 +253,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
         return 1
     try:
         text = export_journal(bank, args.game, args.format)
-    except LedgerError as exc:
+    except Refused as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return 1
     finally:

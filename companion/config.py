@@ -15,11 +15,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, get_origin, get_type_hints
 
-PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
-AUDIO_BACKENDS = ("simpleaudio", "pygame", "null")
+from companion.audio.backend import BACKENDS as AUDIO_BACKENDS
+from companion.core.ledger import CARD_ACTION_NAMES
+from companion.core.uid import parse_card_map
+from companion.display import DRIVERS as DISPLAY_DRIVERS
+from companion.display import SIZES as DISPLAY_SIZES
+from companion.exc import CompanionError
+from companion.gpio.pins import PIN_FACTORIES
+from companion.readers import PROTOCOLS as READER_PROTOCOLS
+from companion.web.token import MIN_LENGTH as TOKEN_MIN_LENGTH
+from companion.web.token import URLSAFE as TOKEN_CHARACTERS
 
 
-class ConfigError(ValueError):
+class ConfigError(CompanionError, ValueError):
     """A config problem, phrased for the person editing the file."""
 
     def __init__(self, key: str, problem: str) -> None:
@@ -81,13 +89,10 @@ def _folder_path(v: str) -> str | None:
     return "must not contain a NUL character" if "\0" in v else None
 
 
-_URLSAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-
-
 def _token(v: str) -> str | None:
-    if v and (len(v) < 16 or not set(v) <= _URLSAFE):
-        return ("must be empty (generate one) or at least 16 characters of A-Z, a-z, 0-9, "
-                "'-' and '_' (it travels in a link)")
+    if v and (len(v) < TOKEN_MIN_LENGTH or not set(v) <= TOKEN_CHARACTERS):
+        return (f"must be empty (generate one) or at least {TOKEN_MIN_LENGTH} characters of "
+                "A-Z, a-z, 0-9, '-' and '_' (it travels in a link)")
     return None
 
 
@@ -152,10 +157,6 @@ class WebConfig:
                              "folder", _token)
 
 
-DISPLAY_SIZES = ("480x320", "320x240", "800x480")
-DISPLAY_DRIVERS = ("auto", "kmsdrm", "x11", "wayland", "fbdev", "dummy")
-
-
 def _display_size(v: str) -> str | None:
     w, x, h = v.partition("x")
     if x and w.isdigit() and h.isdigit() and 160 <= int(w) <= 4096 and 120 <= int(h) <= 4096:
@@ -194,11 +195,12 @@ def _edition(v: str) -> str | None:
 
 
 def _player_names(v: tuple[str, ...]) -> str | None:
-    from companion.core.ledger import LedgerError, check_names
+    from companion.core.ledger import check_names
+    from companion.exc import Refused
 
     try:
         check_names(list(v), 2, 6)
-    except LedgerError as exc:
+    except Refused as exc:
         return str(exc)
     return None
 
@@ -228,9 +230,6 @@ class LeverConfig:
                                     "(PWMOutputDevice)", _range(1, 100))
 
 
-READER_PROTOCOLS = ("rdm6300", "pn532", "lines")
-
-
 def _port_path(v: str) -> str | None:
     if not v.strip() or "\0" in v:
         return "must be a serial device path such as /dev/companion-reader or /dev/ttyUSB0"
@@ -238,24 +237,10 @@ def _port_path(v: str) -> str | None:
 
 
 def _card_map(v: tuple[str, ...]) -> str | None:
-    from companion.core.ledger import CARD_ACTION_NAMES
-    from companion.core.uid import normal_uid
-
-    seen: set[str] = set()
-    for entry in v:
-        uid, eq, target = (part.strip() for part in entry.partition("="))
-        clean = normal_uid(uid)
-        if not eq or clean is None or not target:
-            return (f"each entry must look like \"04A224B9 = Mario\" or \"0A1B2C3D4E = "
-                    f"action:next_player\" (a UID of 4-10 bytes of hex), got {shown(entry)}")
-        if clean in seen:
-            return f"card {clean} is listed twice"
-        seen.add(clean)
-        if target.startswith("action:") and target[7:] not in CARD_ACTION_NAMES:
-            return (f"unknown action {shown(target[7:])}; known: "
-                    f"{', '.join(CARD_ACTION_NAMES)}")
-        if len(target) > 24 or not target.isprintable():
-            return f"a player name is 1-24 printable characters, got {shown(target)}"
+    try:
+        parse_card_map(v, CARD_ACTION_NAMES)
+    except ValueError as exc:
+        return str(exc)
     return None
 
 
@@ -279,15 +264,7 @@ class ReaderConfig:
 
     def card_map(self) -> dict[str, str]:
         """UID (normalised) -> player name or ``action:NAME``."""
-        from companion.core.uid import normal_uid
-
-        result = {}
-        for entry in self.cards:
-            uid, _, target = (part.strip() for part in entry.partition("="))
-            clean = normal_uid(uid)
-            if clean is not None:
-                result[clean] = target
-        return result
+        return parse_card_map(self.cards, CARD_ACTION_NAMES)
 
 
 @dataclass(frozen=True)

@@ -13,13 +13,15 @@ import sys
 import tempfile
 import termios
 import tty
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 
-from companion.bank import Bank
+from companion.app import commands as c
+from companion.app.contract import Table
 from companion.config import Config
-from companion.core.ledger import LedgerError
-from companion.daemon import Companion
-from companion.events import BankChanged, BlockOutcome, Event, TimerChanged
+from companion.core.state import TableState
+from companion.daemon import Daemon
+from companion.events import BankChanged, BlockOutcome, CardTapped, Event, TimerChanged
+from companion.exc import CompanionError
 
 PRESS_HOLD = 0.06
 """How long the demo 'finger' holds the button down."""
@@ -44,16 +46,18 @@ def describe(event: Event) -> str:
             return f"timer: {event.duration:.0f} s ({event.source}): {event.label}"
         return "timer: time's up!" if event.what == "time_up" else \
             f"timer: stopped ({event.source})"
+    if isinstance(event, CardTapped):
+        return f"card {event.uid}: {event.did}"
     return "press ignored: the block is still sounding (the Hasbro unit does the same)"
 
 
-def balances_line(state: dict[str, object]) -> str:
+def balances_line(state: TableState) -> str:
     """``Mario 33 | *Luigi 30 | Peach -2 (owes)``; the current player starred."""
     parts = []
-    for p in state["players"]:  # type: ignore[attr-defined]
-        star = "*" if p["current"] else ""
-        owes = " (owes)" if p["owes"] else ""
-        parts.append(f"{star}{p['name']} {p['balance']}{owes}")
+    for p in state.players:
+        star = "*" if p.current else ""
+        owes = " (owes)" if p.owes else ""
+        parts.append(f"{star}{p.name} {p.balance}{owes}")
     return " | ".join(parts)
 
 
@@ -92,46 +96,77 @@ async def run_demo(config: Config, *, seed: int | None = None, auto: int | None 
             scratch.cleanup()
 
 
+class Console:
+    """The demo's own frontend: prints every event, and reads the keyboard (or a pipe)."""
+
+    name = "console"
+    healthy = True
+
+    def __init__(self) -> None:
+        self.table: Table | None = None
+        self._unsubscribe: object = None
+
+    async def start(self, table: Table) -> None:
+        self.table = table
+        self._unsubscribe = table.subscribe(lambda event: print(describe(event), flush=True))
+
+    async def stop(self) -> None:
+        if callable(self._unsubscribe):
+            self._unsubscribe()
+
+    def status(self) -> str:
+        return "demo console"
+
+
 async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> int:
     from gpiozero.pins.mock import MockFactory
 
+    from companion.frontends import from_config
+    from companion.web.server import WebFrontend
+
     rng = random.Random(seed) if seed is not None else None
-    app = Companion(config, pin_factory=MockFactory(), rng=rng)
-    app.web_any_port_if_taken = True
-    app.listeners.append(lambda event: print(describe(event), flush=True))
+    factory = MockFactory()
+    app = Daemon(config, pin_factory=factory, rng=rng)
+    console = Console()
+    frontends = [*from_config(config, on_quit=app.request_stop_from_thread,
+                              any_port_if_taken=True), console]
+    web = next((f for f in frontends if isinstance(f, WebFrontend)), None)
+    table = app.table
     loop = asyncio.get_running_loop()
-    runner = asyncio.create_task(app.run())
+    runner = asyncio.create_task(app.run(frontends))
     ready = asyncio.ensure_future(app.ready.wait())
     await asyncio.wait([ready, runner], return_when=asyncio.FIRST_COMPLETED)
 
+    def finger(pin_number: int, hold: float) -> None:
+        """Press a mock pin down and let it go: the same path as a real button or lever."""
+        pin = factory.pin(pin_number)
+        pin.drive_low()
+        loop.call_later(hold, pin.drive_high)
+
     def lever() -> None:
         if app.lever.switch is None:
-            app.lever.start(source="keyboard")
+            background.add(loop.create_task(table.act(c.StartTimer(), source="keyboard")))
             return
-        pin = app.lever.switch.pin
-        pin.drive_low()
-        loop.call_later(LEVER_HOLD, pin.drive_high)
+        finger(config.lever.pin, LEVER_HOLD)
 
     def press() -> None:
         if app.button is None:
-            app.press(source="keyboard")
+            table.press(source="keyboard")
             return
-        pin = app.button.pin
-        pin.drive_low()
-        loop.call_later(PRESS_HOLD, pin.drive_high)
+        finger(config.block.pin, PRESS_HOLD)
 
     async def wait_quiet() -> None:
-        while (app.block.is_sounding(app.clock()) or app.lever.timer.phase != "idle"
-               or app.lever.timer.unsettled
-               or app.speaker.busy):
+        while not (await table.read(c.GetHealth())).quiet:
             await asyncio.sleep(0.05)
         await asyncio.sleep(PRESS_HOLD + 0.05)
 
-    def goodbye() -> int:
-        block = app.block
-        print(f"bye: {block.presses} presses, {block.ignored} ignored while sounding", flush=True)
+    async def goodbye() -> int:
+        health = await table.read(c.GetHealth())
+        print(f"bye: {health.presses} presses, {health.ignored} ignored while sounding",
+              flush=True)
         return 0
 
+    background: set[asyncio.Task[object]] = set()
     if auto is not None:
         for _ in range(auto):
             press()
@@ -139,47 +174,49 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
             await wait_quiet()
         app.request_stop()
         await runner
-        return goodbye()
+        return await goodbye()
 
-    background: set[asyncio.Task[None]] = set()
     interactive = sys.stdin.isatty()
     print(HELP, flush=True)
-    if app.web is not None:
-        print(f"  tablet: {app.web.tablet_link}  (from another device: this machine's address)",
-              flush=True)
+    if web is not None and web.server is not None:
+        print(f"  tablet: {web.server.tablet_link}  (from another device: this machine's "
+              "address)", flush=True)
+    seen: list[TableState] = []  # the table as last heard: which player a seat key means
     if app.bank is not None:
-        state = app.bank.run(lambda bank: bank.state())
-        print(f"  coins: {balances_line(state)}", flush=True)
+        seen.append(await table.read(c.GetState()))
+        print(f"  coins: {balances_line(seen[-1])}", flush=True)
+    table.subscribe(lambda event: seen.__setitem__(slice(None), [event.state])
+                    if isinstance(event, BankChanged) else None)
     fd = sys.stdin.fileno()
 
-    async def bank_key(ch: str) -> None:
+    def bank_key(ch: str) -> None:
+        """Ask the table at once (so keys and presses reach the bank in the order typed)."""
+        players = seen[-1].players if seen else ()
+        command: c.Command[object]
+        if ch == "n":
+            command = c.NextPlayer()
+        elif ch == "g":
+            command = c.PassGo()
+        elif ch == "u":
+            command = c.Undo()
+        elif ch == "0":
+            command = c.SetCurrent(None)
+        elif int(ch) > len(players):
+            print(f"  bank: there is no player {ch}", flush=True)
+            return
+        else:
+            command = c.SetCurrent(players[int(ch) - 1].id)
         try:
-            if ch == "n":
-                await app.act("next player", lambda bank: bank.next_player())
-            elif ch == "g":
+            pending = table.act(command, source="keyboard")
+        except CompanionError as exc:
+            print(f"  bank: {exc}", flush=True)
+            return
+        background.add(loop.create_task(_answer(pending)))
 
-                def pass_go(bank: Bank) -> object:
-                    current = bank.current_player()
-                    if current is None:
-                        raise LedgerError("nobody is current: press 1-6 first")
-                    return bank.pass_go(current, source="keyboard")
-
-                await app.act("pass GO", pass_go)
-            elif ch == "u":
-                await app.act("undo", lambda bank: bank.undo(source="keyboard"))
-            elif ch == "0":
-                await app.act("nobody current", lambda bank: bank.set_current(None))
-            else:
-                seat = int(ch) - 1
-
-                def make_current(bank: Bank) -> int | None:
-                    players = bank.players()
-                    if seat >= len(players):
-                        raise LedgerError(f"there is no player {seat + 1}")
-                    return bank.set_current(players[seat].id)
-
-                await app.act("current player", make_current)
-        except LedgerError as exc:
+    async def _answer(pending: Awaitable[object]) -> None:
+        try:
+            await pending
+        except CompanionError as exc:
             print(f"  bank: {exc}", flush=True)
 
     def on_input() -> None:
@@ -198,9 +235,11 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
             elif ch in "lL":
                 lever()
             elif ch in "ngu0123456" and app.bank is not None:
-                background.add(loop.create_task(bank_key(ch)))
+                bank_key(ch)
 
     async def _stop_when_quiet() -> None:
+        await asyncio.gather(*[t for t in background if t is not asyncio.current_task()],
+                             return_exceptions=True)
         await wait_quiet()
         app.request_stop()
 
@@ -217,4 +256,6 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
         finally:
             with contextlib.suppress(ValueError, OSError):
                 loop.remove_reader(fd)
-    return goodbye()
+            for task in background:
+                task.cancel()
+    return await goodbye()

@@ -6,7 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from companion.core.lever import TimerState
 from companion.core.outcomes import Outcome
+from companion.core.state import TableState
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +20,8 @@ class BlockOutcome:
     at: float
     source: str
     sound_played: bool
+    ping_period: float = 0.30
+    """Seconds from one coin ping to the next in its sound (a screen lights a coin per ping)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,11 +34,11 @@ class PressIgnored:
 
 @dataclass(frozen=True, slots=True)
 class BankChanged:
-    """The bank wrote something; ``state`` is the bank's view after the write."""
+    """The bank wrote something; ``state`` is the table after the write."""
 
     action: str
     summary: str
-    state: dict[str, Any]
+    state: TableState
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +53,7 @@ class TimerChanged:
     deadline: float | None
     duration: float | None
     label: str
-    state: dict[str, Any]
+    state: TimerState
 
 
 @dataclass(frozen=True, slots=True)

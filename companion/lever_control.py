@@ -9,16 +9,27 @@ motor, play the sounds and tell the listeners (screen, tablet) with a :class:`Ti
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from companion.audio.library import SoundLibrary
 from companion.audio.speaker import Priority, Speaker
 from companion.config import LeverConfig
-from companion.core.lever import Effect, LeverSettings, LeverTimer, Started, Stopped, TimeUp, cue
+from companion.core.lever import (
+    Effect,
+    LeverSettings,
+    LeverTimer,
+    Phase,
+    Started,
+    Stopped,
+    TimerState,
+    TimeUp,
+    cue,
+)
 from companion.events import Event, TimerChanged
+from companion.handoff import Handoff
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +56,7 @@ class LeverControl:
         self.switch: Any = None
         self.motor: Any = None
         self.edition = ""
+        self._handoff = Handoff("lever edge")
         self._loop: asyncio.AbstractEventLoop | None = None
         self._expiry: asyncio.TimerHandle | None = None
         self._cue: asyncio.TimerHandle | None = None
@@ -64,6 +76,7 @@ class LeverControl:
         from companion.gpio.motor import Motor
 
         self._loop = loop
+        self._handoff.open(loop)
         cfg = self.cfg
         if cfg.enabled and pin_factory is not None:
             try:
@@ -82,13 +95,14 @@ class LeverControl:
 
     def close(self) -> None:
         """Stop a running countdown (motor off, sound off) and release the pins."""
-        if self.timer.phase.value == "running":
+        if self.running:
             self._apply(self.timer.stop(self.clock(), "shutdown"))
         self._output("motor off", self.motor.off if self.motor is not None else None)
         self._cancel()
         if self._recheck is not None:
             self._recheck.cancel()
         self._loop = None
+        self._handoff.close()
         if self.motor is not None:
             self._output("motor release", self.motor.close)
             self.motor = None
@@ -99,11 +113,7 @@ class LeverControl:
     # -- inputs ------------------------------------------------------------------------------
 
     def _edge_from_thread(self, at: float, closed: bool) -> None:
-        loop = self._loop
-        if loop is None:
-            return
-        with contextlib.suppress(RuntimeError):  # the loop closed: shutting down
-            loop.call_soon_threadsafe(self.edge, at, closed)
+        self._handoff(self.edge, at, closed)
 
     def edge(self, at: float, closed: bool) -> None:
         """A raw lever edge (on the loop)."""
@@ -132,21 +142,34 @@ class LeverControl:
             self._apply(self.timer.settle(now))
         self._schedule_settle()
 
-    def start(self, seconds: float | None = None, source: str = "tablet") -> dict[str, Any]:
+    def start(self, seconds: float | None = None, source: str = "tablet") -> TimerState:
         self._apply(self.timer.start(self.clock(), seconds, source))
         return self.state()
 
-    def stop(self, source: str = "tablet") -> dict[str, Any]:
+    def stop(self, source: str = "tablet") -> TimerState:
         self._apply(self.timer.stop(self.clock(), source))
         return self.state()
 
-    def state(self) -> dict[str, Any]:
-        return {**self.timer.state(self.clock()), "label": self.label,
-                "lever": self.switch is not None, "motor": self.motor is not None}
+    def toggle(self, source: str) -> TimerState:
+        """Stop a running countdown, else start one (a card, a press that acts as a lever)."""
+        return self.stop(source) if self.running else self.start(source=source)
 
-    def note_state(self, state: dict[str, Any]) -> None:
-        """The bank's state changed: remember the edition (for the label)."""
-        self.edition = state.get("game", {}).get("edition", "")
+    @property
+    def running(self) -> bool:
+        return self.timer.phase is Phase.RUNNING
+
+    @property
+    def quiet(self) -> bool:
+        """No countdown runs and the lever has settled."""
+        return self.timer.phase is Phase.IDLE and not self.timer.unsettled
+
+    def state(self) -> TimerState:
+        return replace(self.timer.state(self.clock()), label=self.label,
+                       lever=self.switch is not None, motor=self.motor is not None)
+
+    def note_edition(self, edition: str) -> None:
+        """The game's edition (for the countdown's label)."""
+        self.edition = edition
 
     # -- effects -----------------------------------------------------------------------------
 
@@ -221,11 +244,11 @@ class LeverControl:
         (a restart is "stopped", not running, then "started" with the new deadline)."""
         state = self.state()
         if started is None:
-            state.update(phase="held" if state["lever_held"] else "idle", running=False,
-                         remaining=0.0, duration=None)
+            state = replace(state, phase=Phase.HELD if state.lever_held else Phase.IDLE,
+                            remaining=0.0, duration=None)
             self.emit(TimerChanged(what, source, None, None, self.label, state))
             return
-        state.update(phase="running", running=True, duration=started.duration,
-                     remaining=round(max(0.0, started.deadline - self.clock()), 3))
+        state = replace(state, phase=Phase.RUNNING, duration=started.duration,
+                        remaining=round(max(0.0, started.deadline - self.clock()), 3))
         self.emit(TimerChanged(what, source, started.deadline, started.duration, self.label,
                                state))

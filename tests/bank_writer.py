@@ -25,9 +25,10 @@ import sys
 import time
 from pathlib import Path
 
-from companion.bank import Bank, OutcomeRecord
+from companion.bank import Bank
 from companion.core.ledger import BANK, Entry
 from companion.core.outcomes import Kind, Outcome
+from companion.core.state import OutcomeView
 
 COIN_MOVING = (*(Outcome(Kind.COINS, coins=k, rolls=(1, k)) for k in range(1, 7)),
                Outcome(Kind.BOWSER, rolls=(3,)), Outcome(Kind.GAME_OVER, rolls=(6,)))
@@ -40,7 +41,7 @@ def say(line: str) -> None:
     sys.stdout.flush()
 
 
-def ack(key: str, result: Entry | OutcomeRecord) -> None:
+def ack(key: str, result: Entry | OutcomeView) -> None:
     if isinstance(result, Entry):
         say(f"ack {key} {result.id} -")
     else:
@@ -55,7 +56,7 @@ def wait_for(path: Path) -> None:
         time.sleep(0.001)
 
 
-def crash_op(bank: Bank, players: list[int], k: int, i: int) -> Entry | OutcomeRecord:
+def crash_op(bank: Bank, players: list[int], k: int, i: int) -> Entry | OutcomeView:
     """Op ``i`` of writer ``k``: the same arguments every time it is (re)sent."""
     tag = f"w{k}-{i}"
     first, second = players
@@ -101,7 +102,7 @@ def together(args: argparse.Namespace) -> None:
     order = range(args.n - 1, -1, -1) if args.reverse else range(args.n)
     for count, i in enumerate(order):
         payer, payee = players[i % len(players)], players[(i + 1) % len(players)]
-        result: Entry | OutcomeRecord
+        result: Entry | OutcomeView
         if args.mode == "block":
             result = bank.record_outcome(COIN_MOVING[i % len(COIN_MOVING)], source=tag)
         elif args.mode == "web":

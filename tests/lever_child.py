@@ -15,8 +15,9 @@ import tempfile
 from gpiozero.pins.mock import MockFactory
 
 from companion.config import AudioConfig, Config, DataConfig, LeverConfig, WebConfig
-from companion.daemon import Companion
+from companion.daemon import Daemon
 from companion.events import Event, TimerChanged
+from companion.frontends import from_config
 
 
 async def main(sound: str, seconds: float, wait: float) -> None:
@@ -24,10 +25,10 @@ async def main(sound: str, seconds: float, wait: float) -> None:
         config = Config(audio=AudioConfig(backend="simpleaudio"), data=DataConfig(dir=tmp),
                         web=WebConfig(enabled=False),
                         lever=LeverConfig(seconds=seconds, sound=sound))
-        app = Companion(config, pin_factory=MockFactory())
+        app = Daemon(config, pin_factory=MockFactory())
         seen: list[Event] = []
-        app.listeners.append(seen.append)
-        runner = asyncio.ensure_future(app.run())
+        app.table.subscribe(seen.append)
+        runner = asyncio.ensure_future(app.run(from_config(config)))
         await app.ready.wait()
         pin = app.lever.switch.pin
         pin.drive_low()  # pull the lever back

@@ -10,26 +10,28 @@ import sys
 
 from gpiozero.pins.mock import MockFactory
 
+from companion.app.commands import StartTimer, Transfer
 from companion.config import AudioConfig, Config, DataConfig, LeverConfig, WebConfig
-from companion.daemon import Companion
+from companion.daemon import Daemon
+from companion.frontends import from_config
 
 
 async def main(data_dir: str) -> None:
     config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=data_dir),
                     web=WebConfig(host="127.0.0.1", port=0),
                     lever=LeverConfig(motor_pin=22, seconds=600))
-    app = Companion(config, pin_factory=MockFactory())
-    runner = asyncio.ensure_future(app.run())
+    app = Daemon(config, pin_factory=MockFactory())
+    runner = asyncio.ensure_future(app.run(from_config(config)))
     await app.ready.wait()
     motor = app.lever.motor.pin
-    app.lever.start()
+    await app.table.act(StartTimer())
 
     async def activity() -> None:
         players = await app.bank.call(lambda bank: [p.id for p in bank.players()])
         while not app.closed:
             try:
-                app.press(source="test")
-                await app.act("transfer", lambda bank: bank.transfer(players[0], players[1], 1))
+                app.table.press(source="test")
+                await app.table.act(Transfer(players[0], players[1], 1))
             except Exception:  # the daemon is stopping under us: that is the point
                 return
             await asyncio.sleep(0.005)

@@ -127,13 +127,13 @@ import asyncio, random, sys
 from gpiozero.pins.mock import MockFactory
 from companion.audio.speaker import Priority
 from companion.config import Config
-from companion.daemon import Companion
+from companion.daemon import Daemon
 
 async def main():
-    app = Companion(Config(), pin_factory=MockFactory(), rng=random.Random(1))
+    app = Daemon(Config(), pin_factory=MockFactory(), rng=random.Random(1))
     app.start(asyncio.get_running_loop())
-    assert app.speaker.play(app.library.sounds["timer_loop"], Priority.BACKGROUND)
-    event = app.press()
+    assert app.speaker.play(app.table.library.sounds["timer_loop"], Priority.BACKGROUND)
+    event = app.table.press()
     print(type(event).__name__, event.sound_played)
     app.close()
 

@@ -15,8 +15,9 @@ import pytest
 
 from companion.bank import DB_NAME, Bank, BankUnavailable
 from companion.bank.export import export_journal
-from companion.core.ledger import BANK, EntryKind, LedgerError, balances
+from companion.core.ledger import BANK, EntryKind, balances
 from companion.core.outcomes import Kind, Outcome
+from companion.exc import Refused
 from companion.presets import all_presets, get_preset
 from tests.conftest import ROOT, StepClock, run_companion
 
@@ -78,7 +79,7 @@ def test_block_outcome_lands_on_the_current_player(bank: Bank, outcome: Outcome,
         assert entry.amount == abs(delta) and record.entry_id == entry.id
     else:
         assert record.entry_id is None and len(bank.journal()) == 3  # logged, no coins
-    assert bank.state()["last_outcome"]["kind"] == outcome.kind.value
+    assert bank.state().last_outcome.outcome.kind is outcome.kind
 
 
 def test_unassigned_outcome_is_kept_and_assigned_exactly_once(bank: Bank) -> None:
@@ -87,14 +88,14 @@ def test_unassigned_outcome_is_kept_and_assigned_exactly_once(bank: Bank) -> Non
     record = bank.record_outcome(Outcome(Kind.COINS, coins=3))
     assert record.player_id is None
     assert bank.balances() == {pid: 30 for pid in ids(bank)}
-    assert [o["id"] for o in bank.state()["unassigned"]] == [record.id]
+    assert [o.id for o in bank.state().unassigned] == [record.id]
     assigned = bank.assign_outcome(record.id, luigi)
     assert assigned.player_id == luigi and bank.balances()[luigi] == 33
     before = snapshot(bank)
-    with pytest.raises(LedgerError, match="already assigned"):
+    with pytest.raises(Refused, match="already assigned"):
         bank.assign_outcome(record.id, mario)
     assert snapshot(bank) == before
-    assert bank.state()["unassigned"] == []
+    assert bank.state().unassigned == ()
 
 
 def test_undo_compensates_and_is_visible_and_reopens_a_block_outcome(bank: Bank) -> None:
@@ -111,7 +112,7 @@ def test_undo_compensates_and_is_visible_and_reopens_a_block_outcome(bank: Bank)
     bank.undo()  # Luigi's Bowser
     bank.undo()  # the rent
     assert bank.balances() == {pid: 30 for pid in ids(bank)}
-    with pytest.raises(LedgerError, match="nothing to undo"):
+    with pytest.raises(Refused, match="nothing to undo"):
         bank.undo()  # opening balances and undos are not undoable
     journal = bank.journal_json()
     assert [e["kind"] for e in journal[3:]] == ["transfer", "block", "undo", "block", "undo",
@@ -124,7 +125,7 @@ def test_pass_go_pays_the_preset_salary_and_owes_is_flagged(bank: Bank) -> None:
     bank.pass_go(mario)
     assert bank.balances()[mario] == 32
     bank.transfer(luigi, BANK, 35, note="mortgage shortfall")
-    players = {p["id"]: p for p in bank.state()["players"]}
+    players = {p["id"]: p for p in bank.state().to_json()["players"]}
     assert players[luigi]["balance"] == -5 and players[luigi]["owes"] is True
     assert players[mario]["owes"] is False
 
@@ -170,7 +171,7 @@ def test_next_player_follows_turn_order_and_wraps(bank: Bank) -> None:
 def test_bad_input_is_refused_with_a_clear_error_and_writes_nothing(bank: Bank, call,  # type: ignore[no-untyped-def]
                                                                    problem: str) -> None:
     before = snapshot(bank)
-    with pytest.raises(LedgerError, match=problem):
+    with pytest.raises(Refused, match=problem):
         call(bank, ids(bank))
     assert snapshot(bank) == before
 
@@ -178,7 +179,7 @@ def test_bad_input_is_refused_with_a_clear_error_and_writes_nothing(bank: Bank, 
 def test_players_of_another_game_are_unknown_here(bank: Bank) -> None:
     old_players = ids(bank)
     bank.new_game("celebration", ["Toad", "Daisy"])
-    with pytest.raises(LedgerError, match="unknown player"):
+    with pytest.raises(Refused, match="unknown player"):
         bank.transfer(old_players[0], BANK, 1)
 
 
@@ -270,17 +271,17 @@ def test_a_timer_only_game_keeps_turns_but_moves_no_coins(tmp_path: Path) -> Non
     bank.new_game("wiggly_worms", ["Ann", "Ben", "Cal"])
     ann, ben, _ = (p.id for p in bank.players())
     for refused in (lambda: bank.transfer(ann, ben, 1), lambda: bank.pass_go(ann)):
-        with pytest.raises(LedgerError, match="Wiggly Worms"):
+        with pytest.raises(Refused, match="Wiggly Worms"):
             refused()
     bank.set_current(ann)
     assert bank.next_player() == ben
     record = bank.record_outcome(Outcome(Kind.BOWSER, 0, (3,)))
     assert record.entry_id is None
     state = bank.state()
-    assert state["game"]["bank"] is False and state["game"]["question_block"] is False
-    assert [p["balance"] for p in state["players"]] == [0, 0, 0]
+    assert state.game.bank is False and state.game.question_block is False
+    assert [p.balance for p in state.players] == [0, 0, 0]
     assert bank.journal() == []
-    with pytest.raises(LedgerError, match="nothing to undo"):
+    with pytest.raises(Refused, match="nothing to undo"):
         bank.undo()
 
 
@@ -372,9 +373,9 @@ def test_a_request_id_reused_for_another_operation_is_refused(bank: Bank) -> Non
     mario, luigi, _ = ids(bank)
     bank.transfer(mario, luigi, 3, request_id="r1")
     before = snapshot(bank)
-    with pytest.raises(LedgerError, match="already used for another operation"):
+    with pytest.raises(Refused, match="already used for another operation"):
         bank.transfer(mario, luigi, 4, request_id="r1")  # same id, other amount
-    with pytest.raises(LedgerError, match="already used for another operation"):
+    with pytest.raises(Refused, match="already used for another operation"):
         bank.undo(request_id="r1")
     assert snapshot(bank) == before
     first_undo = bank.undo(request_id="u1")
@@ -396,10 +397,10 @@ def test_cards_link_to_one_player_per_game(bank: Bank) -> None:
     mario, luigi, _ = ids(bank)
     assert bank.set_card(mario, "04:a1:b2:c3") == "04A1B2C3"
     before = snapshot(bank)
-    with pytest.raises(LedgerError, match="already belongs to Mario"):
+    with pytest.raises(Refused, match="already belongs to Mario"):
         bank.set_card(luigi, "04A1B2C3")
     assert snapshot(bank) == before
-    assert bank.state()["players"][0]["card"] == "04A1B2C3"
+    assert bank.state().players[0].card == "04A1B2C3"
     bank.set_card(mario, None)
     bank.set_card(luigi, "04A1B2C3")
     assert [p.card_uid for p in bank.players()] == [None, "04A1B2C3", None]

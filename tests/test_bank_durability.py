@@ -25,12 +25,14 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from companion.app.commands import Transfer
 from companion.audio.null_backend import NullBackend
-from companion.bank import DB_NAME, Bank, OutcomeRecord
+from companion.bank import DB_NAME, Bank
 from companion.config import AudioConfig, Config, DataConfig
 from companion.core.ledger import Entry, EntryKind, balances
 from companion.core.outcomes import Kind
-from companion.daemon import Companion
+from companion.core.state import OutcomeView
+from companion.daemon import Daemon
 from companion.events import BankChanged, BlockOutcome, Event, PressIgnored
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -109,7 +111,7 @@ def new_bank_file(path: Path, names: list[str]) -> list[int]:
     return players
 
 
-def reopen(path: Path) -> tuple[list[Entry], list[OutcomeRecord]]:
+def reopen(path: Path) -> tuple[list[Entry], list[OutcomeView]]:
     """Check the file from outside, then reopen it with ``Bank``: (journal, outcomes by id)."""
     raw = sqlite3.connect(path)
     try:
@@ -133,7 +135,7 @@ def reopen(path: Path) -> tuple[list[Entry], list[OutcomeRecord]]:
     return journal, outcomes
 
 
-def check_outcomes_have_their_coins(journal: list[Entry], outcomes: list[OutcomeRecord]) -> None:
+def check_outcomes_have_their_coins(journal: list[Entry], outcomes: list[OutcomeView]) -> None:
     """Every banked outcome (all land on a current player here) has exactly one block entry
     if it moves coins, none otherwise: an outcome and its coins are one transaction."""
     by_outcome = Counter(e.outcome_id for e in journal if e.kind is EntryKind.BLOCK)
@@ -334,9 +336,9 @@ class SteppingClock:
 async def test_the_daemon_banks_every_press_and_every_transfer_exactly_once(
     tmp_path: Path,
 ) -> None:
-    app = Companion(Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path))),
-                    pin_factory=MockFactory(), rng=random.Random(11), backend=NullBackend(),
-                    clock=SteppingClock())
+    app = Daemon(Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path))),
+                 pin_factory=MockFactory(), rng=random.Random(11), backend=NullBackend(),
+                 clock=SteppingClock())
     presses: list[BlockOutcome] = []
     changes: list[BankChanged] = []
     ignored: list[Event] = []
@@ -349,7 +351,7 @@ async def test_the_daemon_banks_every_press_and_every_transfer_exactly_once(
         elif isinstance(event, PressIgnored):
             ignored.append(event)
 
-    app.listeners.append(listen)
+    app.table.subscribe(listen)
     app.start(asyncio.get_running_loop())
     assert app.bank is not None and app.button is not None
     players = app.bank.run(lambda b: [p.id for p in b.players()])
@@ -363,8 +365,8 @@ async def test_the_daemon_banks_every_press_and_every_transfer_exactly_once(
     async def transfer(phase: int, j: int) -> Entry:
         rid = f"tablet-{phase}-{j}"
         payer, payee = players[j % 4], players[(j + 1) % 4]
-        return await app.act("transfer", lambda b: b.transfer(
-            payer, payee, 1 + j % 6, note=rid, source="tablet", request_id=rid))
+        return await app.table.act(Transfer(payer, payee, 1 + j % 6, note=rid),
+                                   source="tablet", request_id=rid)
 
     sent: list[Entry] = []
     for phase in range(PHASES):
@@ -377,7 +379,7 @@ async def test_the_daemon_banks_every_press_and_every_transfer_exactly_once(
         deadline = time.monotonic() + HANG_GUARD_S
         while len(presses) < (phase + 1) * PRESSES and time.monotonic() < deadline:
             await asyncio.sleep(0.002)  # the last presses are still on their way to the loop
-        await app.drain()
+        await app.table.drain()
     journal, recorded = await app.bank.call(lambda b: (b.journal(), b.outcomes()[::-1]))
     app.close()
 

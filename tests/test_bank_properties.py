@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from companion.bank import Bank
-from companion.core.ledger import BANK, LedgerError, balances, undo_target
+from companion.core.ledger import BANK, balances, undo_target
 from companion.core.outcomes import Kind, Outcome
+from companion.exc import Refused
 
 FEES = {Kind.BOWSER: 5, Kind.GAME_OVER: 10}
 
@@ -61,7 +62,7 @@ class BankMachine(RuleBasedStateMachine):
         before = self.snapshot()
         try:
             call()
-        except LedgerError:
+        except Refused:
             pass
         else:
             raise AssertionError("an invalid operation was accepted")

@@ -11,11 +11,13 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from companion.app.commands import Transfer, Undo
 from companion.audio.backend import AudioError
 from companion.audio.null_backend import NullBackend
 from companion.audio.pcm import Pcm
@@ -23,10 +25,11 @@ from companion.audio.speaker import Priority, Speaker
 from companion.bank import Bank
 from companion.bank.service import BankService
 from companion.config import AudioConfig, Config, DataConfig, GameConfig
-from companion.core.ledger import LedgerError
 from companion.core.outcomes import draw
-from companion.daemon import Companion
+from companion.daemon import Daemon
 from companion.events import BankChanged, BlockOutcome, Event, PressIgnored
+from companion.exc import Refused, Unavailable
+from companion.frontends import from_config
 from tests.conftest import spawn_companion, wait_for_line
 
 
@@ -38,13 +41,16 @@ class Clock:
         return self.now
 
 
-def make_app(**kwargs: object) -> tuple[Companion, NullBackend, list[Event], Clock]:
+def make_app(first: Callable[[Event], None] | None = None,
+             **kwargs: object) -> tuple[Daemon, NullBackend, list[Event], Clock]:
     backend = NullBackend()
     clock = Clock()
-    app = Companion(Config(audio=AudioConfig(backend="null")), pin_factory=MockFactory(),
-                    rng=random.Random(7), backend=backend, clock=clock, **kwargs)  # type: ignore[arg-type]
+    app = Daemon(Config(audio=AudioConfig(backend="null")), pin_factory=MockFactory(),
+                 rng=random.Random(7), backend=backend, clock=clock, **kwargs)  # type: ignore[arg-type]
     events: list[Event] = []
-    app.listeners.append(lambda e: None if isinstance(e, BankChanged) else events.append(e))
+    if first is not None:
+        app.table.subscribe(first)
+    app.table.subscribe(lambda e: None if isinstance(e, BankChanged) else events.append(e))
     return app, backend, events, clock
 
 
@@ -61,7 +67,7 @@ async def test_pin_press_reaches_the_loop_and_plays_the_outcome() -> None:
     assert len(events) == 1 and isinstance(events[0], BlockOutcome)
     outcome = events[0].outcome
     assert events[0].at == clock.now and events[0].source == "button"
-    assert backend.played == [app.library.for_outcome(outcome)]
+    assert backend.played == [app.table.library.for_outcome(outcome)]
     assert outcome == draw(random.Random(7))
     app.close()
 
@@ -71,7 +77,7 @@ async def test_press_from_the_gpio_thread_is_handled_on_the_loop_thread() -> Non
     app.start(asyncio.get_running_loop())
     loop_thread = threading.get_ident()
     seen_on: list[int] = []
-    app.listeners.append(lambda _e: seen_on.append(threading.get_ident()))
+    app.table.subscribe(lambda _e: seen_on.append(threading.get_ident()))
     pin = app.button.pin
     worker = threading.Thread(target=pin.drive_low)  # like gpiozero's edge-callback thread
     worker.start()
@@ -98,7 +104,7 @@ async def test_presses_racing_shutdown_are_dropped_not_played() -> None:
     await settle()
     assert events == [] and backend.played == []
     with pytest.raises(RuntimeError, match="stopped"):
-        app.press(source="tablet")
+        app.table.press(source="tablet")
 
 
 async def test_press_while_sounding_is_ignored_then_accepted_after() -> None:
@@ -109,7 +115,7 @@ async def test_press_while_sounding_is_ignored_then_accepted_after() -> None:
     await settle()
     first = events[0]
     assert isinstance(first, BlockOutcome)
-    length = app.library.seconds(first.outcome)
+    length = app.table.library.seconds(first.outcome)
     assert length > 0.1
     clock.now += 0.2
     pin.drive_high()
@@ -124,22 +130,20 @@ async def test_press_while_sounding_is_ignored_then_accepted_after() -> None:
     await settle()
     assert isinstance(events[2], BlockOutcome) and events[2].number == 2
     assert len(backend.played) == 2
-    assert app.block.ignored == 1
+    assert app.table.block.ignored == 1
     app.close()
 
 
 async def test_a_failing_listener_does_not_lose_the_outcome(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    app, _backend, events, _ = make_app()
-
     def broken(_event: Event) -> None:
         raise RuntimeError("display fell off")
 
-    app.listeners.insert(0, broken)
+    app, _backend, events, _ = make_app(first=broken)
     app.start(asyncio.get_running_loop())
     with caplog.at_level(logging.ERROR):
-        event = app.press(source="tablet")
+        event = app.table.press(source="tablet")
     assert isinstance(event, BlockOutcome) and events == [event]
     assert "a listener failed" in caplog.text
     app.close()
@@ -147,22 +151,22 @@ async def test_a_failing_listener_does_not_lose_the_outcome(
 
 async def test_button_unavailable_warns_and_carries_on(caplog: pytest.LogCaptureFixture) -> None:
     factory = MockFactory()
-    first = Companion(Config(), pin_factory=factory, backend=NullBackend())
-    second = Companion(Config(), pin_factory=factory, backend=NullBackend())
+    first = Daemon(Config(), pin_factory=factory, backend=NullBackend())
+    second = Daemon(Config(), pin_factory=factory, backend=NullBackend())
     loop = asyncio.get_running_loop()
     first.start(loop)
     with caplog.at_level(logging.WARNING):
         second.start(loop)  # BCM 17 is taken: like a pin in use by another program
     assert second.button is None
     assert "block button on BCM 17 unavailable" in caplog.text
-    assert isinstance(second.press(source="tablet"), BlockOutcome)
+    assert isinstance(second.table.press(source="tablet"), BlockOutcome)
     first.close()
     second.close()
 
 
 async def test_run_returns_on_request_stop_and_releases_the_pin() -> None:
     factory = MockFactory()
-    app = Companion(Config(), pin_factory=factory, backend=NullBackend())
+    app = Daemon(Config(), pin_factory=factory, backend=NullBackend())
     task = asyncio.create_task(app.run())
     await settle()
     assert app.button is not None
@@ -170,7 +174,7 @@ async def test_run_returns_on_request_stop_and_releases_the_pin() -> None:
     await asyncio.wait_for(task, 5)
     assert app.button is None
     # The pin is free again: a new daemon on the same GPIO can claim it.
-    again = Companion(Config(), pin_factory=factory, backend=NullBackend())
+    again = Daemon(Config(), pin_factory=factory, backend=NullBackend())
     again.start(asyncio.get_running_loop())
     assert again.button is not None
     again.close()
@@ -303,39 +307,39 @@ def test_sigterm_stops_the_daemon_cleanly(
 async def test_outcomes_land_in_the_bank_for_the_current_player(tmp_path: Path) -> None:
     config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)),
                     game=GameConfig(edition="celebration", players=("Ann", "Bob")))
-    app = Companion(config, pin_factory=MockFactory(), rng=random.Random(3),
+    app = Daemon(config, pin_factory=MockFactory(), rng=random.Random(3),
                     backend=NullBackend())
     changes: list[BankChanged] = []
-    app.listeners.append(lambda e: changes.append(e) if isinstance(e, BankChanged) else None)
+    app.table.subscribe(lambda e: changes.append(e) if isinstance(e, BankChanged) else None)
     app.start(asyncio.get_running_loop())
-    event = app.press(source="tablet")
-    await app.drain()
+    event = app.table.press(source="tablet")
+    await app.table.drain()
     assert isinstance(event, BlockOutcome)
     state = changes[-1].state
-    ann = state["players"][0]
-    assert ann["name"] == "Ann" and ann["balance"] == 30 + event.outcome.coin_delta
-    assert state["last_outcome"]["kind"] == event.outcome.kind.value
-    assert state["last_outcome"]["source"] == "tablet"
+    ann = state.players[0]
+    assert ann.name == "Ann" and ann.balance == 30 + event.outcome.coin_delta
+    assert state.last_outcome is not None and state.last_outcome.outcome == event.outcome
+    assert state.last_outcome.source == "tablet"
     app.close()
     # A restart keeps the game and its coins: no new game, nothing lost.
-    again = Companion(config, pin_factory=MockFactory(), backend=NullBackend())
+    again = Daemon(config, pin_factory=MockFactory(), backend=NullBackend())
     again.start(asyncio.get_running_loop())
     assert again.bank is not None
-    assert again.bank.run(lambda b: (b.latest_game(), b.balances()[ann["id"]])) == (
-        state["game"]["id"], ann["balance"])
+    assert again.bank.run(lambda b: (b.latest_game(), b.balances()[ann.id])) == (
+        state.game.id, ann.balance)
     again.close()
 
 
 async def test_bank_action_errors_change_nothing_and_reach_the_caller(tmp_path: Path) -> None:
     config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)))
-    app = Companion(config, pin_factory=MockFactory(), backend=NullBackend())
+    app = Daemon(config, pin_factory=MockFactory(), backend=NullBackend())
     app.start(asyncio.get_running_loop())
-    with pytest.raises(LedgerError, match="nothing to undo"):
-        await app.act("undo", lambda bank: bank.undo())
-    with pytest.raises(LedgerError, match="cannot pay themselves"):
-        await app.act("pay", lambda bank: bank.transfer(bank.players()[0].id,
-                                                        bank.players()[0].id, 3))
+    with pytest.raises(Refused, match="nothing to undo"):
+        await app.table.act(Undo())
     assert app.bank is not None
+    first = app.bank.run(lambda bank: bank.players()[0].id)
+    with pytest.raises(Refused, match="cannot pay themselves"):
+        await app.table.act(Transfer(first, first, 3))
     assert len(app.bank.run(lambda b: b.journal())) == 4  # opening balances only
     app.close()
 
@@ -346,23 +350,23 @@ async def test_unusable_data_folder_logs_and_carries_on_without_a_bank(
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the data folder should be")
     config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(blocker)))
-    app = Companion(config, pin_factory=MockFactory(), backend=NullBackend())
+    app = Daemon(config, pin_factory=MockFactory(), backend=NullBackend())
     with caplog.at_level(logging.ERROR):
         app.start(asyncio.get_running_loop())
     assert app.bank is None
     assert "bank unavailable" in caplog.text
-    assert isinstance(app.press(source="tablet"), BlockOutcome)  # the block still answers
-    with pytest.raises(LedgerError, match="unavailable"):
-        await app.act("undo", lambda bank: bank.undo())
+    assert isinstance(app.table.press(source="tablet"), BlockOutcome)  # the block still answers
+    with pytest.raises(Unavailable, match="unavailable"):
+        await app.table.act(Undo())
     app.close()
 
 
 async def test_a_press_right_before_close_is_still_banked(tmp_path: Path) -> None:
     config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)))
-    app = Companion(config, pin_factory=MockFactory(), rng=random.Random(3),
+    app = Daemon(config, pin_factory=MockFactory(), rng=random.Random(3),
                     backend=NullBackend())
     app.start(asyncio.get_running_loop())
-    event = app.press(source="tablet")
+    event = app.table.press(source="tablet")
     app.close()  # no drain: the write was already queued on the writer thread
     assert isinstance(event, BlockOutcome)
     bank = Bank.in_dir(tmp_path)
@@ -418,8 +422,8 @@ async def test_status_led_is_on_when_ready_blinks_when_degraded_and_off_after(
         config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)),
                         web=WebConfig(host="127.0.0.1", port=0),
                         gpio=GpioConfig(status_led_pin=23))
-        app = Companion(config, pin_factory=MockFactory(), backend=backend)
-        runner = asyncio.ensure_future(app.run())
+        app = Daemon(config, pin_factory=MockFactory(), backend=backend)
+        runner = asyncio.ensure_future(app.run(from_config(config)))
         await app.ready.wait()
         led = app.status_led
         pin = led.pin

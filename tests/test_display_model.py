@@ -5,7 +5,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.core.ledger import BANK, Entry, EntryKind
+from companion.core.lever import LeverSettings, LeverTimer
 from companion.core.outcomes import Kind, Outcome
+from companion.core.state import JournalLine
 from companion.display.previews import sample_state
 from companion.display.scene import (
     ANIMATION_FRAMES,
@@ -20,14 +23,15 @@ from companion.display.scene import (
 from companion.events import BankChanged, BlockOutcome
 
 THREE = Outcome(Kind.COINS, 3, (1, 3))
+IDLE_TIMER = LeverTimer(LeverSettings()).state(0.0)
 
 
 def played(model: DisplayModel, outcome: Outcome, at: float, *, player: int | None = 2,
            balance: int = 30, bank_after: float | None = None) -> None:
-    model.apply(BlockOutcome(1, outcome, at, "button", True), at)
+    model.apply(BlockOutcome(1, outcome, at, "button", True, ping_period=0.3), at)
     balances = (32, balance, -3, 41)
-    state = sample_state(current=player or 0, balances=balances,
-                         outcome={"id": 7, "player": player, **outcome.to_json()})
+    state = sample_state(current=player or 0, balances=balances, outcome=outcome,
+                         outcome_player=player)
     model.apply(BankChanged("outcome", "", state), at if bank_after is None else bank_after)
 
 
@@ -37,8 +41,8 @@ def test_an_outcome_shows_who_got_it_and_their_new_balance_then_gives_way() -> N
     waiting = model.scene(10.0)
     assert waiting.screen == "outcome" and waiting.outcome is not None
     assert waiting.outcome.waiting and waiting.outcome.player is None
-    state = sample_state(current=2, balances=(32, 30, -3, 41),
-                         outcome={"player": 2, **THREE.to_json()})
+    state = sample_state(current=2, balances=(32, 30, -3, 41), outcome=THREE,
+                         outcome_player=2)
     model.apply(BankChanged("outcome", "", state), 10.002)
     face = model.scene(10.5).outcome
     assert face is not None and not face.waiting
@@ -62,7 +66,7 @@ def test_unassigned_outcome_says_so_and_unbanked_outcome_moves_no_coins() -> Non
 
 
 def test_coins_light_up_one_per_ping_and_the_entrance_settles() -> None:
-    model = DisplayModel(coin_period=0.3, idle_after=None)
+    model = DisplayModel(idle_after=None)
     played(model, Outcome(Kind.COINS, 4, (2, 4)), 0.0)
     shown = [model.scene(t).outcome.coins_shown for t in (0.0, 0.29, 0.3, 0.61, 0.9, 5.0)]
     assert shown == [1, 1, 2, 3, 4, 4]
@@ -128,12 +132,12 @@ def test_idle_at_start_and_after_quiet_minutes_with_the_link_shown() -> None:
 
 
 def test_log_shows_both_sides_of_a_payment_and_marks_undone_lines() -> None:
-    names = {1: "Mario", 2: "Luigi"}
-    both = log_lines({"kind": "transfer", "from": 1, "to": 2, "amount": 4, "note": "rent"},
-                     names)
+    names = sample_state(players=2)
+    rent = Entry(1, 1, 0.0, 1, 2, 4, EntryKind.TRANSFER, "rent")
+    both = log_lines(JournalLine(rent), names)
     assert both == [LogLine("Luigi", 4, "rent"), LogLine("Mario", -4, "rent")]
-    bowser = log_lines({"kind": "block", "from": 2, "to": None, "amount": 5,
-                        "outcome_kind": "bowser", "undone_by": 7}, names)
+    fee = Entry(2, 1, 0.0, 2, BANK, 5, EntryKind.BLOCK)
+    bowser = log_lines(JournalLine(fee, undone_by=7, outcome_kind="bowser"), names)
     assert bowser == [LogLine("Luigi", -5, "Bowser", undone=True)]
     model = DisplayModel(idle_after=None)
     model.apply(BankChanged("transfer", "", sample_state()), 0.0)
@@ -158,7 +162,7 @@ def test_log_shows_both_sides_of_a_payment_and_marks_undone_lines() -> None:
 def test_the_scene_never_changes_before_next_change_says(events, probes, fractions,
                                                          soon) -> None:
     """What lets the screen sleep: between ``now`` and ``next_change(now)`` the picture holds."""
-    model = DisplayModel(idle_after=30.0, coin_period=0.3)
+    model = DisplayModel(idle_after=30.0)
     clock = 0.0
     pending = sorted(events, key=lambda e: e[1])
     probes = probes + [e[1] + soon for e in events]  # look soon after each event too
@@ -197,8 +201,8 @@ def test_an_outcome_given_on_the_tablet_meanwhile_shows_its_player() -> None:
     model = DisplayModel(idle_after=None)
     played(model, THREE, 0.0, player=None)
     assert model.scene(1.0).outcome.player is None
-    state = sample_state(current=3, balances=(32, 27, 0, 41),
-                         outcome={"id": 7, "player": 3, **THREE.to_json()})
+    state = sample_state(current=3, balances=(32, 27, 0, 41), outcome=THREE,
+                         outcome_player=3)
     model.apply(BankChanged("assign", "", state), 2.0)
     face = model.scene(2.5).outcome
     assert (face.player, face.balance) == ("Peach", 0)
@@ -230,9 +234,9 @@ def test_the_daemons_timer_events_drive_the_countdown() -> None:
 
     model = DisplayModel(idle_after=None)
     model.apply(BankChanged("transfer", "", sample_state()), 0.0)
-    model.apply(TimerChanged("started", "lever", 14.0, 14.0, "Worms are moving!", {}), 0.0)
+    model.apply(TimerChanged("started", "lever", 14.0, 14.0, "Worms are moving!", IDLE_TIMER), 0.0)
     running = model.scene(1.0)
     assert running.screen == "timer" and running.timer.seconds == 13
     assert running.timer.label == "Worms are moving!"
-    model.apply(TimerChanged("stopped", "tablet", None, None, "", {}), 2.0)
+    model.apply(TimerChanged("stopped", "tablet", None, None, "", IDLE_TIMER), 2.0)
     assert model.scene(2.0).screen == "table"

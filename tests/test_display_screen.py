@@ -16,14 +16,18 @@ import pygame
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from companion.app.commands import GetState, SetCurrent
 from companion.config import AudioConfig, Config, DataConfig, DisplayConfig, WebConfig
 from companion.core.outcomes import Kind, Outcome
-from companion.daemon import Companion
+from companion.daemon import Daemon
+from companion.display.frontend import ScreenFrontend
 from companion.display.outputs import FramebufferOutput
 from companion.display.previews import sample_state
 from companion.display.scene import Scene, TimerView
 from companion.display.screen import Screen
 from companion.events import BankChanged, BlockOutcome
+from companion.frontends import from_config
+from companion.web.server import WebFrontend
 
 
 @pytest.fixture(autouse=True)
@@ -219,22 +223,24 @@ async def _until(predicate, timeout: float = 10.0) -> None:
 
 async def test_the_daemon_shows_the_press_its_player_and_the_tablet_link(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import companion.web.server
+    import companion.web.links
 
-    monkeypatch.setattr(companion.web.server, "lan_address", lambda: "10.9.8.7")
+    monkeypatch.setattr(companion.web.links, "lan_address", lambda: "10.9.8.7")
     config = dataclasses.replace(_config(tmp_path), web=WebConfig(host="0.0.0.0", port=0))
-    app = Companion(config, pin_factory=MockFactory(), rng=_Dice([2, 4]))  # coins: 4
-    runner = asyncio.ensure_future(app.run())
+    app = Daemon(config, pin_factory=MockFactory(), rng=_Dice([2, 4]))  # coins: 4
+    frontends = from_config(config)
+    runner = asyncio.ensure_future(app.run(frontends))
     await app.ready.wait()
-    screen = app.screen
-    assert screen is not None and screen.ready.wait(10) and screen.available
+    screen = next(f for f in frontends if isinstance(f, ScreenFrontend)).screen
+    web = next(f for f in frontends if isinstance(f, WebFrontend)).server
+    assert screen.ready.wait(10) and screen.available
     await _until(lambda: screen.last_scene is not None and screen.last_scene.link is not None)
     idle = screen.last_scene
     assert idle.screen == "idle"  # at start: the QR code, with the balances from the bank
-    assert idle.link == f"http://10.9.8.7:{app.web.port}/#token={app.web.token}"
+    assert web is not None and idle.link == f"http://10.9.8.7:{web.port}/#token={web.token}"
     assert [(p.name, p.balance) for p in idle.players] == [
         ("Mario", 30), ("Luigi", 30), ("Peach", 30), ("Yoshi", 30)]
-    await app.act("current", lambda bank: bank.set_current(bank.players()[1].id))
+    await app.table.act(SetCurrent((await app.table.read(GetState())).players[1].id))
     app.button.pin.drive_low()
     await _until(lambda: screen.last_scene.screen == "outcome"
                  and not screen.last_scene.outcome.waiting)
@@ -243,19 +249,22 @@ async def test_the_daemon_shows_the_press_its_player_and_the_tablet_link(
         Kind.COINS, 4, "Luigi", 4, 34)
     app.request_stop()
     await runner
-    assert app.screen is None  # closed with the daemon
+    assert screen._thread is not None and not screen._thread.is_alive()  # closed with it
 
 
 async def test_no_video_driver_is_one_warning_and_the_daemon_carries_on(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING)
-    app = Companion(_config(tmp_path, driver="kmsdrm"), pin_factory=MockFactory())
-    runner = asyncio.ensure_future(app.run())
+    config = _config(tmp_path, driver="kmsdrm")
+    app = Daemon(config, pin_factory=MockFactory())
+    frontends = from_config(config)
+    runner = asyncio.ensure_future(app.run(frontends))
     await app.ready.wait()
-    assert app.screen.ready.wait(10) and not app.screen.available
+    screen = next(f for f in frontends if isinstance(f, ScreenFrontend)).screen
+    assert screen.ready.wait(10) and not screen.available
     warnings = [r for r in caplog.records if "display unavailable" in r.getMessage()]
     assert len(warnings) == 1 and "kmsdrm" in warnings[0].getMessage()
-    event = app.press()
+    event = app.table.press()
     assert isinstance(event, BlockOutcome)
     app.request_stop()
     await runner

@@ -31,8 +31,10 @@ from companion.core.lever import (
     TimeUp,
     cue,
 )
-from companion.daemon import Companion
+from companion.daemon import Daemon
 from companion.events import TimerChanged
+from companion.frontends import from_config
+from companion.web.server import WebFrontend, WebServer
 from tests.conftest import ROOT, alsa_file_home
 
 # -- the state machine ----------------------------------------------------------------------
@@ -60,7 +62,7 @@ def test_release_after_a_pull_starts_and_the_deadline_ends_it_once() -> None:
     assert timer.expire(deadline - 0.01) == []
     assert timer.expire(deadline) == [TimeUp(deadline)]
     assert timer.expire(deadline + 5) == [] and timer.phase is Phase.IDLE
-    assert timer.state(20.0)["running"] is False
+    assert timer.state(20.0).running is False
 
 
 def test_pulling_back_while_it_runs_stops_it_and_letting_go_rearms_a_fresh_time() -> None:
@@ -195,7 +197,13 @@ async def until(predicate, timeout: float = 10.0) -> None:
         await asyncio.sleep(0.005)
 
 
-async def lever_flick(app: Companion, hold: float = 0.12) -> None:
+def web(app: Daemon) -> WebServer:
+    server = next(f for f in app.frontends if isinstance(f, WebFrontend)).server
+    assert server is not None
+    return server
+
+
+async def lever_flick(app: Daemon, hold: float = 0.12) -> None:
     pin = app.lever.switch.pin
     pin.drive_low()
     await asyncio.sleep(hold)
@@ -203,12 +211,12 @@ async def lever_flick(app: Companion, hold: float = 0.12) -> None:
 
 
 async def test_motor_pin_is_high_exactly_while_the_timer_runs(tmp_path: Path) -> None:
-    app = Companion(_config(tmp_path, motor_pin=22), pin_factory=MockFactory())
-    runner = asyncio.ensure_future(app.run())
+    app = Daemon(_config(tmp_path, motor_pin=22), pin_factory=MockFactory())
+    runner = asyncio.ensure_future(app.run(from_config(app.config)))
     await app.ready.wait()
     motor = app.lever.motor.pin
     changes: list[TimerChanged] = []
-    app.listeners.append(lambda e: changes.append(e) if isinstance(e, TimerChanged) else None)
+    app.table.subscribe(lambda e: changes.append(e) if isinstance(e, TimerChanged) else None)
     assert motor.state == 0
     await lever_flick(app)
     await until(lambda: app.lever.timer.phase is Phase.RUNNING)
@@ -230,9 +238,9 @@ async def test_motor_pin_is_high_exactly_while_the_timer_runs(tmp_path: Path) ->
 
 
 async def test_pwm_motor_runs_at_the_configured_power(tmp_path: Path) -> None:
-    app = Companion(_config(tmp_path, motor_pin=22, motor_speed=40, seconds=5.0),
+    app = Daemon(_config(tmp_path, motor_pin=22, motor_speed=40, seconds=5.0),
                     pin_factory=MockFactory(pin_class=MockPWMPin))
-    runner = asyncio.ensure_future(app.run())
+    runner = asyncio.ensure_future(app.run(from_config(app.config)))
     await app.ready.wait()
     pin = app.lever.motor.pin
     app.lever.start()
@@ -244,11 +252,11 @@ async def test_pwm_motor_runs_at_the_configured_power(tmp_path: Path) -> None:
 
 
 async def test_lever_chatter_on_real_pin_edges_gives_one_run(tmp_path: Path) -> None:
-    app = Companion(_config(tmp_path, seconds=30.0), pin_factory=MockFactory())
-    runner = asyncio.ensure_future(app.run())
+    app = Daemon(_config(tmp_path, seconds=30.0), pin_factory=MockFactory())
+    runner = asyncio.ensure_future(app.run(from_config(app.config)))
     await app.ready.wait()
     starts: list[TimerChanged] = []
-    app.listeners.append(
+    app.table.subscribe(
         lambda e: starts.append(e) if isinstance(e, TimerChanged) and e.what == "started"
         else None)
     pin = app.lever.switch.pin
@@ -269,12 +277,12 @@ async def test_no_gpio_means_no_lever_but_the_tablet_still_runs_the_timer(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "lgpio")
-    app = Companion(_config(tmp_path, motor_pin=22))
-    runner = asyncio.ensure_future(app.run())
+    app = Daemon(_config(tmp_path, motor_pin=22))
+    runner = asyncio.ensure_future(app.run(from_config(app.config)))
     await app.ready.wait()
     assert app.lever.switch is None and app.lever.motor is None
     assert "no GPIO" in caplog.text
-    assert app.lever.start()["running"] is True
+    assert app.lever.start().running is True
     app.request_stop()
     await runner
 
@@ -283,11 +291,11 @@ async def test_no_gpio_means_no_lever_but_the_tablet_still_runs_the_timer(
 
 
 async def test_timer_routes_and_the_websocket(tmp_path: Path) -> None:
-    app = Companion(_config(tmp_path, seconds=14.0), pin_factory=MockFactory())
-    runner = asyncio.ensure_future(app.run())
+    app = Daemon(_config(tmp_path, seconds=14.0), pin_factory=MockFactory())
+    runner = asyncio.ensure_future(app.run(from_config(app.config)))
     await app.ready.wait()
-    base = app.web.url.rstrip("/")
-    auth = {"Authorization": f"Bearer {app.web.token}"}
+    base = web(app).url.rstrip("/")
+    auth = {"Authorization": f"Bearer {web(app).token}"}
     async with aiohttp.ClientSession() as s, s.ws_connect(base + "/ws") as ws:
         hello = await ws.receive_json()
         assert hello["state"]["timer"]["phase"] == "idle"
@@ -322,12 +330,12 @@ async def test_wiggly_worms_edition_is_timer_only(tmp_path: Path) -> None:
     config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)),
                     web=WebConfig(host="127.0.0.1", port=0),
                     game=GameConfig(edition="wiggly_worms", players=("Ann", "Ben")))
-    app = Companion(config, pin_factory=MockFactory())
-    runner = asyncio.ensure_future(app.run())
+    app = Daemon(config, pin_factory=MockFactory())
+    runner = asyncio.ensure_future(app.run(from_config(app.config)))
     await app.ready.wait()
-    assert app.lever.state()["label"] == "Worms are moving!"
-    base = app.web.url.rstrip("/")
-    auth = {"Authorization": f"Bearer {app.web.token}"}
+    assert app.lever.state().label == "Worms are moving!"
+    base = web(app).url.rstrip("/")
+    auth = {"Authorization": f"Bearer {web(app).token}"}
     async with aiohttp.ClientSession() as s:
         async with s.get(base + "/api/state") as r:
             state = await r.json()
@@ -422,18 +430,18 @@ class _HeldBackend:
 async def test_stopping_silences_the_running_sound_and_restarts_announce_each_step(
         tmp_path: Path) -> None:
     backend = _HeldBackend()
-    app = Companion(_config(tmp_path, sound="music", seconds=30.0), pin_factory=MockFactory(),
+    app = Daemon(_config(tmp_path, sound="music", seconds=30.0), pin_factory=MockFactory(),
                     backend=backend)
-    runner = asyncio.ensure_future(app.run())
+    runner = asyncio.ensure_future(app.run(from_config(app.config)))
     await app.ready.wait()
     changes: list[TimerChanged] = []
-    app.listeners.append(lambda e: changes.append(e) if isinstance(e, TimerChanged) else None)
+    app.table.subscribe(lambda e: changes.append(e) if isinstance(e, TimerChanged) else None)
     app.lever.start()
     assert [p for p in backend.played if not p.stopped]  # the music plays
     app.lever.start(20)  # a restart from the tablet: stopped, then started
     assert [c.what for c in changes] == ["started", "stopped", "started"]
-    assert changes[1].state["running"] is False and changes[1].deadline is None
-    assert changes[2].state["running"] is True and changes[2].duration == 20
+    assert changes[1].state.running is False and changes[1].deadline is None
+    assert changes[2].state.running is True and changes[2].duration == 20
     app.lever.stop()
     assert all(p.stopped for p in backend.played)  # silence
     app.request_stop()
@@ -441,13 +449,13 @@ async def test_stopping_silences_the_running_sound_and_restarts_announce_each_st
 
 
 async def test_shutdown_stops_the_motor_first_even_with_a_request_stuck(tmp_path: Path) -> None:
-    app = Companion(_config(tmp_path, motor_pin=22, seconds=3600.0), pin_factory=MockFactory())
-    runner = asyncio.ensure_future(app.run())
+    app = Daemon(_config(tmp_path, motor_pin=22, seconds=3600.0), pin_factory=MockFactory())
+    runner = asyncio.ensure_future(app.run(from_config(app.config)))
     await app.ready.wait()
     motor = app.lever.motor.pin
     app.lever.start()
     assert motor.state == 1
-    _reader, writer = await asyncio.open_connection("127.0.0.1", app.web.port)
+    _reader, writer = await asyncio.open_connection("127.0.0.1", web(app).port)
     writer.write(b"POST /api/timer/stop HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n")
     await writer.drain()  # a tablet on bad Wi-Fi: the body never comes
     await asyncio.sleep(0.1)

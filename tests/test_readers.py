@@ -19,10 +19,12 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.cards import CardReader
 from companion.config import AudioConfig, Config, DataConfig, GameConfig, ReaderConfig, WebConfig
 from companion.core.taps import TapDetector
-from companion.daemon import Companion
+from companion.daemon import Daemon
 from companion.events import CardTapped
+from companion.frontends import from_config
 from companion.readers.lines import LinesDecoder
 from companion.readers.pn532 import (
     ACK,
@@ -36,6 +38,7 @@ from companion.readers.pn532 import (
 )
 from companion.readers.port import SerialReader
 from companion.readers.rdm6300 import Rdm6300Decoder
+from companion.web.server import WebFrontend, WebServer
 from tests.conftest import ROOT
 from tests.reader_emulators import Pn532Emulator, Pty, linked, rdm6300_frame
 
@@ -331,6 +334,16 @@ def _config(tmp_path: Path, port: str, cards: tuple[str, ...] = ()) -> Config:
                   reader=ReaderConfig(port=port, protocol="lines", tap_gap_ms=200, cards=cards))
 
 
+def web(app: Daemon) -> WebServer:
+    server = next(f for f in app.frontends if isinstance(f, WebFrontend)).server
+    assert server is not None
+    return server
+
+
+def cards(app: Daemon) -> CardReader:
+    return next(f for f in app.frontends if isinstance(f, CardReader))
+
+
 async def _until(predicate, timeout: float = 5.0) -> None:
     end = time.monotonic() + timeout
     while not predicate():
@@ -340,15 +353,15 @@ async def _until(predicate, timeout: float = 5.0) -> None:
 
 async def test_taps_make_players_current_run_actions_and_fill_the_feed(
         tmp_path: Path, pty: Pty) -> None:
-    app = Companion(_config(tmp_path, pty.device, ("04A224B9 = luigi",
+    app = Daemon(_config(tmp_path, pty.device, ("04A224B9 = luigi",
                                                    "0A0B0C0D = action:next_player")),
                     pin_factory=MockFactory())
-    runner = asyncio.ensure_future(app.run())
+    runner = asyncio.ensure_future(app.run(from_config(app.config)))
     await app.ready.wait()
-    await _until(lambda: app.cards.reader.status.connected)
+    await _until(lambda: cards(app).reader.status.connected)
     taps: list[CardTapped] = []
-    app.listeners.append(lambda e: taps.append(e) if isinstance(e, CardTapped) else None)
-    base, auth = app.web.url.rstrip("/"), {"Authorization": f"Bearer {app.web.token}"}
+    app.table.subscribe(lambda e: taps.append(e) if isinstance(e, CardTapped) else None)
+    base, auth = web(app).url.rstrip("/"), {"Authorization": f"Bearer {web(app).token}"}
 
     async def state() -> dict:
         async with session.get(base + "/api/state") as r:
@@ -397,10 +410,10 @@ async def test_taps_make_players_current_run_actions_and_fill_the_feed(
 
 
 async def test_bad_card_requests_are_refused_and_change_nothing(tmp_path: Path) -> None:
-    app = Companion(_config(tmp_path, str(tmp_path / "none")), pin_factory=MockFactory())
-    runner = asyncio.ensure_future(app.run())
+    app = Daemon(_config(tmp_path, str(tmp_path / "none")), pin_factory=MockFactory())
+    runner = asyncio.ensure_future(app.run(from_config(app.config)))
     await app.ready.wait()
-    base, auth = app.web.url.rstrip("/"), {"Authorization": f"Bearer {app.web.token}"}
+    base, auth = web(app).url.rstrip("/"), {"Authorization": f"Bearer {web(app).token}"}
     async with aiohttp.ClientSession() as s:
         async with s.get(base + "/api/state") as r:
             before = await r.json()
@@ -504,12 +517,12 @@ def test_a_flood_of_different_cards_stays_bounded() -> None:
 async def test_a_tap_flood_is_dropped_and_counted_not_queued(tmp_path: Path) -> None:
     from companion.cards import MAX_PENDING
 
-    app = Companion(_config(tmp_path, str(tmp_path / "none")), pin_factory=MockFactory())
-    runner = asyncio.ensure_future(app.run())
+    app = Daemon(_config(tmp_path, str(tmp_path / "none")), pin_factory=MockFactory())
+    runner = asyncio.ensure_future(app.run(from_config(app.config)))
     await app.ready.wait()
-    results = [app.cards.tap(f"{i:08X}") for i in range(1, 200)]
+    results = [cards(app).tap(f"{i:08X}") for i in range(1, 200)]
     await asyncio.gather(*results)
-    assert app.cards.dropped == 199 - MAX_PENDING
-    assert len(app.cards.activity) == MAX_PENDING
+    assert cards(app).dropped == 199 - MAX_PENDING
+    assert len(app.table.cards.feed) == MAX_PENDING
     app.request_stop()
     await runner

@@ -301,6 +301,6 @@ def test_logs_say_info_for_the_game_and_warning_for_hardware_trouble(tmp_path: P
                                          method="POST", headers={"Authorization": "Bearer "
                                          + (tmp_path / "table-token").read_text().strip()})
         urllib.request.urlopen(request, timeout=10).close()
-        wait_for_line(proc.stderr, "INFO companion.daemon: press 1 (tablet)")
+        wait_for_line(proc.stderr, "INFO companion.app.service: press 1 (tablet)")
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(10) == 0

@@ -16,9 +16,10 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.app.commands import Transfer
 from companion.audio.null_backend import NullBackend
 from companion.config import AudioConfig, Config, DataConfig, GameConfig
-from companion.daemon import Companion
+from companion.daemon import Daemon
 from companion.web.api import HUB
 from companion.web.server import WebServer, start_web
 from companion.web.token import load_or_create_token
@@ -28,18 +29,18 @@ TOKEN = "test-token-0123456789abcdef"
 
 
 @contextlib.asynccontextmanager
-async def serving(tmp_path: Path) -> AsyncIterator[tuple[WebServer, Companion]]:
+async def serving(tmp_path: Path) -> AsyncIterator[tuple[WebServer, Daemon]]:
     config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)),
                     game=GameConfig(players=("Mario", "Luigi", "Peach")))
-    app = Companion(config, pin_factory=MockFactory(), rng=random.Random(5),
+    app = Daemon(config, pin_factory=MockFactory(), rng=random.Random(5),
                     backend=NullBackend(), clock=StepClock(100.0, 10))  # never "sounding"
     app.start(asyncio.get_running_loop())
-    server = await start_web(app, "127.0.0.1", 0, TOKEN)
+    server = await start_web(app.table, "127.0.0.1", 0, TOKEN)
     try:
         yield server, app
     finally:
         await server.stop()
-        await app.drain()
+        await app.table.drain()
         app.close()
 
 
@@ -275,10 +276,10 @@ def test_table_token_is_made_once_and_kept(tmp_path: Path) -> None:
 
 async def test_press_while_sounding_is_a_409(tmp_path: Path) -> None:
     config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)))
-    app = Companion(config, pin_factory=MockFactory(), backend=NullBackend(),
+    app = Daemon(config, pin_factory=MockFactory(), backend=NullBackend(),
                     clock=lambda: 5.0)  # time stands still: the first outcome never ends
     app.start(asyncio.get_running_loop())
-    server = await start_web(app, "127.0.0.1", 0, TOKEN)
+    server = await start_web(app.table, "127.0.0.1", 0, TOKEN)
     try:
         async with aiohttp.ClientSession() as s:
             assert (await call(s, server, "POST", "/api/press", headers=AUTH))[0] == 200
@@ -295,8 +296,9 @@ async def test_a_page_that_never_reads_cannot_hold_up_others_or_shutdown(tmp_pat
         stuck = await s.ws_connect(ws_url)  # connects, then never reads again
         reader = await s.ws_connect(ws_url)
         await reader.receive_json(timeout=5)
+        first = app.bank.run(lambda bank: bank.players()[0].id)
         for _ in range(150):  # more than a slow page's queue holds
-            await app.act("pay", lambda bank: bank.transfer(bank.players()[0].id, "bank", 1))
+            await app.table.act(Transfer(first, "bank", 1))
         last = None
         while last is None or last["state"]["players"][0]["balance"] != 30 - 150:
             message = await reader.receive_json(timeout=5)

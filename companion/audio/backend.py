@@ -6,6 +6,9 @@ from typing import Protocol
 
 from companion.audio.pcm import Pcm
 
+BACKENDS = ("simpleaudio", "pygame", "null")
+"""The backends ``[audio] backend`` can name."""
+
 
 class AudioError(RuntimeError):
     """A backend could not open the device or start a sound."""

@@ -22,7 +22,6 @@ from companion.core.ledger import (
     CARD_ACTION_NAMES,
     Entry,
     EntryKind,
-    LedgerError,
     Party,
     check_amount,
     check_card_uid,
@@ -36,6 +35,8 @@ from companion.core.ledger import (
     outcome_movement,
 )
 from companion.core.outcomes import Kind, Outcome
+from companion.core.state import GameView, JournalLine, OutcomeView, PlayerView, TableState
+from companion.exc import Refused
 from companion.presets import Preset, get_preset
 
 DB_NAME = "bank.sqlite3"
@@ -51,24 +52,6 @@ class Player:
     name: str
     colour: str
     card_uid: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class OutcomeRecord:
-    """A Question Block outcome as the bank keeps it; ``player_id`` None means unassigned."""
-
-    id: int
-    game_id: int
-    at: float
-    outcome: Outcome
-    source: str
-    player_id: int | None
-    entry_id: int | None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "game": self.game_id, "at": self.at, **self.outcome.to_json(),
-                "source": self.source, "player": self.player_id, "entry": self.entry_id,
-                "assigned": self.player_id is not None}
 
 
 def _party(value: int | None) -> Party:
@@ -87,7 +70,7 @@ def _entry(row: sqlite3.Row) -> Entry:
 
 
 RECENT = 8
-"""Journal lines in ``state()["recent"]``: what a screen's log shows."""
+"""Journal lines in ``state().recent``: what a screen's log shows."""
 
 
 class Bank:
@@ -189,10 +172,10 @@ class Bank:
     def _game(self, game_id: int | None) -> int:
         gid = self.latest_game() if game_id is None else game_id
         if gid is None:
-            raise LedgerError("no game yet: start one first")
+            raise Refused("no game yet: start one first")
         if not is_id(gid) or self._db.execute(
                 "SELECT 1 FROM games WHERE id = ?", (gid,)).fetchone() is None:
-            raise LedgerError(f"unknown game {gid!r}")
+            raise Refused(f"unknown game {gid!r}")
         return gid
 
     def games(self) -> list[dict[str, Any]]:
@@ -239,7 +222,7 @@ class Bank:
                 other = db.execute("SELECT name FROM players WHERE game_id = ? AND card_uid = ?"
                                    " AND id != ?", (gid, clean, pid)).fetchone()
                 if other is not None:
-                    raise LedgerError(f"card {clean} already belongs to {other[0]}")
+                    raise Refused(f"card {clean} already belongs to {other[0]}")
             db.execute("UPDATE players SET card_uid = ? WHERE id = ?", (clean, pid))
             if clean is not None:  # one meaning per card: a player now, not an action
                 db.execute("DELETE FROM card_actions WHERE uid = ?", (clean,))
@@ -250,9 +233,9 @@ class Bank:
         meaning a player in the current game."""
         clean = check_card_uid(uid)
         if clean is None:
-            raise LedgerError("a card UID is required")
+            raise Refused("a card UID is required")
         if action not in CARD_ACTION_NAMES:
-            raise LedgerError(f"action must be one of {', '.join(CARD_ACTION_NAMES)}, got "
+            raise Refused(f"action must be one of {', '.join(CARD_ACTION_NAMES)}, got "
                               f"{str(action)[:40]!r}")
         with self._write() as db:
             gid = self.latest_game()
@@ -350,7 +333,7 @@ class Bank:
             return None
         if not isinstance(request_id, str) or not 1 <= len(request_id) <= 100 \
                 or not request_id.isprintable():
-            raise LedgerError("request id must be 1-100 printable characters")
+            raise Refused("request id must be 1-100 printable characters")
         row = self._db.execute("SELECT * FROM entries WHERE request_id = ?",
                                (request_id,)).fetchone()
         if row is None:
@@ -358,7 +341,7 @@ class Bank:
         entry = _entry(row)
         if entry.kind is not kind or (game_id is not None and entry.game_id != game_id) or any(
                 getattr(entry, key) != value for key, value in same.items()):
-            raise LedgerError(f"request id {request_id!r} was already used for another "
+            raise Refused(f"request id {request_id!r} was already used for another "
                               "operation")
         return entry
 
@@ -378,7 +361,7 @@ class Bank:
             gid = self._game(game_id)
             preset = self.preset(gid)
             if not preset.bank:
-                raise LedgerError(f"{preset.name} keeps no coins")
+                raise Refused(f"{preset.name} keeps no coins")
             a, b, n = check_transfer(payer, payee, amount, self._player_ids(gid))
             return self._insert_entry(db, gid, a, b, n, EntryKind.TRANSFER, check_note(note),
                                       source, request_id=request_id)
@@ -394,7 +377,7 @@ class Bank:
             gid = self._game(game_id)
             preset = self.preset(gid)
             if preset.pass_go <= 0:
-                raise LedgerError(f"{preset.name} pays nothing for passing GO")
+                raise Refused(f"{preset.name} pays nothing for passing GO")
             a, b, n = check_transfer(BANK, player, preset.pass_go, self._player_ids(gid))
             return self._insert_entry(db, gid, a, b, n, EntryKind.PASS_GO, "passed GO", source,
                                       request_id=request_id)
@@ -417,7 +400,7 @@ class Bank:
                 " 'transfer') AND NOT EXISTS (SELECT 1 FROM entries u WHERE u.undoes = e.id)"
                 " ORDER BY id DESC LIMIT 1", (gid,)).fetchone()
             if row is None:
-                raise LedgerError("nothing to undo")
+                raise Refused("nothing to undo")
             target = _entry(row)
             if target.outcome_id is not None:
                 db.execute("UPDATE outcomes SET player_id = NULL WHERE id = ?",
@@ -430,7 +413,7 @@ class Bank:
     # -- the Question Block ----------------------------------------------------------------
 
     def record_outcome(self, outcome: Outcome, *, source: str = "button", at: float | None = None,
-                       game_id: int | None = None) -> OutcomeRecord:
+                       game_id: int | None = None) -> OutcomeView:
         """Keep an outcome and apply it to the current player (unassigned if nobody is)."""
         source = check_source(source)
         with self._write() as db:
@@ -444,11 +427,11 @@ class Bank:
                                         json.dumps(list(outcome.rolls)), source)).lastrowid
             assert outcome_id is not None
             if current is None:
-                return OutcomeRecord(outcome_id, gid, when, outcome, source, None, None)
+                return OutcomeView(outcome_id, gid, when, outcome, source, None, None)
             return self._apply(db, gid, outcome_id, current, source)
 
     def assign_outcome(self, outcome_id: object, player: object, *, source: str = "",
-                       game_id: int | None = None) -> OutcomeRecord:
+                       game_id: int | None = None) -> OutcomeView:
         """Give an unassigned outcome to a player: once, unless an undo takes it back."""
         source = check_source(source)
         with self._write() as db:
@@ -458,14 +441,14 @@ class Bank:
                 row = db.execute("SELECT * FROM outcomes WHERE id = ? AND game_id = ?",
                                  (outcome_id, gid)).fetchone()
             if row is None:
-                raise LedgerError(f"unknown outcome {outcome_id!r}")
+                raise Refused(f"unknown outcome {outcome_id!r}")
             if row["player_id"] is not None:
-                raise LedgerError(f"outcome {outcome_id} is already assigned")
+                raise Refused(f"outcome {outcome_id} is already assigned")
             return self._apply(db, gid, row["id"], check_player(player, self._player_ids(gid)),
                                source)
 
     def _apply(self, db: sqlite3.Connection, gid: int, outcome_id: int, player: int,
-               source: str) -> OutcomeRecord:
+               source: str) -> OutcomeView:
         row = db.execute("SELECT * FROM outcomes WHERE id = ?", (outcome_id,)).fetchone()
         outcome = _outcome(row)
         db.execute("UPDATE outcomes SET player_id = ? WHERE id = ?", (player, outcome_id))
@@ -477,10 +460,10 @@ class Bank:
             entry_id = self._insert_entry(db, gid, payer, payee, check_amount(amount),
                                           EntryKind.BLOCK, outcome.describe(), source,
                                           outcome_id=outcome_id).id
-        return OutcomeRecord(outcome_id, gid, row["at"], outcome, row["source"], player, entry_id)
+        return OutcomeView(outcome_id, gid, row["at"], outcome, row["source"], player, entry_id)
 
     def outcomes(self, game_id: int | None = None, *, unassigned_only: bool = False,
-                 limit: int | None = None) -> list[OutcomeRecord]:
+                 limit: int | None = None) -> list[OutcomeView]:
         """Outcomes, newest first."""
         gid = self._game(game_id)
         sql = ("SELECT o.*, (SELECT MAX(e.id) FROM entries e WHERE e.outcome_id = o.id AND"
@@ -490,46 +473,44 @@ class Bank:
         sql += " ORDER BY o.id DESC"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
-        return [OutcomeRecord(row["id"], gid, row["at"], _outcome(row), row["source"],
+        return [OutcomeView(row["id"], gid, row["at"], _outcome(row), row["source"],
                               row["player_id"],
                               row["entry_id"] if row["player_id"] is not None else None)
                 for row in self._db.execute(sql, (gid,))]
 
     # -- views -----------------------------------------------------------------------------
 
-    def state(self, game_id: int | None = None) -> dict[str, Any]:
-        """Everything a screen or the tablet shows, JSON-ready (one consistent snapshot)."""
+    def state(self, game_id: int | None = None) -> TableState:
+        """Everything a screen or the tablet shows (one consistent snapshot)."""
         with self.snapshot():
             return self._state(game_id)
 
-    def _state(self, game_id: int | None) -> dict[str, Any]:
+    def _state(self, game_id: int | None) -> TableState:
         gid = self._game(game_id)
         preset = self.preset(gid)
         money = self.balances(gid)
         current = self.current_player(gid)
         last = self.outcomes(gid, limit=1)
-        return {
-            "game": {"id": gid, "edition": preset.id, "name": preset.name,
-                     "question_block": preset.question_block.enabled, "bank": preset.bank},
-            "players": [{"id": p.id, "name": p.name, "colour": p.colour, "seat": p.seat,
-                         "balance": money[p.id], "owes": money[p.id] < 0,
-                         "current": p.id == current, "card": p.card_uid}
-                        for p in self.players(gid)],
-            "current_player": current,
-            "last_outcome": last[0].to_json() if last else None,
-            "unassigned": [o.to_json() for o in self.outcomes(gid, unassigned_only=True)],
-            "recent": self._recent(gid),
-        }
+        return TableState(
+            game=GameView(gid, preset.id, preset.name, preset.question_block.enabled,
+                          preset.bank),
+            players=tuple(PlayerView(p.id, p.name, p.colour, p.seat, money[p.id],
+                                     p.id == current, p.card_uid) for p in self.players(gid)),
+            current_player=current,
+            last_outcome=last[0] if last else None,
+            unassigned=tuple(self.outcomes(gid, unassigned_only=True)),
+            recent=self._recent(gid),
+        )
 
-    def _recent(self, gid: int, limit: int = RECENT) -> list[dict[str, Any]]:
+    def _recent(self, gid: int, limit: int = RECENT) -> tuple[JournalLine, ...]:
         """The latest journal lines, newest first, with the block outcome's kind (screens)."""
         rows = self._db.execute(
             "SELECT e.*, o.kind AS outcome_kind,"
             " (SELECT u.id FROM entries u WHERE u.undoes = e.id) AS undone_by"
             " FROM entries e LEFT JOIN outcomes o ON o.id = e.outcome_id"
             " WHERE e.game_id = ? ORDER BY e.id DESC LIMIT ?", (gid, limit)).fetchall()
-        return [{**_entry(row).to_json(row["undone_by"]), "outcome_kind": row["outcome_kind"]}
-                for row in rows]
+        return tuple(JournalLine(_entry(row), row["undone_by"], row["outcome_kind"])
+                     for row in rows)
 
     def journal_json(self, game_id: int | None = None) -> list[dict[str, Any]]:
         with self.snapshot():
@@ -540,11 +521,11 @@ class Bank:
 
 def _preset_named(edition: object) -> Preset:
     if not isinstance(edition, str):
-        raise LedgerError("edition must be a preset name")
+        raise Refused("edition must be a preset name")
     try:
         return get_preset(edition)
     except KeyError as exc:
-        raise LedgerError(str(exc.args[0])) from None
+        raise Refused(str(exc.args[0])) from None
 
 
 def _outcome(row: sqlite3.Row) -> Outcome:

@@ -29,14 +29,12 @@ def export_journal(bank: Bank, game_id: int | None, fmt: str) -> str:
         state = bank.state(game_id)
         entries = bank.journal_json(game_id)
         outcomes = [o.to_json() for o in reversed(bank.outcomes(game_id))]
-    names = {p["id"]: p["name"] for p in state["players"]}
-
     def name(party: object) -> str:
-        return "Bank" if party == BANK else names.get(party, str(party))  # type: ignore[call-overload]
+        return "Bank" if party == BANK else state.name_of(party)
 
     if fmt == "json":
-        doc = {"game": state["game"], "players": state["players"], "entries": entries,
-               "outcomes": outcomes}
+        doc = {"game": state.game.to_json(), "players": [p.to_json() for p in state.players],
+               "entries": entries, "outcomes": outcomes}
         return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, extrasaction="ignore",

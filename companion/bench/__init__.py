@@ -70,8 +70,8 @@ start = time.perf_counter()
 import asyncio
 from gpiozero.pins.mock import MockFactory
 from companion.config import AudioConfig, Config
-from companion.daemon import Companion
-app = Companion(Config(audio=AudioConfig(backend="null")), pin_factory=MockFactory())
+from companion.daemon import Daemon
+app = Daemon(Config(audio=AudioConfig(backend="null")), pin_factory=MockFactory())
 app.start(asyncio.new_event_loop())
 print(time.perf_counter() - start)
 """

@@ -66,7 +66,7 @@ def load_game_ms(data_dir: Path, entries: int = 10_000) -> dict[str, Any]:
         journal = bank.journal_json()
         elapsed = (time.perf_counter() - start) * 1000
         bank.close()
-        assert len(journal) == entries and len(state["players"]) == 4
+        assert len(journal) == entries and len(state.players) == 4
         return {"entries": entries, "ms": round(elapsed, 1)}
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from companion.app.commands import GetState, SetCurrent
 from companion.bench.press_latency import _write_short_sounds
 from companion.bench.stats import summary
 from companion.config import AudioConfig, Config, DataConfig, DisplayConfig, WebConfig
@@ -33,17 +34,21 @@ def _config(folder: Path, sounds: Path | None = None) -> Config:
 async def outcome_to_frame(presses: int) -> dict[str, Any]:
     from gpiozero.pins.mock import MockFactory
 
-    from companion.daemon import Companion
+    from companion.daemon import Daemon
+    from companion.display.frontend import ScreenFrontend
+    from companion.frontends import from_config
 
     with tempfile.TemporaryDirectory() as tmp:
         sounds = Path(tmp) / "sounds"
         sounds.mkdir()
         _write_short_sounds(sounds)
-        app = Companion(_config(Path(tmp), sounds), pin_factory=MockFactory())
-        runner = asyncio.ensure_future(app.run())
+        config = _config(Path(tmp), sounds)
+        app = Daemon(config, pin_factory=MockFactory())
+        runner = asyncio.ensure_future(app.run(from_config(config)))
         await app.ready.wait()
-        await app.act("current", lambda bank: bank.set_current(bank.players()[0].id))
-        screen = app.screen
+        players = (await app.table.read(GetState())).players
+        await app.table.act(SetCurrent(players[0].id))
+        screen = next(f for f in app.frontends if isinstance(f, ScreenFrontend)).screen
         assert screen is not None and screen.ready.wait(10) and screen.available
         marks: dict[str, float] = {}
 
@@ -60,7 +65,7 @@ async def outcome_to_frame(presses: int) -> dict[str, Any]:
         shown, settled = [], []
         pin = app.button.pin
         for _ in range(presses):
-            await asyncio.sleep(max(0.15, app.block.busy_until - app.clock() + 0.01))
+            await asyncio.sleep(max(0.15, app.table.block.busy_until - app.clock() + 0.01))
             marks.clear()
             start = time.perf_counter()
             marks["start"] = start
@@ -82,13 +87,16 @@ async def outcome_to_frame(presses: int) -> dict[str, Any]:
 async def idle_cpu(seconds: float) -> dict[str, Any]:
     from gpiozero.pins.mock import MockFactory
 
-    from companion.daemon import Companion
+    from companion.daemon import Daemon
+    from companion.display.frontend import ScreenFrontend
+    from companion.frontends import from_config
 
     with tempfile.TemporaryDirectory() as tmp:
-        app = Companion(_config(Path(tmp)), pin_factory=MockFactory())
-        runner = asyncio.ensure_future(app.run())
+        config = _config(Path(tmp))
+        app = Daemon(config, pin_factory=MockFactory())
+        runner = asyncio.ensure_future(app.run(from_config(config)))
         await app.ready.wait()
-        screen = app.screen
+        screen = next(f for f in app.frontends if isinstance(f, ScreenFrontend)).screen
         assert screen is not None and screen.ready.wait(10) and screen.available
         await asyncio.sleep(1.0)  # let start-up and the first frames pass
         renders = screen.renders

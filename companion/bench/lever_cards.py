@@ -40,7 +40,9 @@ async def _until(predicate: Any, timeout: float = 2.0) -> bool:
 async def measure(n: int) -> dict[str, Any]:
     from gpiozero.pins.mock import MockFactory
 
-    from companion.daemon import Companion
+    from companion.cards import CardReader
+    from companion.daemon import Daemon
+    from companion.frontends import from_config
 
     master, slave = os.openpty()
     tty.setraw(slave)
@@ -51,10 +53,11 @@ async def measure(n: int) -> dict[str, Any]:
                         reader=ReaderConfig(port=os.ttyname(slave), protocol="lines",
                                             tap_gap_ms=100,
                                             cards=("04A224B9 = Mario", "0A0B0C0D = Luigi")))
-        app = Companion(config, pin_factory=MockFactory())
-        runner = asyncio.ensure_future(app.run())
+        app = Daemon(config, pin_factory=MockFactory())
+        runner = asyncio.ensure_future(app.run(from_config(config)))
         await app.ready.wait()
-        await _until(lambda: app.cards.reader.status.connected, 5)
+        cards = next(f for f in app.frontends if isinstance(f, CardReader))
+        await _until(lambda: cards.reader.status.connected, 5)
         lever, motor = app.lever.switch.pin, app.lever.motor.pin
         released: list[float] = []
         for _ in range(n):
@@ -66,8 +69,8 @@ async def measure(n: int) -> dict[str, Any]:
                 released.append((time.perf_counter() - start) * 1000)
             await asyncio.sleep(0.06)
         current: list[str] = []
-        app.listeners.append(lambda e: current.append(e.summary)
-                             if isinstance(e, BankChanged) else None)
+        app.table.subscribe(lambda e: current.append(e.summary)
+                            if isinstance(e, BankChanged) else None)
         os.write(master, b"\n")  # the reader skips the line it opened in
         await asyncio.sleep(0.05)
         tapped: list[float] = []

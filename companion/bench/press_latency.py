@@ -24,7 +24,7 @@ from companion.audio.library import SOUND_NAMES
 from companion.audio.pcm import RATE
 from companion.bench.stats import percentile
 from companion.config import AudioConfig, Config, DataConfig
-from companion.daemon import Companion
+from companion.daemon import Daemon
 from companion.events import BlockOutcome, Event
 
 SHORT_SOUND_SECONDS = 0.02
@@ -62,14 +62,14 @@ async def measure(presses: int, fifo: Path) -> dict[str, object]:
                         data=DataConfig(dir=tmp))
         from gpiozero.pins.mock import MockFactory
 
-        app = Companion(config, pin_factory=MockFactory())
+        app = Daemon(config, pin_factory=MockFactory())
         app.start(asyncio.get_running_loop())
         pin = app.button.pin
         await asyncio.sleep(0.2)
         while not arrivals.empty():  # the device probe's silence
             arrivals.get_nowait()
         events: list[Event] = []
-        app.listeners.append(events.append)
+        app.table.subscribe(events.append)
         latencies: list[float] = []
         lost = 0
         for _ in range(presses):
@@ -82,7 +82,7 @@ async def measure(presses: int, fifo: Path) -> dict[str, object]:
             while (expected is None or received < expected) and time.perf_counter() < deadline:
                 await asyncio.sleep(0)  # lets the loop run the press
                 if expected is None and events and isinstance(events[0], BlockOutcome):
-                    expected = len(app.library.for_outcome(events[0].outcome).data)
+                    expected = len(app.table.library.for_outcome(events[0].outcome).data)
                 try:
                     at, size = arrivals.get(timeout=0.0005)
                 except queue.Empty:
@@ -96,7 +96,7 @@ async def measure(presses: int, fifo: Path) -> dict[str, object]:
             pin.drive_high()
             # Like a player: wait for the outcome to finish sounding (presses meanwhile are
             # ignored by design), and respect the debounce's release settle and lockout.
-            await asyncio.sleep(max(0.1, app.block.busy_until - app.clock() + 0.01))
+            await asyncio.sleep(max(0.1, app.table.block.busy_until - app.clock() + 0.01))
         app.close()
     if not latencies:
         raise SystemExit("no press reached ALSA")

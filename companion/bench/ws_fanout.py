@@ -18,16 +18,16 @@ async def _measure(events: int, clients: int) -> dict[str, Any]:
 
     from companion.audio.null_backend import NullBackend
     from companion.config import AudioConfig, Config, DataConfig
-    from companion.daemon import Companion
+    from companion.daemon import Daemon
     from companion.web.server import start_web
 
     steps = itertools.count(step=100.0)  # never "still sounding": every press is answered
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as tmp:
         config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=tmp))
-        app = Companion(config, pin_factory=MockFactory(), rng=random.Random(1),
+        app = Daemon(config, pin_factory=MockFactory(), rng=random.Random(1),
                         backend=NullBackend(), clock=lambda: next(steps))
         app.start(asyncio.get_running_loop())
-        server = await start_web(app, "127.0.0.1", 0, "bench-token-0123456789")
+        server = await start_web(app.table, "127.0.0.1", 0, "bench-token-0123456789")
         samples: list[float] = []
         async with aiohttp.ClientSession() as session:
             sockets = [await session.ws_connect(server.url.replace("http", "ws") + "ws")
@@ -45,10 +45,10 @@ async def _measure(events: int, clients: int) -> dict[str, Any]:
                 waiters = [asyncio.ensure_future(first_outcome(ws)) for ws in sockets]
                 await asyncio.sleep(0)
                 start = time.perf_counter()
-                app.press(source="bench")
+                app.table.press(source="bench")
                 arrived = await asyncio.gather(*waiters)
                 samples.extend((t - start) * 1000 for t in arrived)
-                await app.drain()
+                await app.table.drain()
             for ws in sockets:
                 await ws.close()
         await server.stop()

@@ -1,4 +1,4 @@
-"""The Question Block as a player meets it: one press, one outcome, no press while it sounds."""
+"""The block as a player meets it: one press, one outcome, no press while it sounds."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from companion.core.outcomes import DieRng, Outcome, draw
 
 
 @dataclass
-class QuestionBlock:
-    """Draws outcomes and, like the Hasbro unit, ignores presses while an outcome is sounding.
+class Block:
+    """Draws outcomes and, like the Hasbro Question Block unit, ignores presses while an
+    outcome is sounding.
 
     ``sound_seconds`` tells how long an outcome's sound lasts; times are the caller's clock.
     """

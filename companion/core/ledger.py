@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from companion.core.outcomes import Kind, Outcome
+from companion.exc import Refused
 from companion.presets import QuestionBlockRules
 
 BANK: Literal["bank"] = "bank"
@@ -21,10 +22,6 @@ Party = int | Literal["bank"]
 MAX_AMOUNT = 10_000
 MAX_NOTE = 200
 MAX_NAME = 24
-
-
-class LedgerError(ValueError):
-    """An operation the bank refuses; nothing was written."""
 
 
 class EntryKind(StrEnum):
@@ -65,9 +62,9 @@ class Entry:
 def check_amount(amount: object) -> int:
     """A whole number of coins, 1..MAX_AMOUNT."""
     if not isinstance(amount, int) or isinstance(amount, bool):
-        raise LedgerError(f"amount must be a whole number of coins, got {amount!r}")
+        raise Refused(f"amount must be a whole number of coins, got {amount!r}")
     if not 1 <= amount <= MAX_AMOUNT:
-        raise LedgerError(f"amount must be between 1 and {MAX_AMOUNT}, got {amount}")
+        raise Refused(f"amount must be between 1 and {MAX_AMOUNT}, got {amount}")
     return amount
 
 
@@ -80,7 +77,7 @@ def check_player(player: object, players: Iterable[int]) -> int:
     """The id of a player of this game."""
     if is_id(player) and player in set(players):
         return player  # type: ignore[return-value]
-    raise LedgerError(f"unknown player {player!r}")
+    raise Refused(f"unknown player {player!r}")
 
 
 def check_party(party: object, players: Iterable[int]) -> Party:
@@ -90,40 +87,40 @@ def check_party(party: object, players: Iterable[int]) -> Party:
 
 def check_transfer(payer: object, payee: object, amount: object,
                    players: Iterable[int]) -> tuple[Party, Party, int]:
-    """Validate a movement of coins; raise LedgerError naming the problem."""
+    """Validate a movement of coins; raise Refused naming the problem."""
     ids = list(players)
     a, b = check_party(payer, ids), check_party(payee, ids)
     if a == b:
-        raise LedgerError("the bank cannot pay itself" if a == BANK else "a player cannot pay "
+        raise Refused("the bank cannot pay itself" if a == BANK else "a player cannot pay "
                           "themselves")
     return a, b, check_amount(amount)
 
 
 def check_note(note: object) -> str:
     if not isinstance(note, str):
-        raise LedgerError("note must be text")
+        raise Refused("note must be text")
     if len(note) > MAX_NOTE:
-        raise LedgerError(f"note must be at most {MAX_NOTE} characters")
+        raise Refused(f"note must be at most {MAX_NOTE} characters")
     if not all(c.isprintable() or c == "\n" for c in note):  # no surrogates, bidi tricks
-        raise LedgerError("note must be printable text")
+        raise Refused("note must be printable text")
     return note
 
 
 def check_source(source: object) -> str:
     """Who or what asked (``button``, ``tablet``, ``card:04A1...``): short printable text."""
     if not isinstance(source, str) or len(source) > 40 or not source.isprintable():
-        raise LedgerError("source must be at most 40 printable characters")
+        raise Refused("source must be at most 40 printable characters")
     return source
 
 
 def check_colours(colours: object) -> list[str]:
     """Seat colours as ``#rrggbb``."""
     if not isinstance(colours, list | tuple) or not colours:
-        raise LedgerError("colours must be a non-empty list of #rrggbb values")
+        raise Refused("colours must be a non-empty list of #rrggbb values")
     for colour in colours:
         if not (isinstance(colour, str) and len(colour) == 7 and colour[0] == "#"
                 and all(c in "0123456789abcdefABCDEF" for c in colour[1:])):
-            raise LedgerError(f"colour must look like #e52521, got {colour!r}")
+            raise Refused(f"colour must look like #e52521, got {colour!r}")
     return [c.lower() for c in colours]
 
 
@@ -139,30 +136,30 @@ def check_card_uid(uid: object) -> str | None:
     if uid is None:
         return None
     if not isinstance(uid, str):
-        raise LedgerError("card UID must be hex text")
+        raise Refused("card UID must be hex text")
     clean = normal_uid(uid.strip())
     if clean is None:
-        raise LedgerError(f"card UID must be 4-10 bytes of hex, got {uid[:40]!r}")
+        raise Refused(f"card UID must be 4-10 bytes of hex, got {uid[:40]!r}")
     return clean
 
 
 def check_names(names: Sequence[object], min_players: int, max_players: int) -> list[str]:
     """Player names: min..max of them, 1..24 printable characters, unique (ignoring case)."""
     if not isinstance(names, list | tuple):
-        raise LedgerError("players must be a list of names")
+        raise Refused("players must be a list of names")
     if not min_players <= len(names) <= max_players:
-        raise LedgerError(f"a game needs {min_players} to {max_players} players, got "
+        raise Refused(f"a game needs {min_players} to {max_players} players, got "
                           f"{len(names)}")
     clean: list[str] = []
     for name in names:
         if not isinstance(name, str) or not name.strip():
-            raise LedgerError(f"player name must be non-empty text, got {name!r}")
+            raise Refused(f"player name must be non-empty text, got {name!r}")
         name = name.strip()
         if len(name) > MAX_NAME or not name.isprintable():
-            raise LedgerError(f"player name must be 1-{MAX_NAME} printable characters: "
+            raise Refused(f"player name must be 1-{MAX_NAME} printable characters: "
                               f"{name[:40]!r}")
         if name.casefold() in {c.casefold() for c in clean}:
-            raise LedgerError(f"two players are called {name!r}")
+            raise Refused(f"two players are called {name!r}")
         clean.append(name)
     return clean
 
@@ -183,12 +180,12 @@ UNDOABLE = frozenset({EntryKind.BLOCK, EntryKind.PASS_GO, EntryKind.TRANSFER})
 
 def undo_target(entries: Sequence[Entry]) -> Entry:
     """The latest entry that can be undone and is not undone yet (opening balances and undos
-    themselves are not undoable). LedgerError if there is none."""
+    themselves are not undoable). Refused if there is none."""
     undone = {e.undoes for e in entries if e.undoes is not None}
     for e in reversed(entries):
         if e.kind in UNDOABLE and e.id not in undone:
             return e
-    raise LedgerError("nothing to undo")
+    raise Refused("nothing to undo")
 
 
 def outcome_movement(outcome: Outcome, player: int,

@@ -80,6 +80,36 @@ class TimeUp:
 Effect = Started | Stopped | TimeUp
 
 
+@dataclass(frozen=True, slots=True)
+class TimerState:
+    """The timer as the tablet and the API see it; ``remaining`` in seconds at the reading."""
+
+    phase: Phase
+    remaining: float
+    duration: float | None
+    lever_held: bool
+    runs: int
+    seconds: float
+    wind_up: bool
+    max_seconds: float
+    label: str = "Time is running"
+    lever: bool = False
+    """A lever switch is wired."""
+    motor: bool = False
+    """A worm motor is wired."""
+
+    @property
+    def running(self) -> bool:
+        return self.phase is Phase.RUNNING
+
+    def to_json(self) -> dict[str, Any]:
+        return {"phase": self.phase.value, "running": self.running,
+                "remaining": self.remaining, "duration": self.duration,
+                "lever_held": self.lever_held, "runs": self.runs, "seconds": self.seconds,
+                "wind_up": self.wind_up, "max_seconds": self.max_seconds, "label": self.label,
+                "lever": self.lever, "motor": self.motor}
+
+
 @dataclass
 class LeverTimer:
     """The lever and its countdown. Every method returns the effects to carry out, in order."""
@@ -183,14 +213,12 @@ class LeverTimer:
             return 0.0
         return max(0.0, self.deadline - now)
 
-    def state(self, now: float) -> dict[str, Any]:
-        """JSON for the tablet and the API: ``phase``, ``remaining``, ``duration``, ..."""
-        return {"phase": self.phase.value, "running": self.phase is Phase.RUNNING,
-                "remaining": round(self.remaining(now), 3),
-                "duration": self.duration if self.phase is Phase.RUNNING else None,
-                "lever_held": self._closed, "runs": self.runs,
-                "seconds": self.settings.seconds, "wind_up": self.settings.wind_up,
-                "max_seconds": self.settings.max_seconds}
+    def state(self, now: float) -> TimerState:
+        """The timer now, for the tablet and the API."""
+        return TimerState(self.phase, round(self.remaining(now), 3),
+                          self.duration if self.phase is Phase.RUNNING else None,
+                          self._closed, self.runs, self.settings.seconds,
+                          self.settings.wind_up, self.settings.max_seconds)
 
     def _run(self, now: float, duration: float, source: str) -> Started:
         self.phase = Phase.RUNNING

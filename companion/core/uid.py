@@ -27,3 +27,31 @@ def normal_uid(text: str) -> str | None:
     if not clean.strip("0"):
         return None
     return clean.upper()
+
+
+MAX_TARGET = 24
+"""A card's target is a player's name (at most 24 characters) or ``action:NAME``."""
+
+
+def parse_card_map(entries: tuple[str, ...] | list[str],
+                   actions: tuple[str, ...]) -> dict[str, str]:
+    """``["04A224B9 = Mario", "0A1B2C3D4E = action:next_player"]`` -> UID -> name or
+    ``action:NAME``. ValueError names the first bad entry (a bad UID, an unknown action, a card
+    listed twice)."""
+    result: dict[str, str] = {}
+    for entry in entries:
+        uid, eq, target = (part.strip() for part in entry.partition("="))
+        clean = normal_uid(uid)
+        if not eq or clean is None or not target:
+            raise ValueError(f"each entry must look like \"04A224B9 = Mario\" or \"0A1B2C3D4E "
+                             f"= action:next_player\" (a UID of 4-10 bytes of hex), got "
+                             f"{entry[:60]!r}")
+        if clean in result:
+            raise ValueError(f"card {clean} is listed twice")
+        if target.startswith("action:") and target[7:] not in actions:
+            raise ValueError(f"unknown action {target[7:][:40]!r}; known: {', '.join(actions)}")
+        if len(target) > MAX_TARGET or not target.isprintable():
+            raise ValueError(f"a player name is 1-{MAX_TARGET} printable characters, got "
+                             f"{target[:40]!r}")
+        result[clean] = target
+    return result

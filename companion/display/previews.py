@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
-from companion.config import DISPLAY_SIZES
+from companion.core.ledger import BANK, Entry, EntryKind
 from companion.core.outcomes import Kind, Outcome
+from companion.core.state import GameView, JournalLine, OutcomeView, PlayerView, TableState
+from companion.display import SIZES
 from companion.display.scene import ANIMATION_FRAMES, FPS, DisplayModel, Scene, TimerView
 from companion.events import BankChanged, BlockOutcome, CardTapped
 
@@ -21,29 +22,33 @@ COLOURS = ("#e52521", "#43b047", "#f497c0", "#6cc24a", "#2f5fd0", "#f08c00")
 
 
 def sample_state(players: int = 4, current: int = 1, balances: tuple[int, ...] = (),
-                 outcome: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A bank state of the shape :meth:`Bank.state` returns."""
+                 outcome: Outcome | None = None, outcome_player: int | None = None,
+                 outcome_id: int = 7, edition: str = "celebration") -> TableState:
+    """A made-up table of the shape :meth:`Bank.state` returns (players' ids are 1..n)."""
     money = balances or (32, 27, -3, 41, 18, 30)[:players]
-    entries = [
-        {"kind": "block", "from": None, "to": 2, "amount": 3, "outcome_kind": "coins"},
-        {"kind": "block", "from": 3, "to": None, "amount": 5, "outcome_kind": "bowser"},
-        {"kind": "transfer", "from": 1, "to": 3, "amount": 4, "note": "rent"},
-        {"kind": "pass_go", "from": None, "to": 4, "amount": 2, "note": "passed GO"},
-        {"kind": "block", "from": 1, "to": None, "amount": 10, "outcome_kind": "game_over",
-         "undone_by": 9},
-    ]
-    return {
-        "game": {"id": 1, "edition": "celebration",
-                 "name": "Monopoly: Super Mario Celebration", "question_block": True},
-        "players": [{"id": i + 1, "name": NAMES[i], "colour": COLOURS[i], "seat": i,
-                     "balance": money[i], "owes": money[i] < 0, "current": i + 1 == current,
-                     "card": None} for i in range(players)],
-        "current_player": current,
-        "last_outcome": outcome,
-        "unassigned": [],
-        "recent": [e for e in entries if all(
-            p is None or p <= players for p in (e["from"], e["to"]))],
-    }
+    moves = [(BANK, 2, 3, EntryKind.BLOCK, "", "coins", None),
+             (3, BANK, 5, EntryKind.BLOCK, "", "bowser", None),
+             (1, 3, 4, EntryKind.TRANSFER, "rent", None, None),
+             (BANK, 4, 2, EntryKind.PASS_GO, "passed GO", None, None),
+             (1, BANK, 10, EntryKind.BLOCK, "", "game_over", 9)]
+    recent = tuple(
+        JournalLine(Entry(i, 1, 0.0, payer, payee, amount, kind, note), undone_by, why)
+        for i, (payer, payee, amount, kind, note, why, undone_by) in enumerate(moves, 1)
+        if all(p == BANK or p <= players for p in (payer, payee)))
+    name = {"celebration": "Monopoly: Super Mario Celebration",
+            "wiggly_worms": "Wiggly Worms"}[edition]
+    coins = edition != "wiggly_worms"
+    last = None if outcome is None else OutcomeView(outcome_id, 1, 0.0, outcome, "button",
+                                                    outcome_player, None)
+    return TableState(
+        game=GameView(1, edition, name, question_block=coins, bank=coins),
+        players=tuple(PlayerView(i + 1, NAMES[i], COLOURS[i], i, money[i], i + 1 == current,
+                                 None) for i in range(players)),
+        current_player=current or None,
+        last_outcome=last,
+        unassigned=(),
+        recent=recent if coins else (),
+    )
 
 
 def _outcome_scene(outcome: Outcome, delta: int, *, player: int | None = 2,
@@ -51,8 +56,8 @@ def _outcome_scene(outcome: Outcome, delta: int, *, player: int | None = 2,
     balances = (32, 27 + delta, -3, 41)
     model = DisplayModel(idle_after=None)
     model.apply(BlockOutcome(1, outcome, 0.0, "button", True), 0.0)
-    state = sample_state(current=player or 0, balances=balances,
-                         outcome={"player": player, **outcome.to_json()})
+    state = sample_state(current=player or 0, balances=balances, outcome=outcome,
+                         outcome_player=player)
     model.apply(BankChanged("outcome", "", state), 0.0)
     return model.scene(seconds)
 
@@ -78,10 +83,7 @@ def sample_scenes() -> dict[str, Scene]:
                                                          balances=(12, 9, -17, 64))), 0.0)
     scenes["table-negative-balance"] = negative.scene(1.0)
     worms = DisplayModel(idle_after=None)
-    worms_state = sample_state(current=2, balances=(0, 0, 0, 0))
-    worms_state["game"].update(edition="wiggly_worms", name="Wiggly Worms", bank=False,
-                               question_block=False)
-    worms_state["recent"] = []
+    worms_state = sample_state(current=2, balances=(0, 0, 0, 0), edition="wiggly_worms")
     worms.apply(BankChanged("next player", "", worms_state), 0.0)
     scenes["table-wiggly-worms"] = worms.scene(1.0)
     card = DisplayModel(idle_after=None)
@@ -108,7 +110,7 @@ def size_of(text: str) -> tuple[int, int]:
     return int(w), int(h)
 
 
-def write_previews(out: Path, sizes: tuple[str, ...] = DISPLAY_SIZES) -> list[Path]:
+def write_previews(out: Path, sizes: tuple[str, ...] = SIZES) -> list[Path]:
     """Render every sample scene at every size into ``out``; returns the files written."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     import pygame

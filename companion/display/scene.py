@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
 
+from companion.core.ledger import BANK
 from companion.core.lever import LAST_SECONDS
 from companion.core.outcomes import Kind, Outcome
+from companion.core.state import JournalLine, TableState
 from companion.events import BankChanged, BlockOutcome, CardTapped, Event, TimerChanged
 
 FPS = 20
@@ -111,6 +112,8 @@ class Scene:
 class _Flash:
     outcome: Outcome
     at: float
+    period: float
+    """Seconds from one coin ping to the next in the outcome's sound."""
     player: str | None = None
     balance: int | None = None
     waiting: bool = True
@@ -123,8 +126,7 @@ class DisplayModel:
 
     outcome_seconds: float = 8.0
     idle_after: float | None = 600.0
-    coin_period: float = 0.30
-    state: dict[str, Any] | None = None
+    state: TableState | None = None
     link: str | None = None
     timer: TimerView | None = None
     last_activity: float | None = None
@@ -137,7 +139,8 @@ class DisplayModel:
     def apply(self, event: Event, now: float) -> None:
         """Take a daemon event (block outcome, bank change)."""
         if isinstance(event, BlockOutcome):
-            self._flash = _Flash(event.outcome, now, waiting=self.bank_online)
+            self._flash = _Flash(event.outcome, now, event.ping_period,
+                                 waiting=self.bank_online)
             self.last_activity = now
         elif isinstance(event, CardTapped):
             self.last_activity = now
@@ -153,27 +156,26 @@ class DisplayModel:
             flash = self._flash
             if flash is None:
                 return
-            last = event.state.get("last_outcome") or {}
+            last = event.state.last_outcome
             if event.action == "outcome" and flash.waiting:
-                flash.outcome_id = last.get("id")
+                flash.outcome_id = None if last is None else last.id
                 self._settle_flash(event.state)
-            elif (flash.player is None and not flash.waiting and last.get("id") is not None
-                  and last.get("id") == flash.outcome_id):
+            elif (flash.player is None and not flash.waiting and last is not None
+                  and last.id == flash.outcome_id):
                 self._settle_flash(event.state)  # given to a player on the tablet meanwhile
 
-    def set_state(self, state: dict[str, Any]) -> None:
+    def set_state(self, state: TableState) -> None:
         """The bank's state at start-up: shown, without counting as activity."""
         self.state = state
 
-    def _settle_flash(self, state: dict[str, Any]) -> None:
+    def _settle_flash(self, state: TableState) -> None:
         flash = self._flash
         assert flash is not None
         flash.waiting = False
-        last = state.get("last_outcome") or {}
-        pid = last.get("player")
-        for p in state.get("players", ()):
-            if p["id"] == pid:
-                flash.player, flash.balance = p["name"], p["balance"]
+        last = state.last_outcome
+        player = None if last is None else state.player(last.player_id)
+        if player is not None:
+            flash.player, flash.balance = player.name, player.balance
 
     def set_timer(self, timer: TimerView | None, now: float) -> None:
         """Start, restart or stop (None) the countdown shown."""
@@ -201,9 +203,9 @@ class DisplayModel:
         if self._idle(now):
             return Scene("idle", title=self._title(), players=self._players(), link=self.link,
                          address=_address(self.link))
-        coins = self.state is None or self.state["game"].get("bank", True)
+        coins = self.state is None or self.state.game.bank
         return Scene("table", title=self._title(), players=self._players(),
-                     log=self._log() if coins else (), coins=bool(coins))
+                     log=self._log() if coins else (), coins=coins)
 
     def next_change(self, now: float) -> float | None:
         """The earliest later time at which :meth:`scene` may differ; None: only on input."""
@@ -214,9 +216,9 @@ class DisplayModel:
             if frame < ANIMATION_FRAMES:
                 times.append(_next_step(now, flash.at, 1 / FPS, frame + 1))
             if flash.outcome.kind is Kind.COINS:
-                pinged = _floor((now - flash.at) / self.coin_period) + 1
+                pinged = _floor((now - flash.at) / flash.period) + 1
                 if pinged < flash.outcome.coins:
-                    times.append(_next_step(now, flash.at, self.coin_period, pinged))
+                    times.append(_next_step(now, flash.at, flash.period, pinged))
             times.append(flash.at + self.outcome_seconds)
         if self.timer is not None:
             deadline = self.timer.deadline
@@ -250,22 +252,21 @@ class DisplayModel:
         state = self.state
         if state is None:
             return "Question Block"
-        current = next((p["name"] for p in state["players"] if p["current"]), None)
-        return f"{current}'s turn" if current else state["game"]["name"]
+        current = state.current
+        return f"{current.name}'s turn" if current else state.game.name
 
     def _players(self) -> tuple[PlayerRow, ...]:
         if self.state is None:
             return ()
-        return tuple(PlayerRow(p["name"], p["balance"], p["current"], p.get("colour") or "")
-                     for p in self.state["players"])
+        return tuple(PlayerRow(p.name, p.balance, p.current, p.colour)
+                     for p in self.state.players)
 
     def _log(self) -> tuple[LogLine, ...]:
         if self.state is None:
             return ()
-        names = {p["id"]: p["name"] for p in self.state["players"]}
         lines = []
-        for entry in self.state.get("recent", ())[:LOG_LINES]:
-            lines.extend(log_lines(entry, names))
+        for line in self.state.recent[:LOG_LINES]:
+            lines.extend(log_lines(line, self.state))
         return tuple(lines[:LOG_LINES])
 
     def _outcome_face(self, now: float) -> OutcomeFace:
@@ -275,9 +276,8 @@ class DisplayModel:
         elapsed = now - flash.at
         shown = 0
         if outcome.kind is Kind.COINS:
-            shown = min(outcome.coins, _floor(elapsed / self.coin_period) + 1)
-        banked = self.bank_online and bool(
-            self.state is None or self.state["game"].get("question_block", True))
+            shown = min(outcome.coins, _floor(elapsed / flash.period) + 1)
+        banked = self.bank_online and (self.state is None or self.state.game.question_block)
         return OutcomeFace(outcome.kind, outcome.coins, shown,
                            min(ANIMATION_FRAMES, _floor(elapsed * FPS)), flash.player,
                            outcome.coin_delta if banked else 0, flash.balance,
@@ -304,22 +304,21 @@ OUTCOME_WHY = {"coins": "coins", "bowser": "Bowser", "power_up": "power-up",
                "game_over": "Game Over"}
 
 
-def log_lines(entry: dict[str, Any], names: dict[int, str]) -> list[LogLine]:
+def log_lines(line: JournalLine, state: TableState) -> list[LogLine]:
     """A journal entry as seen by the players it touched (a payment between two players is
     two lines: one pays, one gets)."""
-    kind = entry["kind"]
+    entry = line.entry
+    kind = entry.kind.value
     if kind == "block":
-        why = OUTCOME_WHY.get(entry.get("outcome_kind") or "", "block")
+        why = OUTCOME_WHY.get(line.outcome_kind or "", "block")
     else:
         why = WHY.get(kind, kind)
-        if entry.get("note") and kind == "transfer":
-            why = entry["note"]
-    undone = entry.get("undone_by") is not None
-    amount = int(entry["amount"])
+        if entry.note and kind == "transfer":
+            why = entry.note
     lines = []
-    for party, sign in ((entry["to"], 1), (entry["from"], -1)):
-        if party is not None:
-            lines.append(LogLine(names.get(party, f"#{party}"), sign * amount, why, undone))
+    for party, sign in ((entry.payee, 1), (entry.payer, -1)):
+        if party != BANK:
+            lines.append(LogLine(state.name_of(party), sign * entry.amount, why, line.undone))
     return lines
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.config import DisplayConfig
+from companion.core.state import TableState
 from companion.display.scene import DisplayModel, Scene, TimerView
 from companion.events import Event
 
@@ -36,7 +37,7 @@ class Screen:
     """Renders the companion's scenes on one output, from its own thread."""
 
     def __init__(self, cfg: DisplayConfig, *, clock: Callable[[], float] = time.monotonic,
-                 coin_period: float = 0.30, open_output: Callable[[], Any] | None = None,
+                 open_output: Callable[[], Any] | None = None,
                  on_quit: Callable[[], None] | None = None) -> None:
         from companion.display.outputs import logical_size
         from companion.display.outputs import open_output as default_open
@@ -46,8 +47,7 @@ class Screen:
         self.size = logical_size(cfg)
         self.model = DisplayModel(
             outcome_seconds=float(cfg.outcome_seconds),
-            idle_after=cfg.idle_minutes * 60.0 if cfg.idle_minutes else None,
-            coin_period=coin_period)
+            idle_after=cfg.idle_minutes * 60.0 if cfg.idle_minutes else None)
         self.renders = 0
         self.wakeups = 0
         """Times the thread woke up (a render or not): an idle screen stays at zero."""
@@ -73,7 +73,7 @@ class Screen:
         self._thread.start()
 
     def post(self, event: Event) -> None:
-        """A daemon event (block outcome, bank change): a listener for the Companion."""
+        """A daemon event (block outcome, bank change): a listener on the table."""
         self._send(lambda now: self.model.apply(event, now))
 
     def set_timer(self, timer: TimerView | None) -> None:
@@ -84,7 +84,7 @@ class Screen:
         self._link_source = source
         self._send(lambda now: self._refresh_link(now))
 
-    def set_state(self, state: dict[str, Any]) -> None:
+    def set_state(self, state: TableState) -> None:
         """The bank's state at start-up (balances on the idle screen; not activity)."""
         self._send(lambda now: self.model.set_state(state))
 

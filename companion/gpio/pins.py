@@ -11,6 +11,9 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
+PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
+"""The gpiozero pin factories ``[gpio] pin_factory`` can name."""
+
 
 class PinFactoryError(RuntimeError):
     """No usable pin factory (not a Pi, library missing, no permission)."""

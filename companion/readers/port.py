@@ -18,6 +18,7 @@ from typing import Any
 import serial
 
 from companion.core.taps import TapDetector
+from companion.readers import DEFAULT_BAUD, PROTOCOLS
 from companion.readers.counters import Rejects
 from companion.readers.lines import LinesDecoder
 from companion.readers.pn532 import Pn532Error, Pn532Session
@@ -25,8 +26,6 @@ from companion.readers.rdm6300 import Rdm6300Decoder
 
 log = logging.getLogger(__name__)
 
-PROTOCOLS = ("rdm6300", "pn532", "lines")
-DEFAULT_BAUD = {"rdm6300": 9600, "pn532": 115200, "lines": 9600}
 RETRY = 0.5
 POLL_GAP = 0.08
 """Seconds between PN532 polls."""

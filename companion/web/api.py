@@ -13,12 +13,12 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
-from companion.core.ledger import LedgerError
-from companion.daemon import Companion
+from companion.app import commands as c
+from companion.app.contract import Table
 from companion.events import (
     BankChanged,
     BlockOutcome,
@@ -27,17 +27,30 @@ from companion.events import (
     PressIgnored,
     TimerChanged,
 )
-from companion.presets import all_presets
+from companion.exc import Conflict, Refused, Unavailable
 
 log = logging.getLogger(__name__)
 
 MAX_BODY = 16 * 1024
 STATIC = Path(__file__).resolve().parent / "static"
-COMPANION: web.AppKey[Companion] = web.AppKey("companion", Companion)
+TABLE: web.AppKey[Table] = web.AppKey("table", object)  # type: ignore[arg-type]
+READER: web.AppKey[ReaderSource | None] = web.AppKey("reader", object)  # type: ignore[arg-type]
 TOKEN: web.AppKey[str] = web.AppKey("token", str)
 HUB: web.AppKey[Hub] = web.AppKey("hub", object)  # type: ignore[arg-type]
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class ReaderSource(Protocol):
+    """The card reader (a frontend of its own): its port's status for ``GET /api/activity``."""
+
+    dropped: int
+
+    def reader_status(self) -> dict[str, Any] | None: ...
+
+
+STATUS = ((Refused, 400), (Conflict, 409), (Unavailable, 503))
+"""The companion's errors as HTTP statuses (:mod:`companion.exc`)."""
 
 
 def _error(status: int, message: str) -> web.Response:
@@ -46,11 +59,11 @@ def _error(status: int, message: str) -> web.Response:
 
 @web.middleware
 async def errors_as_json(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Every refusal as JSON; a ledger refusal is a 400."""
+    """Every refusal as JSON: bad input 400, not now 409, a missing part 503."""
     try:
         return await handler(request)
-    except LedgerError as exc:
-        return _error(400, str(exc))
+    except (Refused, Conflict, Unavailable) as exc:
+        return _error(next(code for cls, code in STATUS if isinstance(exc, cls)), str(exc))
     except web.HTTPException as exc:
         if exc.status < 400:
             raise
@@ -78,31 +91,30 @@ async def _body(request: web.Request) -> dict[str, Any]:
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError):
-        raise LedgerError("the body must be JSON") from None
+        raise Refused("the body must be JSON") from None
     if not isinstance(data, dict):
-        raise LedgerError("the body must be a JSON object")
+        raise Refused("the body must be a JSON object")
     return data
 
 
 def _only(data: dict[str, Any], *allowed: str) -> None:
     extra = sorted(set(data) - set(allowed))
     if extra:
-        raise LedgerError(f"unknown field(s): {', '.join(extra)}")
+        raise Refused(f"unknown field(s): {', '.join(extra)}")
 
 
 def _request_id(request: web.Request) -> str | None:
     return request.headers.get("Idempotency-Key")
 
 
-def _companion(request: web.Request) -> Companion:
-    return request.app[COMPANION]
+def _table(request: web.Request) -> Table:
+    return request.app[TABLE]
 
 
-async def _read(request: web.Request, fn: Callable[[Any], Any]) -> Any:
-    app = _companion(request)
-    if app.bank is None:
-        raise web.HTTPServiceUnavailable(reason="the bank is unavailable")
-    return await app.bank.call(fn)
+async def _act(request: web.Request, command: c.Command[Any], *, keyed: bool = False) -> Any:
+    """Ask the table for ``command`` on the tablet's behalf (with its Idempotency-Key)."""
+    return await _table(request).act(command, source="tablet",
+                                     request_id=_request_id(request) if keyed else None)
 
 
 # -- routes --------------------------------------------------------------------------------
@@ -113,8 +125,7 @@ async def healthz(_request: web.Request) -> web.Response:
 
 
 async def get_state(request: web.Request) -> web.Response:
-    state = await _read(request, lambda bank: bank.state())
-    return web.json_response({**state, "timer": _companion(request).lever.state()})
+    return web.json_response((await _table(request).read(c.GetState())).to_json())
 
 
 async def get_journal(request: web.Request) -> web.Response:
@@ -122,16 +133,15 @@ async def get_journal(request: web.Request) -> web.Response:
     game: int | None = None
     if raw is not None:
         if not (raw.isascii() and raw.isdecimal()) or len(raw) > 18:
-            raise LedgerError("game must be a game id")
+            raise Refused("game must be a game id")
         game = int(raw)
-    entries = await _read(request, lambda bank: bank.journal_json(game))
+    entries = await _table(request).read(c.GetJournal(game))
     return web.json_response({"game": game, "entries": entries})
 
 
 async def post_press(request: web.Request) -> web.Response:
     _only(await _body(request))
-    app = _companion(request)
-    event = app.press(source="tablet")
+    event = _table(request).press(source="tablet")
     if isinstance(event, PressIgnored):
         return _error(409, "the block is still sounding")
     assert isinstance(event, BlockOutcome)
@@ -142,18 +152,14 @@ async def post_press(request: web.Request) -> web.Response:
 async def post_transfer(request: web.Request) -> web.Response:
     data = await _body(request)
     _only(data, "from", "to", "amount", "note")
-    key = _request_id(request)
-    entry = await _companion(request).act("transfer", lambda bank: bank.transfer(
-        data.get("from"), data.get("to"), data.get("amount"), note=data.get("note", ""),
-        source="tablet", request_id=key))
+    entry = await _act(request, c.Transfer(data.get("from"), data.get("to"), data.get("amount"),
+                                           data.get("note", "")), keyed=True)
     return web.json_response(entry.to_json(), status=201)
 
 
 async def post_undo(request: web.Request) -> web.Response:
     _only(await _body(request))
-    key = _request_id(request)
-    entry = await _companion(request).act(
-        "undo", lambda bank: bank.undo(source="tablet", request_id=key))
+    entry = await _act(request, c.Undo(), keyed=True)
     return web.json_response(entry.to_json(), status=201)
 
 
@@ -161,88 +167,61 @@ async def post_current(request: web.Request) -> web.Response:
     data = await _body(request)
     _only(data, "player")
     if "player" not in data:
-        raise LedgerError("player is required (an id, or null for nobody)")
-    player = await _companion(request).act(
-        "current player", lambda bank: bank.set_current(data["player"]))
+        raise Refused("player is required (an id, or null for nobody)")
+    player = await _act(request, c.SetCurrent(data["player"]))
     return web.json_response({"current_player": player})
 
 
 async def post_games(request: web.Request) -> web.Response:
     data = await _body(request)
     _only(data, "edition", "players")
-    game = await _companion(request).act("new game", lambda bank: bank.new_game(
-        data.get("edition", "celebration"), data.get("players")))
+    game = await _act(request, c.NewGame(data.get("edition", "celebration"),
+                                         data.get("players")))
     return web.json_response({"game": game}, status=201)
 
 
 async def post_assign(request: web.Request) -> web.Response:
     data = await _body(request)
     _only(data, "outcome", "player")
-    record = await _companion(request).act("assign", lambda bank: bank.assign_outcome(
-        data.get("outcome"), data.get("player"), source="tablet"))
+    record = await _act(request, c.Assign(data.get("outcome"), data.get("player")))
     return web.json_response(record.to_json())
 
 
 async def post_next(request: web.Request) -> web.Response:
     _only(await _body(request))
-    player = await _companion(request).act("next player", lambda bank: bank.next_player())
+    player = await _act(request, c.NextPlayer())
     return web.json_response({"current_player": player})
 
 
 async def post_go(request: web.Request) -> web.Response:
     data = await _body(request)
     _only(data, "player")
-    key = _request_id(request)
-    entry = await _companion(request).act("pass GO", lambda bank: bank.pass_go(
-        data.get("player"), source="tablet", request_id=key))
+    entry = await _act(request, c.PassGo(data.get("player")), keyed=True)
     return web.json_response(entry.to_json(), status=201)
-
-
-MAX_TIMER_SECONDS = 3600
 
 
 async def post_timer_start(request: web.Request) -> web.Response:
     data = await _body(request)
     _only(data, "seconds")
-    seconds = data.get("seconds")
-    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, int | float)
-                                or not 1 <= seconds <= MAX_TIMER_SECONDS):
-        raise LedgerError(f"seconds must be a number from 1 to {MAX_TIMER_SECONDS} "
-                          "(or left out for the configured time)")
-    state = _companion(request).lever.start(None if seconds is None else float(seconds),
-                                            source="tablet")
-    return web.json_response({"timer": state})
+    timer = await _act(request, c.StartTimer(data.get("seconds")))
+    return web.json_response({"timer": timer.to_json()})
 
 
 async def post_timer_stop(request: web.Request) -> web.Response:
     _only(await _body(request))
-    return web.json_response({"timer": _companion(request).lever.stop(source="tablet")})
+    timer = await _act(request, c.StopTimer())
+    return web.json_response({"timer": timer.to_json()})
 
 
 async def get_timer(request: web.Request) -> web.Response:
-    return web.json_response({"timer": _companion(request).lever.state()})
-
-
-def _linked_cards(bank: Any) -> set[str]:
-    """Cards linked on the tablet: a player's in the current game, or an action."""
-    linked = {p.card_uid for p in bank.players() if p.card_uid} if bank.latest_game() else set()
-    return linked | set(bank.card_actions())
-
-
-async def _activity(companion: Companion) -> dict[str, Any]:
-    known: set[str] = set()
-    actions: dict[str, str] = {}
-    if companion.bank is not None:  # one trip to the bank's thread for both
-        known, actions = await companion.bank.call(
-            lambda bank: (_linked_cards(bank), bank.card_actions()))
-    return {"activity": list(companion.cards.activity),
-            "new_cards": companion.cards.new_cards(known),
-            "card_actions": actions, "reader": companion.cards.reader_status(),
-            "dropped_taps": companion.cards.dropped}
+    return web.json_response({"timer": (await _table(request).read(c.GetTimer())).to_json()})
 
 
 async def get_activity(request: web.Request) -> web.Response:
-    return web.json_response(await _activity(_companion(request)))
+    reader = request.app[READER]
+    feed = await _table(request).read(c.GetActivity())
+    return web.json_response({**feed, "reader": reader.reader_status() if reader else None,
+                              "dropped_taps": reader.dropped if reader else 0})
 
 
 async def post_cards(request: web.Request) -> web.Response:
@@ -251,23 +230,21 @@ async def post_cards(request: web.Request) -> web.Response:
     data = await _body(request)
     _only(data, "uid", "player", "action")
     if not isinstance(data.get("uid"), str):
-        raise LedgerError("uid is required: the card's UID as hex text")
+        raise Refused("uid is required: the card's UID as hex text")
     if ("player" in data) == ("action" in data):
-        raise LedgerError("give either player (an id) or action")
-    app = _companion(request)
+        raise Refused("give either player (an id) or action")
     uid = data.get("uid")
     if "action" in data:
-        clean = await app.act("card action", lambda bank: bank.set_card_action(
-            uid, data["action"]))
+        clean = await _act(request, c.SetCardAction(uid, data["action"]))
         meaning = {"action": data["action"]}
     else:
-        clean = await app.act("card", lambda bank: bank.set_card(data["player"], uid))
+        clean = await _act(request, c.LinkCard(uid, data["player"]))
         meaning = {"player": data["player"]}
     return web.json_response({"uid": clean, **meaning})
 
 
-async def get_editions(_request: web.Request) -> web.Response:
-    return web.json_response({"editions": [p.to_json() for p in all_presets().values()]})
+async def get_editions(request: web.Request) -> web.Response:
+    return web.json_response({"editions": await _table(request).read(c.GetEditions())})
 
 
 async def index(_request: web.Request) -> web.FileResponse:
@@ -283,12 +260,11 @@ MAX_QUEUED = 100
 class Hub:
     """Pushes every event to every connected WebSocket, each through its own small queue."""
 
-    def __init__(self, companion: Companion) -> None:
-        self.companion = companion
+    def __init__(self) -> None:
         self.clients: dict[asyncio.Queue[dict[str, Any] | None], web.WebSocketResponse] = {}
 
     def publish(self, event: Event) -> None:
-        message = _message(event, self.companion.lever.state())
+        message = _message(event)
         if message is None:
             return
         for queue in list(self.clients):
@@ -306,13 +282,13 @@ class Hub:
                 await asyncio.wait_for(ws.close(), 1.0)
 
 
-def _message(event: Event, timer: dict[str, Any]) -> dict[str, Any] | None:
+def _message(event: Event) -> dict[str, Any] | None:
     if isinstance(event, BankChanged):
         return {"type": "state", "action": event.action, "summary": event.summary,
-                "state": {**event.state, "timer": timer}}
+                "state": event.state.to_json()}
     if isinstance(event, TimerChanged):
         return {"type": "timer", "what": event.what, "source": event.source,
-                "timer": event.state}
+                "timer": event.state.to_json()}
     if isinstance(event, CardTapped):
         return {"type": "activity", "tap": event.entry}
     if isinstance(event, BlockOutcome):
@@ -329,11 +305,10 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     hub.clients[queue] = ws
     sender: asyncio.Future[None] | None = None
     try:
-        app = _companion(request)
-        if app.bank is not None:  # catch up at once: a reconnecting page needs no reload
-            state = await app.bank.call(lambda bank: bank.state())
+        with contextlib.suppress(Unavailable):  # catch up at once: no reload on reconnect
+            state = await _table(request).read(c.GetState())
             await ws.send_json({"type": "state", "action": "hello", "summary": "",
-                                "state": {**state, "timer": app.lever.state()}})
+                                "state": state.to_json()})
         sender = asyncio.ensure_future(_send_all(ws, queue))
         async for msg in ws:  # the page sends nothing we need; this just waits for the end
             if msg.type is WSMsgType.ERROR:
@@ -358,15 +333,17 @@ async def _send_all(ws: web.WebSocketResponse,
         await ws.send_json(message)
 
 
-def build_app(companion: Companion, token: str) -> web.Application:
-    """The aiohttp application for one companion."""
+def build_app(table: Table, token: str, reader: ReaderSource | None = None
+              ) -> web.Application:
+    """The aiohttp application for one table."""
     app = web.Application(middlewares=[errors_as_json, token_for_writes],
                           client_max_size=MAX_BODY)
-    app[COMPANION] = companion
+    app[TABLE] = table
+    app[READER] = reader
     app[TOKEN] = token
-    hub = Hub(companion)
+    hub = Hub()
     app[HUB] = hub
-    companion.listeners.append(hub.publish)
+    unsubscribe = table.subscribe(hub.publish)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/api/state", get_state)
     app.router.add_get("/api/journal", get_journal)
@@ -390,8 +367,7 @@ def build_app(companion: Companion, token: str) -> web.Application:
 
     async def on_shutdown(_app: web.Application) -> None:
         await hub.close()
-        if hub.publish in companion.listeners:
-            companion.listeners.remove(hub.publish)
+        unsubscribe()
 
     app.on_shutdown.append(on_shutdown)
     return app

@@ -1,17 +1,18 @@
-"""Serving the API on the daemon's loop: start, find the bound port, stop."""
+"""Serving the tablet's page and API on the daemon's loop: the web frontend."""
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 from dataclasses import dataclass
-from urllib.parse import quote
+from pathlib import Path
 
 from aiohttp import web
 
-from companion.daemon import Companion
-from companion.web.address import lan_address
-from companion.web.api import build_app
+from companion.app.contract import Table
+from companion.config import WebConfig
+from companion.web import links
+from companion.web.api import ReaderSource, build_app
+from companion.web.token import load_or_create_token
 
 log = logging.getLogger(__name__)
 
@@ -21,7 +22,7 @@ SHUTDOWN_TIMEOUT = 0.5
 
 @dataclass
 class WebServer:
-    """One aiohttp site for one companion."""
+    """One aiohttp site for one table."""
 
     runner: web.AppRunner
     host: str
@@ -30,47 +31,26 @@ class WebServer:
 
     @property
     def url(self) -> str:
-        host = "127.0.0.1" if self.host in ("0.0.0.0", "::", "") else self.host
-        return f"http://{host}:{self.port}/"
+        return links.page_url(self.host, self.port)
 
     @property
     def tablet_link(self) -> str:
         """What the tablet opens (or the QR code holds): the page with the token."""
-        return f"{self.url}#token={quote(self.token, safe='')}"
+        return links.with_token(self.url, self.token)
 
     def lan_link(self) -> str | None:
-        """The tablet link with an address other devices can open (None: no network yet).
-
-        When bound to every interface, that is this machine's address on its default route."""
-        host = self.host
-        if host in ("0.0.0.0", "::", ""):
-            found = lan_address()
-            if found is None:
-                return None
-            host = found
-        elif _loopback(host):
-            return None  # only this machine can open it: no use to a phone
-        elif ":" in host:
-            host = f"[{host}]"
-        return f"http://{host}:{self.port}/#token={quote(self.token, safe='')}"
+        """The tablet link with an address other devices can open (None: no network yet)."""
+        return links.lan_link(self.host, self.port, self.token)
 
     async def stop(self) -> None:
         await self.runner.cleanup()
 
 
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-async def start_web(companion: Companion, host: str, port: int, token: str) -> WebServer:
+async def start_web(table: Table, host: str, port: int, token: str,
+                    reader: ReaderSource | None = None) -> WebServer:
     """Bind and serve; ``port`` 0 picks a free one (tests)."""
     # A page stuck mid-request must not hold up shutdown (systemd allows the daemon 2 s).
-    runner = web.AppRunner(build_app(companion, token), access_log=None,
+    runner = web.AppRunner(build_app(table, token, reader), access_log=None,
                            shutdown_timeout=SHUTDOWN_TIMEOUT)
     await runner.setup()
     # "::" alone would be IPv6 only (asyncio sets IPV6_V6ONLY): serve IPv4 too, so the link
@@ -92,3 +72,57 @@ async def start_web(companion: Companion, host: str, port: int, token: str) -> W
         bound = server.sockets[0].getsockname()[1]
     log.info("web: serving on %s:%d", host, bound)
     return WebServer(runner, host, bound, token)
+
+
+class WebFrontend:
+    """The tablet's page, JSON API and WebSocket on ``[web] host:port``.
+
+    ``any_port_if_taken`` is the demo's choice: a free port beats no page."""
+
+    name = "web"
+
+    def __init__(self, cfg: WebConfig, data_dir: Path, *,
+                 reader: ReaderSource | None = None,
+                 any_port_if_taken: bool = False) -> None:
+        self.cfg = cfg
+        self.data_dir = data_dir
+        self.reader = reader
+        self.any_port_if_taken = any_port_if_taken
+        self.server: WebServer | None = None
+
+    async def start(self, table: Table) -> None:
+        cfg = self.cfg
+        try:
+            token = load_or_create_token(cfg.token, self.data_dir)
+            try:
+                self.server = await start_web(table, cfg.host, cfg.port, token, self.reader)
+            except OSError:
+                if not self.any_port_if_taken:
+                    raise
+                log.info("port %d is taken; serving on a free port instead", cfg.port)
+                self.server = await start_web(table, cfg.host, 0, token, self.reader)
+        except OSError as exc:
+            log.warning("web server on %s:%d unavailable: %s; carrying on without it",
+                        cfg.host, cfg.port, exc)
+            return
+        log.info("web: the tablet API is at %sapi/state", self.server.url)
+        # The token is the tablet's key: not in the journal (readable by the adm group).
+        log.info("web: the tablet link (with its token) is on the screen's QR code and from "
+                 "`companion link`")
+        log.debug("web: tablet link: %s", self.server.tablet_link)
+
+    async def stop(self) -> None:
+        if self.server is not None:
+            await self.server.stop()
+            self.server = None
+
+    def lan_link(self) -> str | None:
+        """For the screen's QR code: None until the server runs and the network is up."""
+        return None if self.server is None else self.server.lan_link()
+
+    @property
+    def healthy(self) -> bool:
+        return self.server is not None
+
+    def status(self) -> str:
+        return f"web {self.server.url if self.server else 'off'}"

@@ -1,0 +1,91 @@
+"""What a card tap does, and the feed of recent taps (tablet, screen, ``GET /api/activity``).
+
+A card linked on the tablet (a player of the current game, or an action) comes first, then the
+config's ``[reader] cards``; anything else is a new card for the tablet to link. The taps are
+carried out through the table's own contract, like any frontend's commands.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from companion.app import commands as c
+from companion.app.contract import Table
+from companion.events import BlockOutcome, CardTapped
+from companion.exc import CompanionError
+
+log = logging.getLogger(__name__)
+
+ACTIVITY = 50
+"""Taps kept in the feed."""
+
+
+class CardTaps:
+    def __init__(self, named: Mapping[str, str], publish: Callable[[CardTapped], None]) -> None:
+        self.named = dict(named)
+        self.publish = publish
+        self.feed: deque[dict[str, Any]] = deque(maxlen=ACTIVITY)
+
+    async def tap(self, table: Table, uid: str, source: str) -> dict[str, Any]:
+        """Carry out a tap of ``uid``; the feed's new line (what it did, in words)."""
+        kind, did = "unknown", "new card"
+        try:
+            kind, meaning = await table.read(c.CardMeaning(uid, self.named))
+            if kind == "unmatched":
+                did = f"card of {meaning}, who is not in this game: link it on the tablet"
+            elif kind == "player":
+                await table.act(c.SetCurrent(meaning), source=_source(uid))
+                did = f"{(await table.read(c.GetState())).name_of(meaning)} is current"
+            elif kind == "action":
+                did = await self._action(table, str(meaning), uid)
+        except CompanionError as exc:
+            kind = "error" if kind == "unknown" else kind
+            did = f"refused: {exc}"
+        except Exception:
+            log.exception("card %s: handling the tap failed", uid)
+            kind, did = "error", "failed (see the log)"
+        entry = {"at": time.time(), "uid": uid, "source": source, "kind": kind, "did": did}
+        self.feed.appendleft(entry)
+        log.info("card %s: %s", uid, did)
+        self.publish(CardTapped(uid, kind, did, entry))
+        return entry
+
+    @staticmethod
+    async def _action(table: Table, action: str, uid: str) -> str:
+        source = _source(uid)
+        if action == "next_player":
+            pid = await table.act(c.NextPlayer(), source=source)
+            return f"next player: {(await table.read(c.GetState())).name_of(pid)}"
+        if action == "pass_go":
+            await table.act(c.PassGo(), source=source)
+            return "pass GO"
+        if action == "undo":
+            await table.act(c.Undo(), source=source)
+            return "undo"
+        if action == "press":
+            event = table.press(source="card")
+            return "pressed the block" if isinstance(event, BlockOutcome) else \
+                "press ignored: the block is still sounding"
+        if action == "timer":
+            timer = await table.act(c.ToggleTimer(), source="card")
+            return "timer started" if timer.running else "timer stopped"
+        raise CompanionError(f"unknown card action {action!r}")
+
+    def new_cards(self, linked: set[str]) -> list[str]:
+        """Cards tapped recently that mean nobody here (unknown, or the config's name for
+        someone not in this game) and are still not linked on the tablet, newest first."""
+        seen: list[str] = []
+        for entry in self.feed:
+            uid = entry["uid"]
+            if entry["kind"] in ("unknown", "unmatched") and uid not in linked \
+                    and uid not in seen:
+                seen.append(uid)
+        return seen
+
+
+def _source(uid: str) -> str:
+    return f"card:{uid}"[:40]

@@ -1,0 +1,186 @@
+"""What a frontend can ask of the table: commands (changes) and queries (reads), as plain frozen
+values. Fields hold the input as it came; the table validates it and refuses bad input with a
+message naming the problem (:class:`companion.exc.Refused`), changing nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from companion.app.contract import Command, Query
+from companion.core.ledger import Entry
+from companion.core.lever import TimerState
+from companion.core.state import OutcomeView, TableState
+
+CURRENT = None
+"""``player`` left out: the current player."""
+
+# -- the bank ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame(Command[int]):
+    """Start a game (old games stay as they were); answers its id."""
+
+    action: ClassVar[str] = "new game"
+    edition: object = "celebration"
+    players: object = None
+    colours: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer(Command[Entry]):
+    """``payer`` pays ``payee`` (a player id or ``"bank"``)."""
+
+    action: ClassVar[str] = "transfer"
+    payer: object
+    payee: object
+    amount: object
+    note: object = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PassGo(Command[Entry]):
+    """The Bank pays a player (default: the current one) the edition's GO salary."""
+
+    action: ClassVar[str] = "pass GO"
+    player: object = CURRENT
+
+
+@dataclass(frozen=True, slots=True)
+class Undo(Command[Entry]):
+    """Undo the latest coin movement not undone yet."""
+
+    action: ClassVar[str] = "undo"
+
+
+@dataclass(frozen=True, slots=True)
+class SetCurrent(Command[int | None]):
+    """Make a player current (None: nobody; outcomes then wait, unassigned)."""
+
+    action: ClassVar[str] = "current player"
+    player: object
+
+
+@dataclass(frozen=True, slots=True)
+class NextPlayer(Command[int]):
+    """Pass the turn to the next seat."""
+
+    action: ClassVar[str] = "next player"
+
+
+@dataclass(frozen=True, slots=True)
+class Assign(Command[OutcomeView]):
+    """Give a waiting (unassigned) block outcome to a player."""
+
+    action: ClassVar[str] = "assign"
+    outcome: object
+    player: object
+
+
+@dataclass(frozen=True, slots=True)
+class LinkCard(Command[str | None]):
+    """Make a card UID a player's card in the current game (None as uid: forget it)."""
+
+    action: ClassVar[str] = "card"
+    uid: object
+    player: object
+
+
+@dataclass(frozen=True, slots=True)
+class SetCardAction(Command[str]):
+    """Make a card do an action whoever taps it (next player, pass GO, ...)."""
+
+    action: ClassVar[str] = "card action"
+    uid: object
+    card_action: object
+
+
+@dataclass(frozen=True, slots=True)
+class Tap(Command[dict[str, Any]]):
+    """A card was tapped on a reader: do what it means (a player's card makes them current;
+    an action card does its action). Answers the activity feed's line for it."""
+
+    action: ClassVar[str] = "card tap"
+    uid: str
+
+
+# -- the lever timer -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StartTimer(Command[TimerState]):
+    """Start (or restart with a fresh time) the countdown; ``seconds`` None: the configured."""
+
+    action: ClassVar[str] = "timer start"
+    seconds: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class StopTimer(Command[TimerState]):
+    action: ClassVar[str] = "timer stop"
+
+
+@dataclass(frozen=True, slots=True)
+class ToggleTimer(Command[TimerState]):
+    """Start the countdown, or stop it if it runs (a card, a second lever)."""
+
+    action: ClassVar[str] = "timer"
+
+
+# -- reads ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GetState(Query[TableState]):
+    """The table now: game, players, outcomes, the coin log, the timer."""
+
+
+@dataclass(frozen=True, slots=True)
+class GetJournal(Query[list[dict[str, Any]]]):
+    """A game's whole journal as JSON lines (default: the latest game)."""
+
+    game: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GetTimer(Query[TimerState]):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class GetEditions(Query[list[dict[str, Any]]]):
+    """Every edition the table can play."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardMeaning(Query[tuple[str, int | str | None]]):
+    """What a tap of ``uid`` means: ("player", id), ("action", name), ("unmatched", the
+    config's name for someone not in this game) or ("unknown", None)."""
+
+    uid: str
+    named: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class GetActivity(Query[dict[str, Any]]):
+    """The latest card taps (``activity``), cards that mean nobody yet (``new_cards``) and the
+    action cards (``card_actions``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Health:
+    """How the table is doing: for the screen, the status LED and the demo."""
+
+    bank: bool
+    sound: bool
+    presses: int
+    ignored: int
+    quiet: bool
+    """Nothing is sounding, no countdown runs and the lever has settled."""
+
+
+@dataclass(frozen=True, slots=True)
+class GetHealth(Query[Health]):
+    pass

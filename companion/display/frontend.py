@@ -1,0 +1,50 @@
+"""The small screen as a frontend: it reads the table's state once, then draws every event."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from companion.app.commands import GetHealth, GetState
+from companion.app.contract import Table
+from companion.config import DisplayConfig
+from companion.display.screen import Screen
+
+log = logging.getLogger(__name__)
+
+
+class ScreenFrontend:
+    """Starts the display thread and feeds it the table's events.
+
+    ``link`` says where to read the tablet link for the idle screen's QR code; ``on_quit`` is
+    called (from the display thread) when a desktop window is closed."""
+
+    name = "screen"
+
+    def __init__(self, cfg: DisplayConfig, *, link: Callable[[], str | None] | None = None,
+                 on_quit: Callable[[], None] | None = None) -> None:
+        self.screen = Screen(cfg, on_quit=on_quit)
+        self._link = link
+        self._unsubscribe: Callable[[], None] | None = None
+
+    async def start(self, table: Table) -> None:
+        health = await table.read(GetHealth())
+        self.screen.set_bank_online(health.bank)
+        if health.bank:
+            self.screen.set_state(await table.read(GetState()))
+        self._unsubscribe = table.subscribe(self.screen.post)
+        self.screen.start()
+        if self._link is not None:
+            self.screen.set_link_source(self._link)
+
+    async def stop(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self.screen.close()
+
+    @property
+    def healthy(self) -> bool:
+        return True  # a panel that is not there yet is waited for (and logged), not an error
+
+    def status(self) -> str:
+        return f"screen {self.screen.output_name or 'waiting'}"

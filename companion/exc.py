@@ -1,0 +1,37 @@
+"""The companion's errors, one vocabulary for every part (as gpiozero's ``exc`` module).
+
+Each class says what the person at the table can do about it, and the web maps it to a status:
+:class:`Refused` is 400 (fix the input), :class:`Conflict` 409 (not now, the table's state
+refuses it), :class:`Unavailable` 503 (a part is missing). None of them has changed anything.
+"""
+
+from __future__ import annotations
+
+
+class CompanionError(Exception):
+    """Base of every error the companion raises on purpose."""
+
+
+class Refused(CompanionError, ValueError):
+    """Bad input, or something the edition's rules do not allow: nothing was written."""
+
+
+class Conflict(CompanionError):
+    """A well-formed request the table's state refuses now (a game that has ended, a block that
+    is still sounding)."""
+
+
+class GameEnded(Conflict):
+    """The game has ended: it is read-only (undo reopens it; export still reads it)."""
+
+
+class BlockSounding(Conflict):
+    """The block is still sounding its last outcome: the press is ignored, as on the unit."""
+
+
+class Unavailable(CompanionError, RuntimeError):
+    """A part the request needs is missing (the bank file, a device)."""
+
+
+class RulesetError(CompanionError, ValueError):
+    """An edition's rules file that does not have the expected shape (a packaging bug)."""
