@@ -15,10 +15,11 @@ from pathlib import Path
 from companion import __version__
 from companion.audio.backend import BACKENDS as AUDIO_BACKENDS
 from companion.config import Config, ConfigError, example, load
+from companion.core.editions import Editions
 
 EXIT_CONFIG = 2
-MIN_ODDS_PRESSES = 90
-"""Chi-square needs >= 5 expected presses in every class; the rarest is 1/18."""
+EXIT_USAGE = 2
+"""A command given something it can't use (as argparse does): exit status 2, one line."""
 
 
 def _at_least(minimum: int, maximum: int = 2**62) -> Callable[[str], int]:
@@ -202,23 +203,69 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_odds(args: argparse.Namespace) -> int:
-    from companion.core.odds import simulate
-    from companion.core.outcomes import EXPECTED, LABELS, default_rng
+def _usage(command: str, problem: str) -> int:
+    print(f"companion {command}: {problem}", file=sys.stderr)
+    return EXIT_USAGE
 
-    result = simulate(default_rng(), args.presses)
+
+def _cmd_odds(args: argparse.Namespace) -> int:
+    from companion.core.odds import min_presses, simulate
+    from companion.core.outcomes import default_rng
+    from companion.exc import Refused
+
+    config = _load_config(args.config)
+    known = config.game.rulesets()
+    if args.list:
+        return _odds_list(known, args.json)
+    try:
+        rules = known.get_edition(args.edition or config.game.edition)
+        mode = rules.mode(args.mode) if args.mode else rules.default_mode
+    except Refused as exc:
+        return _usage("odds", str(exc))
+    expected = mode.odds()
+    if not expected:
+        return _usage("odds", f"{rules.name}'s {mode.name} draws nothing: a press starts or "
+                              "stops the timer")
+    least = min_presses(expected)
+    if args.presses < least:
+        rarest = min(expected.values())
+        return _usage("odds", f"--presses must be at least {least} for {mode.name} "
+                              f"(chi-square needs 5 expected presses in its rarest class, "
+                              f"{rarest})")
+    params = {"utilities": args.utilities} if mode.needs else None
+    result = simulate(rules.id, mode, default_rng(), args.presses, params)
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
         return 0
-    print(f"{args.presses} presses of the Question Block (OS entropy)\n")
-    print(f"{'outcome':<11} {'expected':>9} {'observed':>9}  {'count':>8}")
-    for label in LABELS:
+    print(f"{args.presses} presses of {rules.name}: {mode.name} (OS entropy)\n")
+    print(f"{'outcome':<11} {'exact':>6} {'expected':>9} {'observed':>9}  {'count':>8}")
+    for label, p in expected.items():
         count = result.observed[label]
-        print(f"{label:<11} {float(EXPECTED[label]):>9.4f} {count / result.presses:>9.4f}  "
+        print(f"{label:<11} {p!s:>6} {float(p):>9.4f} {count / result.presses:>9.4f}  "
               f"{count:>8}")
     verdict = "fair" if result.p_value >= 0.001 else "NOT matching the rulebook"
-    print(f"\nchi-square {result.chi_square:.2f} on 8 degrees of freedom, "
-          f"p-value {result.p_value:.3f}: {verdict}")
+    print(f"\nchi-square {result.chi_square:.2f} on {result.degrees_of_freedom} degrees of "
+          f"freedom, p-value {result.p_value:.3f}: {verdict}")
+    return 0
+
+
+def _odds_list(known: Editions, as_json: bool) -> int:
+    """Every edition's press modes with their exact odds."""
+    if as_json:
+        print(json.dumps({r.id: {"name": r.name, "modes": [m.to_json() for m in r.modes]}
+                          for r in known.values()}, indent=2, ensure_ascii=False))
+        return 0
+    for rules in known.values():
+        print(f"{rules.id}: {rules.name}")
+        for mode in rules.modes:
+            default = " (default)" if mode.default else ""
+            odds = mode.odds()
+            print(f"  {mode.id}: {mode.name}{default}")
+            if not odds:
+                print("    no dice: a press starts or stops the lever timer")
+            for label, p in odds.items():
+                print(f"    {label:<11} {p!s:>5}")
+        print()
     return 0
 
 
@@ -332,10 +379,17 @@ def build_parser() -> argparse.ArgumentParser:
                         help="default: the protocol's own")
     reader.set_defaults(func=_cmd_reader)
 
-    odds = sub.add_parser("odds", help="check the block's odds against the rulebook")
-    odds.add_argument("--presses", type=_at_least(MIN_ODDS_PRESSES), default=100_000,
-                      help=f"presses (default 100000, at least {MIN_ODDS_PRESSES})")
+    odds = sub.add_parser("odds", help="press a mode many times and check its odds against "
+                                       "the rulebook; --list shows every mode's exact odds")
+    odds.add_argument("--edition", help="an edition (default: [game] edition, celebration)")
+    odds.add_argument("--mode", help="a press mode of that edition (default: its default)")
+    odds.add_argument("--presses", type=_at_least(1), default=100_000,
+                      help="presses (default 100000; at least 5 expected in the rarest class)")
+    odds.add_argument("--utilities", type=int, choices=(1, 2), default=1,
+                      help="utility rent: how many utilities the owner has")
+    odds.add_argument("--list", action="store_true", help="every edition's modes and odds")
     odds.add_argument("--json", action="store_true", help="machine-readable output")
+    odds.add_argument("--config", type=Path, help="TOML config ([game]: edition, house rules)")
     odds.set_defaults(func=_cmd_odds)
 
     bench = sub.add_parser("bench", help="measure latency, start-up and memory")

@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any, get_origin, get_type_hints
 
 from companion.audio.backend import BACKENDS as AUDIO_BACKENDS
+from companion.core.editions import Editions, editions
 from companion.core.ledger import CARD_ACTION_NAMES
 from companion.core.uid import parse_card_map
 from companion.display import DRIVERS as DISPLAY_DRIVERS
 from companion.display import SIZES as DISPLAY_SIZES
-from companion.exc import CompanionError
+from companion.exc import CompanionError, RulesetError
 from companion.gpio.pins import PIN_FACTORIES
 from companion.readers import PROTOCOLS as READER_PROTOCOLS
 from companion.web.token import MIN_LENGTH as TOKEN_MIN_LENGTH
@@ -187,11 +188,10 @@ class DisplayConfig:
 
 
 def _edition(v: str) -> str | None:
-    from companion.presets import all_presets
-
-    known = all_presets()
-    return None if v in known else (
-        f"must be one of {', '.join(repr(k) for k in known)}, got {shown(v)}")
+    if not v.isidentifier():
+        return f"must be an edition such as {', '.join(repr(k) for k in editions())}, got " \
+               f"{shown(v)}"
+    return None  # known editions (house rules included) are checked with the whole section
 
 
 def _player_names(v: tuple[str, ...]) -> str | None:
@@ -271,12 +271,21 @@ class ReaderConfig:
 class GameConfig:
     """The game started when the bank has none yet (the tablet can start others)."""
 
-    edition: str = setting("celebration", "edition preset: celebration, movie, gamer, "
-                                          "mario_kart, wiggly_worms (timer only, no coins)",
-                           _edition)
+    edition: str = setting("celebration", "edition: celebration, movie, gamer, mario_kart, "
+                                          "wiggly_worms (timer only, no coins)", _edition)
     players: tuple[str, ...] = setting(("Mario", "Luigi", "Peach", "Yoshi"),
-                                       "2-6 player names in turn order; the first starts",
+                                       "player names in turn order (as many as the edition "
+                                       "seats: 2-6, Gamer and Mario Kart 2-4); the first starts",
                                        _player_names)
+    house_rules: str = setting("", "folder of edition files (the packaged ones' shape) whose "
+                                   "numbers replace an edition's: your table's house rules; "
+                                   "empty for none", _folder_path)
+
+    def rulesets(self) -> Editions:
+        """The editions this table plays: the packaged ones, with its house rules over them."""
+        if not self.house_rules:
+            return editions()
+        return editions().with_house_rules(Path(self.house_rules))
 
 
 @dataclass(frozen=True)
@@ -372,7 +381,8 @@ def from_dict(data: dict[str, Any], base_dir: Path | None = None,
                                           f"{', '.join(fields)}")
             values[key] = _check_value(dotted, hints[key], raw, fields[key].metadata["check"])
         if base_dir is not None:
-            path_keys = {"data": ("dir",), "audio": ("sounds_dir",)}.get(name, ())
+            path_keys = {"data": ("dir",), "audio": ("sounds_dir",),
+                         "game": ("house_rules",)}.get(name, ())
             _resolve_paths(name, values, base_dir, path_keys)
         if name == "audio":
             _check_sounds_dir(values)
@@ -400,13 +410,19 @@ def _check_pins(config: Config) -> None:
 
 
 def _check_game(game: GameConfig) -> None:
-    """The players must fit the edition (e.g. Wiggly Worms is for 2-4)."""
-    from companion.presets import get_preset
-
-    preset = get_preset(game.edition)
-    if not preset.min_players <= len(game.players) <= preset.max_players:
-        raise ConfigError("game.players", f"{preset.name} is for {preset.min_players}-"
-                                          f"{preset.max_players} players, got "
+    """The house rules must read, the edition must be one of them, and the players must fit
+    it (e.g. Gamer and Wiggly Worms are for 2-4)."""
+    try:
+        known = game.rulesets()
+    except RulesetError as exc:
+        raise ConfigError("game.house_rules", str(exc)) from None
+    if game.edition not in known:
+        raise ConfigError("game.edition", f"must be one of {', '.join(repr(k) for k in known)}"
+                                          f", got {shown(game.edition)}")
+    rules = known[game.edition]
+    if not rules.min_players <= len(game.players) <= rules.max_players:
+        raise ConfigError("game.players", f"{rules.name} is for {rules.min_players}-"
+                                          f"{rules.max_players} players, got "
                                           f"{len(game.players)}")
 
 

@@ -54,6 +54,7 @@ class Daemon:
     ) -> None:
         self.config = config
         self.clock = clock
+        self.rulesets = config.game.rulesets()
         self.bus = Bus()
         library = SoundLibrary(config.sounds_dir)
         self.speaker = Speaker(backend or make_backend(config.audio.backend))
@@ -62,7 +63,8 @@ class Daemon:
         self.table = TableService(block=Block(rng or default_rng(), library.seconds),
                                   library=library, speaker=self.speaker, lever=self.lever,
                                   bus=self.bus, clock=clock,
-                                  card_names=config.reader.card_map())
+                                  card_names=config.reader.card_map(),
+                                  rulesets=self.rulesets, edition=config.game.edition)
         self.button: Any = None
         self.status_led: Any = None
         self.frontends: list[Frontend] = []
@@ -90,8 +92,7 @@ class Daemon:
         self.button = self._open_button(factory)
         self.lever.open(loop, factory)
         self.status_led = self._open_led(factory)
-        if self.bank is not None:
-            self.lever.note_edition(self.bank.run(lambda bank: bank.state().game.edition))
+        self.table.load()
         log.info("companion ready (button: %s, lever: %s, motor: %s, audio: %s, bank: %s)",
                  f"BCM {self.config.block.pin}" if self.button else "none",
                  f"BCM {self.config.lever.pin}" if self.lever.switch else "none",
@@ -100,7 +101,7 @@ class Daemon:
                  self.bank.path if self.bank else "none")
 
     def _open_bank(self) -> BankService | None:
-        service = BankService(self.config.data_dir / DB_NAME)
+        service = BankService(self.config.data_dir / DB_NAME, self.rulesets)
         game = self.config.game
 
         def ensure_game(bank: Bank) -> None:

@@ -20,7 +20,14 @@ from companion.app.contract import Table
 from companion.config import Config
 from companion.core.state import TableState
 from companion.daemon import Daemon
-from companion.events import BankChanged, BlockOutcome, CardTapped, Event, TimerChanged
+from companion.events import (
+    BlockOutcome,
+    CardTapped,
+    Event,
+    PressIgnored,
+    StateChanged,
+    TimerChanged,
+)
 from companion.exc import CompanionError
 
 PRESS_HOLD = 0.06
@@ -34,12 +41,14 @@ LEVER_HOLD = 0.4
 """How long the demo holds the lever back (wind-up mode gives time in proportion)."""
 
 
-def describe(event: Event) -> str:
-    """One line for the terminal."""
+def describe(event: Event) -> str | None:
+    """One line for the terminal (None: nothing worth a line)."""
     if isinstance(event, BlockOutcome):
         sound = "" if event.sound_played else "  (no sound)"
-        return f"press {event.number}: {event.outcome.describe()}{sound}"
-    if isinstance(event, BankChanged):
+        return f"press {event.number}: {event.description}{sound}"
+    if isinstance(event, StateChanged):
+        if event.state.ended and event.action != "mode":
+            return f"  bank: {event.summary}\n  game over: {standings_line(event.state)}"
         return f"  bank: {event.summary}\n  coins: {balances_line(event.state)}"
     if isinstance(event, TimerChanged):
         if event.what == "started":
@@ -48,7 +57,20 @@ def describe(event: Event) -> str:
             f"timer: stopped ({event.source})"
     if isinstance(event, CardTapped):
         return f"card {event.uid}: {event.did}"
-    return "press ignored: the block is still sounding (the Hasbro unit does the same)"
+    if isinstance(event, PressIgnored):
+        suffix = " (the Hasbro unit does the same)" if "sounding" in event.reason else ""
+        return f"press ignored: {event.reason}{suffix}"
+    return None
+
+
+def standings_line(state: TableState) -> str:
+    """``1. Mario 150 | 2. Luigi 120``: the final standings."""
+    parts = []
+    for row in state.standings:
+        score = row.total if row.total is not None else row.worms if row.worms is not None \
+            else row.coins
+        parts.append(f"{row.rank}. {state.name_of(row.player)} {score}")
+    return " | ".join(parts)
 
 
 def balances_line(state: TableState) -> str:
@@ -56,8 +78,12 @@ def balances_line(state: TableState) -> str:
     parts = []
     for p in state.players:
         star = "*" if p.current else ""
-        owes = " (owes)" if p.owes else ""
-        parts.append(f"{star}{p.name} {p.balance}{owes}")
+        if p.out:
+            parts.append(f"{p.name} (out)")
+        elif p.worms is not None:
+            parts.append(f"{star}{p.name} {p.worms} worm{'s' if p.worms != 1 else ''}")
+        else:
+            parts.append(f"{star}{p.name} {p.balance}{' (owes)' if p.owes else ''}")
     return " | ".join(parts)
 
 
@@ -108,7 +134,13 @@ class Console:
 
     async def start(self, table: Table) -> None:
         self.table = table
-        self._unsubscribe = table.subscribe(lambda event: print(describe(event), flush=True))
+        self._unsubscribe = table.subscribe(self._show)
+
+    @staticmethod
+    def _show(event: Event) -> None:
+        line = describe(event)
+        if line is not None:
+            print(line, flush=True)
 
     async def stop(self) -> None:
         if callable(self._unsubscribe):
@@ -186,7 +218,7 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
         seen.append(await table.read(c.GetState()))
         print(f"  coins: {balances_line(seen[-1])}", flush=True)
     table.subscribe(lambda event: seen.__setitem__(slice(None), [event.state])
-                    if isinstance(event, BankChanged) else None)
+                    if isinstance(event, StateChanged) else None)
     fd = sys.stdin.fileno()
 
     def bank_key(ch: str) -> None:

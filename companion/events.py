@@ -22,19 +22,37 @@ class BlockOutcome:
     sound_played: bool
     ping_period: float = 0.30
     """Seconds from one coin ping to the next in its sound (a screen lights a coin per ping)."""
+    ping_start: float = 0.0
+    """Seconds into the sound of the first coin ping (a block's bump comes first)."""
+    headline: str = ""
+    instruction: str = ""
+    description: str = ""
+    """The edition's words for it (the screen's headline, what to do, one line for the log)."""
 
 
 @dataclass(frozen=True, slots=True)
 class PressIgnored:
-    """A press while the previous outcome was still sounding (the unit does the same)."""
+    """A press that does nothing: the previous outcome is still sounding (the unit does the
+    same), or the game has ended."""
 
     at: float
     source: str
+    reason: str = "the block is still sounding"
 
 
 @dataclass(frozen=True, slots=True)
-class BankChanged:
-    """The bank wrote something; ``state`` is the table after the write."""
+class LeverPressed:
+    """A press in a game where the block is a second lever (Wiggly Worms): the countdown
+    started or stopped."""
+
+    at: float
+    source: str
+    started: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StateChanged:
+    """The table changed (a bank write, an armed press mode); ``state`` is the table now."""
 
     action: str
     summary: str
@@ -67,5 +85,5 @@ class CardTapped:
     entry: dict[str, Any]
 
 
-Event = BlockOutcome | PressIgnored | BankChanged | TimerChanged | CardTapped
+Event = BlockOutcome | PressIgnored | LeverPressed | StateChanged | TimerChanged | CardTapped
 Listener = Callable[[Event], None]

@@ -33,9 +33,6 @@ from companion.handoff import Handoff
 
 log = logging.getLogger(__name__)
 
-WORMS = "wiggly_worms"
-
-
 def settings_from(cfg: LeverConfig) -> LeverSettings:
     return LeverSettings(seconds=cfg.seconds, wind_up=cfg.wind_up,
                          max_seconds=cfg.max_seconds, full_wind=cfg.wind_up_hold_ms / 1000,
@@ -55,16 +52,13 @@ class LeverControl:
         self.clock = clock
         self.switch: Any = None
         self.motor: Any = None
-        self.edition = ""
+        self.label = "Time is running"
+        """What the countdown is called on the screen and the tablet (the game's words)."""
         self._handoff = Handoff("lever edge")
         self._loop: asyncio.AbstractEventLoop | None = None
         self._expiry: asyncio.TimerHandle | None = None
         self._cue: asyncio.TimerHandle | None = None
         self._recheck: asyncio.TimerHandle | None = None
-
-    @property
-    def label(self) -> str:
-        return "Worms are moving!" if self.edition == WORMS else "Time is running"
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -167,9 +161,9 @@ class LeverControl:
         return replace(self.timer.state(self.clock()), label=self.label,
                        lever=self.switch is not None, motor=self.motor is not None)
 
-    def note_edition(self, edition: str) -> None:
-        """The game's edition (for the countdown's label)."""
-        self.edition = edition
+    def set_label(self, label: str) -> None:
+        """What the countdown is called in the game being played."""
+        self.label = label
 
     # -- effects -----------------------------------------------------------------------------
 

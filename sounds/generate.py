@@ -389,6 +389,106 @@ def time_up() -> Samples:
     return out
 
 
+def _clack(rng: random.Random, brightness: float, seconds: float) -> Samples:
+    """One hit of a plastic die on the table: a short noise burst through two resonances,
+    with a millisecond's rise and a low-pass, so it knocks without clicking."""
+    n = round(seconds * RATE)
+    rise = round(0.0012 * RATE)
+    out: Samples = []
+    lo, hi = Formant(), Formant()
+    lo.tune(850.0 * brightness, 240.0)
+    hi.tune(2300.0 * brightness, 500.0)
+    smooth = math.exp(-TWO_PI * 4500.0 / RATE)
+    y = 0.0
+    for i in range(n):
+        t = i / RATE
+        env = math.exp(-t / 0.006) * (smoothstep(i / rise) if i < rise else 1.0)
+        noise = rng.gauss(0.0, 1.0) * env
+        value = 0.6 * lo.step(noise) + 0.4 * hi.step(noise)
+        y = (1.0 - smooth) * value + smooth * y  # a one-pole low-pass
+        out.append(y)
+    return out
+
+
+def dice_roll() -> Samples:
+    """A die rolling across the board: a quick scatter of clacks that slows and settles."""
+    rng = random.Random(0xD1CE)
+    out: Samples = []
+    at = LEAD_SECONDS
+    gap = 0.04
+    hits = 9
+    for i in range(hits):
+        last = i == hits - 1  # it lands: the loudest, lowest clack
+        level = 1.0 if last else 0.45 + 0.35 * rng.random()
+        mix_into(out, _clack(rng, 0.75 if last else 0.85 + 0.3 * rng.random(), 0.05), at,
+                 level)
+        gap *= 1.13  # a rolling die slows down
+        at += gap * (0.8 + 0.4 * rng.random())
+    return out
+
+
+def rent() -> Samples:
+    """A till's drawer and bell: pay the owner (two bright bell notes after a clunk)."""
+    rng = random.Random(0x4E47)
+    out: Samples = []
+    mix_into(out, _clack(rng, 0.45, 0.06), LEAD_SECONDS, 0.8)  # the drawer's clunk
+    bell = ((1.0, 1.0, 0), (2.0, 0.3, 10), (2.76, 0.25, 14))
+    mix_into(out, tone(note_hz(14), 0.35, bell, attack=0.004, decay_tau=0.18, release=0.05),
+             LEAD_SECONDS + 0.07, 0.7)
+    mix_into(out, tone(note_hz(19), 0.55, bell, attack=0.004, decay_tau=0.25, release=0.08),
+             LEAD_SECONDS + 0.19, 0.8)
+    return out
+
+
+def block_bump() -> Samples:
+    """A block hit from below: a short wooden bonk that drops in pitch."""
+    drop = lambda t: 340.0 * (0.55 + 0.45 * math.exp(-t / 0.03))  # noqa: E731 - a pitch glide
+    bonk = tone(drop, 0.12, ((1.0, 1.0, 0), (2.3, 0.3, 40), (3.9, 0.12, 80)),
+                attack=0.001, decay_tau=0.035, release=0.02)
+    return silence(LEAD_SECONDS) + bonk
+
+
+BUMP_SECONDS = 0.12 + LEAD_SECONDS
+"""How long ``block_bump`` lasts: a Coin Block's pings come after it."""
+
+
+def item_box() -> Samples:
+    """An Item Box spinning: a rising, speeding roulette of bright notes that lands."""
+    out: Samples = []
+    scale = [0, 4, 7, 12, 16, 19, 24]
+    at = LEAD_SECONDS
+    gap = 0.07
+    for i in range(14):
+        semis = scale[i % len(scale)] + (3 if i >= 7 else 0)
+        mix_into(out, tone(note_hz(semis), 0.06, ((1.0, 1.0, 0), (3.0, 0.25, 30)),
+                           attack=0.002, decay_tau=0.03, release=0.01), at, 0.5)
+        at += gap
+        gap = max(0.035, gap * 0.9)
+    mix_into(out, tone(note_hz(27), 0.3, ((1.0, 1.0, 0), (2.0, 0.3, 8)), attack=0.003,
+                       decay_tau=0.12, release=0.05, vibrato=(10.0, 0.3)), at + 0.02, 0.8)
+    return out
+
+
+def fanfare() -> Samples:
+    """The game is won: a short, bright brass-like fanfare ending on a held chord."""
+    out: Samples = []
+    brass = ((1.0, 1.0, 0), (2.0, 0.6, 2), (3.0, 0.4, 3), (4.0, 0.25, 4), (5.0, 0.12, 6))
+    phrase = [(3, 0.14), (3, 0.14), (3, 0.14), (8, 0.42), (6, 0.14), (8, 0.14), (12, 0.9)]
+    at = LEAD_SECONDS
+    for i, (semis, seconds) in enumerate(phrase):
+        last = i == len(phrase) - 1
+        note = tone(note_hz(semis), seconds * (1.0 if last else 0.9), brass, attack=0.015,
+                    decay_tau=1.2 if last else 0.5, release=0.3 if last else 0.03,
+                    vibrato=(5.0, 0.15) if last else (0.0, 0.0))
+        mix_into(out, note, at, 0.55)
+        if last:  # the chord under the last note
+            for third in (4, 7):
+                mix_into(out, tone(note_hz(semis - 12 + third), seconds, brass, attack=0.03,
+                                   decay_tau=1.2, release=0.3), at, 0.3)
+        at += seconds
+    return out
+
+
 SOUNDS: dict[str, Callable[[], Samples]] = {
     "coin": coin,
     "power_up": power_up,
@@ -397,6 +497,11 @@ SOUNDS: dict[str, Callable[[], Samples]] = {
     "timer_tick": timer_tick,
     "timer_loop": timer_loop,
     "time_up": time_up,
+    "dice_roll": dice_roll,
+    "rent": rent,
+    "block_bump": block_bump,
+    "item_box": item_box,
+    "fanfare": fanfare,
 }
 
 

@@ -26,12 +26,12 @@ import time
 from pathlib import Path
 
 from companion.bank import Bank
-from companion.core.ledger import BANK, Entry
+from companion.core.ledger import BANK, Entry, Payment
 from companion.core.outcomes import Kind, Outcome
 from companion.core.state import OutcomeView
 
 COIN_MOVING = (*(Outcome(Kind.COINS, coins=k, rolls=(1, k)) for k in range(1, 7)),
-               Outcome(Kind.BOWSER, rolls=(3,)), Outcome(Kind.GAME_OVER, rolls=(6,)))
+               Outcome(Kind.BOWSER, 5, (3,)), Outcome(Kind.GAME_OVER, 10, (6,)))
 ALL_OUTCOMES = (*COIN_MOVING, Outcome(Kind.POWER_UP, rolls=(5,)))
 WAIT_LIMIT_S = 60.0
 
@@ -41,7 +41,10 @@ def say(line: str) -> None:
     sys.stdout.flush()
 
 
-def ack(key: str, result: Entry | OutcomeView) -> None:
+def ack(key: str, result: Entry | Payment | OutcomeView) -> None:
+    if isinstance(result, Payment):  # a transfer: in Celebration, always the whole amount
+        assert result.entry is not None and not result.capped
+        result = result.entry
     if isinstance(result, Entry):
         say(f"ack {key} {result.id} -")
     else:
@@ -56,7 +59,8 @@ def wait_for(path: Path) -> None:
         time.sleep(0.001)
 
 
-def crash_op(bank: Bank, players: list[int], k: int, i: int) -> Entry | OutcomeView:
+def crash_op(bank: Bank, players: list[int], k: int,
+             i: int) -> Entry | Payment | OutcomeView:
     """Op ``i`` of writer ``k``: the same arguments every time it is (re)sent."""
     tag = f"w{k}-{i}"
     first, second = players
@@ -102,7 +106,7 @@ def together(args: argparse.Namespace) -> None:
     order = range(args.n - 1, -1, -1) if args.reverse else range(args.n)
     for count, i in enumerate(order):
         payer, payee = players[i % len(players)], players[(i + 1) % len(players)]
-        result: Entry | OutcomeView
+        result: Entry | Payment | OutcomeView
         if args.mode == "block":
             result = bank.record_outcome(COIN_MOVING[i % len(COIN_MOVING)], source=tag)
         elif args.mode == "web":

@@ -18,8 +18,10 @@ from companion.bank.export import export_journal
 from companion.core.ledger import BANK, EntryKind, balances
 from companion.core.outcomes import Kind, Outcome
 from companion.exc import Refused
-from companion.presets import all_presets, get_preset
 from tests.conftest import ROOT, StepClock, run_companion
+
+BOWSER = Outcome(Kind.BOWSER, 5, (3,))  # priced as Celebration's ruleset prices them
+GAME_OVER = Outcome(Kind.GAME_OVER, 10, (6,))
 
 
 @pytest.fixture
@@ -54,15 +56,15 @@ def test_a_new_game_keeps_old_games_readable(bank: Bank) -> None:
     second = bank.new_game("gamer", ["Toad", "Daisy"])
     assert bank.latest_game() == second != first
     assert sorted(bank.balances(first).values()) == [30, 30, 37]
-    assert list(bank.balances().values()) == [10, 10]  # Gamer starts with 10 coins
+    assert list(bank.balances().values()) == [20, 20]  # two Gamer players: 20 coins each
     assert [g["id"] for g in bank.games()] == [first, second]
     assert len(bank.journal(first)) == 4
 
 
 @pytest.mark.parametrize(("outcome", "delta"), [
     (Outcome(Kind.COINS, coins=4), +4),
-    (Outcome(Kind.BOWSER), -5),
-    (Outcome(Kind.GAME_OVER), -10),
+    (BOWSER, -5),
+    (GAME_OVER, -10),
     (Outcome(Kind.POWER_UP), 0),
 ])
 def test_block_outcome_lands_on_the_current_player(bank: Bank, outcome: Outcome,
@@ -101,9 +103,9 @@ def test_unassigned_outcome_is_kept_and_assigned_exactly_once(bank: Bank) -> Non
 def test_undo_compensates_and_is_visible_and_reopens_a_block_outcome(bank: Bank) -> None:
     mario, luigi, _ = ids(bank)
     bank.transfer(mario, luigi, 4, note="rent")
-    record = bank.record_outcome(Outcome(Kind.BOWSER))  # Mario pays 5
+    record = bank.record_outcome(BOWSER)  # Mario pays 5
     assert bank.balances()[mario] == 21
-    undo = bank.undo(source="tablet")
+    undo = bank.undo(source="tablet").move.entries[0]
     assert undo.kind is EntryKind.UNDO and undo.payer == BANK and undo.payee == mario
     assert bank.balances()[mario] == 26
     assert bank.outcomes()[0].player_id is None  # the outcome can go to the right player
@@ -138,7 +140,7 @@ def test_next_player_follows_turn_order_and_wraps(bank: Bank) -> None:
 
 
 @pytest.mark.parametrize(("call", "problem"), [
-    (lambda b, p: b.transfer(999, BANK, 5), "unknown player 999"),
+    (lambda b, p: b.transfer(999, BANK, 5), "unknown payer 999"),
     (lambda b, p: b.transfer(p[0], BANK, 0), "between 1 and 10000"),
     (lambda b, p: b.transfer(p[0], BANK, -3), "between 1 and 10000"),
     (lambda b, p: b.transfer(p[0], BANK, 10001), "between 1 and 10000"),
@@ -160,7 +162,7 @@ def test_next_player_follows_turn_order_and_wraps(bank: Bank) -> None:
     (lambda b, p: b.new_game("celebration", ["Mario", "x" * 25]), "1-24 printable"),
     (lambda b, p: b.new_game("celebration", "PQ"), "must be a list"),
     (lambda b, p: b.new_game("celebration", ["A", "B"], colours=[1, None]), "#e52521"),
-    (lambda b, p: b.new_game(7, ["A", "B"]), "edition must be a preset name"),
+    (lambda b, p: b.new_game(7, ["A", "B"]), "unknown edition 7; known: celebration"),
     (lambda b, p: b.transfer(p[0], BANK, 5, source="x" * 41), "source must be"),
     (lambda b, p: b.transfer(p[0], BANK, 5, source=3), "source must be"),
     (lambda b, p: b.transfer(p[0], BANK, 5, request_id=""), "request id"),
@@ -179,7 +181,7 @@ def test_bad_input_is_refused_with_a_clear_error_and_writes_nothing(bank: Bank, 
 def test_players_of_another_game_are_unknown_here(bank: Bank) -> None:
     old_players = ids(bank)
     bank.new_game("celebration", ["Toad", "Daisy"])
-    with pytest.raises(Refused, match="unknown player"):
+    with pytest.raises(Refused, match="unknown payer"):
         bank.transfer(old_players[0], BANK, 1)
 
 
@@ -210,7 +212,7 @@ def test_durable_settings(bank: Bank, tmp_path: Path) -> None:
 def test_balances_in_sql_equal_the_ledger_sum(bank: Bank) -> None:
     mario, luigi, peach = ids(bank)
     bank.transfer(mario, peach, 12)
-    bank.record_outcome(Outcome(Kind.GAME_OVER))
+    bank.record_outcome(GAME_OVER)
     bank.pass_go(luigi)
     assert bank.balances() == balances(bank.journal(), ids(bank))
 
@@ -250,22 +252,7 @@ def test_a_corrupted_page_is_detected_at_start(tmp_path: Path,
     assert list(tmp_path.glob("bank.sqlite3.broken-*"))
 
 
-def test_presets_are_data_with_the_rulebook_numbers() -> None:
-    presets = all_presets()
-    assert set(presets) == {"celebration", "movie", "gamer", "mario_kart", "wiggly_worms"}
-    celebration = get_preset("celebration")
-    assert (celebration.start_balance, celebration.pass_go, celebration.jail_fee) == (30, 2, 5)
-    assert celebration.question_block.enabled
-    assert (celebration.question_block.bowser, celebration.question_block.game_over) == (5, 10)
-    assert get_preset("movie").jail_fee == 1
-    assert not get_preset("gamer").question_block.enabled
-    worms = get_preset("wiggly_worms")
-    assert (worms.bank, worms.min_players, worms.max_players) == (False, 2, 4)
-    assert all(p.bank for k, p in presets.items() if k != "wiggly_worms")
-
-
 def test_a_timer_only_game_keeps_turns_but_moves_no_coins(tmp_path: Path) -> None:
-    from companion.core.outcomes import Kind, Outcome
 
     bank = Bank(tmp_path / "worms.sqlite3")
     bank.new_game("wiggly_worms", ["Ann", "Ben", "Cal"])
@@ -275,7 +262,7 @@ def test_a_timer_only_game_keeps_turns_but_moves_no_coins(tmp_path: Path) -> Non
             refused()
     bank.set_current(ann)
     assert bank.next_player() == ben
-    record = bank.record_outcome(Outcome(Kind.BOWSER, 0, (3,)))
+    record = bank.record_outcome(BOWSER)
     assert record.entry_id is None
     state = bank.state()
     assert state.game.bank is False and state.game.question_block is False
@@ -386,10 +373,10 @@ def test_a_request_id_reused_for_another_operation_is_refused(bank: Bank) -> Non
 def test_editions_without_a_block_log_outcomes_but_move_no_coins(tmp_path: Path) -> None:
     bank = Bank(tmp_path / "bank.sqlite3")
     bank.new_game("gamer", ["Toad", "Daisy"])
-    for outcome in (Outcome(Kind.BOWSER), Outcome(Kind.COINS, coins=6), Outcome(Kind.GAME_OVER)):
+    for outcome in (BOWSER, Outcome(Kind.COINS, coins=6), GAME_OVER):
         record = bank.record_outcome(outcome)
         assert record.player_id is not None and record.entry_id is None
-    assert list(bank.balances().values()) == [10, 10]
+    assert list(bank.balances().values()) == [20, 20]
     assert len(bank.outcomes()) == 3
 
 

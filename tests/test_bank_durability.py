@@ -33,7 +33,7 @@ from companion.core.ledger import Entry, EntryKind, balances
 from companion.core.outcomes import Kind
 from companion.core.state import OutcomeView
 from companion.daemon import Daemon
-from companion.events import BankChanged, BlockOutcome, Event, PressIgnored
+from companion.events import BlockOutcome, Event, PressIgnored, StateChanged
 
 ROOT = Path(__file__).resolve().parent.parent
 HANG_GUARD_S = 60.0
@@ -116,7 +116,7 @@ def reopen(path: Path) -> tuple[list[Entry], list[OutcomeView]]:
     raw = sqlite3.connect(path)
     try:
         assert [row[0] for row in raw.execute("PRAGMA integrity_check")] == ["ok"]
-        duplicates = raw.execute("SELECT request_id FROM entries WHERE request_id IS NOT NULL"
+        duplicates = raw.execute("SELECT request_id FROM moves WHERE request_id IS NOT NULL"
                                  " GROUP BY request_id HAVING COUNT(*) > 1").fetchall()
         assert duplicates == []
     finally:
@@ -340,13 +340,13 @@ async def test_the_daemon_banks_every_press_and_every_transfer_exactly_once(
                  pin_factory=MockFactory(), rng=random.Random(11), backend=NullBackend(),
                  clock=SteppingClock())
     presses: list[BlockOutcome] = []
-    changes: list[BankChanged] = []
+    changes: list[StateChanged] = []
     ignored: list[Event] = []
 
     def listen(event: Event) -> None:
         if isinstance(event, BlockOutcome):
             presses.append(event)
-        elif isinstance(event, BankChanged):
+        elif isinstance(event, StateChanged):
             changes.append(event)
         elif isinstance(event, PressIgnored):
             ignored.append(event)
@@ -365,8 +365,10 @@ async def test_the_daemon_banks_every_press_and_every_transfer_exactly_once(
     async def transfer(phase: int, j: int) -> Entry:
         rid = f"tablet-{phase}-{j}"
         payer, payee = players[j % 4], players[(j + 1) % 4]
-        return await app.table.act(Transfer(payer, payee, 1 + j % 6, note=rid),
+        paid = await app.table.act(Transfer(payer, payee, 1 + j % 6, note=rid),
                                    source="tablet", request_id=rid)
+        assert paid.entry is not None and not paid.capped
+        return paid.entry
 
     sent: list[Entry] = []
     for phase in range(PHASES):

@@ -1,15 +1,16 @@
 """Property-based: any sequence of valid and invalid bank operations keeps the books exact.
 
-A small independent model predicts which operations are valid and what the balances must be;
-after every step the real bank (SQLite file) must agree, balances must equal the sum of the
-journal, a refused operation must change nothing, and undo must restore the exact balances from
-before the operation it undoes.
+A small independent model predicts which operations are valid and what the balances must be,
+who is out and whether the game has ended; after every step the real bank (SQLite file) must
+agree, balances must equal the sum of the journal, a refused operation must change nothing, and
+undo must restore the exact table from before the move it undoes (a bankruptcy included).
 """
 
 from __future__ import annotations
 
 import shutil
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from hypothesis import settings
@@ -17,18 +18,30 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from companion.bank import Bank
-from companion.core.ledger import BANK, balances, undo_target
+from companion.core.ledger import BANK, MoveRecord, balances, undo_target
 from companion.core.outcomes import Kind, Outcome
-from companion.exc import Refused
+from companion.exc import CompanionError
 
 FEES = {Kind.BOWSER: 5, Kind.GAME_OVER: 10}
 
 outcomes = st.one_of(
     st.integers(1, 6).map(lambda k: Outcome(Kind.COINS, coins=k)),
-    st.sampled_from([Outcome(Kind.BOWSER), Outcome(Kind.GAME_OVER), Outcome(Kind.POWER_UP)]),
+    st.sampled_from([Outcome(Kind.BOWSER, 5, (3,)), Outcome(Kind.GAME_OVER, 10, (6,)),
+                     Outcome(Kind.POWER_UP)]),
 )
 amounts = st.one_of(st.integers(1, 10_000), st.integers(-5, 0), st.integers(10_001, 10_010),
                     st.sampled_from([2.5, "7", True, None]))
+
+
+@dataclass
+class Before:
+    """The table before a move: what undoing the move must bring back."""
+
+    balances: dict[int, int]
+    outcome: int | None
+    out: list[int]
+    ended: bool
+    current: int | None
 
 
 class BankMachine(RuleBasedStateMachine):
@@ -40,7 +53,9 @@ class BankMachine(RuleBasedStateMachine):
         self.ids = [p.id for p in self.bank.players()]
         self.model = dict.fromkeys(self.ids, 30)
         self.current: int | None = self.ids[0]
-        self.stack: list[tuple[dict[int, int], int | None]] = []  # (balances before, outcome)
+        self.out: list[int] = []
+        self.ended = False
+        self.stack: list[Before] = []  # what each undoable move changed, newest last
         self.unassigned: dict[int, Outcome] = {}
 
     def teardown(self) -> None:
@@ -53,6 +68,13 @@ class BankMachine(RuleBasedStateMachine):
         """0..2: a player, 3: the bank, 4: nobody we know."""
         return [*self.ids, BANK, 9999][index]
 
+    def playing(self, party: object) -> bool:
+        """A player still in the game (not the bank, not a stranger, not out)."""
+        return party in self.ids and party not in self.out
+
+    def before(self, outcome_id: int | None = None) -> Before:
+        return Before(dict(self.model), outcome_id, list(self.out), self.ended, self.current)
+
     def snapshot(self) -> tuple[object, ...]:
         b = self.bank
         return (b.journal(), b.balances(), b.current_player(),
@@ -62,7 +84,7 @@ class BankMachine(RuleBasedStateMachine):
         before = self.snapshot()
         try:
             call()
-        except Refused:
+        except CompanionError:  # Refused, or GameEnded once it is over
             pass
         else:
             raise AssertionError("an invalid operation was accepted")
@@ -77,7 +99,7 @@ class BankMachine(RuleBasedStateMachine):
     def apply_outcome(self, outcome: Outcome, player: int, outcome_id: int) -> None:
         if outcome.kind is Kind.POWER_UP:
             return
-        self.stack.append((dict(self.model), outcome_id))
+        self.stack.append(self.before(outcome_id))
         if outcome.kind is Kind.COINS:
             self.move(BANK, player, outcome.coins)
         else:
@@ -88,30 +110,31 @@ class BankMachine(RuleBasedStateMachine):
     @rule(payer=st.integers(0, 4), payee=st.integers(0, 4), amount=amounts)
     def transfer(self, payer: int, payee: int, amount: object) -> None:
         a, b = self.party(payer), self.party(payee)
-        valid = (9999 not in (a, b) and a != b and isinstance(amount, int)
+        valid = (not self.ended and all(p == BANK or self.playing(p) for p in (a, b))
+                 and a != b and isinstance(amount, int)
                  and not isinstance(amount, bool) and 1 <= amount <= 10_000)
         if not valid:
             self.refused(lambda: self.bank.transfer(a, b, amount))
             return
         assert isinstance(amount, int)
-        self.stack.append((dict(self.model), None))
+        self.stack.append(self.before())
         self.bank.transfer(a, b, amount)
         self.move(a, b, amount)
 
     @rule(who=st.integers(0, 4))
     def pass_go(self, who: int) -> None:
         player = self.party(who)
-        if player in (BANK, 9999):
+        if self.ended or not self.playing(player):
             self.refused(lambda: self.bank.pass_go(player))
             return
-        self.stack.append((dict(self.model), None))
+        self.stack.append(self.before())
         self.bank.pass_go(player)
         self.move(BANK, player, 2)
 
     @rule(who=st.integers(0, 4))
     def set_current(self, who: int) -> None:
         player = None if who == 3 else self.party(who)
-        if player == 9999:
+        if self.ended or (player is not None and not self.playing(player)):
             self.refused(lambda: self.bank.set_current(player))
             return
         self.bank.set_current(player)
@@ -119,6 +142,9 @@ class BankMachine(RuleBasedStateMachine):
 
     @rule(outcome=outcomes)
     def press(self, outcome: Outcome) -> None:
+        if self.ended:
+            self.refused(lambda: self.bank.record_outcome(outcome))
+            return
         record = self.bank.record_outcome(outcome)
         assert record.player_id == self.current
         if self.current is None:
@@ -131,25 +157,51 @@ class BankMachine(RuleBasedStateMachine):
         player = self.party(who)
         waiting = sorted(self.unassigned)
         outcome_id = waiting[pick % len(waiting)] if waiting and pick < 5 else 424242
-        if outcome_id == 424242 or player in (BANK, 9999):
+        if outcome_id == 424242 or self.ended or not self.playing(player):
             self.refused(lambda: self.bank.assign_outcome(outcome_id, player))
             return
         self.bank.assign_outcome(outcome_id, player)
         self.apply_outcome(self.unassigned.pop(outcome_id), player, outcome_id)  # type: ignore[arg-type]
+
+    @rule(who=st.integers(0, 4), creditor=st.integers(0, 4))
+    def bankrupt(self, who: int, creditor: int) -> None:
+        player, to = self.party(who), self.party(creditor)
+        if self.ended or not self.playing(player) or player == to or not (
+                to == BANK or self.playing(to)):
+            self.refused(lambda: self.bank.bankruptcy(player, to))
+            return
+        self.stack.append(self.before())
+        move = self.bank.bankruptcy(player, to)
+        left = self.model[player]  # type: ignore[index]
+        self.move(player, to, left)  # what they had (a debt beyond it comes back)
+        self.out.append(player)  # type: ignore[arg-type]
+        active = [p for p in self.ids if p not in self.out]
+        if self.current == player:
+            after = self.ids[(self.ids.index(player) + 1) % 3:] + self.ids  # type: ignore[arg-type]
+            self.current = next(p for p in after if p not in self.out)
+        self.ended = len(active) <= 1
+        assert move.ends == self.ended and self.bank.state().ended == self.ended
+        if self.ended:
+            assert self.bank.state().winners == tuple(active)
 
     @rule()
     def undo(self) -> None:
         if not self.stack:
             self.refused(self.bank.undo)
             return
-        before, outcome_id = self.stack.pop()
-        expected = undo_target(self.bank.journal())  # the pure rule ...
-        assert self.bank.undo().undoes == expected.id  # ... and SQLite agree
-        assert self.bank.balances() == before  # exactly as before the undone operation
-        self.model = dict(before)
-        if outcome_id is not None:  # the block outcome waits for the right player again
-            self.unassigned[outcome_id] = next(
-                o.outcome for o in self.bank.outcomes() if o.id == outcome_id)
+        before = self.stack.pop()
+        records = [MoveRecord(m.id, m.kind, m.undoes) for m in self.bank.moves()]
+        expected = undo_target(records)  # the pure rule ...
+        undone = self.bank.undo()
+        assert undone.target.id == expected.id  # ... and SQLite agree
+        assert self.bank.balances() == before.balances  # exactly as before the move
+        self.model = dict(before.balances)
+        self.out, self.ended = list(before.out), before.ended
+        if self.bank.current_player() != self.current:  # a bankruptcy moved the turn on
+            self.current = before.current
+        if before.outcome is not None:  # the block outcome waits for the right player again
+            self.unassigned[before.outcome] = next(
+                o.outcome for o in self.bank.outcomes() if o.id == before.outcome)
 
     @precondition(lambda self: len(self.bank.journal()) > 3)
     @rule(pick=st.integers(0, 10_000))
@@ -165,6 +217,9 @@ class BankMachine(RuleBasedStateMachine):
     def books_agree(self) -> None:
         journal = self.bank.journal()
         assert self.bank.balances() == balances(journal, self.ids) == self.model
+        state = self.bank.state()
+        assert [p.id for p in state.players if p.out] == sorted(self.out, key=self.ids.index)
+        assert state.ended == self.ended and state.current_player == self.current
         assert all(1 <= e.amount <= 10_000 for e in journal)
         assert {o.id for o in self.bank.outcomes(unassigned_only=True)} == set(self.unassigned)
 

@@ -25,9 +25,9 @@ from companion.audio.speaker import Priority, Speaker
 from companion.bank import Bank
 from companion.bank.service import BankService
 from companion.config import AudioConfig, Config, DataConfig, GameConfig
-from companion.core.outcomes import draw
+from companion.core.editions import editions
 from companion.daemon import Daemon
-from companion.events import BankChanged, BlockOutcome, Event, PressIgnored
+from companion.events import BlockOutcome, Event, PressIgnored, StateChanged
 from companion.exc import Refused, Unavailable
 from companion.frontends import from_config
 from tests.conftest import spawn_companion, wait_for_line
@@ -50,7 +50,7 @@ def make_app(first: Callable[[Event], None] | None = None,
     events: list[Event] = []
     if first is not None:
         app.table.subscribe(first)
-    app.table.subscribe(lambda e: None if isinstance(e, BankChanged) else events.append(e))
+    app.table.subscribe(lambda e: None if isinstance(e, StateChanged) else events.append(e))
     return app, backend, events, clock
 
 
@@ -68,7 +68,7 @@ async def test_pin_press_reaches_the_loop_and_plays_the_outcome() -> None:
     outcome = events[0].outcome
     assert events[0].at == clock.now and events[0].source == "button"
     assert backend.played == [app.table.library.for_outcome(outcome)]
-    assert outcome == draw(random.Random(7))
+    assert outcome == editions()["celebration"].default_mode.draw(random.Random(7))
     app.close()
 
 
@@ -309,8 +309,8 @@ async def test_outcomes_land_in_the_bank_for_the_current_player(tmp_path: Path) 
                     game=GameConfig(edition="celebration", players=("Ann", "Bob")))
     app = Daemon(config, pin_factory=MockFactory(), rng=random.Random(3),
                     backend=NullBackend())
-    changes: list[BankChanged] = []
-    app.table.subscribe(lambda e: changes.append(e) if isinstance(e, BankChanged) else None)
+    changes: list[StateChanged] = []
+    app.table.subscribe(lambda e: changes.append(e) if isinstance(e, StateChanged) else None)
     app.start(asyncio.get_running_loop())
     event = app.table.press(source="tablet")
     await app.table.drain()
@@ -381,8 +381,8 @@ async def test_closing_the_bank_service_finishes_every_queued_write(tmp_path: Pa
     ann = service.run(lambda b: b.players()[0].id)
     pending = [service.call(lambda b: b.transfer(ann, "bank", 1)) for _ in range(50)]
     service.close()  # right away: the 50 writes are still queued
-    entries = await asyncio.gather(*pending)  # every one written, none failed
-    assert len({e.id for e in entries}) == 50
+    paid = await asyncio.gather(*pending)  # every one written, none failed
+    assert len({p.entry.id for p in paid}) == 50
     reopened = Bank(tmp_path / "bank.sqlite3")
     assert reopened.balances()[ann] == 30 - 50
     assert bank is not reopened

@@ -33,7 +33,7 @@ def test_demo_keys_drive_the_bank() -> None:
     assert bank_lines[:3] == [
         "  bank: Peach is current",
         "  bank: the Bank pays Peach 2 (pass_go: passed GO)",
-        "  bank: Peach pays the Bank 2 (undo: undo #5)",
+        "  bank: Undo: Peach passed GO: +2",
     ]
     assert bank_lines[4].startswith("  bank: outcome #1 is unassigned")
 

@@ -20,7 +20,7 @@ from companion.display.scene import (
     TimerView,
     log_lines,
 )
-from companion.events import BankChanged, BlockOutcome
+from companion.events import BlockOutcome, StateChanged
 
 THREE = Outcome(Kind.COINS, 3, (1, 3))
 IDLE_TIMER = LeverTimer(LeverSettings()).state(0.0)
@@ -32,7 +32,7 @@ def played(model: DisplayModel, outcome: Outcome, at: float, *, player: int | No
     balances = (32, balance, -3, 41)
     state = sample_state(current=player or 0, balances=balances, outcome=outcome,
                          outcome_player=player)
-    model.apply(BankChanged("outcome", "", state), at if bank_after is None else bank_after)
+    model.apply(StateChanged("outcome", "", state), at if bank_after is None else bank_after)
 
 
 def test_an_outcome_shows_who_got_it_and_their_new_balance_then_gives_way() -> None:
@@ -43,7 +43,7 @@ def test_an_outcome_shows_who_got_it_and_their_new_balance_then_gives_way() -> N
     assert waiting.outcome.waiting and waiting.outcome.player is None
     state = sample_state(current=2, balances=(32, 30, -3, 41), outcome=THREE,
                          outcome_player=2)
-    model.apply(BankChanged("outcome", "", state), 10.002)
+    model.apply(StateChanged("outcome", "", state), 10.002)
     face = model.scene(10.5).outcome
     assert face is not None and not face.waiting
     assert (face.player, face.delta, face.balance) == ("Luigi", 3, 30)
@@ -56,7 +56,7 @@ def test_an_outcome_shows_who_got_it_and_their_new_balance_then_gives_way() -> N
 
 def test_unassigned_outcome_says_so_and_unbanked_outcome_moves_no_coins() -> None:
     model = DisplayModel()
-    played(model, Outcome(Kind.BOWSER, 0, (3,)), 0.0, player=None)
+    played(model, Outcome(Kind.BOWSER, 5, (3,)), 0.0, player=None)
     face = model.scene(1.0).outcome
     assert face is not None and face.player is None and not face.waiting and face.banked
     offline = DisplayModel(bank_online=False)
@@ -79,7 +79,7 @@ def test_coins_light_up_one_per_ping_and_the_entrance_settles() -> None:
 
 def test_countdown_ticks_by_the_second_turns_urgent_then_times_up() -> None:
     model = DisplayModel(idle_after=None)
-    model.apply(BankChanged("transfer", "", sample_state()), 0.0)
+    model.apply(StateChanged("transfer", "", sample_state()), 0.0)
     model.set_timer(TimerView(deadline=14.0, duration=14.0), 0.0)
     start = model.scene(0.0)
     assert start.screen == "timer" and start.timer.seconds == 14 and not start.timer.urgent
@@ -98,7 +98,7 @@ def test_countdown_ticks_by_the_second_turns_urgent_then_times_up() -> None:
 
 def test_stopping_early_clears_the_countdown_but_expiry_keeps_times_up() -> None:
     model = DisplayModel(idle_after=None)
-    model.apply(BankChanged("transfer", "", sample_state()), 0.0)
+    model.apply(StateChanged("transfer", "", sample_state()), 0.0)
     model.set_timer(TimerView(10.0, 10.0), 0.0)
     model.set_timer(None, 3.0)
     assert model.scene(3.0).screen == "table"
@@ -122,12 +122,12 @@ def test_idle_at_start_and_after_quiet_minutes_with_the_link_shown() -> None:
     model.set_link("http://10.0.0.5:8080/#token=abcdefghijklmnopqr")
     first = model.scene(0.0)
     assert first.screen == "idle" and first.address == "http://10.0.0.5:8080"
-    model.apply(BankChanged("pass GO", "", sample_state()), 5.0)
+    model.apply(StateChanged("pass GO", "", sample_state()), 5.0)
     assert model.scene(6.0).screen == "table"
     assert model.next_change(6.0) == 605.0
     assert model.scene(605.0).screen == "idle"
     never = DisplayModel(idle_after=None)
-    never.apply(BankChanged("pass GO", "", sample_state()), 5.0)
+    never.apply(StateChanged("pass GO", "", sample_state()), 5.0)
     assert never.scene(1e9).screen == "table" and never.next_change(1e9) is None
 
 
@@ -140,7 +140,7 @@ def test_log_shows_both_sides_of_a_payment_and_marks_undone_lines() -> None:
     bowser = log_lines(JournalLine(fee, undone_by=7, outcome_kind="bowser"), names)
     assert bowser == [LogLine("Luigi", -5, "Bowser", undone=True)]
     model = DisplayModel(idle_after=None)
-    model.apply(BankChanged("transfer", "", sample_state()), 0.0)
+    model.apply(StateChanged("transfer", "", sample_state()), 0.0)
     log = model.scene(1.0).log
     assert log[0] == LogLine("Luigi", 3, "coins")
     assert len(log) == 4
@@ -172,7 +172,7 @@ def test_the_scene_never_changes_before_next_change_says(events, probes, fractio
             if kind == "press":
                 played(model, outcome, at)
             elif kind == "bank":
-                model.apply(BankChanged("pass GO", "", sample_state()), at)
+                model.apply(StateChanged("pass GO", "", sample_state()), at)
             elif kind == "timer":
                 model.set_timer(TimerView(at + seconds, seconds), at)
             else:
@@ -203,7 +203,7 @@ def test_an_outcome_given_on_the_tablet_meanwhile_shows_its_player() -> None:
     assert model.scene(1.0).outcome.player is None
     state = sample_state(current=3, balances=(32, 27, 0, 41), outcome=THREE,
                          outcome_player=3)
-    model.apply(BankChanged("assign", "", state), 2.0)
+    model.apply(StateChanged("assign", "", state), 2.0)
     face = model.scene(2.5).outcome
     assert (face.player, face.balance) == ("Peach", 0)
 
@@ -220,7 +220,7 @@ def test_an_unknown_card_shows_new_card_for_a_few_seconds() -> None:
     from companion.events import CardTapped
 
     model = DisplayModel(idle_after=None)
-    model.apply(BankChanged("transfer", "", sample_state()), 0.0)
+    model.apply(StateChanged("transfer", "", sample_state()), 0.0)
     model.apply(CardTapped("04A224B9", "unknown", "new card", {}), 1.0)
     assert model.scene(1.5).screen == "card" and model.scene(1.5).title == "04A224B9"
     assert model.next_change(1.5) == 1.0 + NEW_CARD_SECONDS
@@ -233,7 +233,7 @@ def test_the_daemons_timer_events_drive_the_countdown() -> None:
     from companion.events import TimerChanged
 
     model = DisplayModel(idle_after=None)
-    model.apply(BankChanged("transfer", "", sample_state()), 0.0)
+    model.apply(StateChanged("transfer", "", sample_state()), 0.0)
     model.apply(TimerChanged("started", "lever", 14.0, 14.0, "Worms are moving!", IDLE_TIMER), 0.0)
     running = model.scene(1.0)
     assert running.screen == "timer" and running.timer.seconds == 13

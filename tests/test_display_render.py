@@ -12,8 +12,8 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pygame
 
-from companion.config import DISPLAY_SIZES
 from companion.core.outcomes import Kind
+from companion.display import SIZES as DISPLAY_SIZES
 from companion.display.previews import SAMPLE_LINK, sample_scenes, size_of
 from companion.display.qr import qr_geometry, qr_matrix
 from companion.display.render import GOLD, GOLD_DARK, Label, font, render
@@ -69,8 +69,9 @@ def test_what_each_screen_must_say(size: str) -> None:
     worms = texts("table-wiggly-worms")
     assert {"Mario", "Luigi", "Luigi's turn", "Pull the lever"} <= set(worms)
     assert not any(t.isdigit() for t in worms)  # no balances in a timer-only game
+    assert {"3/5", "1/5", "4/5", "0/5"} <= set(worms)  # worms found, of the rulebook's five
     coins = texts("outcome-coins-3")
-    assert "3 COINS!" in coins and "Collect 3 coins" in coins
+    assert "3 COINS!" in coins and "Collect 3 coins from the Bank" in coins
     assert any(t.startswith("Luigi +3") and t.endswith("now 30") for t in coins)
     bowser = texts("outcome-bowser")
     assert "BOWSER!" in bowser and "Pay the Bank 5 coins" in bowser
@@ -83,6 +84,19 @@ def test_what_each_screen_must_say(size: str) -> None:
     assert texts("timer-last-seconds") == ["3"]
     assert texts("timer-time-up") == ["TIME'S UP!"]
     assert "192.168.1.23:8080" in texts("idle-qr")
+    rent = texts("outcome-utility-rent")
+    assert {"RENT 8", "\u22128", "Pay the owner 8 coins"} <= set(rent)
+    assert any(t.startswith("Luigi \u22128 to Mario") for t in rent)
+    assert {"ROLLED 4", "The die says 4"} <= set(texts("outcome-movie-roll"))
+    assert {"4 COINS!", "Collect 4 coins from the Bank"} <= set(texts("outcome-coin-block"))
+    assert {"5 COINS!", "Collect 5 coins from the Bank"} <= set(texts("outcome-item-box"))
+    out = texts("table-player-out")
+    assert "OUT" in out and "Luigi" in out and "0" not in out  # out: no coins shown
+    assert "Next press: Utility rent: Luigi pays Mario, 2 utilities" in texts("table-armed-rent")
+    assert {"Peach wins!", "120 coins", "out"} <= set(texts("winner-celebration"))
+    kart = texts("winner-mario-kart")
+    assert {"Mario wins!", "150 points", "130 points", "120 points", "70 points"} <= set(kart)
+    assert {"Luigi wins!", "5 worms", "1 worm"} <= set(texts("winner-wiggly-worms"))
 
 
 def lit_coins(surface: pygame.Surface, y: int) -> int:
@@ -100,7 +114,7 @@ def test_one_coin_lights_per_ping(size: str) -> None:
     w, h = size_of(size)
     counts = []
     for shown in range(1, 7):
-        face = OutcomeFace(Kind.COINS, 6, shown, 99, "Luigi", 6, 30, False, True)
+        face = OutcomeFace(Kind.COINS, 6, shown, 99, "Luigi", 6, 30, False, True, "6 COINS!")
         surface, _ = drawn(Scene("outcome", outcome=face), size)
         y = round(147 * min(w / 480, h / 320))  # the middle band's centre line
         counts.append(lit_coins(surface, y))
@@ -163,7 +177,8 @@ def test_companion_screens_refuses_a_bad_size(tmp_path: Path) -> None:
 
 
 def test_an_outcome_waiting_for_the_bank_shows_an_ellipsis_for_the_player() -> None:
-    scene = Scene("outcome", outcome=OutcomeFace(Kind.GAME_OVER, 0, 0, 3, None, -10, None,
-                                                 True, True))
+    scene = Scene("outcome", outcome=OutcomeFace(Kind.GAME_OVER, 10, 0, 3, None, -10, None,
+                                                 True, True, "GAME OVER",
+                                                 "Pay the Bank 10 coins"))
     _, labels = drawn(scene, "320x240")
     assert [lb.text for lb in labels] == ["GAME OVER", "\u221210", "Pay the Bank 10 coins", "…"]

@@ -25,7 +25,7 @@ from companion.display.outputs import FramebufferOutput
 from companion.display.previews import sample_state
 from companion.display.scene import Scene, TimerView
 from companion.display.screen import Screen
-from companion.events import BankChanged, BlockOutcome
+from companion.events import BlockOutcome, StateChanged
 from companion.frontends import from_config
 from companion.web.server import WebFrontend
 
@@ -63,20 +63,20 @@ def screen():
 def test_an_idle_screen_does_not_render_again(screen) -> None:
     s = screen()
     assert s.output_name == "sdl:dummy"
-    s.post(BankChanged("pass GO", "", sample_state()))
+    s.post(StateChanged("pass GO", "", sample_state()))
     wait_for(lambda: s.last_scene is not None and s.last_scene.screen == "table")
     settled, woke = s.renders, s.wakeups
     time.sleep(1.0)  # an idle second: no render, and the thread does not even wake up
     assert s.renders == settled and s.wakeups == woke
     # the same state again changes nothing on the picture: still no render
-    s.post(BankChanged("pass GO", "", sample_state()))
+    s.post(StateChanged("pass GO", "", sample_state()))
     time.sleep(0.2)
     assert s.renders == settled
 
 
 def test_the_frame_on_the_sdl_display_is_the_rendered_scene(screen) -> None:
     s = screen(DisplayConfig(enabled=True, size="320x240", rotate=90, idle_minutes=0))
-    s.post(BankChanged("transfer", "", sample_state(players=6, current=5)))
+    s.post(StateChanged("transfer", "", sample_state(players=6, current=5)))
     wait_for(lambda: s.last_scene is not None and s.last_scene.screen == "table")
     time.sleep(0.1)
     window = pygame.display.get_surface()
@@ -89,7 +89,7 @@ def test_an_outcome_animates_briefly_then_the_screen_sleeps(screen) -> None:
     s = screen(DisplayConfig(enabled=True, outcome_seconds=2, idle_minutes=0))
     scenes: list[Scene] = []
     s.frame_listeners.append(lambda scene, at: scenes.append(scene))
-    s.post(BankChanged("pass GO", "", sample_state()))
+    s.post(StateChanged("pass GO", "", sample_state()))
     s.post(BlockOutcome(1, Outcome(Kind.COINS, 3, (1, 3)), 0.0, "button", True))
     wait_for(lambda: s.last_scene is not None and s.last_scene.screen == "table"
              and any(sc.screen == "outcome" for sc in scenes))
@@ -193,7 +193,7 @@ def test_a_failing_output_ends_the_screen_cleanly(screen) -> None:
     s = screen(open_output=Broken)
     wait_for(lambda: not s.available)
     for _ in range(100):
-        s.post(BankChanged("pass GO", "", sample_state()))
+        s.post(StateChanged("pass GO", "", sample_state()))
     assert len(s._inbox) == 0  # nothing piles up for a screen that is gone
 
 
@@ -308,7 +308,7 @@ def test_a_display_that_appears_later_is_picked_up(screen, monkeypatch: pytest.M
     caplog.set_level(logging.WARNING)
     s = screen(open_output=late_panel)
     assert not s.available
-    s.post(BankChanged("pass GO", "", sample_state()))  # news while there is no panel
+    s.post(StateChanged("pass GO", "", sample_state()))  # news while there is no panel
     wait_for(lambda: s.available)
     wait_for(lambda: s.last_scene is not None and s.last_scene.screen == "table")
     assert len(attempts) == 3

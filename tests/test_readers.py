@@ -467,12 +467,10 @@ def test_an_old_bank_file_is_upgraded_in_place(tmp_path: Path) -> None:
     import sqlite3
 
     from companion.bank import Bank
-    from companion.bank.store import SCHEMA, _statements
 
     path = tmp_path / "bank.sqlite3"
     db = sqlite3.connect(path, isolation_level=None)
-    for statement in _statements(SCHEMA):
-        db.execute(statement)
+    db.executescript((ROOT / "tests" / "fixtures" / "bank-schema1.sql").read_text())
     db.execute("PRAGMA user_version=1")
     db.execute("INSERT INTO games (edition, created_at) VALUES ('celebration', 1.0)")
     db.close()
@@ -481,7 +479,7 @@ def test_an_old_bank_file_is_upgraded_in_place(tmp_path: Path) -> None:
     bank.set_card_action("0A1B2C3D", "press")
     assert bank.card_actions() == {"0A1B2C3D": "press"}
     version = sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0]
-    assert version == 2
+    assert version == 3
 
 
 def test_companion_reader_prints_taps_live(pty: Pty) -> None:

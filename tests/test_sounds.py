@@ -24,7 +24,8 @@ from companion.core.outcomes import Kind, Outcome
 
 RATE = 44100
 SOUNDS_DIR = Path(__file__).resolve().parents[1] / "sounds"
-NAMES = ("coin", "power_up", "bowser", "game_over", "timer_tick", "timer_loop", "time_up")
+NAMES = ("coin", "power_up", "bowser", "game_over", "timer_tick", "timer_loop", "time_up",
+         "dice_roll", "rent", "block_bump", "item_box", "fanfare")
 
 FULL_SCALE = 32768.0
 MAX_PEAK = FULL_SCALE * 10.0 ** (-1.0 / 20.0)  # -1 dBFS
@@ -232,7 +233,7 @@ def library() -> SoundLibrary:
 # ---------------------------------------------------------------- the files
 
 
-def test_the_seven_sounds_are_the_generators_sounds() -> None:
+def test_the_sounds_are_the_generators_sounds() -> None:
     assert set(NAMES) == set(SOUNDS)
 
 

@@ -138,7 +138,7 @@ async def test_page_editions_assign_next_and_go(tmp_path: Path) -> None:
 
 
 BAD_WRITES = [
-    ("/api/transfers", {"from": 999, "to": "bank", "amount": 5}, "unknown player 999"),
+    ("/api/transfers", {"from": 999, "to": "bank", "amount": 5}, "unknown payer 999"),
     ("/api/transfers", {"from": "bank", "to": "bank", "amount": 5}, "cannot pay itself"),
     ("/api/transfers", {"from": "P1", "to": "bank", "amount": 0}, "between 1 and 10000"),
     ("/api/transfers", {"from": "P1", "to": "bank", "amount": 10001}, "between 1 and 10000"),

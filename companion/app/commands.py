@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from companion.app.contract import Command, Query
-from companion.core.ledger import Entry
+from companion.core.ledger import Entry, Payment
 from companion.core.lever import TimerState
-from companion.core.state import OutcomeView, TableState
+from companion.core.state import ModeView, MoveView, OutcomeView, TableState, Undone
 
 CURRENT = None
 """``player`` left out: the current player."""
@@ -30,8 +30,9 @@ class NewGame(Command[int]):
 
 
 @dataclass(frozen=True, slots=True)
-class Transfer(Command[Entry]):
-    """``payer`` pays ``payee`` (a player id or ``"bank"``)."""
+class Transfer(Command[Payment]):
+    """``payer`` pays ``payee`` (a player id or ``"bank"``); where the edition caps payments,
+    a player pays what they have."""
 
     action: ClassVar[str] = "transfer"
     payer: object
@@ -49,8 +50,8 @@ class PassGo(Command[Entry]):
 
 
 @dataclass(frozen=True, slots=True)
-class Undo(Command[Entry]):
-    """Undo the latest coin movement not undone yet."""
+class Undo(Command[Undone]):
+    """Undo the latest move not undone yet, whole (a bankruptcy, the end of the game)."""
 
     action: ClassVar[str] = "undo"
 
@@ -106,6 +107,67 @@ class Tap(Command[dict[str, Any]]):
     uid: str
 
 
+@dataclass(frozen=True, slots=True)
+class Jail(Command[Entry]):
+    """A player (default: the current one) pays the edition's jail fee to the Bank."""
+
+    action: ClassVar[str] = "jail"
+    player: object = CURRENT
+
+
+@dataclass(frozen=True, slots=True)
+class Bankrupt(Command[MoveView]):
+    """The banker declares ``player`` bankrupt to ``creditor`` (a player id or ``"bank"``)."""
+
+    action: ClassVar[str] = "bankruptcy"
+    player: object
+    creditor: object
+
+
+@dataclass(frozen=True, slots=True)
+class SetPoints(Command[MoveView]):
+    """Points games: the points on a player's cards and how many cards they hold."""
+
+    action: ClassVar[str] = "points"
+    player: object
+    points: object
+    cards: object
+
+
+@dataclass(frozen=True, slots=True)
+class SetWorms(Command[MoveView]):
+    """Wiggly Worms: how many worms a player has found (all of them wins)."""
+
+    action: ClassVar[str] = "worms"
+    player: object
+    found: object
+
+
+@dataclass(frozen=True, slots=True)
+class EndGame(Command[MoveView]):
+    """Points games: the final Boss fight / Race is over; the highest score wins."""
+
+    action: ClassVar[str] = "end"
+
+
+@dataclass(frozen=True, slots=True)
+class SetOptions(Command[bool]):
+    """Wiggly Worms: everyone plays at once (time-up does not pass the turn)."""
+
+    action: ClassVar[str] = "options"
+    simultaneous: object
+
+
+@dataclass(frozen=True, slots=True)
+class ArmMode(Command[ModeView]):
+    """Arm what the next press means (the edition's default mode disarms). Utility rent needs
+    ``payer``, ``owner`` and ``utilities`` (1 or 2)."""
+
+    action: ClassVar[str] = "mode"
+    mode: object
+    params: Mapping[str, object] = field(default_factory=dict)
+
+
 # -- the lever timer -----------------------------------------------------------------------
 
 
@@ -138,10 +200,17 @@ class GetState(Query[TableState]):
 
 
 @dataclass(frozen=True, slots=True)
-class GetJournal(Query[list[dict[str, Any]]]):
-    """A game's whole journal as JSON lines (default: the latest game)."""
+class GetJournal(Query[dict[str, Any]]):
+    """A game's whole journal (default: the latest game): ``entries`` (coin lines) and
+    ``moves`` (what the table did, each with its entries and in words)."""
 
     game: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GetRules(Query[dict[str, Any]]):
+    """The current game's ruleset: amounts, press modes with their odds, player counts, the
+    debt rule, how it ends and is scored, each with its rulebook lines."""
 
 
 @dataclass(frozen=True, slots=True)

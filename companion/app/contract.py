@@ -23,7 +23,7 @@ class Command(Generic[R]):
 
     __slots__ = ()
     action: ClassVar[str] = "change"
-    """A few words for the log and for :class:`companion.events.BankChanged`."""
+    """A few words for the log and for :class:`companion.events.StateChanged`."""
 
 
 class Query(Generic[R]):

@@ -1,9 +1,11 @@
 """The table service: the one :class:`companion.app.contract.Table` every frontend uses.
 
-It owns what happens at the table on the event loop: a press draws and sounds at once and
-banks the outcome on the bank's writer thread; a command becomes a bank operation (in order,
-one at a time) or a lever-timer change; every change is published on the bus with the table's
-new state. The hardware around it (pins, the speaker's device, the bank file) is the daemon's.
+It owns what happens at the table on the event loop: a press is read by the edition's press
+mode (the armed one, else the default), sounds at once and is banked on the bank's writer
+thread; a command becomes a bank operation (in order, one at a time) or a lever-timer change;
+every change is published on the bus with the table's new state. The rules all come from the
+game's ruleset. The hardware around it (pins, the speaker's device, the bank file) is the
+daemon's.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from companion.app import commands as c
@@ -22,12 +25,22 @@ from companion.audio.speaker import Priority, Speaker
 from companion.bank.bank import Bank
 from companion.bank.service import BankService
 from companion.core.block import Block
-from companion.core.ledger import Entry
+from companion.core.editions import Editions, editions
+from companion.core.editions.modes import Mode, check_rent
+from companion.core.editions.ruleset import Ruleset
+from companion.core.ledger import Entry, Payment
 from companion.core.lever import TimerState
-from companion.core.state import OutcomeView, TableState
-from companion.events import BankChanged, BlockOutcome, Event, Listener, PressIgnored
-from companion.exc import Refused, Unavailable
-from companion.presets import all_presets
+from companion.core.state import ModeView, MoveView, OutcomeView, TableState, Undone
+from companion.events import (
+    BlockOutcome,
+    Event,
+    LeverPressed,
+    Listener,
+    PressIgnored,
+    StateChanged,
+    TimerChanged,
+)
+from companion.exc import GameEnded, Refused, Unavailable
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -51,7 +64,20 @@ class Lever(Protocol):
 
     def state(self) -> TimerState: ...
 
-    def note_edition(self, edition: str) -> None: ...
+    def set_label(self, label: str) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Armed:
+    """A press mode armed for the next press, in one game."""
+
+    game: int | None
+    mode: str
+    params: Mapping[str, int] = field(default_factory=dict)
+
+
+WORMS_LABEL = "Worms are moving!"
+TIMER_LABEL = "Time is running"
 
 
 class TableService:
@@ -60,7 +86,8 @@ class TableService:
     def __init__(self, *, block: Block, library: SoundLibrary, speaker: Speaker,
                  lever: Lever, bus: Bus, clock: Callable[[], float],
                  bank: BankService | None = None,
-                 card_names: Mapping[str, str] | None = None) -> None:
+                 card_names: Mapping[str, str] | None = None,
+                 rulesets: Editions | None = None, edition: str = "celebration") -> None:
         self.block = block
         self.library = library
         self.speaker = speaker
@@ -68,9 +95,16 @@ class TableService:
         self.bus = bus
         self.clock = clock
         self.bank = bank
+        self.editions = rulesets if rulesets is not None else editions()
+        self.edition = edition
+        """The edition to play when there is no bank (no game to ask)."""
         self.cards = CardTaps(card_names or {}, bus.publish)
+        self.state: TableState | None = None
+        """The table as of the last change: the press reads its mode and whether it ended."""
+        self.armed: Armed | None = None
         self.closed = False
         self._tasks: set[asyncio.Future[Any]] = set()
+        bus.subscribe(self._heard)
 
     # -- the contract ----------------------------------------------------------------------
 
@@ -78,22 +112,43 @@ class TableService:
         return self.bus.subscribe(listener)
 
     def press(self, source: str = "button", at: float | None = None) -> Event:
-        """Press the block (on the loop): draw, sound and announce the outcome; bank it."""
+        """Press the block (on the loop): read it by the press mode, sound and announce the
+        outcome at once, then bank it."""
         if self.closed:
             raise RuntimeError("the companion is stopped")
         at = self.clock() if at is None else at
-        outcome = self.block.press(at)
+        event: Event
+        if self.state is not None and self.state.ended:
+            event = PressIgnored(at, source, "the game has ended: undo reopens it, or start "
+                                             "a new game")
+            log.info("press ignored (%s): the game has ended", source)
+            self.bus.publish(event)
+            return event
+        rules = self.rules()
+        mode, params = self._mode(rules)
+        if not mode.draws:  # the block is a second lever
+            timer = self.lever.toggle(source)
+            event = LeverPressed(at, source, timer.running)
+            self.bus.publish(event)
+            return event
+        outcome = self.block.press(at, lambda rng: mode.draw(rng, params))
         if outcome is None:
-            event: Event = PressIgnored(at, source)
+            event = PressIgnored(at, source)
             log.info("press ignored (%s): the last outcome is still sounding", source)
-        else:
-            played = self.speaker.play(self.library.for_outcome(outcome), Priority.OUTCOME)
-            event = BlockOutcome(self.block.presses, outcome, at, source, played,
-                                 self.library.coin_period)
-            log.info("press %d (%s): %s", event.number, source, outcome.describe())
-            if self.bank is not None:
-                self._background(self._write(
-                    "outcome", lambda bank: bank.record_outcome(outcome, source=source)))
+            self.bus.publish(event)
+            return event
+        sound = self.library.for_outcome(outcome)
+        played = self.speaker.play(sound, Priority.OUTCOME)
+        event = BlockOutcome(self.block.presses, outcome, at, source, played,
+                             self.library.coin_period, self.library.ping_start(outcome),
+                             mode.headline(outcome), mode.instruction(outcome),
+                             mode.describe(outcome))
+        log.info("press %d (%s): %s", event.number, source, event.description)
+        self.armed = None  # a mode is for one press: back to the edition's default
+        if self.bank is not None:
+            self._background(self._write(
+                "outcome", lambda bank: bank.record_outcome(outcome, params=params,
+                                                            source=source)))
         self.bus.publish(event)
         return event
 
@@ -105,6 +160,8 @@ class TableService:
             return _done(self._timer(command, source))
         if isinstance(command, c.Tap):
             return self.cards.tap(self, command.uid, source)  # type: ignore[return-value]
+        if isinstance(command, c.ArmMode):
+            return self._arm(command)  # type: ignore[return-value]
         return self._write(command.action,
                            lambda bank: _bank_operation(bank, command, source, request_id))
 
@@ -112,14 +169,16 @@ class TableService:
         result: Any
         match query:
             case c.GetState():
-                result = (await self._bank(lambda bank: bank.state())).with_timer(
-                    self.lever.state())
+                result = self._dress(await self._bank(lambda bank: bank.state()))
+                self.state = result
             case c.GetJournal(game=game):
-                result = await self._bank(lambda bank: bank.journal_json(game))
+                result = await self._bank(lambda bank: _journal(bank, game))
+            case c.GetRules():
+                result = self.rules().to_json()
             case c.GetTimer():
                 result = self.lever.state()
             case c.GetEditions():
-                result = [p.to_json() for p in all_presets().values()]
+                result = [r.summary() for r in self.editions.values()]
             case c.CardMeaning(uid=uid, named=named):
                 result = await self._bank(lambda bank: bank.card_meaning(uid, dict(named)))
             case c.GetActivity():
@@ -137,6 +196,16 @@ class TableService:
 
     # -- the rest of the service (the daemon's side) ---------------------------------------
 
+    def load(self) -> None:
+        """Read the table's state at start-up (blocking: before the loop serves anyone)."""
+        if self.bank is not None:
+            self.state = self._dress(self.bank.run(lambda bank: bank.state()))
+
+    def rules(self) -> Ruleset:
+        """The ruleset of the game being played."""
+        edition = self.state.game.edition if self.state is not None else self.edition
+        return self.editions.get_edition(edition)
+
     def health(self) -> c.Health:
         now = self.clock()
         quiet = not self.block.is_sounding(now) and self.lever.quiet and not self.speaker.busy
@@ -144,7 +213,7 @@ class TableService:
                         presses=self.block.presses, ignored=self.block.ignored, quiet=quiet)
 
     async def drain(self) -> None:
-        """Wait for the bank writes under way (a press's outcome)."""
+        """Wait for the bank writes under way (a press's outcome, a turn passed at time-up)."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
@@ -152,10 +221,69 @@ class TableService:
         """Later presses are refused; queued bank writes still finish (the bank closes last)."""
         self.closed = True
 
-    def publish(self, event: Event) -> None:
-        self.bus.publish(event)
+    # -- press modes -----------------------------------------------------------------------
+
+    def _mode(self, rules: Ruleset) -> tuple[Mode, Mapping[str, int]]:
+        """What the next press means: the armed mode while it still fits the game, else the
+        edition's default."""
+        armed = self.armed
+        if armed is not None:
+            mode = rules.find_mode(armed.mode)
+            game = self.state.game.id if self.state is not None else None
+            active = tuple(p.id for p in self.state.active) if self.state is not None else ()
+            still = mode is not None and armed.game == game and all(
+                armed.params.get(k) in active for k in ("payer", "owner") if k in armed.params)
+            if still and mode is not None:
+                return mode, armed.params
+            self.armed = None  # a new game, or a player armed with went out
+        return rules.default_mode, {}
+
+    def mode_view(self) -> ModeView:
+        rules = self.rules()
+        mode, params = self._mode(rules)
+        text = mode.name
+        if params and self.state is not None:
+            payer, owner = self.state.name_of(params["payer"]), self.state.name_of(
+                params["owner"])
+            n = params["utilities"]
+            text = f"{mode.name}: {payer} pays {owner}, {n} utilit{'y' if n == 1 else 'ies'}"
+        return ModeView(mode.id, mode.name, mode.default, dict(params), text)
+
+    async def _arm(self, command: c.ArmMode) -> ModeView:
+        state = await self.read(c.GetState())
+        if state.ended:
+            raise GameEnded("the game has ended: there is no next press to arm")
+        mode = self.rules().mode(command.mode)
+        params: dict[str, int] = {}
+        given = dict(command.params)
+        if mode.needs:
+            params = check_rent(given, tuple(p.id for p in state.active))
+        elif given:
+            raise Refused(f"{mode.name} takes nothing more: got {', '.join(sorted(given))}")
+        self.armed = None if mode.default else Armed(state.game.id, mode.id, params)
+        view = self.mode_view()
+        self.state = state.with_mode(view)
+        log.info("mode: the next press is %s", view.text)
+        self.bus.publish(StateChanged("mode", f"next press: {view.text}", self.state))
+        return view
 
     # -- inside ----------------------------------------------------------------------------
+
+    def _dress(self, state: TableState) -> TableState:
+        """The bank's state with what only the service knows: the timer and the press mode."""
+        self.state = state
+        self.lever.set_label(WORMS_LABEL if self.rules().worms is not None else TIMER_LABEL)
+        return state.with_timer(self.lever.state()).with_mode(self.mode_view())
+
+    def _heard(self, event: Event) -> None:
+        """Time-up passes the turn where the rules say so (not when everyone plays at once)."""
+        if not isinstance(event, TimerChanged) or event.what != "time_up" or self.closed:
+            return
+        state = self.state
+        if state is None or state.ended or state.game.simultaneous or self.bank is None:
+            return
+        if self.rules().turn_quote:
+            self._background(self.act(c.NextPlayer(), source="timer"))
 
     def _timer(self, command: Command[Any], source: str) -> Any:
         if isinstance(command, c.StartTimer):
@@ -184,16 +312,19 @@ class TableService:
                         pending: asyncio.Future[tuple[T, TableState]]) -> T:
         try:
             result, state = await pending
-        except Refused:
+        except (Refused, GameEnded):
             raise
         except Exception:
             log.exception("bank %s failed", action)
             raise
-        state = state.with_timer(self.lever.state())
-        self.lever.note_edition(state.game.edition)
+        was_over = self.state is not None and self.state.ended and \
+            self.state.game.id == state.game.id
+        state = self._dress(state)
+        if state.ended and not was_over:  # the game was just won
+            self.speaker.play(self.library.sounds["fanfare"], Priority.OUTCOME)
         summary = describe_result(result, state)
         log.info("bank %s: %s", action, summary)
-        self.bus.publish(BankChanged(action, summary, state))
+        self.bus.publish(StateChanged(action, summary, state))
         return result
 
     def _background(self, pending: Awaitable[Any]) -> None:
@@ -224,21 +355,38 @@ async def _done(value: T) -> T:
     return value
 
 
+def _current(bank: Bank, player: object) -> object:
+    if player is not c.CURRENT:
+        return player
+    current = bank.current_player()
+    if current is None:
+        raise Refused("nobody is current: make a player current first")
+    return current
+
+
 def _bank_operation(bank: Bank, command: Command[Any], source: str,
                     request_id: str | None) -> Any:
     """Carry out a bank command on the writer thread."""
+    keyed = {"source": source, "request_id": request_id}
     match command:
         case c.Transfer(payer=payer, payee=payee, amount=amount, note=note):
-            return bank.transfer(payer, payee, amount, note=note, source=source,
-                                 request_id=request_id)
+            return bank.transfer(payer, payee, amount, note=note, **keyed)
         case c.PassGo(player=player):
-            if player is c.CURRENT:
-                player = bank.current_player()
-                if player is None:
-                    raise Refused("nobody is current: make a player current first")
-            return bank.pass_go(player, source=source, request_id=request_id)
+            return bank.pass_go(_current(bank, player), **keyed)
+        case c.Jail(player=player):
+            return bank.jail(_current(bank, player), **keyed)
         case c.Undo():
-            return bank.undo(source=source, request_id=request_id)
+            return bank.undo(**keyed)
+        case c.Bankrupt(player=player, creditor=creditor):
+            return bank.bankruptcy(player, creditor, **keyed)
+        case c.SetPoints(player=player, points=points, cards=cards):
+            return bank.set_points(player, points, cards, **keyed)
+        case c.SetWorms(player=player, found=found):
+            return bank.set_worms(player, found, **keyed)
+        case c.EndGame():
+            return bank.end_game(**keyed)
+        case c.SetOptions(simultaneous=simultaneous):
+            return bank.set_options(simultaneous=simultaneous)
         case c.SetCurrent(player=player):
             return bank.set_current(player)
         case c.NextPlayer():
@@ -254,6 +402,12 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
     raise TypeError(f"unknown command {command!r}")
 
 
+def _journal(bank: Bank, game: int | None) -> dict[str, Any]:
+    with bank.snapshot():
+        return {"entries": bank.journal_json(game),
+                "moves": [m.to_json() for m in bank.moves(game)]}
+
+
 def _linked_cards(bank: Bank) -> tuple[set[str], dict[str, str]]:
     actions = bank.card_actions()
     linked = {p.card_uid for p in bank.players() if p.card_uid} if bank.latest_game() else set()
@@ -261,19 +415,28 @@ def _linked_cards(bank: Bank) -> tuple[set[str], dict[str, str]]:
 
 
 def describe_result(result: object, state: TableState) -> str:
-    """One line about a bank write, with names instead of ids."""
+    """One line about a write, with names instead of ids."""
     if isinstance(result, OutcomeView):
         if result.player_id is None:
             return f"outcome #{result.id} is unassigned (nobody is current)"
         player = state.player(result.player_id)
-        delta = result.outcome.coin_delta
+        delta = result.outcome.coin_delta if result.entry_id is not None else 0
         sign = f"+{delta}" if delta > 0 else str(delta)
         balance = player.balance if player is not None else None
         money = f"{sign} -> {balance} coins" if delta else "no coins"
         return f"{state.name_of(result.player_id)} {money}"
+    if isinstance(result, Payment):
+        if result.entry is None:
+            return result.message
+        text = describe_result(result.entry, state)
+        return f"{text} ({result.message})" if result.message else text
     if isinstance(result, Entry):
         return (f"{state.name_of(result.payer)} pays {state.name_of(result.payee)} "
                 f"{result.amount} ({result.kind.value}{': ' + result.note if result.note else ''})")
+    if isinstance(result, MoveView | Undone):
+        return result.move.text if isinstance(result, Undone) else result.text
+    if isinstance(result, bool):
+        return f"everyone plays at once: {'on' if result else 'off'}"
     if isinstance(result, int) and state.player(result) is not None:
         return f"{state.name_of(result)} is current"
     if result is None:

@@ -19,12 +19,22 @@ SOUND_NAMES: tuple[str, ...] = (
     "timer_tick",
     "timer_loop",
     "time_up",
+    "dice_roll",
+    "rent",
+    "block_bump",
+    "item_box",
+    "fanfare",
 )
 
 COIN_PERIOD = 0.30
 """Seconds from one coin ping's start to the next: slow enough for a child to count."""
 MIN_COIN_GAP = 0.15
 """Silence kept between two pings even when a user's coin.wav is long."""
+INTRO_GAP = 0.08
+"""Silence between a block's own sound (a Coin Block's bump, an Item Box's spin) and its
+first coin ping."""
+INTROS = {"coin_block": "block_bump", "item_box": "item_box"}
+"""Press modes whose coins come after a sound of their own: each mode sounds like itself."""
 
 
 def builtin_path(name: str) -> Path:
@@ -43,16 +53,10 @@ class SoundLibrary:
         self.override_dir = override_dir
         self.sources: dict[str, Path] = {}
         self.sounds: dict[str, Pcm] = {name: self._load(name) for name in SOUND_NAMES}
-        self._outcomes: dict[str, Pcm] = {}
         ping = self.sounds["coin"]
-        period = max(COIN_PERIOD, ping.seconds + MIN_COIN_GAP)
-        self.coin_period = period
+        self.coin_period = max(COIN_PERIOD, ping.seconds + MIN_COIN_GAP)
         """Seconds from one coin ping to the next (screens light a coin per ping)."""
-        for k in range(1, 7):
-            pcm = Pcm(b"".join(ping.padded_to(period).data for _ in range(k - 1)) + ping.data)
-            self._outcomes[f"coins_{k}"] = pcm
-        for kind in (Kind.BOWSER, Kind.POWER_UP, Kind.GAME_OVER):
-            self._outcomes[kind.value] = self.sounds[kind.value]
+        self._outcomes: dict[tuple[str, str], Pcm] = {}
 
     def _load(self, name: str) -> Pcm:
         if self.override_dir is not None:
@@ -71,9 +75,36 @@ class SoundLibrary:
         self.sources[name] = path
         return read_wav(path)
 
+    def ping_start(self, outcome: Outcome) -> float:
+        """Seconds into the outcome's sound of its first coin ping."""
+        intro = INTROS.get(outcome.mode)
+        if intro is None or outcome.kind is not Kind.COINS:
+            return 0.0
+        return self.sounds[intro].seconds + INTRO_GAP
+
     def for_outcome(self, outcome: Outcome) -> Pcm:
-        """The finished sound of an outcome (``coins`` k: k pings, evenly spaced)."""
-        return self._outcomes[outcome.label]
+        """The finished sound of an outcome, in its press mode's own voice (``coins`` k: k
+        pings, evenly spaced, after the mode's intro; a roll: the die; rent: die and till)."""
+        key = (outcome.mode, outcome.label)
+        if key not in self._outcomes:
+            self._outcomes[key] = self._compose(outcome)
+        return self._outcomes[key]
+
+    def _compose(self, outcome: Outcome) -> Pcm:
+        kind = outcome.kind
+        if kind is Kind.COINS:
+            ping = self.sounds["coin"]
+            pings = Pcm(b"".join(ping.padded_to(self.coin_period).data
+                                 for _ in range(outcome.coins - 1)) + ping.data)
+            intro = INTROS.get(outcome.mode)
+            if intro is None:
+                return pings
+            return self.sounds[intro].padded_to(self.ping_start(outcome)) + pings
+        if kind is Kind.ROLL:
+            return self.sounds["dice_roll"]
+        if kind is Kind.RENT:
+            return self.sounds["dice_roll"] + self.sounds["rent"]
+        return self.sounds[kind.value]
 
     def seconds(self, outcome: Outcome) -> float:
         """How long the outcome sounds."""

@@ -1,8 +1,13 @@
-"""The bank: games, players and the coin journal in one SQLite file.
+"""The bank: games, players and the journal of moves and coins in one SQLite file.
 
-Every write validates with the ledger rules inside one ``BEGIN IMMEDIATE`` transaction and
-returns only after COMMIT (``synchronous=FULL``): an acknowledged write survives a power cut.
-A ``Bank`` object is used from one thread; other processes may share the file safely.
+Every write validates with the edition's ruleset and the ledger rules inside one ``BEGIN
+IMMEDIATE`` transaction and returns only after COMMIT (``synchronous=FULL``): an acknowledged
+write survives a power cut. A ``Bank`` object is used from one thread; other processes may
+share the file safely.
+
+Everything a game is derives from its journal: balances are summed from the entries; who is
+out, the points and worms typed in, and whether the game has ended come from the moves not
+undone. Undo writes compensation, never deletes.
 """
 
 from __future__ import annotations
@@ -10,38 +15,57 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from companion.bank.store import open_database, open_readonly
+from companion.core.editions import Editions, editions
+from companion.core.editions.modes import Mode, check_rent
+from companion.core.editions.ruleset import Debt, End, Ruleset
+from companion.core.editions.scoring import Seat, standings, winners
 from companion.core.ledger import (
     BANK,
     CARD_ACTION_NAMES,
+    MAX_POINTS,
     Entry,
     EntryKind,
+    MoveKind,
     Party,
+    Payment,
     check_amount,
     check_card_uid,
     check_colours,
+    check_count,
     check_names,
     check_note,
-    check_player,
     check_source,
-    check_transfer,
     is_id,
     outcome_movement,
 )
 from companion.core.outcomes import Kind, Outcome
-from companion.core.state import GameView, JournalLine, OutcomeView, PlayerView, TableState
-from companion.exc import Refused
-from companion.presets import Preset, get_preset
+from companion.core.state import (
+    GameView,
+    JournalLine,
+    MoveView,
+    OutcomeView,
+    PlayerView,
+    TableState,
+    Undone,
+)
+from companion.exc import GameEnded, Refused
 
 DB_NAME = "bank.sqlite3"
 COLOURS = ("#e52521", "#43b047", "#f49ac1", "#049cd8", "#fbd000", "#8e44ad")
 """Default seat colours: red, green, pink, blue, yellow, purple."""
+
+RECENT = 8
+"""Journal lines in ``state().recent``: what a screen's log shows."""
+
+FACTS = (MoveKind.BANKRUPTCY, MoveKind.POINTS, MoveKind.WORMS, MoveKind.END)
+"""Moves that change what a player or the game is, besides coins."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +76,40 @@ class Player:
     name: str
     colour: str
     card_uid: str | None
+
+
+@dataclass
+class _Facts:
+    """One game as its moves left it, read inside one transaction or snapshot."""
+
+    gid: int
+    rules: Ruleset
+    players: list[Player]
+    current: int | None
+    options: dict[str, Any]
+    out: dict[int, int] = field(default_factory=dict)
+    """Player -> the order they went out in (1 = first)."""
+    points: dict[int, tuple[int, int]] = field(default_factory=dict)
+    worms: dict[int, int] = field(default_factory=dict)
+    ending: sqlite3.Row | None = None
+
+    @property
+    def ids(self) -> list[int]:
+        return [p.id for p in self.players]
+
+    @property
+    def active(self) -> list[int]:
+        return [p.id for p in self.players if p.id not in self.out]
+
+    def name(self, party: object) -> str:
+        if party == BANK:
+            return "the Bank"
+        return next((p.name for p in self.players if p.id == party), f"player {party}")
+
+    def seats(self, money: Mapping[int, int]) -> list[Seat]:
+        return [Seat(p.id, money.get(p.id, 0), self.out.get(p.id),
+                     *self.points.get(p.id, (0, 0)), self.worms.get(p.id, 0))
+                for p in self.players]
 
 
 def _party(value: int | None) -> Party:
@@ -66,20 +124,23 @@ def _entry(row: sqlite3.Row) -> Entry:
     return Entry(id=row["id"], game_id=row["game_id"], at=row["at"], payer=_party(row["payer"]),
                  payee=_party(row["payee"]), amount=row["amount"], kind=EntryKind(row["kind"]),
                  note=row["note"], source=row["source"], outcome_id=row["outcome_id"],
-                 undoes=row["undoes"])
+                 undoes=row["undoes"], move_id=row["move_id"])
 
 
-RECENT = 8
-"""Journal lines in ``state().recent``: what a screen's log shows."""
+def _outcome(row: sqlite3.Row) -> Outcome:
+    return Outcome(Kind(row["kind"]), coins=row["coins"], rolls=tuple(json.loads(row["rolls"])),
+                   mode=row["mode"])
 
 
 class Bank:
-    """Games, players and the journal; all coin rules come from :mod:`companion.core.ledger`."""
+    """Games, players and the journal; every rule comes from the edition's ruleset and
+    :mod:`companion.core.ledger`."""
 
     def __init__(self, path: Path, *, clock: Callable[[], float] = time.time,
-                 readonly: bool = False) -> None:
+                 readonly: bool = False, rulesets: Editions | None = None) -> None:
         self.path = path
         self.clock = clock
+        self.editions = rulesets if rulesets is not None else editions()
         self._db = open_readonly(path) if readonly else open_database(path)
 
     @classmethod
@@ -120,28 +181,29 @@ class Bank:
 
     def new_game(self, edition: object, names: Sequence[object],
                  colours: Sequence[object] | None = None) -> int:
-        """Start a game: players in turn order, opening balances paid by the bank. Old games
-        stay as they were. The first player is current."""
-        preset = _preset_named(edition)
-        clean = check_names(names, preset.min_players, preset.max_players)
+        """Start a game: players in turn order, opening balances paid by the bank (the
+        edition's starting coins for that many players). Old games stay as they were. The
+        first player is current."""
+        rules = self.editions.get_edition(edition)
+        clean = check_names(names, rules.min_players, rules.max_players)
         palette = check_colours(colours) if colours is not None else list(COLOURS)
         with self._write() as db:
-            return self._new_game(db, preset, clean, palette)
+            return self._new_game(db, rules, clean, palette)
 
     def ensure_game(self, edition: object, names: Sequence[object]) -> int | None:
         """Start a game only if the bank has none (atomic: two starters make one game)."""
-        preset = _preset_named(edition)
-        clean = check_names(names, preset.min_players, preset.max_players)
+        rules = self.editions.get_edition(edition)
+        clean = check_names(names, rules.min_players, rules.max_players)
         with self._write() as db:
             if self.latest_game() is not None:
                 return None
-            return self._new_game(db, preset, clean, list(COLOURS))
+            return self._new_game(db, rules, clean, list(COLOURS))
 
-    def _new_game(self, db: sqlite3.Connection, preset: Preset, clean: list[str],
+    def _new_game(self, db: sqlite3.Connection, rules: Ruleset, clean: list[str],
                   palette: list[str]) -> int:
         now = self.clock()
         game_id = db.execute("INSERT INTO games (edition, created_at) VALUES (?, ?)",
-                             (preset.id, now)).lastrowid
+                             (rules.id, now)).lastrowid
         assert game_id is not None
         ids = []
         for seat, name in enumerate(clean):
@@ -149,12 +211,13 @@ class Bank:
             ids.append(db.execute(
                 "INSERT INTO players (game_id, seat, name, colour) VALUES (?, ?, ?, ?)",
                 (game_id, seat, name, colour)).lastrowid)
-        if preset.start_balance > 0:
+        coins = rules.start_coins(len(clean))
+        if coins > 0:
+            move = self._insert_move(db, game_id, MoveKind.OPENING, note="opening balances",
+                                     source="new game", data={"coins": coins})
             for pid in ids:
-                db.execute(
-                    "INSERT INTO entries (game_id, at, payer, payee, amount, kind, note,"
-                    " source) VALUES (?, ?, NULL, ?, ?, 'opening', 'opening balance',"
-                    " 'new game')", (game_id, now, pid, preset.start_balance))
+                self._insert_entry(db, game_id, move, BANK, pid, coins, EntryKind.OPENING,
+                                   "opening balance", "new game")
         db.execute("UPDATE games SET current_player = ? WHERE id = ?", (ids[0], game_id))
         # A sticker stays with its player's name from one game to the next.
         previous = db.execute("SELECT MAX(id) FROM games WHERE id < ?", (game_id,)).fetchone()[0]
@@ -184,10 +247,11 @@ class Bank:
             "LEFT JOIN players p ON p.game_id = g.id GROUP BY g.id ORDER BY g.id").fetchall()
         return [dict(row) for row in rows]
 
-    def preset(self, game_id: int | None = None) -> Preset:
+    def ruleset(self, game_id: int | None = None) -> Ruleset:
+        """The rules a game is played by."""
         gid = self._game(game_id)
         edition = self._db.execute("SELECT edition FROM games WHERE id = ?", (gid,)).fetchone()[0]
-        return get_preset(edition)
+        return self.editions.get_edition(edition)
 
     def players(self, game_id: int | None = None) -> list[Player]:
         gid = self._game(game_id)
@@ -204,26 +268,73 @@ class Bank:
         return self._db.execute("SELECT current_player FROM games WHERE id = ?",
                                 (gid,)).fetchone()[0]
 
+    def _facts(self, game_id: int | None) -> _Facts:
+        """The game as its moves left it (inside a write or a snapshot)."""
+        gid = self._game(game_id)
+        game = self._db.execute("SELECT * FROM games WHERE id = ?", (gid,)).fetchone()
+        facts = _Facts(gid, self.editions.get_edition(game["edition"]), self.players(gid),
+                       game["current_player"], json.loads(game["options"]))
+        kinds = ", ".join(f"'{k.value}'" for k in FACTS)
+        for row in self._db.execute(
+                f"SELECT * FROM moves m WHERE game_id = ? AND kind IN ({kinds}) AND NOT EXISTS"
+                " (SELECT 1 FROM moves u WHERE u.undoes = m.id) ORDER BY id", (gid,)):
+            data = json.loads(row["data"])
+            kind = MoveKind(row["kind"])
+            if kind is MoveKind.BANKRUPTCY:
+                facts.out[row["player_id"]] = len(facts.out) + 1
+            elif kind is MoveKind.POINTS:
+                facts.points[row["player_id"]] = (data["points"], data["cards"])
+            elif kind is MoveKind.WORMS:
+                facts.worms[row["player_id"]] = data["found"]
+            if row["ends"]:
+                facts.ending = row
+        return facts
+
+    def _open_facts(self, game_id: int | None) -> _Facts:
+        """The game, refusing a write if it has ended (GameEnded names who won)."""
+        facts = self._facts(game_id)
+        if facts.ending is not None:
+            data = json.loads(facts.ending["data"])
+            who = " and ".join(facts.name(p) for p in data.get("winners", ()))
+            result = f"{who} won" if who else "nobody won"
+            raise GameEnded(f"this game of {facts.rules.name} has ended ({result}): it is "
+                            "read-only; undo reopens it, or start a new game")
+        return facts
+
+    def _in_game(self, facts: _Facts, player: object, what: str = "player") -> int:
+        """A player of this game who is still in it."""
+        if is_id(player) and player in facts.ids:
+            if player in facts.out:
+                raise Refused(f"{facts.name(player)} is out of the game (bankrupt)")
+            return player  # type: ignore[return-value]
+        raise Refused(f"unknown {what} {_shown(player)}")
+
+    def _party_in_game(self, facts: _Facts, party: object, what: str) -> Party:
+        return BANK if party == BANK else self._in_game(facts, party, what)
+
     def set_current(self, player: object, game_id: int | None = None) -> int | None:
         """Make ``player`` (an id, or None for nobody) current."""
         with self._write() as db:
-            gid = self._game(game_id)
-            current = None if player is None else check_player(player, self._player_ids(gid))
-            db.execute("UPDATE games SET current_player = ? WHERE id = ?", (current, gid))
+            facts = self._open_facts(game_id)
+            current = None if player is None else self._in_game(facts, player)
+            db.execute("UPDATE games SET current_player = ? WHERE id = ?", (current, facts.gid))
         return current
 
     def set_card(self, player: object, uid: object, game_id: int | None = None) -> str | None:
-        """Link an NFC/RFID card UID to a player (None unlinks); one card per game."""
+        """Link an NFC/RFID card UID to a player (None unlinks); one card per game. Allowed in
+        an ended game too: the card follows its player's name into the next one."""
         clean = check_card_uid(uid)
         with self._write() as db:
             gid = self._game(game_id)
-            pid = check_player(player, self._player_ids(gid))
+            ids = self._player_ids(gid)
+            if not is_id(player) or player not in ids:
+                raise Refused(f"unknown player {_shown(player)}")
             if clean is not None:
                 other = db.execute("SELECT name FROM players WHERE game_id = ? AND card_uid = ?"
-                                   " AND id != ?", (gid, clean, pid)).fetchone()
+                                   " AND id != ?", (gid, clean, player)).fetchone()
                 if other is not None:
                     raise Refused(f"card {clean} already belongs to {other[0]}")
-            db.execute("UPDATE players SET card_uid = ? WHERE id = ?", (clean, pid))
+            db.execute("UPDATE players SET card_uid = ? WHERE id = ?", (clean, player))
             if clean is not None:  # one meaning per card: a player now, not an action
                 db.execute("DELETE FROM card_actions WHERE uid = ?", (clean,))
         return clean
@@ -236,7 +347,7 @@ class Bank:
             raise Refused("a card UID is required")
         if action not in CARD_ACTION_NAMES:
             raise Refused(f"action must be one of {', '.join(CARD_ACTION_NAMES)}, got "
-                              f"{str(action)[:40]!r}")
+                          f"{str(action)[:40]!r}")
         with self._write() as db:
             gid = self.latest_game()
             if gid is not None:
@@ -281,15 +392,26 @@ class Bank:
         return "unknown", None
 
     def next_player(self, game_id: int | None = None) -> int:
-        """Pass the turn to the next seat (the first seat if nobody is current)."""
+        """Pass the turn to the next seat still in the game (the first if nobody is
+        current)."""
         with self._write() as db:
-            gid = self._game(game_id)
-            ids = self._player_ids(gid)
-            current = db.execute("SELECT current_player FROM games WHERE id = ?",
-                                 (gid,)).fetchone()[0]
-            nxt = ids[(ids.index(current) + 1) % len(ids)] if current in ids else ids[0]
-            db.execute("UPDATE games SET current_player = ? WHERE id = ?", (nxt, gid))
+            facts = self._open_facts(game_id)
+            nxt = _next_seat(facts, facts.current)
+            db.execute("UPDATE games SET current_player = ? WHERE id = ?", (nxt, facts.gid))
         return nxt
+
+    def set_options(self, *, simultaneous: object, game_id: int | None = None) -> bool:
+        """Wiggly Worms: everyone plays at once (time-up then does not pass the turn)."""
+        if not isinstance(simultaneous, bool):
+            raise Refused("simultaneous must be true or false")
+        with self._write() as db:
+            facts = self._open_facts(game_id)
+            if not facts.rules.at_once_quote:
+                raise Refused(f"{facts.rules.name} has no mode where everyone plays at once")
+            options = {**facts.options, "simultaneous": simultaneous}
+            db.execute("UPDATE games SET options = ? WHERE id = ?",
+                       (json.dumps(options), facts.gid))
+        return simultaneous
 
     # -- the journal -----------------------------------------------------------------------
 
@@ -310,23 +432,39 @@ class Bank:
             result[pid] = total
         return result
 
-    def _insert_entry(self, db: sqlite3.Connection, gid: int, payer: Party, payee: Party,
-                      amount: int, kind: EntryKind, note: str = "", source: str = "",
-                      outcome_id: int | None = None, undoes: int | None = None,
-                      request_id: str | None = None) -> Entry:
+    def _insert_move(self, db: sqlite3.Connection, gid: int, kind: MoveKind, *,
+                     player: int | None = None, data: Mapping[str, Any] | None = None,
+                     note: str = "", source: str = "", ends: bool = False,
+                     undoes: int | None = None, request_id: str | None = None) -> int:
+        move_id = db.execute(
+            "INSERT INTO moves (game_id, at, kind, player_id, data, note, source, ends, undoes,"
+            " request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (gid, self.clock(), kind.value, player, json.dumps(dict(data or {})), note, source,
+             int(ends), undoes, request_id)).lastrowid
+        assert move_id is not None
+        return move_id
+
+    def _insert_entry(self, db: sqlite3.Connection, gid: int, move: int, payer: Party,
+                      payee: Party, amount: int, kind: EntryKind, note: str = "",
+                      source: str = "", outcome_id: int | None = None,
+                      undoes: int | None = None) -> Entry:
         now = self.clock()
         entry_id = db.execute(
             "INSERT INTO entries (game_id, at, payer, payee, amount, kind, note, source,"
-            " outcome_id, undoes, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " outcome_id, undoes, move_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (gid, now, _column(payer), _column(payee), amount, kind.value, note, source,
-             outcome_id, undoes, request_id)).lastrowid
+             outcome_id, undoes, move)).lastrowid
         assert entry_id is not None
         return Entry(entry_id, gid, now, payer, payee, amount, kind, note, source, outcome_id,
-                     undoes)
+                     undoes, move)
 
-    def _replay(self, request_id: object, kind: EntryKind, game_id: int | None,
-                **same: object) -> Entry | None:
-        """The entry an earlier try of this very request wrote, if any.
+    def _move_entries(self, move_id: int) -> list[Entry]:
+        return [_entry(row) for row in self._db.execute(
+            "SELECT * FROM entries WHERE move_id = ? ORDER BY id", (move_id,))]
+
+    def _replay(self, request_id: object, kind: MoveKind, game_id: int | None,
+                **same: object) -> sqlite3.Row | None:
+        """The move an earlier try of this very request wrote, if any.
 
         A request id reused for a different operation is refused."""
         if request_id is None:
@@ -334,149 +472,379 @@ class Bank:
         if not isinstance(request_id, str) or not 1 <= len(request_id) <= 100 \
                 or not request_id.isprintable():
             raise Refused("request id must be 1-100 printable characters")
-        row = self._db.execute("SELECT * FROM entries WHERE request_id = ?",
+        row = self._db.execute("SELECT * FROM moves WHERE request_id = ?",
                                (request_id,)).fetchone()
         if row is None:
             return None
-        entry = _entry(row)
-        if entry.kind is not kind or (game_id is not None and entry.game_id != game_id) or any(
-                getattr(entry, key) != value for key, value in same.items()):
-            raise Refused(f"request id {request_id!r} was already used for another "
-                              "operation")
-        return entry
+        data = json.loads(row["data"])
+        if row["kind"] != kind.value or (game_id is not None and row["game_id"] != game_id) \
+                or any(data.get(key) != value for key, value in same.items()):
+            raise Refused(f"request id {request_id!r} was already used for another operation")
+        return row
+
+    # -- coins -----------------------------------------------------------------------------
+
+    def _pay(self, db: sqlite3.Connection, facts: _Facts, move_kind: MoveKind,
+             entry_kind: EntryKind, payer: Party, payee: Party, amount: int, *, note: str,
+             source: str, request_id: str | None, data: Mapping[str, Any],
+             outcome_id: int | None = None, subject: int | None = None) -> Payment:
+        """Move ``amount`` (or, where payments are capped, what the payer has); ``subject`` is
+        the player the move is about (default: the payer)."""
+        moved = amount
+        if payer != BANK:
+            balance = self.balances(facts.gid)[payer]  # type: ignore[index]
+            moved = facts.rules.payable(amount, balance)
+        who = facts.name(payer)
+        if moved == 0:
+            return Payment(None, amount, f"{who} has no coins: nothing to pay. Hang in there!")
+        if subject is None and payer != BANK:
+            subject = int(payer)
+        move = self._insert_move(db, facts.gid, move_kind, player=subject,
+                                 data={**data, "asked": amount}, note=note, source=source,
+                                 request_id=request_id)
+        entry = self._insert_entry(db, facts.gid, move, payer, payee, moved, entry_kind, note,
+                                   source, outcome_id=outcome_id)
+        message = "" if moved == amount else f"{who} had only {moved} of {amount} coins: " \
+                                             f"paid {moved}"
+        return Payment(entry, amount, message)
+
+    def _replayed_payment(self, row: sqlite3.Row) -> Payment:
+        entries = self._move_entries(row["id"])
+        return Payment(entries[0] if entries else None, json.loads(row["data"])["asked"])
 
     def transfer(self, payer: object, payee: object, amount: object, *, note: object = "",
                  source: str = "", request_id: str | None = None,
-                 game_id: int | None = None) -> Entry:
-        """Move coins between a player and the bank or another player.
+                 game_id: int | None = None) -> Payment:
+        """Move coins between a player and the bank or another player. Where the edition caps
+        payments, a player pays what they have ("Hang in there!").
 
-        ``request_id`` makes a retried request harmless: the same id returns the first entry.
+        ``request_id`` makes a retried request harmless: the same id returns the first one.
         """
         source = check_source(source)
         with self._write() as db:
-            replay = self._replay(request_id, EntryKind.TRANSFER, game_id, payer=payer,
-                                  payee=payee, amount=amount, note=note)
+            replay = self._replay(request_id, MoveKind.TRANSFER, game_id, payer=payer,
+                                  payee=payee, asked=amount, note=note)
             if replay is not None:
-                return replay
-            gid = self._game(game_id)
-            preset = self.preset(gid)
-            if not preset.bank:
-                raise Refused(f"{preset.name} keeps no coins")
-            a, b, n = check_transfer(payer, payee, amount, self._player_ids(gid))
-            return self._insert_entry(db, gid, a, b, n, EntryKind.TRANSFER, check_note(note),
-                                      source, request_id=request_id)
+                return self._replayed_payment(replay)
+            facts = self._open_facts(game_id)
+            if not facts.rules.coins:
+                raise Refused(f"{facts.rules.name} keeps no coins")
+            a = self._party_in_game(facts, payer, "payer")
+            b = self._party_in_game(facts, payee, "payee")
+            if a == b:
+                raise Refused("the bank cannot pay itself" if a == BANK else
+                              "a player cannot pay themselves")
+            n = check_amount(amount)
+            text = check_note(note)
+            return self._pay(db, facts, MoveKind.TRANSFER, EntryKind.TRANSFER, a, b, n,
+                             note=text, source=source, request_id=request_id,
+                             data={"payer": payer, "payee": payee, "note": text})
 
     def pass_go(self, player: object, *, source: str = "", request_id: str | None = None,
                 game_id: int | None = None) -> Entry:
         """The bank pays the edition's GO salary."""
         source = check_source(source)
         with self._write() as db:
-            replay = self._replay(request_id, EntryKind.PASS_GO, game_id, payee=player)
+            replay = self._replay(request_id, MoveKind.PASS_GO, game_id, player=player)
             if replay is not None:
-                return replay
-            gid = self._game(game_id)
-            preset = self.preset(gid)
-            if preset.pass_go <= 0:
-                raise Refused(f"{preset.name} pays nothing for passing GO")
-            a, b, n = check_transfer(BANK, player, preset.pass_go, self._player_ids(gid))
-            return self._insert_entry(db, gid, a, b, n, EntryKind.PASS_GO, "passed GO", source,
-                                      request_id=request_id)
+                return self._move_entries(replay["id"])[0]
+            facts = self._open_facts(game_id)
+            if facts.rules.pass_go is None:
+                raise Refused(f"{facts.rules.name} pays nothing for passing GO")
+            pid = self._in_game(facts, player)
+            paid = self._pay(db, facts, MoveKind.PASS_GO, EntryKind.PASS_GO, BANK, pid,
+                             facts.rules.pass_go.value, note="passed GO", source=source,
+                             request_id=request_id, data={"player": player}, subject=pid)
+            assert paid.entry is not None
+            return paid.entry
 
-    def undo(self, *, source: str = "", request_id: str | None = None,
+    def jail(self, player: object, *, source: str = "", request_id: str | None = None,
              game_id: int | None = None) -> Entry:
-        """Compensate the latest entry not undone yet (never opening balances or undos).
-
-        Undoing a block outcome's coins also makes that outcome unassigned again, so it can be
-        given to the right player.
-        """
+        """A player pays the edition's jail fee to the Bank. Where payments are capped, a
+        player who can't pay it rolls for a 6 instead (the rulebook's other way out)."""
         source = check_source(source)
         with self._write() as db:
-            replay = self._replay(request_id, EntryKind.UNDO, game_id)
+            replay = self._replay(request_id, MoveKind.JAIL, game_id, player=player)
             if replay is not None:
-                return replay
+                return self._move_entries(replay["id"])[0]
+            facts = self._open_facts(game_id)
+            fee = facts.rules.jail_fee
+            if fee is None:
+                raise Refused(f"{facts.rules.name} has no Jail")
+            pid = self._in_game(facts, player)
+            balance = self.balances(facts.gid)[pid]
+            if facts.rules.debt is Debt.CAPPED and balance < fee.value:
+                raise Refused(f"{facts.name(pid)} has {balance} coins and can't pay the jail "
+                              f"fee of {fee.value}: roll for a 6 instead")
+            paid = self._pay(db, facts, MoveKind.JAIL, EntryKind.JAIL, pid, BANK, fee.value,
+                             note="jail fee", source=source, request_id=request_id,
+                             data={"player": player})
+            assert paid.entry is not None
+            return paid.entry
+
+    # -- the end of a game -----------------------------------------------------------------
+
+    def _ending(self, facts: _Facts, money: Mapping[int, int],
+                winning: Sequence[int]) -> dict[str, Any]:
+        """The record of an end: who won and the final standings."""
+        table = standings(facts.rules, facts.seats(money))
+        return {"winners": list(winning), "standings": [s.to_json() for s in table]}
+
+    def bankruptcy(self, player: object, creditor: object, *, source: str = "",
+                   request_id: str | None = None, game_id: int | None = None) -> MoveView:
+        """The banker declares ``player`` bankrupt to ``creditor`` (a player or the Bank):
+        what they have left goes to the creditor (a debt they could not pay is not collected:
+        the creditor gets what there was) and they are out. The last player left wins."""
+        source = check_source(source)
+        with self._write() as db:
+            replay = self._replay(request_id, MoveKind.BANKRUPTCY, game_id, player=player,
+                                  creditor=creditor)
+            if replay is not None:
+                return self._move_view(replay["id"])
+            facts = self._open_facts(game_id)
+            if facts.rules.debt is not Debt.BANKRUPTCY:
+                raise Refused(f"nobody goes bankrupt in {facts.rules.name}: a player who "
+                              "can't pay pays what they have")
+            pid = self._in_game(facts, player)
+            to = self._party_in_game(facts, creditor, "creditor")
+            if to == pid:
+                raise Refused("a player cannot be bankrupt to themselves")
+            money = self.balances(facts.gid)
+            left = money[pid]
+            facts.out[pid] = len(facts.out) + 1
+            after = facts.current
+            if facts.current == pid:  # the turn goes on to the next player still in it
+                after = _next_seat(facts, pid)
+            remaining = facts.active
+            data: dict[str, Any] = {"player": player, "creditor": creditor, "coins": left,
+                                    "current_before": facts.current, "current_after": after}
+            money = {**money, pid: 0}  # settled: the creditor gets exactly what there was
+            if to != BANK:
+                money[to] += left
+            ends = len(remaining) <= 1
+            if ends:
+                data.update(self._ending(facts, money, remaining))
+            note = f"bankrupt to {facts.name(to)}"
+            move = self._insert_move(db, facts.gid, MoveKind.BANKRUPTCY, player=pid, data=data,
+                                     note=note, source=source, ends=ends,
+                                     request_id=request_id)
+            if left > 0:
+                self._insert_entry(db, facts.gid, move, pid, to, left, EntryKind.BANKRUPTCY,
+                                   f"what {facts.name(pid)} had left", source)
+            elif left < 0:  # the creditor got more than there was: it goes back
+                self._insert_entry(db, facts.gid, move, to, pid, -left, EntryKind.BANKRUPTCY,
+                                   f"{facts.name(pid)} could not pay it", source)
+            if after != facts.current:
+                db.execute("UPDATE games SET current_player = ? WHERE id = ?", (after, facts.gid))
+            return self._move_view(move)
+
+    def set_points(self, player: object, points: object, cards: object, *, source: str = "",
+                   request_id: str | None = None, game_id: int | None = None) -> MoveView:
+        """Points games: the points printed on a player's cards (Property, Boss or Grand Prix)
+        and how many cards they hold (a tie goes to the most), typed in."""
+        source = check_source(source)
+        with self._write() as db:
+            replay = self._replay(request_id, MoveKind.POINTS, game_id, player=player,
+                                  points=points, cards=cards)
+            if replay is not None:
+                return self._move_view(replay["id"])
+            facts = self._open_facts(game_id)
+            scoring = facts.rules.scoring
+            if scoring is None:
+                raise Refused(f"{facts.rules.name} is not won on points: nothing to type in")
+            pid = self._in_game(facts, player)
+            p = check_count(points, "points", MAX_POINTS)
+            n = check_count(cards, "cards", scoring.max_cards.value)
+            move = self._insert_move(db, facts.gid, MoveKind.POINTS, player=pid,
+                                     data={"player": player, "points": p, "cards": n},
+                                     note=f"{p} points, {n} cards", source=source,
+                                     request_id=request_id)
+            return self._move_view(move)
+
+    def set_worms(self, player: object, found: object, *, source: str = "",
+                  request_id: str | None = None, game_id: int | None = None) -> MoveView:
+        """Wiggly Worms: how many of their worms a player has found; the first to find all of
+        them wins, and the game ends."""
+        source = check_source(source)
+        with self._write() as db:
+            replay = self._replay(request_id, MoveKind.WORMS, game_id, player=player,
+                                  found=found)
+            if replay is not None:
+                return self._move_view(replay["id"])
+            facts = self._open_facts(game_id)
+            target = facts.rules.worms
+            if target is None:
+                raise Refused(f"{facts.rules.name} has no worms to find")
+            pid = self._in_game(facts, player)
+            n = check_count(found, "found", target.value)
+            facts.worms[pid] = n
+            data: dict[str, Any] = {"player": player, "found": n}
+            ends = n == target.value
+            if ends:
+                data.update(self._ending(facts, self.balances(facts.gid), [pid]))
+            move = self._insert_move(db, facts.gid, MoveKind.WORMS, player=pid, data=data,
+                                     note=f"{n} of {target.value} worms", source=source,
+                                     ends=ends, request_id=request_id)
+            return self._move_view(move)
+
+    def end_game(self, *, source: str = "", request_id: str | None = None,
+                 game_id: int | None = None) -> MoveView:
+        """The banker says the final Boss fight / Race is over: the game ends and the highest
+        score wins. Other editions end by their own rule, not by decree."""
+        source = check_source(source)
+        with self._write() as db:
+            replay = self._replay(request_id, MoveKind.END, game_id)
+            if replay is not None:
+                return self._move_view(replay["id"])
+            facts = self._open_facts(game_id)
+            rules = facts.rules
+            if rules.end is not End.POINTS:
+                how = {End.LAST_PLAYER: "when every other player has gone bankrupt",
+                       End.WORMS: "when a player has found all their worms"}[rules.end]
+                raise Refused(f"{rules.name} ends {how}, not when the banker says so")
+            money = self.balances(facts.gid)
+            data = self._ending(facts, money, winners(rules, facts.seats(money)))
+            move = self._insert_move(db, facts.gid, MoveKind.END, data=data,
+                                     note="final score", source=source, ends=True,
+                                     request_id=request_id)
+            return self._move_view(move)
+
+    # -- undo ------------------------------------------------------------------------------
+
+    def undo(self, *, source: str = "", request_id: str | None = None,
+             game_id: int | None = None) -> Undone:
+        """Undo the latest move not undone yet, whole (never opening balances or undos): its
+        coins move back; a bankrupt player is back in; an ended game is open again.
+
+        Undoing a block outcome's coins also makes that outcome unassigned again, so it can be
+        given to the right player."""
+        source = check_source(source)
+        with self._write() as db:
+            replay = self._replay(request_id, MoveKind.UNDO, game_id)
+            if replay is not None:
+                return Undone(self._move_view(replay["id"]), self._move_view(replay["undoes"]))
             gid = self._game(game_id)
             row = db.execute(
-                "SELECT * FROM entries e WHERE game_id = ? AND kind IN ('block', 'pass_go',"
-                " 'transfer') AND NOT EXISTS (SELECT 1 FROM entries u WHERE u.undoes = e.id)"
+                "SELECT * FROM moves m WHERE game_id = ? AND kind NOT IN ('opening', 'undo')"
+                " AND NOT EXISTS (SELECT 1 FROM moves u WHERE u.undoes = m.id)"
                 " ORDER BY id DESC LIMIT 1", (gid,)).fetchone()
             if row is None:
                 raise Refused("nothing to undo")
-            target = _entry(row)
-            if target.outcome_id is not None:
-                db.execute("UPDATE outcomes SET player_id = NULL WHERE id = ?",
-                           (target.outcome_id,))
-            return self._insert_entry(db, gid, target.payee, target.payer, target.amount,
-                                      EntryKind.UNDO, f"undo #{target.id}", source,
-                                      outcome_id=target.outcome_id, undoes=target.id,
-                                      request_id=request_id)
+            target = self._move_view(row["id"])
+            move = self._insert_move(db, gid, MoveKind.UNDO, player=row["player_id"],
+                                     note=f"undo: {target.text}"[:200], source=source,
+                                     undoes=row["id"], request_id=request_id)
+            for entry in reversed(target.entries):
+                if entry.outcome_id is not None:
+                    db.execute("UPDATE outcomes SET player_id = NULL WHERE id = ?",
+                               (entry.outcome_id,))
+                self._insert_entry(db, gid, move, entry.payee, entry.payer, entry.amount,
+                                   EntryKind.UNDO, f"undo #{entry.id}", source,
+                                   outcome_id=entry.outcome_id, undoes=entry.id)
+            data = json.loads(row["data"])
+            if row["kind"] == MoveKind.BANKRUPTCY.value and data.get("current_after") != \
+                    data.get("current_before"):
+                current = db.execute("SELECT current_player FROM games WHERE id = ?",
+                                     (gid,)).fetchone()[0]
+                if current == data["current_after"]:  # nobody moved the turn on since
+                    db.execute("UPDATE games SET current_player = ? WHERE id = ?",
+                               (data["current_before"], gid))
+            return Undone(self._move_view(move), self._move_view(row["id"]))
 
-    # -- the Question Block ----------------------------------------------------------------
+    # -- the block -------------------------------------------------------------------------
 
-    def record_outcome(self, outcome: Outcome, *, source: str = "button", at: float | None = None,
+    def record_outcome(self, outcome: Outcome, *, params: Mapping[str, int] | None = None,
+                       source: str = "button", at: float | None = None,
                        game_id: int | None = None) -> OutcomeView:
-        """Keep an outcome and apply it to the current player (unassigned if nobody is)."""
+        """Keep an outcome and apply it: to the current player (unassigned if nobody is), or
+        for utility rent to the payer it was armed with."""
         source = check_source(source)
         with self._write() as db:
-            gid = self._game(game_id)
-            current = db.execute("SELECT current_player FROM games WHERE id = ?",
-                                 (gid,)).fetchone()[0]
+            facts = self._open_facts(game_id)
+            mode = facts.rules.find_mode(outcome.mode)
+            clean: dict[str, int] = {}
+            player = facts.current
+            if mode is not None and mode.needs:
+                clean = check_rent(params or {}, tuple(facts.active))
+                player = clean["payer"]
             when = self.clock() if at is None else at
             outcome_id = db.execute(
-                "INSERT INTO outcomes (game_id, at, kind, coins, rolls, source) VALUES"
-                " (?, ?, ?, ?, ?, ?)", (gid, when, outcome.kind.value, outcome.coins,
-                                        json.dumps(list(outcome.rolls)), source)).lastrowid
+                "INSERT INTO outcomes (game_id, at, mode, kind, coins, rolls, params, source)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (facts.gid, when, outcome.mode, outcome.kind.value, outcome.coins,
+                 json.dumps(list(outcome.rolls)), json.dumps(clean), source)).lastrowid
             assert outcome_id is not None
-            if current is None:
-                return OutcomeView(outcome_id, gid, when, outcome, source, None, None)
-            return self._apply(db, gid, outcome_id, current, source)
+            if player is None:
+                return self._outcome_view(outcome_id, facts)
+            return self._apply(db, facts, outcome_id, player, source)
 
     def assign_outcome(self, outcome_id: object, player: object, *, source: str = "",
                        game_id: int | None = None) -> OutcomeView:
         """Give an unassigned outcome to a player: once, unless an undo takes it back."""
         source = check_source(source)
         with self._write() as db:
-            gid = self._game(game_id)
+            facts = self._open_facts(game_id)
             row = None
             if is_id(outcome_id):
                 row = db.execute("SELECT * FROM outcomes WHERE id = ? AND game_id = ?",
-                                 (outcome_id, gid)).fetchone()
+                                 (outcome_id, facts.gid)).fetchone()
             if row is None:
-                raise Refused(f"unknown outcome {outcome_id!r}")
+                raise Refused(f"unknown outcome {_shown(outcome_id)}")
             if row["player_id"] is not None:
                 raise Refused(f"outcome {outcome_id} is already assigned")
-            return self._apply(db, gid, row["id"], check_player(player, self._player_ids(gid)),
-                               source)
+            params = json.loads(row["params"])
+            pid = self._in_game(facts, player)
+            if params.get("payer") not in (None, pid):
+                raise Refused("utility rent is paid by the player it was rolled for")
+            return self._apply(db, facts, row["id"], pid, source)
 
-    def _apply(self, db: sqlite3.Connection, gid: int, outcome_id: int, player: int,
+    def _apply(self, db: sqlite3.Connection, facts: _Facts, outcome_id: int, player: int,
                source: str) -> OutcomeView:
         row = db.execute("SELECT * FROM outcomes WHERE id = ?", (outcome_id,)).fetchone()
         outcome = _outcome(row)
+        owner = json.loads(row["params"]).get("owner")
+        if owner is not None:
+            owner = self._in_game(facts, owner, "owner")
         db.execute("UPDATE outcomes SET player_id = ? WHERE id = ?", (player, outcome_id))
-        preset = self.preset(gid)
-        movement = outcome_movement(outcome, player, preset.question_block)
-        entry_id = None
-        if movement is not None:
+        mode = facts.rules.find_mode(outcome.mode)
+        # Only a mode of this edition moves coins (an outcome from an older companion in an
+        # edition without a block is kept and logged, as it was).
+        movement = outcome_movement(outcome, player, owner) \
+            if facts.rules.coins and mode is not None else None
+        if movement is not None and mode is not None:
             payer, payee, amount = movement
-            entry_id = self._insert_entry(db, gid, payer, payee, check_amount(amount),
-                                          EntryKind.BLOCK, outcome.describe(), source,
-                                          outcome_id=outcome_id).id
-        return OutcomeView(outcome_id, gid, row["at"], outcome, row["source"], player, entry_id)
+            note = mode.describe(outcome)
+            self._pay(db, facts, MoveKind.BLOCK, EntryKind.BLOCK, payer, payee,
+                      check_amount(amount), note=note, source=source, request_id=None,
+                      data={"outcome": outcome_id}, outcome_id=outcome_id, subject=player)
+        return self._outcome_view(outcome_id, facts)
 
     def outcomes(self, game_id: int | None = None, *, unassigned_only: bool = False,
                  limit: int | None = None) -> list[OutcomeView]:
         """Outcomes, newest first."""
-        gid = self._game(game_id)
-        sql = ("SELECT o.*, (SELECT MAX(e.id) FROM entries e WHERE e.outcome_id = o.id AND"
-               " e.kind = 'block') AS entry_id FROM outcomes o WHERE o.game_id = ?")
+        facts = self._facts(game_id)
+        sql = "SELECT id FROM outcomes WHERE game_id = ?"
         if unassigned_only:
-            sql += " AND o.player_id IS NULL"
-        sql += " ORDER BY o.id DESC"
+            sql += " AND player_id IS NULL"
+        sql += " ORDER BY id DESC"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
-        return [OutcomeView(row["id"], gid, row["at"], _outcome(row), row["source"],
-                              row["player_id"],
-                              row["entry_id"] if row["player_id"] is not None else None)
-                for row in self._db.execute(sql, (gid,))]
+        return [self._outcome_view(row["id"], facts)
+                for row in self._db.execute(sql, (facts.gid,)).fetchall()]
+
+    def _outcome_view(self, outcome_id: int, facts: _Facts) -> OutcomeView:
+        row = self._db.execute(
+            "SELECT o.*, (SELECT MAX(e.id) FROM entries e WHERE e.outcome_id = o.id AND"
+            " e.kind = 'block') AS entry_id FROM outcomes o WHERE o.id = ?",
+            (outcome_id,)).fetchone()
+        outcome = _outcome(row)
+        mode: Mode | None = facts.rules.find_mode(outcome.mode)
+        words = ("", "", outcome.label) if mode is None else (
+            mode.headline(outcome), mode.instruction(outcome), mode.describe(outcome))
+        return OutcomeView(row["id"], row["game_id"], row["at"], outcome, row["source"],
+                           row["player_id"],
+                           row["entry_id"] if row["player_id"] is not None else None,
+                           json.loads(row["params"]), *words)
 
     # -- views -----------------------------------------------------------------------------
 
@@ -486,20 +854,37 @@ class Bank:
             return self._state(game_id)
 
     def _state(self, game_id: int | None) -> TableState:
-        gid = self._game(game_id)
-        preset = self.preset(gid)
-        money = self.balances(gid)
-        current = self.current_player(gid)
-        last = self.outcomes(gid, limit=1)
+        facts = self._facts(game_id)
+        rules = facts.rules
+        money = self.balances(facts.gid)
+        last = self.outcomes(facts.gid, limit=1)
+        ended = facts.ending is not None
+        if ended:
+            record = json.loads(facts.ending["data"])  # type: ignore[index]
+            won = tuple(record["winners"])
+        else:
+            won = ()
+        table = standings(rules, facts.seats(money))
+        points = rules.scoring is not None
+        players = tuple(
+            PlayerView(p.id, p.name, p.colour, p.seat, money[p.id], p.id == facts.current,
+                       p.card_uid, out=p.id in facts.out,
+                       points=facts.points.get(p.id, (0, 0))[0] if points else None,
+                       cards=facts.points.get(p.id, (0, 0))[1] if points else None,
+                       worms=facts.worms.get(p.id, 0) if rules.worms is not None else None)
+            for p in facts.players)
         return TableState(
-            game=GameView(gid, preset.id, preset.name, preset.question_block.enabled,
-                          preset.bank),
-            players=tuple(PlayerView(p.id, p.name, p.colour, p.seat, money[p.id],
-                                     p.id == current, p.card_uid) for p in self.players(gid)),
-            current_player=current,
+            game=GameView(facts.gid, rules.id, rules.name, rules.default_mode.moves_coins,
+                          rules.coins, bool(facts.options.get("simultaneous", False)),
+                          None if rules.worms is None else rules.worms.value),
+            players=players,
+            current_player=facts.current,
             last_outcome=last[0] if last else None,
-            unassigned=tuple(self.outcomes(gid, unassigned_only=True)),
-            recent=self._recent(gid),
+            unassigned=tuple(self.outcomes(facts.gid, unassigned_only=True)),
+            recent=self._recent(facts.gid),
+            ended=ended,
+            winners=won,
+            standings=table,
         )
 
     def _recent(self, gid: int, limit: int = RECENT) -> tuple[JournalLine, ...]:
@@ -518,15 +903,84 @@ class Bank:
         undone_by = {e.undoes: e.id for e in entries if e.undoes is not None}
         return [e.to_json(undone_by.get(e.id)) for e in entries]
 
+    def moves(self, game_id: int | None = None) -> list[MoveView]:
+        """The whole journal as moves (what the table did), oldest first."""
+        with self.snapshot():
+            facts = self._facts(game_id)
+            return [self._move_view(row["id"], facts) for row in self._db.execute(
+                "SELECT id FROM moves WHERE game_id = ? ORDER BY id", (facts.gid,)).fetchall()]
 
-def _preset_named(edition: object) -> Preset:
-    if not isinstance(edition, str):
-        raise Refused("edition must be a preset name")
-    try:
-        return get_preset(edition)
-    except KeyError as exc:
-        raise Refused(str(exc.args[0])) from None
+    def _move_view(self, move_id: int, facts: _Facts | None = None) -> MoveView:
+        row = self._db.execute(
+            "SELECT m.*, (SELECT u.id FROM moves u WHERE u.undoes = m.id) AS undone_by"
+            " FROM moves m WHERE m.id = ?", (move_id,)).fetchone()
+        facts = facts or self._facts(row["game_id"])
+        entries = tuple(self._move_entries(move_id))
+        data = json.loads(row["data"])
+        kind = MoveKind(row["kind"])
+        view = MoveView(row["id"], row["game_id"], row["at"], kind, row["player_id"], data,
+                        row["note"], row["source"], bool(row["ends"]), row["undoes"],
+                        row["undone_by"], entries)
+        return MoveView(*(getattr(view, f) for f in MoveView.__slots__ if f != "text"),
+                        text=_move_text(view, facts))
 
 
-def _outcome(row: sqlite3.Row) -> Outcome:
-    return Outcome(Kind(row["kind"]), coins=row["coins"], rolls=tuple(json.loads(row["rolls"])))
+def _shown(value: object) -> str:
+    """A value as a refusal quotes it, cut short."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _next_seat(facts: _Facts, after: int | None) -> int:
+    """The next player in seat order still in the game (the first if ``after`` is None)."""
+    ids = facts.ids
+    start = ids.index(after) + 1 if after in ids else 0
+    for i in range(len(ids)):
+        candidate = ids[(start + i) % len(ids)]
+        if candidate not in facts.out:
+            return candidate
+    raise Refused("nobody is left in the game")
+
+
+def _move_text(move: MoveView, facts: _Facts) -> str:
+    """A move in words, with names."""
+    who = facts.name(move.player_id)
+    data = move.data
+    coins = sum(e.amount for e in move.entries)
+    kind = move.kind
+    if kind is MoveKind.OPENING:
+        return f"Everyone starts with {data.get('coins', coins)} coins"
+    if kind is MoveKind.TRANSFER and move.entries:
+        e = move.entries[0]
+        text = f"{facts.name(e.payer)} pays {facts.name(e.payee)} {e.amount}"
+        return text + (f" · {move.note}" if move.note else "")
+    if kind is MoveKind.BLOCK and move.entries:
+        e = move.entries[0]
+        payer_is_bank = e.payer == BANK
+        whose = facts.name(e.payee if payer_is_bank else e.payer)
+        return f"{whose}: {e.note}" if e.note else f"{whose} {'+' if payer_is_bank else '-'}" \
+                                                   f"{e.amount}"
+    if kind is MoveKind.PASS_GO:
+        return f"{who} passed GO: +{coins}"
+    if kind is MoveKind.JAIL:
+        return f"{who} paid the jail fee: {coins}"
+    if kind is MoveKind.BANKRUPTCY:
+        creditor = facts.name(data.get("creditor"))
+        left = data.get("coins", 0)
+        text = f"{who} is bankrupt to {creditor}" + (
+            f": {left} coins to {creditor}" if left > 0 else "")
+    elif kind is MoveKind.POINTS:
+        text = f"{who}: {data['points']} points, {data['cards']} cards"
+    elif kind is MoveKind.WORMS:
+        text = f"{who} has found {data['found']} worm{'s' if data['found'] != 1 else ''}"
+    elif kind is MoveKind.END:
+        text = "The final score"
+    elif kind is MoveKind.UNDO:
+        return move.note[:1].upper() + move.note[1:] if move.note else "Undo"
+    else:
+        text = move.note or kind.value
+    if move.ends:
+        won = [facts.name(p) for p in data.get("winners", ())]
+        text += f": {' and '.join(won)} win{'s' if len(won) == 1 else ''}!" if won else \
+            ": nobody wins"
+    return text

@@ -21,20 +21,27 @@ def _cell(value: object) -> object:
     return value
 
 
+STANDINGS_FIELDS = ("rank", "player", "coins", "points", "total", "cards", "worms", "out")
+
+
 def export_journal(bank: Bank, game_id: int | None, fmt: str) -> str:
-    """The journal of a game (default: the latest) with names beside player ids; one snapshot."""
+    """The journal of a game (default: the latest) with names beside player ids, and for a
+    game that has ended its final standings; one snapshot."""
     if fmt not in ("csv", "json"):
         raise ValueError(f"unknown format {fmt!r}")
     with bank.snapshot():
         state = bank.state(game_id)
         entries = bank.journal_json(game_id)
+        moves = [m.to_json() for m in bank.moves(game_id)]
         outcomes = [o.to_json() for o in reversed(bank.outcomes(game_id))]
     def name(party: object) -> str:
         return "Bank" if party == BANK else state.name_of(party)
 
+    standings = [{**s.to_json(), "name": state.name_of(s.player)} for s in state.standings]
     if fmt == "json":
         doc = {"game": state.game.to_json(), "players": [p.to_json() for p in state.players],
-               "entries": entries, "outcomes": outcomes}
+               "ended": state.ended, "winners": list(state.winners), "standings": standings,
+               "entries": entries, "moves": moves, "outcomes": outcomes}
         return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, extrasaction="ignore",
@@ -44,4 +51,11 @@ def export_journal(bank: Bank, game_id: int | None, fmt: str) -> str:
         when = datetime.fromtimestamp(e["at"]).astimezone().isoformat(timespec="seconds")
         row = {**e, "at": when, "from": name(e["from"]), "to": name(e["to"])}
         writer.writerow({key: _cell(value) for key, value in row.items()})
+    if state.ended:  # the final standings, as a second table under the journal
+        out.write("\n")
+        table = csv.DictWriter(out, fieldnames=STANDINGS_FIELDS, extrasaction="ignore",
+                               lineterminator="\n")
+        table.writeheader()
+        for row in standings:
+            table.writerow({**row, "player": _cell(row["name"])})
     return out.getvalue()

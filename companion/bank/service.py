@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from companion.bank.bank import Bank
+from companion.core.editions import Editions
 
 T = TypeVar("T")
 
@@ -21,14 +22,15 @@ T = TypeVar("T")
 class BankService:
     """Runs ``Bank`` operations on its own thread; ``await service.call(lambda b: ...)``."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, rulesets: Editions | None = None) -> None:
         self.path = path
+        self.rulesets = rulesets
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bank")
         self._bank: Bank | None = None
 
     def open(self) -> Bank:
         """Open the file on the writer thread (blocking: at start-up only)."""
-        self._bank = self._executor.submit(Bank, self.path).result()
+        self._bank = self._executor.submit(Bank, self.path, rulesets=self.rulesets).result()
         return self._bank
 
     def run(self, fn: Callable[[Bank], T]) -> T:

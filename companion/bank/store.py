@@ -13,9 +13,11 @@ import sqlite3
 import time
 from pathlib import Path
 
+from companion.exc import Unavailable
+
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_S = 10.0
 
 SCHEMA = """
@@ -23,7 +25,8 @@ CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     edition TEXT NOT NULL,
     created_at REAL NOT NULL,
-    current_player INTEGER REFERENCES players(id)
+    current_player INTEGER REFERENCES players(id),
+    options TEXT NOT NULL DEFAULT '{}'
 );
 CREATE TABLE IF NOT EXISTS players (
     id INTEGER PRIMARY KEY,
@@ -38,11 +41,26 @@ CREATE TABLE IF NOT EXISTS outcomes (
     id INTEGER PRIMARY KEY,
     game_id INTEGER NOT NULL REFERENCES games(id),
     at REAL NOT NULL,
-    kind TEXT NOT NULL CHECK (kind IN ('coins', 'bowser', 'power_up', 'game_over')),
-    coins INTEGER NOT NULL CHECK (coins BETWEEN 0 AND 6),
+    mode TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    coins INTEGER NOT NULL CHECK (coins BETWEEN 0 AND 10000),
     rolls TEXT NOT NULL,
+    params TEXT NOT NULL DEFAULT '{}',
     source TEXT NOT NULL,
     player_id INTEGER REFERENCES players(id)
+);
+CREATE TABLE IF NOT EXISTS moves (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    at REAL NOT NULL,
+    kind TEXT NOT NULL,
+    player_id INTEGER REFERENCES players(id),
+    data TEXT NOT NULL DEFAULT '{}',
+    note TEXT NOT NULL DEFAULT '',
+    source TEXT NOT NULL DEFAULT '',
+    ends INTEGER NOT NULL DEFAULT 0 CHECK (ends IN (0, 1)),
+    undoes INTEGER UNIQUE REFERENCES moves(id),
+    request_id TEXT UNIQUE
 );
 CREATE TABLE IF NOT EXISTS entries (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -51,21 +69,33 @@ CREATE TABLE IF NOT EXISTS entries (
     payer INTEGER REFERENCES players(id),  -- NULL is the bank
     payee INTEGER REFERENCES players(id),  -- NULL is the bank
     amount INTEGER NOT NULL CHECK (amount BETWEEN 1 AND 10000),
-    kind TEXT NOT NULL CHECK (kind IN ('opening', 'block', 'pass_go', 'transfer', 'undo')),
+    kind TEXT NOT NULL,
     note TEXT NOT NULL DEFAULT '',
     source TEXT NOT NULL DEFAULT '',
     outcome_id INTEGER REFERENCES outcomes(id),
     undoes INTEGER UNIQUE REFERENCES entries(id),
-    request_id TEXT UNIQUE,
+    move_id INTEGER NOT NULL REFERENCES moves(id),
     CHECK (payer IS NOT payee)
 );
+CREATE TABLE IF NOT EXISTS card_actions (
+    uid TEXT PRIMARY KEY,
+    action TEXT NOT NULL,
+    at REAL NOT NULL
+);
 CREATE INDEX IF NOT EXISTS entries_by_game ON entries (game_id, id);
+CREATE INDEX IF NOT EXISTS entries_by_move ON entries (move_id);
+CREATE INDEX IF NOT EXISTS moves_by_game ON moves (game_id, id);
 CREATE INDEX IF NOT EXISTS outcomes_by_game ON outcomes (game_id, id);
 CREATE TRIGGER IF NOT EXISTS entries_no_update BEFORE UPDATE ON entries
 BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS entries_no_delete BEFORE DELETE ON entries
 BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS moves_no_update BEFORE UPDATE ON moves
+BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS moves_no_delete BEFORE DELETE ON moves
+BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 """
+"""The whole schema, as a new file gets it."""
 
 MIGRATIONS: dict[int, str] = {
     2: """
@@ -75,11 +105,92 @@ CREATE TABLE IF NOT EXISTS card_actions (
     at REAL NOT NULL
 );
 """,
+    3: """
+CREATE TABLE moves (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    at REAL NOT NULL,
+    kind TEXT NOT NULL,
+    player_id INTEGER REFERENCES players(id),
+    data TEXT NOT NULL DEFAULT '{}',
+    note TEXT NOT NULL DEFAULT '',
+    source TEXT NOT NULL DEFAULT '',
+    ends INTEGER NOT NULL DEFAULT 0 CHECK (ends IN (0, 1)),
+    undoes INTEGER UNIQUE REFERENCES moves(id),
+    request_id TEXT UNIQUE
+);
+-- Every schema-2 entry was its own move: the move keeps the entry's id, so an undo's target
+-- (the entry it undid) is the target's move too, and request ids stay unique.
+INSERT INTO moves (id, game_id, at, kind, player_id, note, source, undoes, request_id)
+    SELECT id, game_id, at, kind,
+           CASE kind WHEN 'transfer' THEN NULL WHEN 'undo' THEN NULL
+                ELSE COALESCE(payee, payer) END,
+           note, source, undoes, request_id
+    FROM entries ORDER BY id;
+CREATE TABLE entries_v3 (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    at REAL NOT NULL,
+    payer INTEGER REFERENCES players(id),
+    payee INTEGER REFERENCES players(id),
+    amount INTEGER NOT NULL CHECK (amount BETWEEN 1 AND 10000),
+    kind TEXT NOT NULL,
+    note TEXT NOT NULL DEFAULT '',
+    source TEXT NOT NULL DEFAULT '',
+    outcome_id INTEGER REFERENCES outcomes(id),
+    undoes INTEGER UNIQUE REFERENCES entries(id),
+    move_id INTEGER NOT NULL REFERENCES moves(id),
+    CHECK (payer IS NOT payee)
+);
+INSERT INTO entries_v3 (id, game_id, at, payer, payee, amount, kind, note, source, outcome_id,
+                        undoes, move_id)
+    SELECT id, game_id, at, payer, payee, amount, kind, note, source, outcome_id, undoes, id
+    FROM entries ORDER BY id;
+DROP TABLE entries;
+ALTER TABLE entries_v3 RENAME TO entries;
+-- Schema 2 priced Bowser (5) and Game Over (10) when it banked them, and only in Celebration
+-- (its preset; the other editions moved no coins on a press): the outcome now carries its price.
+CREATE TABLE outcomes_v3 (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    at REAL NOT NULL,
+    mode TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    coins INTEGER NOT NULL CHECK (coins BETWEEN 0 AND 10000),
+    rolls TEXT NOT NULL,
+    params TEXT NOT NULL DEFAULT '{}',
+    source TEXT NOT NULL,
+    player_id INTEGER REFERENCES players(id)
+);
+INSERT INTO outcomes_v3 (id, game_id, at, mode, kind, coins, rolls, source, player_id)
+    SELECT o.id, o.game_id, o.at, 'question_block', o.kind,
+           CASE WHEN g.edition != 'celebration' AND o.kind != 'coins' THEN 0
+                WHEN o.kind = 'bowser' THEN 5 WHEN o.kind = 'game_over' THEN 10
+                ELSE o.coins END,
+           o.rolls, o.source, o.player_id
+    FROM outcomes o JOIN games g ON g.id = o.game_id ORDER BY o.id;
+DROP TABLE outcomes;
+ALTER TABLE outcomes_v3 RENAME TO outcomes;
+ALTER TABLE games ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
+CREATE INDEX IF NOT EXISTS entries_by_game ON entries (game_id, id);
+CREATE INDEX IF NOT EXISTS entries_by_move ON entries (move_id);
+CREATE INDEX IF NOT EXISTS moves_by_game ON moves (game_id, id);
+CREATE INDEX IF NOT EXISTS outcomes_by_game ON outcomes (game_id, id);
+CREATE TRIGGER IF NOT EXISTS entries_no_update BEFORE UPDATE ON entries
+BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS entries_no_delete BEFORE DELETE ON entries
+BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS moves_no_update BEFORE UPDATE ON moves
+BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS moves_no_delete BEFORE DELETE ON moves
+BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
+""",
 }
-"""Schema changes by the version they bring; a new file gets SCHEMA and all of them."""
+"""Schema changes by the version they bring, applied in place to an older file (version 1 is
+the first schema). A new file gets :data:`SCHEMA` whole."""
 
 
-class BankUnavailable(RuntimeError):
+class BankUnavailable(Unavailable):
     """The bank file cannot be used now (locked, read-only folder, newer schema, I/O error).
     The file is left exactly as it is."""
 
@@ -130,7 +241,9 @@ def _check_and_migrate(db: sqlite3.Connection, path: Path) -> None:
     if version == SCHEMA_VERSION:
         return  # nothing to write: opening never takes the write lock
     # A new or older file. Take the write lock and look again: another process may be creating
-    # or upgrading it now.
+    # or upgrading it now. Tables are rebuilt with their references switched off (SQLite's own
+    # recipe; the pragma has no effect inside a transaction) and checked before COMMIT.
+    db.execute("PRAGMA foreign_keys=OFF")
     db.execute("BEGIN IMMEDIATE")
     try:
         version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -139,19 +252,26 @@ def _check_and_migrate(db: sqlite3.Connection, path: Path) -> None:
                 raise BrokenBankFile("a database, but not a companion bank (foreign tables)")
             for statement in _statements(SCHEMA):
                 db.execute(statement)
-        if version < SCHEMA_VERSION:
-            for step in range(max(version, 1) + 1, SCHEMA_VERSION + 1):
+        elif version < SCHEMA_VERSION:
+            for step in range(version + 1, SCHEMA_VERSION + 1):
                 for statement in _statements(MIGRATIONS[step]):
                     db.execute(statement)
-            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            broken = db.execute("PRAGMA foreign_key_check").fetchall()
+            if broken:
+                raise BrokenBankFile(f"upgrading left {len(broken)} broken references")
+            log.info("bank %s upgraded from schema %d to %d", path, version, SCHEMA_VERSION)
         elif version > SCHEMA_VERSION:
             raise BankUnavailable(f"{path} was written by a newer companion (schema "
                                   f"{version})")
+        if version < SCHEMA_VERSION:
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         db.execute("COMMIT")
     except BaseException:
         if db.in_transaction:
             db.execute("ROLLBACK")
         raise
+    finally:
+        db.execute("PRAGMA foreign_keys=ON")
 
 
 def _statements(script: str) -> list[str]:
@@ -216,7 +336,8 @@ def open_database(path: Path) -> sqlite3.Connection:
 
 def open_readonly(path: Path) -> sqlite3.Connection:
     """Open an existing bank for reading only (export, tools): never creates, migrates or
-    moves anything."""
+    moves anything. A file from an older companion is read through an upgraded copy in
+    memory; the file itself stays as it is."""
     try:
         db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
                              isolation_level=None, timeout=BUSY_TIMEOUT_S)
@@ -225,9 +346,16 @@ def open_readonly(path: Path) -> sqlite3.Connection:
     db.row_factory = sqlite3.Row
     try:
         version = db.execute("PRAGMA user_version").fetchone()[0]
-        if not 1 <= version <= SCHEMA_VERSION:  # older files read fine: games, journal
+        if not 1 <= version <= SCHEMA_VERSION:
             raise BankUnavailable(f"{path} is not a companion bank (schema {version})")
         db.execute("SELECT COUNT(*) FROM games").fetchone()
+        if version < SCHEMA_VERSION:
+            copy = sqlite3.connect(":memory:", isolation_level=None)
+            copy.row_factory = sqlite3.Row
+            db.backup(copy)
+            db.close()
+            db = copy
+            _check_and_migrate(db, path)
     except sqlite3.Error as exc:
         db.close()
         raise BankUnavailable(f"cannot read {path}: {exc}") from exc

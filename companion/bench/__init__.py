@@ -89,13 +89,15 @@ def startup_ms(runs: int = 5) -> float:
 
 
 def odds_draws_per_second(n: int = 200_000) -> int:
-    """How fast the core draws outcomes with the OS-entropy RNG."""
-    from companion.core.outcomes import default_rng, draw
+    """How fast the core draws Question Block outcomes with the OS-entropy RNG."""
+    from companion.core.editions import editions
+    from companion.core.outcomes import default_rng
 
+    block = editions()["celebration"].default_mode
     rng = default_rng()
     start = time.perf_counter()
     for _ in range(n):
-        draw(rng)
+        block.draw(rng)
     return int(n / (time.perf_counter() - start))
 
 

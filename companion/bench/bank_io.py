@@ -53,11 +53,16 @@ def load_game_ms(data_dir: Path, entries: int = 10_000) -> dict[str, Any]:
         ids = [p.id for p in bank.players()]
         db = bank._db  # bulk set-up in one transaction; only the load below is timed
         db.execute("BEGIN")
+        first = 1 + db.execute("SELECT MAX(id) FROM moves").fetchone()[0]
+        rows = [(first + i, gid, 1.0 + i, ids[i % 4], ids[(i + 1) % 4], 1 + i % 9)
+                for i in range(entries - len(ids))]
+        db.executemany("INSERT INTO moves (id, game_id, at, kind, player_id, note, source)"
+                       " VALUES (?, ?, ?, 'transfer', ?, 'rent', 'bench')",
+                       [(m, g, at, payer) for m, g, at, payer, _, _ in rows])
         db.executemany(
-            "INSERT INTO entries (game_id, at, payer, payee, amount, kind, note, source)"
-            " VALUES (?, ?, ?, ?, ?, 'transfer', 'rent', 'bench')",
-            [(gid, 1.0 + i, ids[i % 4], ids[(i + 1) % 4], 1 + i % 9)
-             for i in range(entries - len(ids))])
+            "INSERT INTO entries (game_id, at, payer, payee, amount, kind, note, source,"
+            " move_id) VALUES (?, ?, ?, ?, ?, 'transfer', 'rent', 'bench', ?)",
+            [(g, at, payer, payee, amount, m) for m, g, at, payer, payee, amount in rows])
         db.execute("COMMIT")
         bank.close()
         start = time.perf_counter()

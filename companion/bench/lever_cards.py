@@ -2,7 +2,7 @@
 
 - ``lever_release_to_motor_ms``: the lever's mock pin released -> the motor's mock pin high;
 - ``card_tap_to_current_ms``: a UID line written on a pty (the reader's serial port, the
-  ``lines`` protocol) -> the bank has made that card's player current (BankChanged emitted).
+  ``lines`` protocol) -> the bank has made that card's player current (StateChanged emitted).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from companion.config import (
     ReaderConfig,
     WebConfig,
 )
-from companion.events import BankChanged
+from companion.events import StateChanged
 
 
 async def _until(predicate: Any, timeout: float = 2.0) -> bool:
@@ -70,7 +70,7 @@ async def measure(n: int) -> dict[str, Any]:
             await asyncio.sleep(0.06)
         current: list[str] = []
         app.table.subscribe(lambda e: current.append(e.summary)
-                            if isinstance(e, BankChanged) else None)
+                            if isinstance(e, StateChanged) else None)
         os.write(master, b"\n")  # the reader skips the line it opened in
         await asyncio.sleep(0.05)
         tapped: list[float] = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from companion.core.outcomes import DieRng, Outcome, draw
+from companion.core.outcomes import DieRng, Outcome
 
 
 @dataclass
@@ -22,8 +22,9 @@ class Block:
     presses: int = field(default=0, init=False)
     ignored: int = field(default=0, init=False)
 
-    def press(self, now: float) -> Outcome | None:
-        """Press at ``now``: the outcome, or None if the previous outcome is still sounding."""
+    def press(self, now: float, draw: Callable[[DieRng], Outcome]) -> Outcome | None:
+        """Press at ``now`` and ``draw`` with the block's dice: the outcome, or None if the
+        previous outcome is still sounding."""
         if now < self.busy_until:
             self.ignored += 1
             return None

@@ -1,8 +1,13 @@
-"""The bank's rules: a journal of coin movements, balances derived from it, undo as compensation.
+"""The bank's rules: a journal of moves and their coin entries, balances derived from it, undo
+as compensation.
 
-Pure: no SQLite here. The store (``companion.bank``) persists entries and validates with these
-functions. For speed it sums balances and picks the undo target in SQL; the property test checks
-that SQL against ``balances`` and ``undo_target`` here after every step.
+Pure: no SQLite here. The store (``companion.bank``) persists moves and entries and validates
+with these functions. For speed it sums balances and picks the undo target in SQL; the property
+test checks that SQL against ``balances`` and ``undo_target`` here after every step.
+
+A *move* is one thing the table did (a payment, a block outcome, a bankruptcy, points typed in,
+the end of the game); its *entries* are the coins it moved (none, one or several). Undo undoes
+the latest move whole, writing compensating entries.
 """
 
 from __future__ import annotations
@@ -12,9 +17,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal
 
-from companion.core.outcomes import Kind, Outcome
+from companion.core.outcomes import PAYS_THE_BANK, Kind, Outcome
 from companion.exc import Refused
-from companion.presets import QuestionBlockRules
 
 BANK: Literal["bank"] = "bank"
 Party = int | Literal["bank"]
@@ -31,6 +35,23 @@ class EntryKind(StrEnum):
     BLOCK = "block"
     PASS_GO = "pass_go"
     TRANSFER = "transfer"
+    JAIL = "jail"
+    BANKRUPTCY = "bankruptcy"
+    UNDO = "undo"
+
+
+class MoveKind(StrEnum):
+    """What the table did (one move, one undo)."""
+
+    OPENING = "opening"
+    BLOCK = "block"
+    PASS_GO = "pass_go"
+    TRANSFER = "transfer"
+    JAIL = "jail"
+    BANKRUPTCY = "bankruptcy"
+    POINTS = "points"
+    WORMS = "worms"
+    END = "end"
     UNDO = "undo"
 
 
@@ -49,13 +70,16 @@ class Entry:
     source: str = ""
     outcome_id: int | None = None
     undoes: int | None = None
+    """The entry this one compensates (an undo's entries)."""
+    move_id: int | None = None
+    """The move this entry belongs to: a move's entries are undone together."""
 
     def to_json(self, undone_by: int | None = None) -> dict[str, Any]:
         return {
             "id": self.id, "game": self.game_id, "at": self.at, "from": self.payer,
             "to": self.payee, "amount": self.amount, "kind": self.kind.value, "note": self.note,
             "source": self.source, "outcome": self.outcome_id, "undoes": self.undoes,
-            "undone_by": undone_by,
+            "undone_by": undone_by, "move": self.move_id,
         }
 
 
@@ -175,30 +199,71 @@ def balances(entries: Iterable[Entry], players: Iterable[int]) -> dict[int, int]
     return result
 
 
-UNDOABLE = frozenset({EntryKind.BLOCK, EntryKind.PASS_GO, EntryKind.TRANSFER})
+UNDOABLE = frozenset(MoveKind) - {MoveKind.OPENING, MoveKind.UNDO}
+"""Every move but the opening balances and undos themselves."""
 
 
-def undo_target(entries: Sequence[Entry]) -> Entry:
-    """The latest entry that can be undone and is not undone yet (opening balances and undos
-    themselves are not undoable). Refused if there is none."""
-    undone = {e.undoes for e in entries if e.undoes is not None}
-    for e in reversed(entries):
-        if e.kind in UNDOABLE and e.id not in undone:
-            return e
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """A move as the journal keeps it (for the pure undo rule)."""
+
+    id: int
+    kind: MoveKind
+    undoes: int | None = None
+
+
+def undo_target(moves: Sequence[MoveRecord]) -> MoveRecord:
+    """The latest move that can be undone and is not undone yet. Refused if there is none."""
+    undone = {m.undoes for m in moves if m.undoes is not None}
+    for m in reversed(moves):
+        if m.kind in UNDOABLE and m.id not in undone:
+            return m
     raise Refused("nothing to undo")
 
 
-def outcome_movement(outcome: Outcome, player: int,
-                     rules: QuestionBlockRules) -> tuple[Party, Party, int] | None:
-    """Who pays whom for a Question Block outcome applied to ``player`` (None: no coins).
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """A payment as made: ``asked`` coins were due; ``entry`` moved what could be paid (None:
+    nothing could). ``message`` says so when it was less than asked."""
 
-    In an edition without a Question Block the outcome is only logged: no coins move."""
-    if not rules.enabled:
+    entry: Entry | None
+    asked: int
+    message: str = ""
+
+    @property
+    def moved(self) -> int:
+        return 0 if self.entry is None else self.entry.amount
+
+    @property
+    def capped(self) -> bool:
+        return self.moved < self.asked
+
+    def to_json(self) -> dict[str, Any]:
+        base = self.entry.to_json() if self.entry is not None else {"id": None, "amount": 0}
+        return {**base, "asked": self.asked, "capped": self.capped, "message": self.message}
+
+
+MAX_POINTS = 10_000
+
+
+def check_count(value: object, what: str, most: int) -> int:
+    """A whole number from 0 to ``most``."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= most:
+        raise Refused(f"{what} must be a whole number from 0 to {most}, got "
+                      f"{str(value)[:40]!r}")
+    return value
+
+
+def outcome_movement(outcome: Outcome, player: int,
+                     owner: int | None = None) -> tuple[Party, Party, int] | None:
+    """Who pays whom for an outcome applied to ``player`` (None: no coins move). The outcome
+    was priced by its edition's ruleset when it was drawn; ``owner`` is utility rent's payee."""
+    if outcome.coins <= 0:
         return None
     if outcome.kind is Kind.COINS:
         return BANK, player, outcome.coins
-    if outcome.kind is Kind.BOWSER:
-        return player, BANK, rules.bowser
-    if outcome.kind is Kind.GAME_OVER:
-        return player, BANK, rules.game_over
+    if outcome.kind in PAYS_THE_BANK:
+        return player, BANK, outcome.coins
+    if outcome.kind is Kind.RENT and owner is not None:
+        return player, owner, outcome.coins
     return None

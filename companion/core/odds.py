@@ -1,12 +1,14 @@
-"""Tally presses and test them against the rulebook's table (Pearson's chi-square)."""
+"""Tally presses of a mode and test them against its exact odds (Pearson's chi-square)."""
 
 from __future__ import annotations
 
 import math
 from collections import Counter
 from dataclasses import dataclass
+from fractions import Fraction
 
-from companion.core.outcomes import EXPECTED, LABELS, DieRng, draw
+from companion.core.editions.modes import Mode
+from companion.core.outcomes import DieRng
 
 
 def chi2_sf(x: float, df: int) -> float:
@@ -35,41 +37,62 @@ def chi2_sf(x: float, df: int) -> float:
 
 @dataclass(frozen=True)
 class OddsReport:
-    """Observed counts for N presses, the rulebook's probabilities and the fit between them."""
+    """Observed counts for N presses of one mode, its exact odds and the fit between them."""
 
+    edition: str
+    mode: str
     presses: int
     observed: dict[str, int]
+    expected: dict[str, Fraction]
     chi_square: float
     p_value: float
+
+    @property
+    def degrees_of_freedom(self) -> int:
+        return len(self.expected) - 1
 
     def to_json(self) -> dict[str, object]:
         """The JSON shape printed by ``companion odds --json``."""
         return {
+            "edition": self.edition,
+            "mode": self.mode,
             "presses": self.presses,
             "observed": dict(self.observed),
-            "expected": {label: float(p) for label, p in EXPECTED.items()},
+            "expected": {label: float(p) for label, p in self.expected.items()},
+            "expected_exact": {label: str(p) for label, p in self.expected.items()},
             "chi_square": self.chi_square,
+            "degrees_of_freedom": self.degrees_of_freedom,
             "p_value": self.p_value,
         }
 
 
-def report(observed: Counter[str] | dict[str, int]) -> OddsReport:
-    """Compare observed outcome counts with the rulebook's table."""
-    counts = {label: int(observed.get(label, 0)) for label in LABELS}
-    unknown = set(observed) - set(LABELS)
+def min_presses(expected: dict[str, Fraction]) -> int:
+    """Presses for at least 5 expected in every class (chi-square's validity rule)."""
+    return math.ceil(5 / min(expected.values()))
+
+
+def report(edition: str, mode: Mode, observed: Counter[str] | dict[str, int]) -> OddsReport:
+    """Compare observed outcome counts with the mode's exact odds."""
+    expected = mode.odds()
+    if not expected:
+        raise ValueError(f"{mode.name} draws nothing: there are no odds to test")
+    unknown = set(observed) - set(expected)
     if unknown:
         raise ValueError(f"unknown outcome labels: {sorted(unknown)}")
+    counts = {label: int(observed.get(label, 0)) for label in expected}
     presses = sum(counts.values())
     if presses <= 0:
         raise ValueError("need at least one press")
     chi = 0.0
-    for label, p in EXPECTED.items():
-        expected = presses * float(p)
-        chi += (counts[label] - expected) ** 2 / expected
-    return OddsReport(presses, counts, chi, chi2_sf(chi, len(LABELS) - 1))
+    for label, p in expected.items():
+        mean = presses * float(p)
+        chi += (counts[label] - mean) ** 2 / mean
+    return OddsReport(edition, mode.id, presses, counts, expected, chi,
+                      chi2_sf(chi, len(expected) - 1))
 
 
-def simulate(rng: DieRng, presses: int) -> OddsReport:
-    """Press the block ``presses`` times with ``rng`` and report the fit."""
-    tally: Counter[str] = Counter(draw(rng).label for _ in range(presses))
-    return report(tally)
+def simulate(edition: str, mode: Mode, rng: DieRng, presses: int,
+             params: dict[str, int] | None = None) -> OddsReport:
+    """Press ``mode`` ``presses`` times with ``rng`` and report the fit."""
+    tally: Counter[str] = Counter(mode.draw(rng, params).label for _ in range(presses))
+    return report(edition, mode, tally)

@@ -6,10 +6,12 @@ lever timer; the web sends ``to_json()``, the screen and the demo read the attri
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.core.ledger import BANK, Entry
+from companion.core.editions.scoring import Standing
+from companion.core.ledger import BANK, Entry, MoveKind
 from companion.core.lever import TimerState
 from companion.core.outcomes import Outcome
 
@@ -22,13 +24,18 @@ class GameView:
     edition: str
     name: str
     question_block: bool
-    """True when a press of the block moves coins in this edition."""
+    """True when a press of the block (in the edition's default mode) moves coins."""
     bank: bool
     """False for timer-only games (no coins)."""
+    simultaneous: bool = False
+    """Wiggly Worms: everyone plays at once (time-up does not pass the turn)."""
+    worms: int | None = None
+    """Wiggly Worms: the worms each player has to find (the ruleset's number)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "edition": self.edition, "name": self.name,
-                "question_block": self.question_block, "bank": self.bank}
+                "question_block": self.question_block, "bank": self.bank,
+                "simultaneous": self.simultaneous, "worms": self.worms}
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +49,13 @@ class PlayerView:
     balance: int
     current: bool
     card: str | None
+    out: bool = False
+    """Bankrupt: out of the game (skipped by next player, refused as payer or payee)."""
+    points: int | None = None
+    """Points games: points on cards, typed in."""
+    cards: int | None = None
+    worms: int | None = None
+    """Wiggly Worms: worms found."""
 
     @property
     def owes(self) -> bool:
@@ -50,7 +64,8 @@ class PlayerView:
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "colour": self.colour, "seat": self.seat,
                 "balance": self.balance, "owes": self.owes, "current": self.current,
-                "card": self.card}
+                "card": self.card, "out": self.out, "points": self.points,
+                "cards": self.cards, "worms": self.worms}
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +79,12 @@ class OutcomeView:
     source: str
     player_id: int | None
     entry_id: int | None
+    params: Mapping[str, int] = field(default_factory=dict)
+    """What the mode was armed with (utility rent: payer, owner, utilities)."""
+    headline: str = ""
+    instruction: str = ""
+    description: str = ""
+    """The edition's words for it: big on the screen, what to do, one line for the log."""
 
     @property
     def assigned(self) -> bool:
@@ -72,7 +93,9 @@ class OutcomeView:
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "game": self.game_id, "at": self.at, **self.outcome.to_json(),
                 "source": self.source, "player": self.player_id, "entry": self.entry_id,
-                "assigned": self.assigned}
+                "assigned": self.assigned, "params": dict(self.params),
+                "headline": self.headline, "instruction": self.instruction,
+                "description": self.description}
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +116,63 @@ class JournalLine:
 
 
 @dataclass(frozen=True, slots=True)
+class MoveView:
+    """One move of the journal: what the table did, the coins it moved and whether it was
+    undone. ``data`` holds what it was about (points, worms, the creditor, the winner)."""
+
+    id: int
+    game_id: int
+    at: float
+    kind: MoveKind
+    player_id: int | None
+    data: Mapping[str, Any]
+    note: str
+    source: str
+    ends: bool
+    undoes: int | None
+    undone_by: int | None
+    entries: tuple[Entry, ...]
+    text: str = ""
+    """In words, with names: "Luigi is bankrupt: 3 coins to Mario"."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "game": self.game_id, "at": self.at, "kind": self.kind.value,
+                "player": self.player_id, "data": dict(self.data), "note": self.note,
+                "source": self.source, "ends": self.ends, "undoes": self.undoes,
+                "undone_by": self.undone_by, "entries": [e.to_json() for e in self.entries],
+                "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class Undone:
+    """What an undo did: the move it undid and its own compensating entries."""
+
+    move: MoveView
+    target: MoveView
+
+    def to_json(self) -> dict[str, Any]:
+        first = self.move.entries[0].to_json() if self.move.entries else {}
+        return {**first, "move": self.move.to_json(), "undid": self.target.to_json(),
+                "text": self.move.text}
+
+
+@dataclass(frozen=True, slots=True)
+class ModeView:
+    """What the next press of the block means."""
+
+    id: str
+    name: str
+    default: bool
+    params: Mapping[str, int] = field(default_factory=dict)
+    text: str = ""
+    """With names: "Utility rent: Luigi pays Mario, 2 utilities"."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "default": self.default,
+                **dict(self.params), "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
 class TableState:
     """Everything a screen or the tablet shows, from one snapshot of the bank."""
 
@@ -103,8 +183,19 @@ class TableState:
     unassigned: tuple[OutcomeView, ...]
     recent: tuple[JournalLine, ...]
     """The latest journal lines, newest first."""
+    ended: bool = False
+    winners: tuple[int, ...] = ()
+    """Who won the ended game (more than one: a shared win; none: nobody won)."""
+    standings: tuple[Standing, ...] = ()
+    """Every player, best first, by the edition's rule for winning."""
     timer: TimerState | None = None
     """The lever timer, added by the application (the bank knows no timer)."""
+    mode: ModeView | None = None
+    """What the next press means, added by the application (the bank knows no arming)."""
+
+    @property
+    def winner(self) -> int | None:
+        return self.winners[0] if len(self.winners) == 1 else None
 
     def player(self, player_id: object) -> PlayerView | None:
         return next((p for p in self.players if p.id == player_id), None)
@@ -120,8 +211,16 @@ class TableState:
         found = self.player(party)
         return found.name if found is not None else f"player {party}"
 
+    @property
+    def active(self) -> tuple[PlayerView, ...]:
+        """The players still in the game."""
+        return tuple(p for p in self.players if not p.out)
+
     def with_timer(self, timer: TimerState | None) -> TableState:
         return replace(self, timer=timer)
+
+    def with_mode(self, mode: ModeView | None) -> TableState:
+        return replace(self, mode=mode)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -131,5 +230,10 @@ class TableState:
             "last_outcome": None if self.last_outcome is None else self.last_outcome.to_json(),
             "unassigned": [o.to_json() for o in self.unassigned],
             "recent": [line.to_json() for line in self.recent],
+            "ended": self.ended,
+            "winner": self.winner,
+            "winners": list(self.winners),
+            "standings": [s.to_json() for s in self.standings],
             "timer": None if self.timer is None else self.timer.to_json(),
+            "mode": None if self.mode is None else self.mode.to_json(),
         }

@@ -9,12 +9,21 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from companion.core.editions import editions
+from companion.core.editions.scoring import Seat, standings, winners
 from companion.core.ledger import BANK, Entry, EntryKind
 from companion.core.outcomes import Kind, Outcome
-from companion.core.state import GameView, JournalLine, OutcomeView, PlayerView, TableState
+from companion.core.state import (
+    GameView,
+    JournalLine,
+    ModeView,
+    OutcomeView,
+    PlayerView,
+    TableState,
+)
 from companion.display import SIZES
 from companion.display.scene import ANIMATION_FRAMES, FPS, DisplayModel, Scene, TimerView
-from companion.events import BankChanged, BlockOutcome, CardTapped
+from companion.events import BlockOutcome, CardTapped, StateChanged
 
 SAMPLE_LINK = "http://192.168.1.23:8080/#token=Zm9yLXRoZS10YWJsZS1vbmx5LXNhbXBsZQ"
 NAMES = ("Mario", "Luigi", "Peach", "Yoshi", "Toad", "Daisy")
@@ -23,8 +32,13 @@ COLOURS = ("#e52521", "#43b047", "#f497c0", "#6cc24a", "#2f5fd0", "#f08c00")
 
 def sample_state(players: int = 4, current: int = 1, balances: tuple[int, ...] = (),
                  outcome: Outcome | None = None, outcome_player: int | None = None,
-                 outcome_id: int = 7, edition: str = "celebration") -> TableState:
-    """A made-up table of the shape :meth:`Bank.state` returns (players' ids are 1..n)."""
+                 outcome_id: int = 7, edition: str = "celebration", *,
+                 params: dict[str, int] | None = None, out: tuple[int, ...] = (),
+                 worms: tuple[int, ...] = (), points: tuple[tuple[int, int], ...] = (),
+                 ended: bool = False, mode: ModeView | None = None) -> TableState:
+    """A made-up table of the shape :meth:`Bank.state` returns (players' ids are 1..n), by the
+    edition's own rules (its name, what it counts, who wins)."""
+    rules = editions()[edition]
     money = balances or (32, 27, -3, 41, 18, 30)[:players]
     moves = [(BANK, 2, 3, EntryKind.BLOCK, "", "coins", None),
              (3, BANK, 5, EntryKind.BLOCK, "", "bowser", None),
@@ -35,57 +49,107 @@ def sample_state(players: int = 4, current: int = 1, balances: tuple[int, ...] =
         JournalLine(Entry(i, 1, 0.0, payer, payee, amount, kind, note), undone_by, why)
         for i, (payer, payee, amount, kind, note, why, undone_by) in enumerate(moves, 1)
         if all(p == BANK or p <= players for p in (payer, payee)))
-    name = {"celebration": "Monopoly: Super Mario Celebration",
-            "wiggly_worms": "Wiggly Worms"}[edition]
-    coins = edition != "wiggly_worms"
-    last = None if outcome is None else OutcomeView(outcome_id, 1, 0.0, outcome, "button",
-                                                    outcome_player, None)
+    found = worms or ((0,) * players if rules.worms is not None else ())
+    seats = [Seat(i + 1, money[i], out.index(i + 1) + 1 if i + 1 in out else None,
+                  *(points[i] if points else (0, 0)), found[i] if found else 0)
+             for i in range(players)]
+    last = None
+    if outcome is not None:
+        texts = rules.find_mode(outcome.mode) or rules.default_mode
+        last = OutcomeView(outcome_id, 1, 0.0, outcome, "button", outcome_player, None,
+                           params or {}, texts.headline(outcome), texts.instruction(outcome),
+                           texts.describe(outcome))
     return TableState(
-        game=GameView(1, edition, name, question_block=coins, bank=coins),
+        game=GameView(1, edition, rules.name, rules.default_mode.moves_coins, rules.coins,
+                      worms=None if rules.worms is None else rules.worms.value),
         players=tuple(PlayerView(i + 1, NAMES[i], COLOURS[i], i, money[i], i + 1 == current,
-                                 None) for i in range(players)),
+                                 None, out=i + 1 in out,
+                                 points=points[i][0] if points else None,
+                                 cards=points[i][1] if points else None,
+                                 worms=found[i] if found else None)
+                      for i in range(players)),
         current_player=current or None,
         last_outcome=last,
         unassigned=(),
-        recent=recent if coins else (),
+        recent=recent if rules.coins else (),
+        ended=ended,
+        winners=winners(rules, seats) if ended else (),
+        standings=standings(rules, seats),
+        mode=mode,
     )
 
 
 def _outcome_scene(outcome: Outcome, delta: int, *, player: int | None = 2,
-                   seconds: float = 2.5) -> Scene:
+                   seconds: float = 2.5, edition: str = "celebration",
+                   params: dict[str, int] | None = None) -> Scene:
     balances = (32, 27 + delta, -3, 41)
+    mode = editions()[edition].find_mode(outcome.mode) or editions()[edition].default_mode
     model = DisplayModel(idle_after=None)
-    model.apply(BlockOutcome(1, outcome, 0.0, "button", True), 0.0)
+    model.apply(BlockOutcome(1, outcome, 0.0, "button", True, 0.30, 0.2 if outcome.mode in (
+        "coin_block", "item_box") else 0.0, mode.headline(outcome), mode.instruction(outcome),
+        mode.describe(outcome)), 0.0)
     state = sample_state(current=player or 0, balances=balances, outcome=outcome,
-                         outcome_player=player)
-    model.apply(BankChanged("outcome", "", state), 0.0)
+                         outcome_player=player, edition=edition, params=params)
+    model.apply(StateChanged("outcome", "", state), 0.0)
     return model.scene(seconds)
+
+
+def _still(state: TableState) -> Scene:
+    model = DisplayModel(idle_after=None)
+    model.apply(StateChanged("transfer", "", state), 0.0)
+    return model.scene(1.0)
 
 
 def sample_scenes() -> dict[str, Scene]:
     """One scene per screen type the panel can show."""
+    fees = editions()["celebration"].default_mode.fees
     scenes = {
         "outcome-coins-3": _outcome_scene(Outcome(Kind.COINS, 3, (1, 3)), 3),
         "outcome-coins-6": _outcome_scene(Outcome(Kind.COINS, 6, (2, 6)), 6),
         "outcome-power-up": _outcome_scene(Outcome(Kind.POWER_UP, 0, (5,)), 0),
-        "outcome-bowser": _outcome_scene(Outcome(Kind.BOWSER, 0, (3,)), -5),
-        "outcome-game-over": _outcome_scene(Outcome(Kind.GAME_OVER, 0, (6,)), -10),
+        "outcome-bowser": _outcome_scene(Outcome(Kind.BOWSER, fees["bowser"], (3,)),
+                                         -fees["bowser"]),
+        "outcome-game-over": _outcome_scene(Outcome(Kind.GAME_OVER, fees["game_over"], (6,)),
+                                            -fees["game_over"]),
         "outcome-unassigned": _outcome_scene(Outcome(Kind.COINS, 2, (1, 2)), 0, player=None),
+        "outcome-utility-rent": _outcome_scene(
+            Outcome(Kind.RENT, 8, (4,), "utility_rent"), -8,
+            params={"payer": 2, "owner": 1, "utilities": 2}),
+        "outcome-coin-block": _outcome_scene(Outcome(Kind.COINS, 4, (4,), "coin_block"), 4,
+                                             edition="gamer"),
+        "outcome-item-box": _outcome_scene(Outcome(Kind.COINS, 5, (5,), "item_box"), 5,
+                                           edition="mario_kart"),
+        "outcome-movie-roll": _outcome_scene(Outcome(Kind.ROLL, 0, (4,), "die"), 0,
+                                             edition="movie"),
     }
     table = DisplayModel(idle_after=None)
-    table.apply(BankChanged("transfer", "", sample_state()), 0.0)
+    table.apply(StateChanged("transfer", "", sample_state()), 0.0)
     scenes["table-4-players"] = table.scene(1.0)
     six = DisplayModel(idle_after=None)
-    six.apply(BankChanged("transfer", "", sample_state(players=6, current=5)), 0.0)
+    six.apply(StateChanged("transfer", "", sample_state(players=6, current=5)), 0.0)
     scenes["table-6-players"] = six.scene(1.0)
     negative = DisplayModel(idle_after=None)
-    negative.apply(BankChanged("undo", "", sample_state(current=3,
+    negative.apply(StateChanged("undo", "", sample_state(current=3,
                                                          balances=(12, 9, -17, 64))), 0.0)
     scenes["table-negative-balance"] = negative.scene(1.0)
     worms = DisplayModel(idle_after=None)
-    worms_state = sample_state(current=2, balances=(0, 0, 0, 0), edition="wiggly_worms")
-    worms.apply(BankChanged("next player", "", worms_state), 0.0)
+    worms_state = sample_state(current=2, balances=(0, 0, 0, 0), edition="wiggly_worms",
+                               worms=(3, 1, 4, 0))
+    worms.apply(StateChanged("next player", "", worms_state), 0.0)
     scenes["table-wiggly-worms"] = worms.scene(1.0)
+    scenes["table-player-out"] = _still(sample_state(current=3, balances=(41, 0, 22, 57),
+                                                     out=(2,)))
+    rent = ModeView("utility_rent", "Utility rent", False,
+                    {"payer": 2, "owner": 1, "utilities": 2},
+                    "Utility rent: Luigi pays Mario, 2 utilities")
+    scenes["table-armed-rent"] = _still(sample_state(current=2, mode=rent))
+    scenes["winner-celebration"] = _still(sample_state(current=3, balances=(0, 0, 120, 0),
+                                                       out=(2, 4, 1), ended=True))
+    scenes["winner-mario-kart"] = _still(sample_state(
+        edition="mario_kart", balances=(13, 22, 8, 17), ended=True,
+        points=((130, 5), (90, 4), (110, 6), (40, 2))))
+    scenes["winner-wiggly-worms"] = _still(sample_state(
+        edition="wiggly_worms", balances=(0, 0, 0, 0), worms=(3, 5, 4, 1), ended=True))
     card = DisplayModel(idle_after=None)
     card.apply(CardTapped("04A224B9112233", "unknown", "new card", {}), 0.0)
     scenes["card-new"] = card.scene(1.0)
@@ -96,7 +160,7 @@ def sample_scenes() -> dict[str, Scene]:
     scenes["timer-time-up"] = timer.scene(14.2)
     idle = DisplayModel()
     idle.set_link(SAMPLE_LINK)
-    idle.apply(BankChanged("transfer", "", sample_state()), 0.0)
+    idle.apply(StateChanged("transfer", "", sample_state()), 0.0)
     scenes["idle-qr"] = idle.scene(10_000.0)
     offline = DisplayModel()
     scenes["idle-no-link"] = offline.scene(0.0)

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import pygame
 
-from companion.core.outcomes import BOWSER_FEE, GAME_OVER_FEE, Kind
+from companion.core.outcomes import Kind
 from companion.display.qr import draw_qr
 from companion.display.scene import ANIMATION_FRAMES, OutcomeFace, Scene, TimerFace
 
@@ -30,11 +30,12 @@ GOLD_DARK: Colour = (190, 120, 0)
 GREEN: Colour = (80, 220, 110)
 RED: Colour = (255, 90, 90)
 URGENT: Colour = (200, 16, 32)
+GREY: Colour = (110, 114, 140)
 BACKGROUNDS: dict[Kind, Colour] = {
     Kind.COINS: (18, 44, 120), Kind.POWER_UP: (16, 100, 56),
     Kind.BOWSER: (120, 24, 16), Kind.GAME_OVER: (10, 10, 10),
+    Kind.ROLL: (24, 70, 88), Kind.RENT: (70, 40, 100),
 }
-HEADLINES = {Kind.POWER_UP: "POWER-UP!", Kind.BOWSER: "BOWSER!", Kind.GAME_OVER: "GAME OVER"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +113,8 @@ def render(scene: Scene, surface: pygame.Surface) -> list[Label]:
         _idle(p, scene)
     elif scene.screen == "card":
         _new_card(p, scene)
+    elif scene.screen == "winner":
+        _winner(p, scene)
     else:
         _table(p, scene)
     return p.labels
@@ -141,14 +144,11 @@ def parse_colour(value: str, default: Colour = DIM) -> Colour:
 def _outcome(p: Painter, face: OutcomeFace, timer: TimerFace | None) -> None:
     p.surface.fill(BACKGROUNDS[face.kind])
     grow = min(1.0, 0.55 + 0.45 * face.frame / (ANIMATION_FRAMES * 0.5))
-    if face.kind is Kind.COINS:
-        headline = f"{face.coins} COIN{'S' if face.coins != 1 else ''}!"
-    else:
-        headline = HEADLINES[face.kind]
-    colour = GOLD if face.kind in (Kind.COINS, Kind.POWER_UP) else WHITE
-    p.text(headline, round(p.px(64) * grow), colour, max_width=p.w - p.px(20),
+    colour = GOLD if face.kind in (Kind.COINS, Kind.POWER_UP, Kind.ROLL) else WHITE
+    p.text(face.headline, round(p.px(64) * grow), colour, max_width=p.w - p.px(20),
            center=(p.w // 2, p.px(50)))
     middle = pygame.Rect(0, p.px(92), p.w, p.px(110))
+    settling = face.frame < ANIMATION_FRAMES
     if face.kind is Kind.COINS:
         _coins(p, middle, face.coins, face.coins_shown)
     elif face.kind is Kind.POWER_UP:
@@ -156,30 +156,30 @@ def _outcome(p: Painter, face: OutcomeFace, timer: TimerFace | None) -> None:
         if face.frame >= ANIMATION_FRAMES:
             pulse = 1.0
         _star(p.surface, middle.center, p.px(50) * pulse)
+    elif face.kind is Kind.ROLL:
+        tilt = (ANIMATION_FRAMES - face.frame) * 0.06 if settling else 0.0
+        _die(p.surface, middle.center, p.px(92), face.roll, tilt)
+    elif face.kind is Kind.RENT:
+        tilt = (ANIMATION_FRAMES - face.frame) * 0.06 if settling else 0.0
+        _die(p.surface, (middle.centerx - p.px(80), middle.centery), p.px(84), face.roll, tilt)
+        p.text(f"{MINUS}{face.coins}", p.px(84), RED,
+               center=(middle.centerx + p.px(80), middle.centery))
     else:
-        shake = 0
-        if face.frame < ANIMATION_FRAMES:
-            shake = p.px(8) * (1 if face.frame % 2 else -1)
-        fee = BOWSER_FEE if face.kind is Kind.BOWSER else GAME_OVER_FEE
+        shake = p.px(8) * (1 if face.frame % 2 else -1) if settling else 0
         if face.kind is Kind.BOWSER:
             _shell(p.surface, (middle.centerx - p.px(70) + shake, middle.centery), p.px(48))
-            p.text(f"{MINUS}{fee}", p.px(84), RED, center=(middle.centerx + p.px(70) + shake,
-                                                       middle.centery))
+            p.text(f"{MINUS}{face.coins}", p.px(84), RED,
+                   center=(middle.centerx + p.px(70) + shake, middle.centery))
         else:
-            p.text(f"{MINUS}{fee}", p.px(96), RED, center=(middle.centerx + shake, middle.centery))
+            p.text(f"{MINUS}{face.coins}", p.px(96), RED,
+                   center=(middle.centerx + shake, middle.centery))
     _outcome_lines(p, face)
     if timer is not None:
         _timer_strip(p, timer)
 
 
 def _outcome_lines(p: Painter, face: OutcomeFace) -> None:
-    instruction = {
-        Kind.COINS: f"Collect {face.coins} coin{'s' if face.coins != 1 else ''}",
-        Kind.POWER_UP: "Roll the die and move again",
-        Kind.BOWSER: f"Pay the Bank {BOWSER_FEE} coins",
-        Kind.GAME_OVER: f"Pay the Bank {GAME_OVER_FEE} coins",
-    }[face.kind]
-    p.text(instruction, p.px(30), WHITE, max_width=p.w - p.px(20),
+    p.text(face.instruction, p.px(30), WHITE, max_width=p.w - p.px(20),
            center=(p.w // 2, p.px(228)))
     if not face.banked:
         return
@@ -189,6 +189,8 @@ def _outcome_lines(p: Painter, face: OutcomeFace) -> None:
         line, colour = "Nobody's turn: give it on the tablet", GOLD
     elif face.delta and face.balance is not None:
         line = f"{face.player} {signed(face.delta)}  ·  now {face.balance}"
+        if face.payee is not None:
+            line = f"{face.player} {signed(face.delta)} to {face.payee}  ·  now {face.balance}"
         colour = GREEN if face.delta > 0 else RED
     else:
         line, colour = f"{face.player}'s turn", WHITE
@@ -230,6 +232,32 @@ def _star(surface: pygame.Surface, centre: tuple[int, int], r: float) -> None:
     for dx in (-r * 0.16, r * 0.16):
         pygame.draw.ellipse(surface, (20, 20, 20),
                             pygame.Rect(cx + dx - eye / 2, cy - r * 0.12, eye, eye * 2.2))
+
+
+PIPS = {1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1)),
+        4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+        5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+        6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1))}
+
+
+def _die(surface: pygame.Surface, centre: tuple[int, int], side: int, face: int,
+         tilt: float = 0.0) -> None:
+    """A white die showing ``face`` (pips), turned by ``tilt`` radians while it lands."""
+    cx, cy = centre
+    half = side / 2
+    corners = []
+    for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+        x, y = dx * half, dy * half
+        corners.append((cx + x * math.cos(tilt) - y * math.sin(tilt),
+                        cy + x * math.sin(tilt) + y * math.cos(tilt)))
+    pygame.draw.polygon(surface, (245, 242, 232), corners)
+    pygame.draw.polygon(surface, (170, 160, 140), corners, max(2, side // 24))
+    r = max(2, round(side * 0.085))
+    for px, py in PIPS.get(face, ()):
+        x, y = px * side * 0.27, py * side * 0.27
+        pygame.draw.circle(surface, (30, 30, 36),
+                           (round(cx + x * math.cos(tilt) - y * math.sin(tilt)),
+                            round(cy + x * math.sin(tilt) + y * math.cos(tilt))), r)
 
 
 def _shell(surface: pygame.Surface, centre: tuple[int, int], r: int) -> None:
@@ -297,11 +325,17 @@ def _table(p: Painter, scene: Scene) -> None:
         x += p.px(28)
     p.text(scene.title, p.px(34), WHITE, max_width=p.w - x - p.px(10),
            midleft=(x, header.centery))
+    top = header.bottom
+    if scene.mode:  # an armed press: the next press is not the usual one
+        banner = pygame.Rect(0, top, p.w, p.px(30))
+        pygame.draw.rect(p.surface, GOLD, banner)
+        p.text(f"Next press: {scene.mode}", p.px(22), NAVY, max_width=p.w - p.px(16),
+               min_size=9, center=banner.center)
+        top = banner.bottom
     split = round(p.w * 0.56)
-    _player_rows(p, scene, pygame.Rect(0, header.bottom + p.px(4), split,
-                                       p.h - header.bottom - p.px(8)))
-    _log(p, scene, pygame.Rect(split + p.px(6), header.bottom + p.px(4),
-                               p.w - split - p.px(10), p.h - header.bottom - p.px(8)))
+    _player_rows(p, scene, pygame.Rect(0, top + p.px(4), split, p.h - top - p.px(8)))
+    _log(p, scene, pygame.Rect(split + p.px(6), top + p.px(4),
+                               p.w - split - p.px(10), p.h - top - p.px(8)))
 
 
 def _player_rows(p: Painter, scene: Scene, box: pygame.Rect) -> None:
@@ -316,16 +350,38 @@ def _player_rows(p: Painter, scene: Scene, box: pygame.Rect) -> None:
             pygame.draw.rect(p.surface, HIGHLIGHT, row, border_radius=p.px(8))
             pygame.draw.rect(p.surface, GOLD, row, max(2, p.px(2)), border_radius=p.px(8))
         dot = (row.left + p.px(14), row.centery)
-        pygame.draw.circle(p.surface, parse_colour(pl.colour), dot, max(3, round(row_h * 0.16)))
+        pygame.draw.circle(p.surface, GREY if pl.out else parse_colour(pl.colour), dot,
+                           max(3, round(row_h * 0.16)))
         right = row.right - p.px(10)
-        if scene.coins:
+        if pl.out:
+            right = p.text("OUT", size, GREY, midright=(right, row.centery)).rect.left
+        elif pl.worms is not None and scene.target:
+            right = _worm_marks(p, pl.worms, scene.target, row, size)
+        elif scene.coins:
             right = p.text(str(pl.balance) if pl.balance >= 0 else MINUS + str(-pl.balance),
                            size, RED if pl.balance < 0 else GOLD,
                            midright=(right, row.centery)).rect.left
         name_left = row.left + p.px(30)
-        p.text(pl.name, size, WHITE, max_width=right - name_left - p.px(8),
-               min_size=max(10, round(size * 0.7)), midleft=(name_left, row.centery))
+        p.text(pl.name, size, GREY if pl.out else WHITE, max_width=right - name_left - p.px(8),
+               min_size=max(10, round(size * 0.7)), strike=pl.out,
+               midleft=(name_left, row.centery))
         y += row_h
+
+
+def _worm_marks(p: Painter, found: int, target: int, row: pygame.Rect, size: int) -> int:
+    """``found`` of ``target`` worms as little bars (lit when found); the left edge used."""
+    label = p.text(f"{found}/{target}", size, GOLD, midright=(row.right - p.px(10),
+                                                           row.centery))
+    w = max(3, round(size * 0.22))
+    gap = max(2, w // 2)
+    h = max(6, round(size * 0.62))
+    x = label.rect.left - p.px(8) - target * (w + gap)
+    for i in range(target):
+        bar = pygame.Rect(x + i * (w + gap), row.centery - h // 2, w, h)
+        lit = i < found
+        pygame.draw.rect(p.surface, (236, 112, 164) if lit else (70, 76, 120), bar,
+                         border_radius=max(1, w // 2))
+    return x
 
 
 def _log(p: Painter, scene: Scene, box: pygame.Rect) -> None:
@@ -356,6 +412,42 @@ def _log(p: Painter, scene: Scene, box: pygame.Rect) -> None:
         if line.why:
             p.text(line.why, small, DIM, max_width=box.width - p.px(20), min_size=8,
                    strike=line.undone, topleft=(box.left + p.px(10), y + round(size * 1.0)))
+
+
+# -- the winner ----------------------------------------------------------------------------
+
+
+def _winner(p: Painter, scene: Scene) -> None:
+    """The game has ended: who won, in gold, and the final standings."""
+    p.surface.fill((40, 22, 70))
+    for i in range(12):  # rays behind the headline
+        angle = i * math.pi / 6
+        tip = (p.w // 2 + p.w * math.cos(angle), p.px(46) + p.w * math.sin(angle))
+        side = (p.w // 2 + p.w * math.cos(angle + 0.12), p.px(46) + p.w * math.sin(angle + 0.12))
+        pygame.draw.polygon(p.surface, (54, 32, 92), [(p.w // 2, p.px(46)), tip, side])
+    _star(p.surface, (p.px(34), p.px(44)), p.px(24))
+    _star(p.surface, (p.w - p.px(34), p.px(44)), p.px(24))
+    p.text(scene.title, p.px(52), GOLD, max_width=p.w - p.px(120),
+           center=(p.w // 2, p.px(46)))
+    rows = scene.standings
+    if not rows:
+        return
+    top = p.px(88)
+    row_h = min(p.px(44), (p.h - top - p.px(8)) // len(rows))
+    size = min(p.px(30), round(row_h * 0.62))
+    for i, row in enumerate(rows):
+        box = pygame.Rect(p.px(16), top + i * row_h, p.w - p.px(32), row_h - p.px(4))
+        if row.winner:
+            pygame.draw.rect(p.surface, HIGHLIGHT, box, border_radius=p.px(8))
+            pygame.draw.rect(p.surface, GOLD, box, max(2, p.px(2)), border_radius=p.px(8))
+        colour = GOLD if row.winner else WHITE if row.score != "out" else GREY
+        rank = p.text(f"{row.rank}.", size, colour, midleft=(box.left + p.px(10), box.centery))
+        dot = (rank.rect.right + p.px(16), box.centery)
+        pygame.draw.circle(p.surface, parse_colour(row.colour), dot, max(3, round(row_h * 0.16)))
+        score = p.text(row.score, size, colour, midright=(box.right - p.px(10), box.centery))
+        left = dot[0] + p.px(16)
+        p.text(row.name, size, colour, max_width=score.rect.left - left - p.px(10),
+               min_size=max(10, round(size * 0.7)), midleft=(left, box.centery))
 
 
 # -- a new card ----------------------------------------------------------------------------

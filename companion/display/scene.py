@@ -15,7 +15,7 @@ from companion.core.ledger import BANK
 from companion.core.lever import LAST_SECONDS
 from companion.core.outcomes import Kind, Outcome
 from companion.core.state import JournalLine, TableState
-from companion.events import BankChanged, BlockOutcome, CardTapped, Event, TimerChanged
+from companion.events import BlockOutcome, CardTapped, Event, StateChanged, TimerChanged
 
 FPS = 20
 """Frames per second while something animates."""
@@ -54,6 +54,22 @@ class PlayerRow:
     balance: int
     current: bool
     colour: str
+    out: bool = False
+    """Bankrupt: greyed, no coins."""
+    worms: int | None = None
+    """Wiggly Worms: worms found (the row shows worms, not coins)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """One line of the final standings."""
+
+    rank: int
+    name: str
+    score: str
+    """``150 points``, ``5 worms``, ``84 coins`` or ``out``."""
+    colour: str
+    winner: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +94,14 @@ class OutcomeFace:
     waiting: bool
     """The bank has not answered yet (who got it is not known)."""
     banked: bool
-    """False when the edition has no block payouts or the bank is unavailable."""
+    """False when the outcome moves no coins or the bank is unavailable."""
+    headline: str = ""
+    instruction: str = ""
+    """The edition's words: ``3 COINS!``, ``Pay the Bank 5 coins``."""
+    roll: int = 0
+    """The die's face, for a roll or rent."""
+    payee: str | None = None
+    """Who the coins go to when it is a player (utility rent's owner)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +119,7 @@ class TimerFace:
 class Scene:
     """Everything drawn on one frame; equal scenes are equal pictures."""
 
-    screen: str  # "outcome", "table", "timer", "idle" or "card"
+    screen: str  # "outcome", "table", "timer", "idle", "card" or "winner"
     title: str = ""
     players: tuple[PlayerRow, ...] = ()
     log: tuple[LogLine, ...] = ()
@@ -106,6 +129,11 @@ class Scene:
     address: str | None = None
     coins: bool = True
     """False for timer-only games: no balances, no coin log."""
+    mode: str | None = None
+    """An armed press mode, in words ("Utility rent: Luigi pays Mario, 2 utilities")."""
+    standings: tuple[StandingRow, ...] = ()
+    target: int = 0
+    """Wiggly Worms: the worms each player has to find."""
 
 
 @dataclass
@@ -114,7 +142,12 @@ class _Flash:
     at: float
     period: float
     """Seconds from one coin ping to the next in the outcome's sound."""
+    start: float = 0.0
+    """Seconds into the sound of the first ping."""
+    headline: str = ""
+    instruction: str = ""
     player: str | None = None
+    payee: str | None = None
     balance: int | None = None
     waiting: bool = True
     outcome_id: int | None = None
@@ -139,8 +172,8 @@ class DisplayModel:
     def apply(self, event: Event, now: float) -> None:
         """Take a daemon event (block outcome, bank change)."""
         if isinstance(event, BlockOutcome):
-            self._flash = _Flash(event.outcome, now, event.ping_period,
-                                 waiting=self.bank_online)
+            self._flash = _Flash(event.outcome, now, event.ping_period, event.ping_start,
+                                 event.headline, event.instruction, waiting=self.bank_online)
             self.last_activity = now
         elif isinstance(event, CardTapped):
             self.last_activity = now
@@ -150,7 +183,7 @@ class DisplayModel:
             if event.deadline is not None and event.duration is not None:
                 view = TimerView(event.deadline, event.duration, event.label)
             self.set_timer(view, now)
-        elif isinstance(event, BankChanged):
+        elif isinstance(event, StateChanged):
             self.state = event.state
             self.last_activity = now
             flash = self._flash
@@ -176,6 +209,8 @@ class DisplayModel:
         player = None if last is None else state.player(last.player_id)
         if player is not None:
             flash.player, flash.balance = player.name, player.balance
+        if last is not None and "owner" in last.params:
+            flash.payee = state.name_of(last.params["owner"])
 
     def set_timer(self, timer: TimerView | None, now: float) -> None:
         """Start, restart or stop (None) the countdown shown."""
@@ -203,9 +238,15 @@ class DisplayModel:
         if self._idle(now):
             return Scene("idle", title=self._title(), players=self._players(), link=self.link,
                          address=_address(self.link))
+        if self.state is not None and self.state.ended:
+            return Scene("winner", title=_winner_title(self.state),
+                         standings=_standing_rows(self.state))
         coins = self.state is None or self.state.game.bank
+        mode = self.state.mode if self.state is not None else None
         return Scene("table", title=self._title(), players=self._players(),
-                     log=self._log() if coins else (), coins=coins)
+                     log=self._log() if coins else (), coins=coins,
+                     mode=None if mode is None or mode.default else mode.text,
+                     target=_worm_target(self.state))
 
     def next_change(self, now: float) -> float | None:
         """The earliest later time at which :meth:`scene` may differ; None: only on input."""
@@ -216,9 +257,13 @@ class DisplayModel:
             if frame < ANIMATION_FRAMES:
                 times.append(_next_step(now, flash.at, 1 / FPS, frame + 1))
             if flash.outcome.kind is Kind.COINS:
-                pinged = _floor((now - flash.at) / flash.period) + 1
-                if pinged < flash.outcome.coins:
-                    times.append(_next_step(now, flash.at, flash.period, pinged))
+                first = flash.at + flash.start
+                if now < first:
+                    times.append(first)
+                else:
+                    pinged = _floor((now - first) / flash.period) + 1
+                    if pinged < flash.outcome.coins:
+                        times.append(_next_step(now, first, flash.period, pinged))
             times.append(flash.at + self.outcome_seconds)
         if self.timer is not None:
             deadline = self.timer.deadline
@@ -258,7 +303,7 @@ class DisplayModel:
     def _players(self) -> tuple[PlayerRow, ...]:
         if self.state is None:
             return ()
-        return tuple(PlayerRow(p.name, p.balance, p.current, p.colour)
+        return tuple(PlayerRow(p.name, p.balance, p.current, p.colour, p.out, p.worms)
                      for p in self.state.players)
 
     def _log(self) -> tuple[LogLine, ...]:
@@ -275,13 +320,15 @@ class DisplayModel:
         outcome = flash.outcome
         elapsed = now - flash.at
         shown = 0
-        if outcome.kind is Kind.COINS:
-            shown = min(outcome.coins, _floor(elapsed / flash.period) + 1)
-        banked = self.bank_online and (self.state is None or self.state.game.question_block)
+        if outcome.kind is Kind.COINS and elapsed >= flash.start:
+            shown = min(outcome.coins, _floor((elapsed - flash.start) / flash.period) + 1)
+        banked = self.bank_online and outcome.coin_delta != 0 and (
+            self.state is None or self.state.game.bank)
         return OutcomeFace(outcome.kind, outcome.coins, shown,
                            min(ANIMATION_FRAMES, _floor(elapsed * FPS)), flash.player,
                            outcome.coin_delta if banked else 0, flash.balance,
-                           flash.waiting, banked)
+                           flash.waiting, banked, flash.headline, flash.instruction,
+                           outcome.rolls[-1] if outcome.rolls else 0, flash.payee)
 
     def _timer_face(self, now: float) -> TimerFace | None:
         timer = self.timer
@@ -320,6 +367,37 @@ def log_lines(line: JournalLine, state: TableState) -> list[LogLine]:
         if party != BANK:
             lines.append(LogLine(state.name_of(party), sign * entry.amount, why, line.undone))
     return lines
+
+
+def _winner_title(state: TableState) -> str:
+    names = [state.name_of(p) for p in state.winners]
+    if not names:
+        return "GAME OVER"
+    if len(names) == 1:
+        return f"{names[0]} wins!"
+    return f"{' & '.join(names)} share the win!"
+
+
+def _standing_rows(state: TableState) -> tuple[StandingRow, ...]:
+    rows = []
+    for s in state.standings:
+        player = state.player(s.player)
+        if s.total is not None:
+            score = f"{s.total} points"
+        elif s.worms is not None:
+            score = f"{s.worms} worm{'s' if s.worms != 1 else ''}"
+        elif s.out:
+            score = "out"
+        else:
+            score = f"{s.coins} coins"
+        rows.append(StandingRow(s.rank, state.name_of(s.player), score,
+                                player.colour if player is not None else "",
+                                s.player in state.winners))
+    return tuple(rows)
+
+
+def _worm_target(state: TableState | None) -> int:
+    return 0 if state is None or state.game.worms is None else state.game.worms
 
 
 def _next_step(now: float, base: float, step: float, k: int) -> float:

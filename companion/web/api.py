@@ -20,11 +20,12 @@ from aiohttp import WSMsgType, web
 from companion.app import commands as c
 from companion.app.contract import Table
 from companion.events import (
-    BankChanged,
     BlockOutcome,
     CardTapped,
     Event,
+    LeverPressed,
     PressIgnored,
+    StateChanged,
     TimerChanged,
 )
 from companion.exc import Conflict, Refused, Unavailable
@@ -135,32 +136,94 @@ async def get_journal(request: web.Request) -> web.Response:
         if not (raw.isascii() and raw.isdecimal()) or len(raw) > 18:
             raise Refused("game must be a game id")
         game = int(raw)
-    entries = await _table(request).read(c.GetJournal(game))
-    return web.json_response({"game": game, "entries": entries})
+    journal = await _table(request).read(c.GetJournal(game))
+    return web.json_response({"game": game, **journal})
 
 
 async def post_press(request: web.Request) -> web.Response:
     _only(await _body(request))
     event = _table(request).press(source="tablet")
     if isinstance(event, PressIgnored):
-        return _error(409, "the block is still sounding")
+        return _error(409, event.reason)
+    if isinstance(event, LeverPressed):
+        return web.json_response({"kind": "lever", "started": event.started})
     assert isinstance(event, BlockOutcome)
     return web.json_response({**event.outcome.to_json(), "press": event.number,
-                              "description": event.outcome.describe()})
+                              **_words(event)})
 
 
 async def post_transfer(request: web.Request) -> web.Response:
     data = await _body(request)
     _only(data, "from", "to", "amount", "note")
-    entry = await _act(request, c.Transfer(data.get("from"), data.get("to"), data.get("amount"),
-                                           data.get("note", "")), keyed=True)
-    return web.json_response(entry.to_json(), status=201)
+    paid = await _act(request, c.Transfer(data.get("from"), data.get("to"), data.get("amount"),
+                                          data.get("note", "")), keyed=True)
+    return web.json_response(paid.to_json(), status=201 if paid.entry is not None else 200)
 
 
 async def post_undo(request: web.Request) -> web.Response:
     _only(await _body(request))
-    entry = await _act(request, c.Undo(), keyed=True)
+    undone = await _act(request, c.Undo(), keyed=True)
+    return web.json_response(undone.to_json(), status=201)
+
+
+async def post_jail(request: web.Request) -> web.Response:
+    data = await _body(request)
+    _only(data, "player")
+    entry = await _act(request, c.Jail(data.get("player")), keyed=True)
     return web.json_response(entry.to_json(), status=201)
+
+
+async def post_bankruptcy(request: web.Request) -> web.Response:
+    data = await _body(request)
+    _only(data, "player", "creditor")
+    for key in ("player", "creditor"):
+        if key not in data:
+            raise Refused(f"{key} is required" + (" (a player id or \"bank\")"
+                                                 if key == "creditor" else ""))
+    move = await _act(request, c.Bankrupt(data["player"], data["creditor"]), keyed=True)
+    return web.json_response(move.to_json(), status=201)
+
+
+async def post_points(request: web.Request) -> web.Response:
+    data = await _body(request)
+    _only(data, "player", "points", "cards")
+    move = await _act(request, c.SetPoints(data.get("player"), data.get("points"),
+                                           data.get("cards", 0)), keyed=True)
+    return web.json_response(move.to_json(), status=201)
+
+
+async def post_worms(request: web.Request) -> web.Response:
+    data = await _body(request)
+    _only(data, "player", "found")
+    move = await _act(request, c.SetWorms(data.get("player"), data.get("found")), keyed=True)
+    return web.json_response(move.to_json(), status=201)
+
+
+async def post_end(request: web.Request) -> web.Response:
+    _only(await _body(request))
+    move = await _act(request, c.EndGame(), keyed=True)
+    return web.json_response(move.to_json(), status=201)
+
+
+async def post_options(request: web.Request) -> web.Response:
+    data = await _body(request)
+    _only(data, "simultaneous")
+    at_once = await _act(request, c.SetOptions(data.get("simultaneous")))
+    return web.json_response({"simultaneous": at_once})
+
+
+async def post_mode(request: web.Request) -> web.Response:
+    data = await _body(request)
+    _only(data, "mode", "payer", "owner", "utilities")
+    if "mode" not in data:
+        raise Refused("mode is required (GET /api/rules lists the edition's modes)")
+    params = {k: v for k, v in data.items() if k != "mode"}
+    view = await _act(request, c.ArmMode(data["mode"], params))
+    return web.json_response({"mode": view.to_json()})
+
+
+async def get_rules(request: web.Request) -> web.Response:
+    return web.json_response(await _table(request).read(c.GetRules()))
 
 
 async def post_current(request: web.Request) -> web.Response:
@@ -282,8 +345,13 @@ class Hub:
                 await asyncio.wait_for(ws.close(), 1.0)
 
 
+def _words(event: BlockOutcome) -> dict[str, str]:
+    return {"headline": event.headline, "instruction": event.instruction,
+            "description": event.description}
+
+
 def _message(event: Event) -> dict[str, Any] | None:
-    if isinstance(event, BankChanged):
+    if isinstance(event, StateChanged):
         return {"type": "state", "action": event.action, "summary": event.summary,
                 "state": event.state.to_json()}
     if isinstance(event, TimerChanged):
@@ -293,7 +361,7 @@ def _message(event: Event) -> dict[str, Any] | None:
         return {"type": "activity", "tap": event.entry}
     if isinstance(event, BlockOutcome):
         return {"type": "outcome", "press": event.number, "source": event.source,
-                **event.outcome.to_json(), "description": event.outcome.describe()}
+                **event.outcome.to_json(), **_words(event)}
     return None
 
 
@@ -356,6 +424,14 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None
     app.router.add_post("/api/next", post_next)
     app.router.add_post("/api/go", post_go)
     app.router.add_get("/api/editions", get_editions)
+    app.router.add_get("/api/rules", get_rules)
+    app.router.add_post("/api/mode", post_mode)
+    app.router.add_post("/api/jail", post_jail)
+    app.router.add_post("/api/bankruptcy", post_bankruptcy)
+    app.router.add_post("/api/points", post_points)
+    app.router.add_post("/api/worms", post_worms)
+    app.router.add_post("/api/end", post_end)
+    app.router.add_post("/api/options", post_options)
     app.router.add_get("/api/timer", get_timer)
     app.router.add_get("/api/activity", get_activity)
     app.router.add_post("/api/cards", post_cards)

@@ -1,0 +1,285 @@
+"""Editions as rulesets: each game's numbers and rules as data (a TOML file beside this module,
+every number with the rulebook line it comes from) and the pure code that reads them.
+
+:class:`Editions` is the registry the rest of the companion asks: the packaged editions, or
+those with a table's house rules laid over them (``[game] house_rules``: a folder of TOML files
+in the same shape, each replacing the packaged edition of its ``id``).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterator, Mapping
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from companion.core.editions.modes import TABLES, Mode
+from companion.core.editions.ruleset import Debt, End, Rule, Ruleset, Scoring
+from companion.exc import Refused, RulesetError
+
+__all__ = ["Editions", "Mode", "Ruleset", "editions"]
+
+MAX_PLAYERS = 6
+"""No edition seats more than six (the tablet has room for six tiles)."""
+
+
+class Editions(Mapping[str, Ruleset]):
+    """The editions the table can play, by id."""
+
+    def __init__(self, rulesets: Mapping[str, Ruleset], house_rules: Path | None = None) -> None:
+        self._rulesets = dict(rulesets)
+        self.house_rules = house_rules
+
+    def __getitem__(self, edition: str) -> Ruleset:
+        return self._rulesets[edition]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._rulesets)
+
+    def __len__(self) -> int:
+        return len(self._rulesets)
+
+    def get_edition(self, edition: object) -> Ruleset:
+        """An edition by id; Refused naming the known ones."""
+        if isinstance(edition, str) and edition in self._rulesets:
+            return self._rulesets[edition]
+        shown = repr(edition) if len(repr(edition)) <= 40 else repr(edition)[:37] + "..."
+        raise Refused(f"unknown edition {shown}; known: {', '.join(self)}")
+
+    def with_house_rules(self, folder: Path) -> Editions:
+        """These editions with the TOML files in ``folder`` laid over them; RulesetError
+        names the file and the problem."""
+        rulesets = dict(self._rulesets)
+        try:
+            files = sorted(p for p in folder.iterdir() if p.suffix == ".toml")
+        except OSError as exc:
+            raise RulesetError(f"{folder}: cannot read the house rules folder: "
+                               f"{exc.strerror or exc}") from None
+        for path in files:
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise RulesetError(f"{path}: cannot read it: {exc}") from None
+            ruleset = parse(_toml(text, path.name), path.name, house=True)
+            rulesets[ruleset.id] = ruleset
+        return Editions(rulesets, folder)
+
+
+def editions() -> Editions:
+    """The packaged editions."""
+    return _packaged()
+
+
+@cache
+def _packaged() -> Editions:
+    found: dict[str, Ruleset] = {}
+    for entry in sorted(resources.files(__name__).iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".toml"):
+            ruleset = parse(_toml(entry.read_text(encoding="utf-8"), entry.name), entry.name)
+            if f"{ruleset.id}.toml" != entry.name:
+                raise RulesetError(f"{entry.name}: id {ruleset.id!r} must match the file name")
+            found[ruleset.id] = ruleset
+    return Editions(found)
+
+
+def _toml(text: str, origin: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except ValueError as exc:
+        raise RulesetError(f"{origin}: not valid TOML: {exc}") from None
+
+
+# -- reading one file, strictly ----------------------------------------------------------------
+
+
+class _Reader:
+    """Takes values out of one TOML table, naming the key in every complaint."""
+
+    def __init__(self, data: object, where: str) -> None:
+        if not isinstance(data, dict):
+            raise RulesetError(f"{where}: must be a table")
+        self.data = dict(data)
+        self.where = where
+
+    def _fail(self, key: str, problem: str) -> RulesetError:
+        return RulesetError(f"{self.where}.{key}: {problem}")
+
+    def take(self, key: str, kind: type, default: object = ...) -> Any:
+        if key not in self.data:
+            if default is ...:
+                raise self._fail(key, "is missing")
+            return default
+        value = self.data.pop(key)
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise self._fail(key, f"must be {kind.__name__}, got {value!r}")
+        return value
+
+    def count(self, key: str, lo: int = 0, hi: int = 10_000, default: object = ...) -> int:
+        value = self.take(key, int, default)
+        if not lo <= value <= hi:
+            raise self._fail(key, f"must be between {lo} and {hi}, got {value}")
+        return int(value)
+
+    def lines(self, key: str, *, required: bool = True) -> tuple[str, ...]:
+        value = self.take(key, list, [] if not required else ...)
+        if not all(isinstance(v, str) and v.strip() for v in value) or (required and not value):
+            raise self._fail(key, "must be a list of the rulebook's lines (text)")
+        return tuple(value)
+
+    def table(self, key: str) -> _Reader | None:
+        if key not in self.data:
+            return None
+        return _Reader(self.data.pop(key), f"{self.where}.{key}")
+
+    def done(self) -> None:
+        if self.data:
+            raise RulesetError(f"{self.where}: unknown keys {sorted(self.data)}")
+
+
+def parse(data: dict[str, Any], origin: str, *, house: bool = False) -> Ruleset:
+    """One edition from its parsed TOML; RulesetError names the file and the key."""
+    top = _Reader(data, origin)
+    edition = top.take("id", str)
+    if not edition.isidentifier():
+        raise RulesetError(f"{origin}.id: must be a name like 'celebration', got {edition!r}")
+    name = top.take("name", str)
+    rulebook = top.take("rulebook", str, "house rules" if house else ...)
+    notes = top.lines("notes", required=False)
+
+    players = top.table("players")
+    if players is None:
+        raise RulesetError(f"{origin}.players: is missing")
+    least = players.count("min", 2, MAX_PLAYERS)
+    most = players.count("max", least, MAX_PLAYERS)
+    players_rule = Rule(most, players.lines("quote"))
+    players.done()
+
+    start: dict[int, Rule] = {}
+    for i, row in enumerate(top.take("start", list)):
+        reader = _Reader(row, f"{origin}.start[{i}]")
+        counts = reader.take("players", list)
+        rule = Rule(reader.count("coins"), reader.lines("quote"))
+        reader.done()
+        for n in counts:
+            if not isinstance(n, int) or n in start or not least <= n <= most:
+                raise RulesetError(f"{origin}.start[{i}].players: each count once, within "
+                                   f"{least}-{most}, got {n!r}")
+            start[n] = rule
+    if sorted(start) != list(range(least, most + 1)):
+        raise RulesetError(f"{origin}.start: must give the coins for every player count "
+                           f"{least}-{most}")
+
+    debt_reader = top.table("debt")
+    if debt_reader is None:
+        raise RulesetError(f"{origin}.debt: is missing")
+    debt = _choice(debt_reader, "rule", Debt)
+    debt_quote = debt_reader.lines("quote", required=debt is not Debt.NONE)
+    debt_reader.done()
+
+    go = _amount(top.table("go"), "coins")
+    jail = _amount(top.table("jail"), "fee")
+    coins = debt is not Debt.NONE
+    if not coins and (go or jail or any(r.value for r in start.values())):
+        raise RulesetError(f"{origin}: a game without coins has no GO, jail fee or "
+                           "starting coins")
+    if coins and go is None:
+        raise RulesetError(f"{origin}.go: is missing (what passing GO pays)")
+
+    end_reader = top.table("end")
+    if end_reader is None:
+        raise RulesetError(f"{origin}.end: is missing")
+    end = _choice(end_reader, "rule", End)
+    end_quote = end_reader.lines("quote")
+    end_reader.done()
+
+    scoring = _scoring(top.table("scoring"), origin)
+    worms_reader = top.table("worms")
+    worms = None
+    if worms_reader is not None:
+        worms = Rule(worms_reader.count("cards", 1, 20), worms_reader.lines("quote"))
+        worms_reader.done()
+    turn_quote: tuple[str, ...] = ()
+    at_once: tuple[str, ...] = ()
+    turn = top.table("turn")
+    if turn is not None:
+        turn_quote = turn.lines("quote")
+        at_once = turn.lines("at_once", required=False)
+        turn.done()
+    if (end is End.POINTS) != (scoring is not None):
+        raise RulesetError(f"{origin}: a game won on points needs [scoring], and only it")
+    if (end is End.WORMS) != (worms is not None):
+        raise RulesetError(f"{origin}: a game won on worms needs [worms], and only it")
+    if end is End.LAST_PLAYER and debt is not Debt.BANKRUPTCY:
+        raise RulesetError(f"{origin}: the last player standing needs debt rule 'bankruptcy'")
+
+    modes = tuple(_mode(row, f"{origin}.modes[{i}]")
+                  for i, row in enumerate(top.take("modes", list)))
+    if [m.default for m in modes].count(True) != 1:
+        raise RulesetError(f"{origin}.modes: exactly one mode must be the default")
+    if len({m.id for m in modes}) != len(modes):
+        raise RulesetError(f"{origin}.modes: two modes share an id")
+    if not coins and any(m.moves_coins for m in modes):
+        raise RulesetError(f"{origin}.modes: a game without coins has no mode that moves "
+                           "coins")
+    top.done()
+    return Ruleset(id=edition, name=name, rulebook=rulebook, players=players_rule,
+                   min_players=least, start=start, pass_go=go, jail_fee=jail, debt=debt,
+                   debt_quote=debt_quote, end=end, end_quote=end_quote, modes=modes,
+                   scoring=scoring, worms=worms, turn_quote=turn_quote,
+                   at_once_quote=at_once, notes=notes, house=house)
+
+
+def _choice(reader: _Reader, key: str, kind: Any) -> Any:
+    value = reader.take(key, str)
+    try:
+        return kind(value)
+    except ValueError:
+        raise RulesetError(f"{reader.where}.{key}: must be one of "
+                           f"{', '.join(repr(k.value) for k in kind)}, got {value!r}") from None
+
+
+def _amount(reader: _Reader | None, key: str) -> Rule | None:
+    if reader is None:
+        return None
+    rule = Rule(reader.count(key, 1, 1000), reader.lines("quote"))
+    reader.done()
+    return rule
+
+
+def _scoring(reader: _Reader | None, origin: str) -> Scoring | None:
+    if reader is None:
+        return None
+    every = reader.count("every", 1, 100)
+    points = reader.count("points", 1, 1000)
+    scoring = Scoring(every=Rule(every, reader.lines("quote")), points=points,
+                      max_cards=Rule(reader.count("max_cards", 1, 1000),
+                                     reader.lines("max_cards_quote")),
+                      tie=reader.lines("tie"), example=reader.lines("example", required=False))
+    reader.done()
+    return scoring
+
+
+def _mode(data: object, where: str) -> Mode:
+    reader = _Reader(data, where)
+    mode_id = reader.take("id", str)
+    table = reader.take("table", str)
+    if table not in TABLES:
+        raise RulesetError(f"{where}.table: must be one of {', '.join(TABLES)}, got {table!r}")
+    fees_reader = reader.table("fees")
+    fees: dict[str, int] = {}
+    if fees_reader is not None:
+        for key in ("bowser", "game_over"):
+            if key in fees_reader.data:
+                fees[key] = fees_reader.count(key, 1, 1000)
+        fees_reader.done()
+    if table == "question_block" and set(fees) != {"bowser", "game_over"}:
+        raise RulesetError(f"{where}.fees: the Question Block needs bowser and game_over")
+    if table != "question_block" and fees:
+        raise RulesetError(f"{where}.fees: only the Question Block has fees")
+    mode = Mode(id=mode_id, name=reader.take("name", str), table=table,
+                quote=reader.lines("quote"), default=reader.take("default", bool, False),
+                fees=fees)
+    reader.done()
+    return mode

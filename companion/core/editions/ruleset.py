@@ -1,0 +1,191 @@
+"""An edition's rules: the one source of truth for every amount and rule the companion uses.
+
+A :class:`Ruleset` is data read from the edition's TOML file (each number beside the rulebook
+line it comes from) plus a little pure code: starting coins by player count, what a payment
+larger than the balance does, how the game ends and how it is scored. The bank, the screen,
+the tablet (through ``GET /api/rules``), the sounds and ``companion odds`` all ask it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from companion.core.editions.modes import Mode
+from companion.exc import Refused
+
+
+class Debt(StrEnum):
+    """What happens when a player must pay more than they have."""
+
+    BANKRUPTCY = "bankruptcy"
+    """Balances may go below zero; the banker declares a player bankrupt to a creditor."""
+    CAPPED = "capped"
+    """A player pays what they have and no more ("Hang in there!")."""
+    NONE = "none"
+    """No coins in this game."""
+
+
+class End(StrEnum):
+    """How the game ends and who wins."""
+
+    LAST_PLAYER = "last_player"
+    """Everyone else went bankrupt: the last player with coins wins."""
+    POINTS = "points"
+    """The banker says the final Boss fight / Race is over: the highest score wins."""
+    WORMS = "worms"
+    """The first to find all their worms wins."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A number and the rulebook lines it comes from."""
+
+    value: int
+    quote: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"value": self.value, "quote": list(self.quote)}
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """Points games: coins count in sets (``every`` coins are worth ``points``), printed
+    points are typed in, and a tie goes to the most cards."""
+
+    every: Rule
+    points: int
+    max_cards: Rule
+    tie: tuple[str, ...]
+    example: tuple[str, ...] = ()
+
+    def coin_points(self, coins: int) -> int:
+        """``Every five Coins is worth 10 points``: 13 coins are 20 points."""
+        return (max(0, coins) // self.every.value) * self.points
+
+    def to_json(self) -> dict[str, Any]:
+        return {"every": self.every.to_json(), "points": self.points,
+                "max_cards": self.max_cards.to_json(), "tie": list(self.tie),
+                "example": list(self.example)}
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """One edition, as its rulebook says."""
+
+    id: str
+    name: str
+    rulebook: str
+    players: Rule
+    """``value`` is the most players; ``min_players`` the fewest."""
+    min_players: int
+    start: Mapping[int, Rule]
+    """Starting coins by player count."""
+    pass_go: Rule | None
+    jail_fee: Rule | None
+    debt: Debt
+    debt_quote: tuple[str, ...]
+    end: End
+    end_quote: tuple[str, ...]
+    modes: tuple[Mode, ...]
+    scoring: Scoring | None = None
+    worms: Rule | None = None
+    """Worm cards each player has to match (Wiggly Worms)."""
+    turn_quote: tuple[str, ...] = ()
+    """Time-up passes the turn (Wiggly Worms), unless everyone plays at once."""
+    at_once_quote: tuple[str, ...] = ()
+    """The rules' mode where everyone plays at the same time (the tablet can switch it on)."""
+    notes: tuple[str, ...] = field(default=())
+    """Where the rulebook is silent and what the companion does instead."""
+    house: bool = False
+    """Laid over the packaged edition from the table's own house rules folder."""
+
+    # -- the numbers -------------------------------------------------------------------------
+
+    @property
+    def max_players(self) -> int:
+        return self.players.value
+
+    @property
+    def coins(self) -> bool:
+        """False for games without money (Wiggly Worms)."""
+        return self.debt is not Debt.NONE
+
+    def start_coins(self, players: int) -> int:
+        """Each player's coins at the start of a game of ``players``."""
+        if players not in self.start:
+            raise Refused(f"{self.name} is for {self.min_players} to {self.max_players} "
+                          f"players, got {players}")
+        return self.start[players].value
+
+    def check_players(self, count: int) -> None:
+        if not self.min_players <= count <= self.max_players:
+            raise Refused(f"{self.name} is for {self.min_players} to {self.max_players} "
+                          f"players, got {count}")
+
+    # -- the block -----------------------------------------------------------------------------
+
+    @property
+    def default_mode(self) -> Mode:
+        return next(m for m in self.modes if m.default)
+
+    def mode(self, mode_id: object) -> Mode:
+        """A mode of this edition; Refused naming the ones it has."""
+        for mode in self.modes:
+            if mode.id == mode_id:
+                return mode
+        raise Refused(f"{self.name} has no {str(mode_id)[:40]!r} mode; it has "
+                      f"{', '.join(m.id for m in self.modes)}")
+
+    def find_mode(self, mode_id: str) -> Mode | None:
+        return next((m for m in self.modes if m.id == mode_id), None)
+
+    # -- money ---------------------------------------------------------------------------------
+
+    def payable(self, amount: int, balance: int) -> int:
+        """What a player with ``balance`` coins pays of ``amount``: all of it where balances
+        may go below zero, what they have where payments are capped."""
+        if self.debt is Debt.CAPPED:
+            return max(0, min(amount, balance))
+        return amount
+
+    # -- the end -------------------------------------------------------------------------------
+
+    @property
+    def has_points(self) -> bool:
+        return self.scoring is not None
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything a tablet needs to play this edition: ``GET /api/rules``."""
+        return {
+            "id": self.id, "name": self.name, "rulebook": self.rulebook,
+            "players": {"min": self.min_players, "max": self.max_players,
+                        "quote": list(self.players.quote)},
+            "start_coins": {str(n): rule.to_json() for n, rule in sorted(self.start.items())},
+            "pass_go": None if self.pass_go is None else self.pass_go.to_json(),
+            "jail_fee": None if self.jail_fee is None else self.jail_fee.to_json(),
+            "coins": self.coins,
+            "debt": {"rule": self.debt.value, "quote": list(self.debt_quote)},
+            "end": {"rule": self.end.value, "quote": list(self.end_quote)},
+            "modes": [m.to_json() for m in self.modes],
+            "default_mode": self.default_mode.id,
+            "scoring": None if self.scoring is None else self.scoring.to_json(),
+            "worms": None if self.worms is None else self.worms.to_json(),
+            "turn": {"time_up_passes": bool(self.turn_quote), "quote": list(self.turn_quote),
+                     "at_once": list(self.at_once_quote)},
+            "notes": list(self.notes), "house_rules": self.house,
+        }
+
+    def summary(self) -> dict[str, Any]:
+        """A short form for the list of editions (``GET /api/editions``)."""
+        default = self.default_mode
+        return {"id": self.id, "name": self.name, "min_players": self.min_players,
+                "max_players": self.max_players,
+                "start_balance": self.start_coins(self.max_players),
+                "pass_go": 0 if self.pass_go is None else self.pass_go.value,
+                "jail_fee": 0 if self.jail_fee is None else self.jail_fee.value,
+                "question_block": default.moves_coins, "bank": self.coins,
+                "default_mode": default.id, "modes": [m.id for m in self.modes],
+                "end": self.end.value}

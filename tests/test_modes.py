@@ -1,0 +1,234 @@
+"""Every press mode draws exactly its rulebook table: walked die by die, then 600k seeded
+presses per mode fitted by chi-square, and a loaded die is caught."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from companion.core.editions import editions
+from companion.core.editions.modes import Mode
+from companion.core.odds import chi2_sf, min_presses, report, simulate
+from companion.core.outcomes import Kind, Outcome, default_rng
+from companion.exc import Refused
+from tests.conftest import run_companion
+
+CELEBRATION = editions()["celebration"]
+BLOCK = CELEBRATION.mode("question_block")
+RENT = CELEBRATION.mode("utility_rent")
+DRAWING = [(e.id, m) for e in editions().values() for m in e.modes if m.draws]
+"""Every mode of every edition that rolls a die."""
+
+
+class Dice:
+    """An RNG that rolls the given faces in order (to walk a table exhaustively)."""
+
+    def __init__(self, *faces: int) -> None:
+        self.faces = list(faces)
+
+    def randint(self, a: int, b: int) -> int:
+        assert (a, b) == (1, 6)
+        return self.faces.pop(0)
+
+
+# -- Celebration's Question Block: the no-sound table ------------------------------------------
+
+
+@pytest.mark.parametrize("first", [1, 2])
+@pytest.mark.parametrize("second", range(1, 7))
+def test_one_or_two_rolls_again_for_that_many_coins(first: int, second: int) -> None:
+    # "If you roll a 1 or 2: Roll the die again and collect that many coins."
+    outcome = BLOCK.draw(Dice(first, second))
+    assert outcome == Outcome(Kind.COINS, second, (first, second), "question_block")
+    assert outcome.coin_delta == second and outcome.label == f"coins_{second}"
+
+
+@pytest.mark.parametrize(("face", "kind", "delta"), [
+    (3, Kind.BOWSER, -5), (4, Kind.BOWSER, -5),  # "If you roll a 3 or 4: Pay the Bank 5 coins."
+    (5, Kind.POWER_UP, 0),  # "If you roll a 5: Roll the die and move again."
+    (6, Kind.GAME_OVER, -10),  # "If you roll a 6: Pay the Bank 10 coins."
+])
+def test_the_rest_of_the_table(face: int, kind: Kind, delta: int) -> None:
+    dice = Dice(face)
+    outcome = BLOCK.draw(dice)
+    assert outcome.kind is kind and outcome.coin_delta == delta
+    assert dice.faces == []  # no second roll
+
+
+def test_the_fees_come_from_the_ruleset_not_the_code() -> None:
+    cheap = Mode("question_block", "Question Block", "question_block", ("house rule",),
+                 default=True, fees={"bowser": 2, "game_over": 3})
+    bowser, game_over = cheap.draw(Dice(3)), cheap.draw(Dice(6))
+    assert (bowser.coin_delta, game_over.coin_delta) == (-2, -3)
+    assert cheap.describe(bowser) == "Bowser's laugh: pay the Bank 2 coins"
+    assert cheap.instruction(game_over) == "Pay the Bank 3 coins"
+
+
+# -- the other tables --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("roll", range(1, 7))
+@pytest.mark.parametrize("utilities", [1, 2])
+def test_utility_rent_is_the_roll_doubled_with_both_utilities(roll: int, utilities: int) -> None:
+    # "If the owner has 1 utility, pay the amount rolled. If the owner has both utilities, pay
+    # double the amount rolled."
+    outcome = RENT.draw(Dice(roll), {"utilities": utilities})
+    assert outcome == Outcome(Kind.RENT, roll * utilities, (roll,), "utility_rent")
+    assert outcome.label == f"roll_{roll}" and outcome.coin_delta == -roll * utilities
+
+
+@pytest.mark.parametrize("edition", ["gamer", "mario_kart"])
+@pytest.mark.parametrize("roll", range(1, 7))
+def test_coin_block_and_item_box_collect_the_roll(edition: str, roll: int) -> None:
+    # "roll the numbered die, and collect that many Coins from the Bank."
+    mode = editions()[edition].default_mode
+    outcome = mode.draw(Dice(roll))
+    assert outcome == Outcome(Kind.COINS, roll, (roll,), mode.id)
+    assert mode.headline(outcome) == f"{roll} COIN{'S' if roll > 1 else ''}!"
+
+
+@pytest.mark.parametrize("roll", range(1, 7))
+def test_the_movie_die_is_a_plain_roll_that_moves_no_coins(roll: int) -> None:
+    mode = editions()["movie"].default_mode
+    outcome = mode.draw(Dice(roll))
+    assert outcome == Outcome(Kind.ROLL, 0, (roll,), "die") and outcome.coin_delta == 0
+    assert mode.headline(outcome) == f"ROLLED {roll}" and not mode.moves_coins
+
+
+def test_the_worms_lever_draws_nothing() -> None:
+    lever = editions()["wiggly_worms"].default_mode
+    assert not lever.draws and lever.odds() == {}
+    with pytest.raises(Refused, match="draws nothing"):
+        lever.draw(Dice(1))
+
+
+@pytest.mark.parametrize(("edition", "mode"), DRAWING, ids=[f"{e}-{m.id}" for e, m in DRAWING])
+def test_each_modes_odds_are_the_exact_enumeration_of_its_dice(edition: str, mode: Mode) -> None:
+    weights: Counter[str] = Counter()
+    for first, second in itertools.product(range(1, 7), repeat=2):
+        dice = Dice(first, second)
+        label = mode.draw(dice, {"utilities": 2}).label
+        weights[label] += Fraction(1, 36) if not dice.faces else Fraction(1, 6) / 6
+    assert dict(weights) == mode.odds()
+    assert sum(mode.odds().values()) == 1
+
+
+def test_the_question_blocks_exact_odds() -> None:
+    odds = BLOCK.odds()
+    assert odds["coins_3"] == Fraction(1, 18) and odds["bowser"] == Fraction(1, 3)
+    assert odds["power_up"] == odds["game_over"] == Fraction(1, 6)
+    assert min_presses(odds) == 90 and min_presses(RENT.odds()) == 30
+
+
+# -- the fit, 600k presses a mode ----------------------------------------------------------------
+
+
+def test_chi2_survival_matches_published_critical_values() -> None:
+    # Upper 5 % and 1 % points of the chi-square distribution (standard tables).
+    assert chi2_sf(15.507, 8) == pytest.approx(0.05, abs=1e-4)
+    assert chi2_sf(20.090, 8) == pytest.approx(0.01, abs=1e-4)
+    assert chi2_sf(11.070, 5) == pytest.approx(0.05, abs=1e-4)
+    assert chi2_sf(3.841, 1) == pytest.approx(0.05, abs=1e-4)
+    assert chi2_sf(11.345, 3) == pytest.approx(0.01, abs=1e-4)
+    assert chi2_sf(0.0, 8) == 1.0
+
+
+@pytest.mark.parametrize(("edition", "mode"), DRAWING, ids=[f"{e}-{m.id}" for e, m in DRAWING])
+def test_600k_seeded_presses_fit_every_class(edition: str, mode: Mode) -> None:
+    n = 600_000
+    result = simulate(edition, mode, random.Random(20261122), n, {"utilities": 2})
+    assert result.presses == n and set(result.observed) == set(mode.odds())
+    assert result.p_value > 0.001, result
+    for label, p in mode.odds().items():  # every class within 5 standard errors
+        q = float(p)
+        assert abs(result.observed[label] - n * q) < 5 * (n * q * (1 - q)) ** 0.5
+
+
+class NoSixes(random.Random):
+    def randint(self, a: int, b: int) -> int:
+        return super().randint(a, b - 1) if b == 6 else super().randint(a, b)
+
+
+@pytest.mark.parametrize(("edition", "mode"), DRAWING, ids=[f"{e}-{m.id}" for e, m in DRAWING])
+def test_the_fit_test_catches_a_loaded_die(edition: str, mode: Mode) -> None:
+    result = simulate(edition, mode, NoSixes(1), 60_000, {"utilities": 1})
+    assert result.p_value < 1e-9
+
+
+def test_default_rng_is_os_entropy_not_a_seed() -> None:
+    rng = default_rng()
+    assert isinstance(rng, random.SystemRandom)
+    with pytest.raises(NotImplementedError):
+        rng.getstate()  # SystemRandom has no state to seed or replay
+    a = [BLOCK.draw(default_rng()).label for _ in range(200)]
+    b = [BLOCK.draw(default_rng()).label for _ in range(200)]
+    assert a != b
+
+
+def test_report_rejects_unknown_labels_and_empty_tallies() -> None:
+    with pytest.raises(ValueError, match="unknown"):
+        report("celebration", BLOCK, {"coins_7": 3})
+    with pytest.raises(ValueError, match="at least one"):
+        report("celebration", BLOCK, {})
+    with pytest.raises(ValueError, match="draws nothing"):
+        report("wiggly_worms", editions()["wiggly_worms"].default_mode, {"x": 1})
+
+
+# -- companion odds ------------------------------------------------------------------------------
+
+
+def test_odds_command_prints_the_documented_json_shape() -> None:
+    done = run_companion("odds", "--presses", "5000", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert (data["edition"], data["mode"], data["presses"]) == ("celebration", "question_block",
+                                                                5000)
+    assert list(data["observed"]) == list(BLOCK.odds()) and sum(data["observed"].values()) == 5000
+    assert data["expected"] == {k: float(v) for k, v in BLOCK.odds().items()}
+    assert data["expected_exact"]["bowser"] == "1/3"
+    assert 0.0 <= data["p_value"] <= 1.0 and data["degrees_of_freedom"] == 8
+
+
+@pytest.mark.parametrize(("edition", "mode", "classes"), [
+    ("celebration", "utility_rent", [f"roll_{k}" for k in range(1, 7)]),
+    ("gamer", "coin_block", [f"coins_{k}" for k in range(1, 7)]),
+    ("mario_kart", "item_box", [f"coins_{k}" for k in range(1, 7)]),
+    ("movie", "die", [f"roll_{k}" for k in range(1, 7)]),
+])
+def test_odds_command_for_every_edition_and_mode(edition: str, mode: str,
+                                                 classes: list[str]) -> None:
+    done = run_companion("odds", "--edition", edition, "--mode", mode, "--presses", "3000",
+                         "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert list(data["observed"]) == classes == list(data["expected"])
+    assert set(data["expected_exact"].values()) == {"1/6"}
+
+
+def test_odds_list_shows_every_editions_modes_with_exact_odds() -> None:
+    done = run_companion("odds", "--list")
+    assert done.returncode == 0, done.stderr
+    for edition in editions().values():
+        assert f"{edition.id}: {edition.name}" in done.stdout
+        for mode in edition.modes:
+            assert f"{mode.id}: {mode.name}" in done.stdout
+    assert "bowser        1/3" in done.stdout and "coins_1      1/18" in done.stdout
+    as_json = json.loads(run_companion("odds", "--list", "--json").stdout)
+    assert as_json["gamer"]["modes"][0]["odds"]["coins_6"] == "1/6"
+
+
+def test_odds_command_bad_input_is_one_line_and_exit_2() -> None:
+    for args, words in ((["--presses", "89"], "at least 90"),
+                        (["--mode", "utility_rent", "--presses", "29"], "at least 30"),
+                        (["--edition", "chess"], "unknown edition 'chess'"),
+                        (["--edition", "movie", "--mode", "battle"], "has no 'battle' mode"),
+                        (["--edition", "wiggly_worms"], "draws nothing"),
+                        (["--presses", "many"], "not a whole number")):
+        bad = run_companion("odds", *args)
+        assert bad.returncode == 2, args
+        assert words in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
