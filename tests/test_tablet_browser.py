@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from companion.bank import Bank
+from companion.bench.press_latency import write_short_sounds
 from tests.conftest import ROOT, spawn_companion, wait_for_line
 
 CHROMIUM = "/usr/bin/chromium"
@@ -117,7 +118,7 @@ def test_two_pages_stay_in_sync_and_tiles_pick_the_current_player(browser: Brows
         one.locator("#pay-note").fill("tax")
         one.locator("#pay button").click()
         expect(two.locator(".tile", has_text="Luigi").locator(".coins")).to_have_text("23")
-        expect(two.locator("#history li").first).to_contain_text("Luigi → Bank · tax")
+        expect(two.locator("#history li").first).to_contain_text("Luigi pays the Bank 7 · tax")
         two.locator("#undo").click()
         expect(one.locator(".tile", has_text="Luigi").locator(".coins")).to_have_text("30")
         context.close()
@@ -232,10 +233,11 @@ def test_wiggly_worms_page_is_timer_and_turns_only(browser: Browser, config: Pat
         api(base, "/api/games", {"edition": "wiggly_worms", "players": ["Ann", "Ben", "Cal"]})
         page = open_page(browser, f"{base}#token={TOKEN}", 768, 1024)
         expect(page.locator("#edition")).to_contain_text("Wiggly Worms")
-        for hidden in ("#press", "#go", "#undo", "#outcome", "#pay", ".tile .coins"):
+        for hidden in ("#go", "#outcome", "#pay", ".tile .coins", "#jail"):
             expect(page.locator(hidden).first).to_be_hidden()
-        expect(page.locator("#next")).to_be_visible()
-        expect(page.locator("#timer-start")).to_be_visible()
+        for shown in ("#next", "#undo", "#timer-start", "#at-once"):
+            expect(page.locator(shown)).to_be_visible()
+        expect(page.locator("#press")).to_have_text("Lever")  # the block is a second lever
         page.locator("#next").click()
         expect(page.locator(".tile.current")).to_contain_text("Ben")
         page.locator("#timer-start").click()
@@ -274,3 +276,153 @@ def test_a_new_card_is_assigned_on_the_page_in_one_step(browser: Browser, config
             page.close()
     finally:
         pty.close()
+
+
+# -- games that end, played on the page --------------------------------------------------------
+
+
+def state_of(base: str) -> dict:
+    return json.loads(urllib.request.urlopen(base + "api/state", timeout=10).read())
+
+
+def test_utility_rent_and_bankruptcies_to_a_winner_on_a_phone(browser: Browser,
+                                                              config: Path) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with daemon(config) as base:
+        mario, luigi, _peach = api_state(base)
+        page = open_page(browser, f"{base}#token={TOKEN}", 390, 844)
+        page.on("dialog", lambda dialog: dialog.accept())  # "Declare bankrupt?" yes
+        expect(page.locator("#go")).to_have_text("Pass GO +2")  # the ruleset's GO
+        expect(page.locator("#jail")).to_have_text("Jail: pay 5")
+        # Arm utility rent on the page: Luigi pays Mario, who has both utilities.
+        page.locator("#mode-buttons button", has_text="Utility rent").click()
+        page.locator("#rent-payer").select_option(str(luigi))
+        page.locator("#rent-owner").select_option(str(mario))
+        page.locator("#rent-utilities").select_option("2")
+        page.locator("#rent button").click()
+        expect(page.locator("#mode-now")).to_have_text(
+            "Utility rent: Luigi pays Mario, 2 utilities")
+        page.screenshot(path=str(ARTIFACTS / "phone-rent-armed.png"), full_page=True)
+        page.locator("#press").click()
+        expect(page.locator("#outcome")).to_contain_text("RENT")
+        expect(page.locator("#mode-now")).to_have_text("Question Block")  # one press only
+        rent = state_of(base)["last_outcome"]["coins"]
+        assert coins(page, "Luigi") == str(30 - rent) and coins(page, "Mario") == str(30 + rent)
+        # Luigi can't pay: bankrupt to Mario. Then Mario, to the Bank: Peach wins.
+        page.locator("#bankrupt-player").select_option(str(luigi))
+        page.locator("#bankrupt-creditor").select_option(str(mario))
+        page.locator("#bankrupt button").click()
+        expect(page.locator(".tile.out")).to_contain_text("Luigi")
+        expect(page.locator(".tile.out .pick")).to_be_disabled()
+        page.locator("#bankrupt-player").select_option(str(mario))
+        page.locator("#bankrupt-creditor").select_option("bank")
+        page.locator("#bankrupt button").click()
+        expect(page.locator("#winner-title")).to_have_text("Peach wins!")
+        expect(page.locator("#standings li").first).to_contain_text("1. Peach")
+        for gone in ("#press", "#go", "#pay", "#bankrupt", "#modes"):
+            expect(page.locator(gone)).to_be_hidden()  # an ended game is read-only
+        expect(page.locator("#undo")).to_be_visible()  # ... but undo reopens it
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(ARTIFACTS / "phone-winner-celebration.png"), full_page=True)
+        page.locator("#undo").click()
+        expect(page.locator("#winner")).to_be_hidden()
+        expect(page.locator("#press")).to_be_visible()
+        page.close()
+
+
+def test_the_final_score_is_typed_in_and_counted(browser: Browser, config: Path) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with daemon(config) as base:
+        api(base, "/api/games", {"edition": "mario_kart", "players": ["Toad", "Daisy", "Wario"]})
+        toad = api_state(base)[0]
+        api(base, "/api/transfers", {"from": "bank", "to": toad, "amount": 3, "note": "prize"})
+        page = open_page(browser, f"{base}#token={TOKEN}", 1024, 768)
+        page.on("dialog", lambda dialog: dialog.accept())
+        expect(page.locator("#score-card")).to_be_visible()
+        expect(page.locator("#bankrupt-card")).to_be_hidden()  # no bankruptcy in this game
+        expect(page.locator("#score-rule")).to_contain_text("Every 5 Coins is worth 10 points.")
+        for name, points, cards in (("Toad", 130, 5), ("Daisy", 90, 4), ("Wario", 110, 6)):
+            row = page.locator(".score-row", has_text=name)
+            row.locator(".points").fill(str(points))
+            row.locator(".cards").fill(str(cards))
+            row.locator("button").click()
+            expect(page.locator(".tile", has_text=name)).to_contain_text(f"{points} points")
+        page.locator("#end").click()
+        expect(page.locator("#winner-title")).to_have_text("Toad wins!")
+        # "This player ... has 13 Coins": 130 points on cards + 20 for 13 coins = 150.
+        expect(page.locator("#standings li").first).to_contain_text("150 points")
+        assert state_of(base)["standings"][0] == {
+            "player": toad, "rank": 1, "coins": 13, "points": 130, "total": 150, "cards": 5,
+            "worms": None, "out": False}
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(ARTIFACTS / "tablet-winner-mario-kart.png"), full_page=True)
+        page.close()
+
+
+def test_worms_are_tapped_to_five_and_the_first_wins(browser: Browser, config: Path) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with daemon(config) as base:
+        api(base, "/api/games", {"edition": "wiggly_worms", "players": ["Ann", "Ben", "Cal"]})
+        page = open_page(browser, f"{base}#token={TOKEN}", 768, 1024)
+        ann = page.locator(".tile", has_text="Ann")
+        ann.locator(".worm", has_text="3").click()
+        expect(ann.locator(".worm.found")).to_have_count(3)
+        ann.locator(".worm", has_text="3").click()  # tapped again: one back
+        expect(ann.locator(".worm.found")).to_have_count(2)
+        expect(ann.locator(".worm-count")).to_have_text("2/5")
+        page.locator(".tile", has_text="Cal").locator(".worm", has_text="4").click()
+        page.screenshot(path=str(ARTIFACTS / "tablet-wiggly-worms-found.png"), full_page=True)
+        page.locator(".tile", has_text="Ben").locator(".worm", has_text="5").click()
+        expect(page.locator("#winner-title")).to_have_text("Ben wins!")
+        expect(page.locator("#standings li")).to_have_count(3)
+        expect(page.locator("#standings li").first).to_contain_text("5 worms")
+        expect(page.locator(".worm").first).to_be_disabled()
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(ARTIFACTS / "tablet-winner-wiggly-worms.png"), full_page=True)
+        page.close()
+
+
+def test_the_page_says_the_house_rules_numbers_not_its_own(browser: Browser,
+                                                          tmp_path: Path) -> None:
+    """Nothing on the page carries a hard-coded amount: with house rules the page says the
+    house's numbers (GO pays 4, the jail fee is 6, Bowser costs 3, Game Over 7)."""
+    house = tmp_path / "house"
+    house.mkdir()
+    packaged = (ROOT / "companion" / "core" / "editions" / "celebration.toml").read_text()
+    (house / "celebration.toml").write_text(
+        packaged.replace("coins = 2\n", "coins = 4\n").replace("fee = 5\n", "fee = 6\n")
+        .replace("fees = { bowser = 5, game_over = 10 }", "fees = { bowser = 3, game_over = 7 }"))
+    sounds = tmp_path / "sounds"  # 20 ms sounds: the block is ready again at once
+    sounds.mkdir()
+    write_short_sounds(sounds)
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[audio]\nbackend = "null"\nsounds_dir = "{sounds}"\n'
+                      f'[gpio]\npin_factory = "mock"\n'
+                      f'[data]\ndir = "{tmp_path}"\n[web]\nhost = "127.0.0.1"\n'
+                      f'port = {free_port()}\ntoken = "{TOKEN}"\n'
+                      f'[game]\nplayers = ["Mario", "Luigi"]\nhouse_rules = "{house}"\n')
+    with daemon(config) as base:
+        page = open_page(browser, f"{base}#token={TOKEN}")
+        expect(page.locator("#go")).to_have_text("Pass GO +4")
+        expect(page.locator("#jail")).to_have_text("Jail: pay 6")
+        seen: dict[str, str] = {}
+        last = None
+        for _ in range(80):  # press until both fees have been seen on the page
+            page.locator("#press").click()
+            for _ in range(100):
+                outcome = state_of(base)["last_outcome"]
+                if outcome is not None and outcome["id"] != last:
+                    break
+                page.wait_for_timeout(20)
+            last = outcome["id"]
+            expect(page.locator("#outcome")).to_contain_text(outcome["instruction"])
+            if outcome["kind"] in ("bowser", "game_over"):
+                seen[outcome["kind"]] = page.locator("#outcome").inner_text()
+            if len(seen) == 2:
+                break
+        assert seen == {"bowser": "BOWSER! Mario: Pay the Bank 3 coins",
+                        "game_over": "GAME OVER Mario: Pay the Bank 7 coins"}
+        text = page.locator("body").inner_text()
+        assert "+2" not in text and "pay 5" not in text and "Bank 10" not in text
+        page.close()

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.app.commands import GetState, SetCurrent
-from companion.bench.press_latency import _write_short_sounds
+from companion.bench.press_latency import write_short_sounds
 from companion.bench.stats import summary
 from companion.config import AudioConfig, Config, DataConfig, DisplayConfig, WebConfig
 
@@ -41,7 +41,7 @@ async def outcome_to_frame(presses: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         sounds = Path(tmp) / "sounds"
         sounds.mkdir()
-        _write_short_sounds(sounds)
+        write_short_sounds(sounds)
         config = _config(Path(tmp), sounds)
         app = Daemon(config, pin_factory=MockFactory())
         runner = asyncio.ensure_future(app.run(from_config(config)))

@@ -31,7 +31,8 @@ SHORT_SOUND_SECONDS = 0.02
 PRESS_TIMEOUT = 2.0
 
 
-def _write_short_sounds(folder: Path) -> None:
+def write_short_sounds(folder: Path) -> None:
+    """Every sound as 20 ms of a square wave: presses need not wait for long sounds."""
     frames = int(RATE * SHORT_SOUND_SECONDS)
     data = b"".join((8000 if (i // 20) % 2 else -8000).to_bytes(2, "little", signed=True)
                     for i in range(frames))
@@ -57,7 +58,7 @@ async def measure(presses: int, fifo: Path) -> dict[str, object]:
     arrivals: queue.Queue[tuple[float, int]] = queue.Queue()
     threading.Thread(target=_reader, args=(fifo, arrivals), daemon=True).start()
     with tempfile.TemporaryDirectory() as tmp:
-        _write_short_sounds(Path(tmp))
+        write_short_sounds(Path(tmp))
         config = Config(audio=AudioConfig(backend="simpleaudio", sounds_dir=tmp),
                         data=DataConfig(dir=tmp))
         from gpiozero.pins.mock import MockFactory

@@ -1,9 +1,12 @@
-// The bank on a tablet: live state over a WebSocket, writes through the JSON API.
+// The bank on a tablet: live state over a WebSocket, writes through the JSON API. Every amount,
+// rule and word about the game comes from the server (the edition's ruleset): none is written
+// here.
 "use strict";
 
 const TOKEN_KEY = "companion-table-token";
 const $ = (id) => document.getElementById(id);
 let state = null;
+let rules = null;
 let socket = null;
 let retryMs = 500;
 let lastOutcomeId = null;
@@ -49,6 +52,7 @@ async function api(method, path, body) {
     toast(data.error || ("Error " + reply.status));
     throw new Error(data.error || reply.status);
   }
+  if (data.message) toast(data.message);  // e.g. a payment capped at what the player had
   return data;
 }
 
@@ -64,17 +68,17 @@ function nameOf(id) {
   return p ? p.name : "player " + id;
 }
 
+function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+
+// -- the outcome ------------------------------------------------------------------------------
+
 function outcomeText(o) {
   const who = o.player === null ? "Someone" : nameOf(o.player);
-  if (state && !state.game.question_block && o.kind !== "power_up") {
-    const what = { coins: `${o.coins} coin ping${o.coins === 1 ? "" : "s"}`, bowser: "Bowser's laugh",
-                   game_over: "Game Over tune" }[o.kind];
-    return `${what} (${who}: no coins in this edition)`;
+  if (o.kind === "rent" && o.params) {
+    return `${o.headline}: ${nameOf(o.params.payer)} pays ${nameOf(o.params.owner)} ${o.coins}`;
   }
-  if (o.kind === "coins") return `${who} +${o.coins} coin${o.coins === 1 ? "" : "s"}`;
-  if (o.kind === "bowser") return `Bowser! ${who} pays 5`;
-  if (o.kind === "game_over") return `Game Over! ${who} pays 10`;
-  return `Power-up! ${who} rolls and moves again`;
+  if (o.kind === "roll") return `${o.headline} (${who})`;
+  return `${o.headline} ${who}: ${o.instruction}`;
 }
 
 function renderOutcome() {
@@ -90,27 +94,86 @@ function renderOutcome() {
   }
 }
 
+function renderWinner() {
+  const box = $("winner");
+  box.hidden = !state.ended;
+  if (!state.ended) return;
+  const names = state.winners.map(nameOf);
+  $("winner-title").textContent = names.length === 0 ? "Game over: nobody wins"
+    : names.length === 1 ? `${names[0]} wins!` : `${names.join(" & ")} share the win!`;
+  $("standings").replaceChildren(...state.standings.map((s) => {
+    const li = document.createElement("li");
+    if (state.winners.includes(s.player)) li.className = "won";
+    const who = document.createElement("span");
+    who.textContent = `${s.rank}. ${nameOf(s.player)}`;
+    const score = document.createElement("span");
+    score.className = "score";
+    score.textContent = s.total !== null ? `${s.total} points` + (s.cards ? ` · ${plural(s.cards, "card")}` : "")
+      : s.worms !== null ? plural(s.worms, "worm") : s.out ? "out" : plural(s.coins, "coin");
+    li.append(who, score);
+    return li;
+  }));
+}
+
+// -- the players --------------------------------------------------------------------------------
+
 function renderPlayers() {
   const box = $("players");
+  const worms = state.game.worms;
   box.replaceChildren(...state.players.map((p) => {
-    const tile = document.createElement("button");
-    tile.className = "tile" + (p.current ? " current" : "");
+    const tile = document.createElement("div");
+    tile.className = "tile" + (p.current ? " current" : "") + (p.out ? " out" : "");
     tile.style.setProperty("--colour", p.colour);
     tile.dataset.player = p.id;
-    tile.setAttribute("aria-pressed", p.current ? "true" : "false");
-    tile.innerHTML = '<span class="name"></span><span class="coins"></span><span class="owe"></span><div class="turn"></div>';
-    tile.querySelector(".name").textContent = p.name;
-    tile.querySelector(".coins").textContent = p.balance;
-    if (p.owes) tile.querySelector(".owe").innerHTML = '<span class="owes">owes</span>';
-    tile.querySelector(".turn").textContent = p.current ? "current player" : "tap: make current";
-    tile.addEventListener("click", () => api("POST", "/api/current", { player: p.id }).catch(() => {}));
+    const pick = document.createElement("button");
+    pick.className = "pick";
+    pick.setAttribute("aria-pressed", p.current ? "true" : "false");
+    pick.disabled = p.out || state.ended;
+    pick.innerHTML = '<span class="name"></span><span class="coins"></span><span class="owe"></span><span class="extra"></span><span class="turn"></span>';
+    pick.querySelector(".name").textContent = p.name;
+    pick.querySelector(".coins").textContent = p.out ? "OUT" : p.balance;
+    if (p.owes && !p.out) pick.querySelector(".owe").innerHTML = '<span class="owes">owes</span>';
+    if (p.points !== null && (p.points || p.cards)) {
+      pick.querySelector(".extra").textContent = `${p.points} points · ${plural(p.cards, "card")}`;
+    }
+    pick.querySelector(".turn").textContent = p.out ? "bankrupt" : p.current ? "current player" : "tap: make current";
+    pick.addEventListener("click", () => api("POST", "/api/current", { player: p.id }).catch(() => {}));
+    tile.append(pick);
+    if (worms) tile.append(wormRow(p, worms));
     return tile;
   }));
 }
 
-function fillSelect(select, withBank, preferred) {
+function wormRow(p, target) {
+  // Tap a worm to say how many are found; tap the last found one again to take it back.
+  const row = document.createElement("div");
+  row.className = "worms";
+  row.setAttribute("role", "group");
+  row.setAttribute("aria-label", `${p.name}: worms found`);
+  for (let k = 1; k <= target; k++) {
+    const worm = document.createElement("button");
+    worm.className = "worm" + (k <= p.worms ? " found" : "");
+    worm.textContent = String(k);
+    worm.setAttribute("aria-label", `${p.name} has found ${k}`);
+    worm.disabled = state.ended;
+    worm.addEventListener("click", () => {
+      const found = k === p.worms ? k - 1 : k;
+      busy(worm, api("POST", "/api/worms", { player: p.id, found }));
+    });
+    row.append(worm);
+  }
+  const count = document.createElement("span");
+  count.className = "worm-count";
+  count.textContent = `${p.worms}/${target}`;
+  row.append(count);
+  return row;
+}
+
+function active() { return state.players.filter((p) => !p.out); }
+
+function fillSelect(select, withBank, preferred, players) {
   const keep = select.dataset.chosen ? select.value : preferred;
-  const options = state.players.map((p) => new Option(p.name, String(p.id)));
+  const options = (players || active()).map((p) => new Option(p.name, String(p.id)));
   if (withBank) options.unshift(new Option("Bank", "bank"));
   select.replaceChildren(...options);
   if (keep !== undefined && [...select.options].some((o) => o.value === String(keep))) {
@@ -137,24 +200,122 @@ function renderWaiting() {
   }));
 }
 
+// -- what the edition has: modes, jail, bankruptcy, points, worms -------------------------------
+
+function renderRules() {
+  if (!rules) return;
+  const goRule = rules.pass_go;
+  $("go").textContent = goRule ? `Pass GO +${goRule.value}` : "Pass GO";
+  $("go").title = goRule ? goRule.quote.join(" ") : "";
+  const jail = rules.jail_fee;
+  $("jail").hidden = !jail;
+  if (jail) {
+    $("jail").textContent = `Jail: pay ${jail.value}`;
+    $("jail").title = jail.quote.join(" ");
+  }
+  $("debt-rule").textContent = rules.debt.rule === "capped"
+    ? "A player who can't pay pays what they have: " + rules.debt.quote.join(" ") : "";
+  $("bankrupt-card").hidden = rules.debt.rule !== "bankruptcy";
+  $("bankrupt-rule").textContent = rules.debt.rule === "bankruptcy"
+    ? "What the player has left goes to whom they owe; they are out. " + rules.end.quote.join(" ") : "";
+  $("score-card").hidden = !rules.scoring;
+  if (rules.scoring) {
+    $("score-rule").textContent = [...rules.end.quote, ...rules.scoring.every.quote, ...rules.scoring.tie].join(" ");
+  }
+  $("at-once-box").hidden = !rules.turn.at_once.length;
+  const block = $("press");
+  const main = rules.modes.find((m) => m.default);
+  block.title = `Press: ${main.name}`;
+  block.textContent = main.table === "lever" ? "Lever" : main.table === "die_roll" ? "Roll" : "?";
+  block.classList.toggle("word", block.textContent.length > 1);
+  $("modes").hidden = rules.modes.length < 2;
+  $("mode-buttons").replaceChildren(...rules.modes.map((m) => {
+    const b = document.createElement("button");
+    b.className = "big mode";
+    b.dataset.mode = m.id;
+    b.textContent = m.name;
+    b.title = m.quote.join(" ");
+    b.addEventListener("click", () => {
+      if (m.needs.length) { showRent(m); return; }
+      $("rent").hidden = true;
+      busy(b, api("POST", "/api/mode", { mode: m.id }));
+    });
+    return b;
+  }));
+}
+
+function showRent(mode) {
+  const form = $("rent");
+  form.hidden = false;
+  form.dataset.mode = mode.id;
+  $("rent-rule").textContent = mode.quote.join(" ");
+  fillSelect($("rent-payer"), false, state.current_player ?? undefined);
+  fillSelect($("rent-owner"), false, active().find((p) => p.id !== state.current_player)?.id);
+}
+
+function renderModes() {
+  const mode = state.mode;
+  if (!mode) return;
+  $("mode-now").textContent = mode.text || mode.name;
+  for (const b of $("mode-buttons").children) b.classList.toggle("armed", b.dataset.mode === mode.id);
+  $("modes").classList.toggle("armed", !mode.default);
+}
+
+function renderBankrupt() {
+  if ($("bankrupt-card").hidden) return;
+  fillSelect($("bankrupt-player"), false, state.current_player ?? undefined);
+  fillSelect($("bankrupt-creditor"), true, "bank");
+}
+
+function renderScores() {
+  if ($("score-card").hidden) return;
+  const box = $("score-rows");
+  const most = rules.scoring.max_cards.value;
+  box.replaceChildren(...active().map((p) => {
+    const row = document.createElement("form");
+    row.className = "score-row";
+    row.innerHTML = '<span class="name"></span><label>Points on cards <input class="points" type="number" inputmode="numeric" min="0" max="10000" required></label>' +
+      '<label>Cards <input class="cards" type="number" inputmode="numeric" min="0" required></label><button class="big" type="submit">Save</button>';
+    row.querySelector(".name").textContent = p.name;
+    const points = row.querySelector(".points");
+    const cards = row.querySelector(".cards");
+    points.value = p.points;
+    cards.value = p.cards;
+    cards.max = String(most);
+    row.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      busy(row.querySelector("button"), api("POST", "/api/points",
+        { player: p.id, points: Number(points.value), cards: Number(cards.value) }));
+    });
+    return row;
+  }));
+}
+
+// -- the history: what the table did, move by move ------------------------------------------------
+
 async function renderHistory() {
   const data = await fetch("/api/journal?game=" + state.game.id).then((r) => r.json());
-  const items = data.entries.slice(-40).reverse().map((e) => {
+  const items = data.moves.slice(-40).reverse().map((m) => {
     const li = document.createElement("li");
-    if (e.undone_by !== null) li.className = "undone";
+    if (m.undone_by !== null) li.className = "undone";
     const what = document.createElement("span");
-    what.textContent = `${nameOf(e.from)} → ${nameOf(e.to)}` + (e.note ? ` · ${e.note}` : "");
-    const amt = document.createElement("span");
-    amt.className = "amt";
-    amt.textContent = String(e.amount);
-    amt.title = "coins";
-    li.append(what, amt);
+    what.textContent = m.text;
+    li.append(what);
+    const coins = m.entries.reduce((sum, e) => sum + e.amount, 0);
+    if (coins && m.kind !== "opening") {
+      const amt = document.createElement("span");
+      amt.className = "amt";
+      amt.textContent = String(coins);
+      amt.title = "coins";
+      li.append(amt);
+    }
     return li;
   });
   $("history").replaceChildren(...items);
 }
 
-// The lever timer: the server says how long is left; the page counts down by itself.
+// -- the lever timer: the server says how long is left; the page counts down by itself -----------
+
 let timer = null;
 let timerDeadline = 0;
 let timeUpUntil = 0;
@@ -191,7 +352,8 @@ function drawTimer() {
 }
 setInterval(drawTimer, 100);
 
-// Cards: taps on the reader, new cards to give to a player (or an action), one step each.
+// -- cards: taps on the reader, new cards to give to a player (or an action), one step each ------
+
 const cardChoice = new Map();  // uid -> what was picked under "New cards"
 const CARD_ACTIONS = { next_player: "Next player", pass_go: "Pass GO", press: "Press the block",
                        timer: "Start/stop the timer", undo: "Undo" };
@@ -242,21 +404,38 @@ async function loadActivity() {
   }));
 }
 
+// -- putting it together ------------------------------------------------------------------------
+
+async function loadRules() {
+  rules = await fetch("/api/rules").then((r) => r.json());
+  renderRules();
+}
+
 function render() {
   if (state.game.id !== gameId) {  // a new game: forget choices made for the old one
     gameId = state.game.id;
     chosenFor.clear();
-    for (const id of ["pay-from", "pay-to"]) delete $(id).dataset.chosen;
+    for (const id of ["pay-from", "pay-to", "rent-payer", "rent-owner", "bankrupt-player", "bankrupt-creditor"]) {
+      delete $(id).dataset.chosen;
+    }
+    $("rent").hidden = true;
+    loadRules().then(render).catch(() => {});
   }
   $("edition").textContent = "· " + state.game.name;
   document.body.classList.toggle("no-bank", state.game.bank === false);
+  document.body.classList.toggle("ended", state.ended);
+  $("at-once").checked = Boolean(state.game.simultaneous);
   if (state.timer) setTimer(state.timer);
+  renderWinner();
   renderOutcome();
   renderPlayers();
   // Until someone picks: the current player pays the Bank (the most common payment).
   fillSelect($("pay-from"), true, state.current_player === null ? "bank" : state.current_player);
   fillSelect($("pay-to"), true, "bank");
   renderWaiting();
+  renderModes();
+  renderBankrupt();
+  if (rules) renderScores();
   renderHistory().catch(() => {});
 }
 
@@ -286,15 +465,25 @@ function connect() {
   };
 }
 
+let editions = [];
+
 async function loadEditions() {
-  const data = await fetch("/api/editions").then((r) => r.json());
-  $("ng-edition").replaceChildren(...data.editions.map((e) => new Option(e.name, e.id)));
+  editions = (await fetch("/api/editions").then((r) => r.json())).editions;
+  $("ng-edition").replaceChildren(...editions.map((e) => new Option(e.name, e.id)));
+  renderNames();
+}
+
+function renderNames() {
+  // As many name boxes as the chosen edition seats; the first ones filled in.
+  const edition = editions.find((e) => e.id === $("ng-edition").value) || editions[0];
+  if (!edition) return;
   const names = $("ng-names");
-  const defaults = ["Mario", "Luigi", "Peach", "Yoshi", "", ""];
-  names.replaceChildren(...defaults.map((n, i) => {
+  const typed = [...names.querySelectorAll("input")].map((i) => i.value);
+  const defaults = typed.length ? typed : ["Mario", "Luigi", "Peach", "Yoshi"];
+  names.replaceChildren(...Array.from({ length: edition.max_players }, (_, i) => {
     const input = document.createElement("input");
-    input.placeholder = `Player ${i + 1}` + (i >= 2 ? " (optional)" : "");
-    input.value = n;
+    input.placeholder = `Player ${i + 1}` + (i >= edition.min_players ? " (optional)" : "");
+    input.value = defaults[i] || "";
     input.maxLength = 24;
     input.setAttribute("aria-label", `Player ${i + 1}`);
     return input;
@@ -328,6 +517,17 @@ $("go").addEventListener("click", () => {
   if (!state || state.current_player === null) { toast("Tap a player first."); return; }
   busy($("go"), api("POST", "/api/go", { player: state.current_player }));
 });
+$("jail").addEventListener("click", () => {
+  if (!state || state.current_player === null) { toast("Tap a player first."); return; }
+  busy($("jail"), api("POST", "/api/jail", { player: state.current_player }));
+});
+$("end").addEventListener("click", () => {
+  if (!confirm("End the game now and count the final score?")) return;
+  busy($("end"), api("POST", "/api/end"));
+});
+$("at-once").addEventListener("change", (ev) => {
+  api("POST", "/api/options", { simultaneous: ev.target.checked }).catch(() => { ev.target.checked = !ev.target.checked; });
+});
 $("timer-seconds").addEventListener("change", () => { $("timer-seconds").dataset.chosen = "1"; });
 $("timer-start").addEventListener("click", () => {
   const seconds = Number($("timer-seconds").value);
@@ -336,18 +536,33 @@ $("timer-start").addEventListener("click", () => {
 });
 $("timer-stop").addEventListener("click", () => busy($("timer-stop"), api("POST", "/api/timer/stop")
   .then((r) => setTimer(r.timer, "stopped"))));
-for (const id of ["pay-from", "pay-to"]) {
+for (const id of ["pay-from", "pay-to", "rent-payer", "rent-owner", "bankrupt-player", "bankrupt-creditor"]) {
   $(id).addEventListener("change", () => { $(id).dataset.chosen = "1"; });
 }
+const side = (v) => (v === "bank" ? "bank" : Number(v));
 $("pay").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  const side = (v) => (v === "bank" ? "bank" : Number(v));
   const button = ev.target.querySelector("button");
   busy(button, api("POST", "/api/transfers", {
     from: side($("pay-from").value), to: side($("pay-to").value),
     amount: Number($("pay-amount").value), note: $("pay-note").value,
   }).then(() => { $("pay-note").value = ""; }));
 });
+$("rent").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  busy(ev.target.querySelector("button"), api("POST", "/api/mode", {
+    mode: ev.target.dataset.mode, payer: Number($("rent-payer").value),
+    owner: Number($("rent-owner").value), utilities: Number($("rent-utilities").value),
+  }).then(() => { $("rent").hidden = true; }));
+});
+$("bankrupt").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const who = Number($("bankrupt-player").value);
+  const to = side($("bankrupt-creditor").value);
+  if (!confirm(`${nameOf(who)} is bankrupt to ${nameOf(to)}: what they have left goes there and they are out. Sure?`)) return;
+  busy(ev.target.querySelector("button"), api("POST", "/api/bankruptcy", { player: who, creditor: to }));
+});
+$("ng-edition").addEventListener("change", renderNames);
 $("newgame").addEventListener("submit", (ev) => {
   ev.preventDefault();
   const players = [...$("ng-names").querySelectorAll("input")].map((i) => i.value.trim()).filter(Boolean);
