@@ -16,6 +16,7 @@ from companion import __version__
 from companion.audio.backend import BACKENDS as AUDIO_BACKENDS
 from companion.config import Config, ConfigError, example, load
 from companion.core.editions import Editions
+from companion.core.editions.modes import MAX_UTILITIES
 
 EXIT_CONFIG = 2
 EXIT_USAGE = 2
@@ -385,7 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
     odds.add_argument("--mode", help="a press mode of that edition (default: its default)")
     odds.add_argument("--presses", type=_at_least(1), default=100_000,
                       help="presses (default 100000; at least 5 expected in the rarest class)")
-    odds.add_argument("--utilities", type=int, choices=(1, 2), default=1,
+    odds.add_argument("--utilities", type=int, choices=range(1, MAX_UTILITIES + 1), default=1,
                       help="utility rent: how many utilities the owner has")
     odds.add_argument("--list", action="store_true", help="every edition's modes and odds")
     odds.add_argument("--json", action="store_true", help="machine-readable output")

@@ -35,7 +35,7 @@ PRESS_HOLD = 0.06
 
 HELP = """Question Block demo: press Enter or Space to press the block, q to quit.
   1-6 make that player current, 0 nobody (outcomes wait, unassigned), n next player,
-  g pass GO, u undo the last coin movement, l pull the lever back and let go (timer)."""
+  g pass GO, u undo the last move, l pull the lever back and let go (timer)."""
 
 LEVER_HOLD = 0.4
 """How long the demo holds the lever back (wind-up mode gives time in proportion)."""
@@ -222,7 +222,7 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
     fd = sys.stdin.fileno()
 
     def bank_key(ch: str) -> None:
-        """Ask the table at once (so keys and presses reach the bank in the order typed)."""
+        """Ask the table (on the loop, in typing order with the presses' pin edges)."""
         players = seen[-1].players if seen else ()
         command: c.Command[object]
         if ch == "n":
@@ -267,7 +267,7 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
             elif ch in "lL":
                 lever()
             elif ch in "ngu0123456" and app.bank is not None:
-                bank_key(ch)
+                loop.call_soon(bank_key, ch)  # after a press typed before it (also queued)
 
     async def _stop_when_quiet() -> None:
         await asyncio.gather(*[t for t in background if t is not asyncio.current_task()],

@@ -30,6 +30,9 @@ class BlockOutcome:
     """The edition's words for it (the screen's headline, what to do, one line for the log)."""
 
 
+SOUNDING = "the block is still sounding"
+
+
 @dataclass(frozen=True, slots=True)
 class PressIgnored:
     """A press that does nothing: the previous outcome is still sounding (the unit does the
@@ -37,7 +40,7 @@ class PressIgnored:
 
     at: float
     source: str
-    reason: str = "the block is still sounding"
+    reason: str = SOUNDING
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,6 +42,7 @@ class Before:
     out: list[int]
     ended: bool
     current: int | None
+    paid: list[tuple[object, object, int]]
 
 
 class BankMachine(RuleBasedStateMachine):
@@ -55,6 +56,7 @@ class BankMachine(RuleBasedStateMachine):
         self.current: int | None = self.ids[0]
         self.out: list[int] = []
         self.ended = False
+        self.paid: list[tuple[object, object, int]] = []  # every payment not undone, in order
         self.stack: list[Before] = []  # what each undoable move changed, newest last
         self.unassigned: dict[int, Outcome] = {}
 
@@ -73,7 +75,8 @@ class BankMachine(RuleBasedStateMachine):
         return party in self.ids and party not in self.out
 
     def before(self, outcome_id: int | None = None) -> Before:
-        return Before(dict(self.model), outcome_id, list(self.out), self.ended, self.current)
+        return Before(dict(self.model), outcome_id, list(self.out), self.ended, self.current,
+                      list(self.paid))
 
     def snapshot(self) -> tuple[object, ...]:
         b = self.bank
@@ -91,6 +94,7 @@ class BankMachine(RuleBasedStateMachine):
         assert self.snapshot() == before
 
     def move(self, payer: object, payee: object, amount: int) -> None:
+        self.paid.append((payer, payee, amount))
         if payer != BANK:
             self.model[payer] -= amount  # type: ignore[index]
         if payee != BANK:
@@ -173,7 +177,16 @@ class BankMachine(RuleBasedStateMachine):
         self.stack.append(self.before())
         move = self.bank.bankruptcy(player, to)
         left = self.model[player]  # type: ignore[index]
-        self.move(player, to, left)  # what they had (a debt beyond it comes back)
+        if left > 0:
+            self.move(player, to, left)  # what they had goes to the creditor
+        deficit = -left  # below zero: the latest payments they could not afford come back
+        for payer, payee, amount in list(reversed(self.paid)):
+            if deficit <= 0:
+                break
+            if payer == player:
+                back = min(amount, deficit)
+                self.move(BANK if payee == BANK or payee in self.out else payee, player, back)
+                deficit -= back
         self.out.append(player)  # type: ignore[arg-type]
         active = [p for p in self.ids if p not in self.out]
         if self.current == player:
@@ -190,13 +203,14 @@ class BankMachine(RuleBasedStateMachine):
             self.refused(self.bank.undo)
             return
         before = self.stack.pop()
-        records = [MoveRecord(m.id, m.kind, m.undoes) for m in self.bank.moves()]
+        records = [MoveRecord(m.id, m.kind, m.undoes, bool(m.entries)) for m in self.bank.moves()]
         expected = undo_target(records)  # the pure rule ...
         undone = self.bank.undo()
         assert undone.target.id == expected.id  # ... and SQLite agree
         assert self.bank.balances() == before.balances  # exactly as before the move
         self.model = dict(before.balances)
         self.out, self.ended = list(before.out), before.ended
+        self.paid = list(before.paid)
         if self.bank.current_player() != self.current:  # a bankruptcy moved the turn on
             self.current = before.current
         if before.outcome is not None:  # the block outcome waits for the right player again

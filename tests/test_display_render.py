@@ -182,3 +182,32 @@ def test_an_outcome_waiting_for_the_bank_shows_an_ellipsis_for_the_player() -> N
                                                  "Pay the Bank 10 coins"))
     _, labels = drawn(scene, "320x240")
     assert [lb.text for lb in labels] == ["GAME OVER", "\u221210", "Pay the Bank 10 coins", "…"]
+
+
+def test_the_screen_says_the_rulesets_amounts_not_its_own() -> None:
+    """Nothing on the screen carries a hard-coded amount: with house-rule fees (Bowser 3, Game
+    Over 7) the outcome screens say 3 and 7, never the packaged 5 and 10."""
+    from companion.core.editions.modes import Mode
+    from companion.display.scene import DisplayModel
+    from companion.events import BlockOutcome
+
+    house = Mode("question_block", "Question Block", "question_block", ("house rule",),
+                 default=True, fees={"bowser": 3, "game_over": 7})
+    for face, fee in ((3, 3), (6, 7)):
+        outcome = house.draw(_Dice(face))
+        model = DisplayModel(idle_after=None, bank_online=False)
+        model.apply(BlockOutcome(1, outcome, 0.0, "button", True, 0.3, 0.0,
+                                 house.headline(outcome), house.instruction(outcome)), 0.0)
+        for size in DISPLAY_SIZES:
+            texts = [label.text for label in drawn(model.scene(3.0), size)[1]]
+            assert f"\u2212{fee}" in texts and f"Pay the Bank {fee} coins" in texts
+            assert not any(t in ("\u22125", "\u221210") or "5 coins" in t or "10 coins" in t
+                           for t in texts), texts
+
+
+class _Dice:
+    def __init__(self, *faces: int) -> None:
+        self.faces = list(faces)
+
+    def randint(self, a: int, b: int) -> int:
+        return self.faces.pop(0)

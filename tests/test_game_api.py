@@ -270,3 +270,58 @@ async def test_the_rulesets_refuse_what_an_edition_lacks(tmp_path: Path) -> None
                       "keeps no coins")
         await refused(api, "/api/mode", {"mode": "question_block"}, 400,
                       "Wiggly Worms has no 'question_block' mode")
+
+
+async def test_found_in_review_retries_races_and_odd_numbers(tmp_path: Path) -> None:
+    async with game(tmp_path, "celebration", ("Mario", "Luigi", "Peach")) as (api, app):
+        mario, luigi, _ = await api.ids()
+        # A retried jail fee (no player named: the current one) after the turn moved on is
+        # answered with the first payment, not refused or charged to the next player.
+        key = {**AUTH, "Idempotency-Key": "jail-1"}
+        async with api.session.post(api.base + "/api/jail", headers=key, json={}) as r:
+            first = await r.json()
+        await api.post("/api/next")
+        async with api.session.post(api.base + "/api/jail", headers=key, json={}) as r:
+            assert r.status == 201 and await r.json() == first
+        assert [p["balance"] for p in (await api.state())["players"]][:2] == [25, 30]
+        await refused(api, "/api/mode", {"mode": "utility_rent", "payer": mario,
+                                         "owner": luigi, "utilities": 2.0}, 400,
+                      "utilities must be 1 or 2")
+        # A press racing the write that ends the game is never announced and then lost.
+        await api.post("/api/bankruptcy", {"player": luigi, "creditor": "bank"})
+        presses = []
+
+        async def press() -> None:
+            async with api.session.post(api.base + "/api/press", headers=AUTH) as r:
+                presses.append((r.status, await r.json()))
+
+        async def end() -> None:
+            await api.post("/api/bankruptcy", {"player": mario, "creditor": "bank"})
+
+        await asyncio.gather(end(), press())
+        await app.table.drain()
+        state = await api.state()
+        assert state["ended"]
+        for status, reply in presses:
+            if status == 200:  # it came first: it is banked, before the end
+                assert state["last_outcome"]["rolls"] == reply["rolls"]
+            else:
+                assert status == 409, reply
+
+
+async def test_a_game_of_an_edition_no_longer_known_does_not_stop_the_daemon(
+        tmp_path: Path) -> None:
+    import sqlite3
+
+    async with game(tmp_path, "celebration", ("Mario", "Luigi")) as (_api, _app):
+        pass
+    db = sqlite3.connect(tmp_path / "bank.sqlite3")
+    with db:
+        db.execute("UPDATE games SET edition = 'house_special'")  # its house rules removed
+    db.close()
+    async with game(tmp_path, "celebration", ("Mario", "Luigi")) as (api, app):
+        async with api.session.get(api.base + "/api/state") as r:
+            assert r.status == 503 and "house_special" in (await r.json())["error"]
+        assert app.table.state is None
+        await api.post("/api/games", {"edition": "gamer", "players": ["Toad", "Daisy"]})
+        assert (await api.state())["game"]["edition"] == "gamer"

@@ -404,3 +404,67 @@ def test_checks_catch_pings_too_close_together(committed: dict[str, array.array]
     tight = coin + array.array("h", bytes(2 * round(0.05 * RATE))) + coin
     first, second = pings(tight)
     assert second[0] - first[1] < 0.150
+
+
+# ---------------------------------------------------------------- each mode sounds like itself
+
+
+def _outcomes_of(mode_id: str, edition: str) -> list[Outcome]:
+    from companion.core.editions import editions
+
+    mode = editions()[edition].mode(mode_id)
+    found: dict[str, Outcome] = {}
+    for first in range(1, 7):
+        for second in range(1, 7):
+            outcome = mode.draw(_Dice(first, second), {"utilities": 1})
+            found[outcome.label] = outcome
+    return list(found.values())
+
+
+class _Dice:
+    def __init__(self, *faces: int) -> None:
+        self.faces = list(faces)
+
+    def randint(self, a: int, b: int) -> int:
+        return self.faces.pop(0)
+
+
+def test_no_bowser_or_game_over_outside_celebration(library: SoundLibrary) -> None:
+    from companion.core.editions import editions
+
+    bowser, game_over = library.sounds["bowser"].data, library.sounds["game_over"].data
+    for edition in editions().values():
+        for mode in edition.modes:
+            if not mode.draws:
+                continue
+            for outcome in _outcomes_of(mode.id, edition.id):
+                pcm = library.for_outcome(outcome).data
+                if edition.id == "celebration" and mode.id == "question_block":
+                    continue
+                assert outcome.kind not in (Kind.BOWSER, Kind.GAME_OVER), (edition.id, mode.id)
+                assert bowser not in pcm and game_over not in pcm, (edition.id, mode.id)
+
+
+@pytest.mark.parametrize("k", range(1, 7))
+def test_coin_block_and_item_box_ring_their_own_sound_before_k_pings(
+        k: int, library: SoundLibrary) -> None:
+    plain = library.for_outcome(Outcome(Kind.COINS, k, (1, k)))
+    sounds = {}
+    for mode, intro in (("coin_block", "block_bump"), ("item_box", "item_box")):
+        pcm = library.for_outcome(Outcome(Kind.COINS, k, (k,), mode))
+        assert pcm.data.startswith(library.sounds[intro].data)  # the mode's own sound first
+        start = library.ping_start(Outcome(Kind.COINS, k, (k,), mode))
+        frames = round(start * RATE)
+        assert pcm.data[frames * 2:] == plain.data  # then k pings, spaced as ever
+        bursts = pings(pcm_samples(pcm.data[frames * 2:]))
+        assert len(bursts) == k
+        sounds[mode] = pcm.data
+    assert sounds["coin_block"] != sounds["item_box"] != plain.data
+
+
+def test_a_roll_and_rent_sound_the_die_and_the_till(library: SoundLibrary) -> None:
+    roll = library.for_outcome(Outcome(Kind.ROLL, 0, (4,), "die"))
+    assert roll.data == library.sounds["dice_roll"].data
+    rent = library.for_outcome(Outcome(Kind.RENT, 8, (4,), "utility_rent"))
+    assert rent.data == library.sounds["dice_roll"].data + library.sounds["rent"].data
+    assert library.seconds(Outcome(Kind.RENT, 8, (4,), "utility_rent")) == rent.seconds

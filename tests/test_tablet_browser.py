@@ -302,7 +302,8 @@ def test_utility_rent_and_bankruptcies_to_a_winner_on_a_phone(browser: Browser,
         page.locator("#rent button").click()
         expect(page.locator("#mode-now")).to_have_text(
             "Utility rent: Luigi pays Mario, 2 utilities")
-        page.screenshot(path=str(ARTIFACTS / "phone-rent-armed.png"), full_page=True)
+        page.locator("#outcome").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "phone-rent-armed.png"))
         page.locator("#press").click()
         expect(page.locator("#outcome")).to_contain_text("RENT")
         expect(page.locator("#mode-now")).to_have_text("Question Block")  # one press only
@@ -323,8 +324,9 @@ def test_utility_rent_and_bankruptcies_to_a_winner_on_a_phone(browser: Browser,
             expect(page.locator(gone)).to_be_hidden()  # an ended game is read-only
         expect(page.locator("#undo")).to_be_visible()  # ... but undo reopens it
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.evaluate("window.scrollTo(0, 0)")
         page.wait_for_timeout(300)
-        page.screenshot(path=str(ARTIFACTS / "phone-winner-celebration.png"), full_page=True)
+        page.screenshot(path=str(ARTIFACTS / "phone-winner-celebration.png"))
         page.locator("#undo").click()
         expect(page.locator("#winner")).to_be_hidden()
         expect(page.locator("#press")).to_be_visible()
@@ -356,7 +358,8 @@ def test_the_final_score_is_typed_in_and_counted(browser: Browser, config: Path)
             "player": toad, "rank": 1, "coins": 13, "points": 130, "total": 150, "cards": 5,
             "worms": None, "out": False}
         page.wait_for_timeout(300)
-        page.screenshot(path=str(ARTIFACTS / "tablet-winner-mario-kart.png"), full_page=True)
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(ARTIFACTS / "tablet-winner-mario-kart.png"))
         page.close()
 
 
@@ -379,7 +382,8 @@ def test_worms_are_tapped_to_five_and_the_first_wins(browser: Browser, config: P
         expect(page.locator("#standings li").first).to_contain_text("5 worms")
         expect(page.locator(".worm").first).to_be_disabled()
         page.wait_for_timeout(300)
-        page.screenshot(path=str(ARTIFACTS / "tablet-winner-wiggly-worms.png"), full_page=True)
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(ARTIFACTS / "tablet-winner-wiggly-worms.png"))
         page.close()
 
 

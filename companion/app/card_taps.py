@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.app import commands as c
 from companion.app.contract import Table
-from companion.events import BlockOutcome, CardTapped
+from companion.events import BlockOutcome, CardTapped, LeverPressed
 from companion.exc import CompanionError
 
 log = logging.getLogger(__name__)
@@ -68,8 +68,11 @@ class CardTaps:
             return "undo"
         if action == "press":
             event = table.press(source="card")
-            return "pressed the block" if isinstance(event, BlockOutcome) else \
-                "press ignored: the block is still sounding"
+            if isinstance(event, BlockOutcome):
+                return "pressed the block"
+            if isinstance(event, LeverPressed):
+                return "timer started" if event.started else "timer stopped"
+            return f"press ignored: {getattr(event, 'reason', 'the block is busy')}"
         if action == "timer":
             timer = await table.act(c.ToggleTimer(), source="card")
             return "timer started" if timer.running else "timer stopped"

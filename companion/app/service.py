@@ -32,6 +32,7 @@ from companion.core.ledger import Entry, Payment
 from companion.core.lever import TimerState
 from companion.core.state import ModeView, MoveView, OutcomeView, TableState, Undone
 from companion.events import (
+    SOUNDING,
     BlockOutcome,
     Event,
     LeverPressed,
@@ -40,7 +41,7 @@ from companion.events import (
     StateChanged,
     TimerChanged,
 )
-from companion.exc import GameEnded, Refused, Unavailable
+from companion.exc import CompanionError, GameEnded, Refused, Unavailable
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -76,6 +77,8 @@ class Armed:
     params: Mapping[str, int] = field(default_factory=dict)
 
 
+ENDERS = (c.Bankrupt, c.SetWorms, c.EndGame)
+"""Commands that may end the game."""
 WORMS_LABEL = "Worms are moving!"
 TIMER_LABEL = "Time is running"
 
@@ -103,6 +106,8 @@ class TableService:
         """The table as of the last change: the press reads its mode and whether it ended."""
         self.armed: Armed | None = None
         self.closed = False
+        self._enders = 0
+        """Writes under way that may end the game (presses wait for them)."""
         self._tasks: set[asyncio.Future[Any]] = set()
         bus.subscribe(self._heard)
 
@@ -119,11 +124,11 @@ class TableService:
         at = self.clock() if at is None else at
         event: Event
         if self.state is not None and self.state.ended:
-            event = PressIgnored(at, source, "the game has ended: undo reopens it, or start "
-                                             "a new game")
-            log.info("press ignored (%s): the game has ended", source)
-            self.bus.publish(event)
-            return event
+            return self._ignored(at, source, "the game has ended: undo reopens it, or start a "
+                                             "new game")
+        if self._enders:
+            return self._ignored(at, source, "a move that may end the game is being written: "
+                                             "press again")
         rules = self.rules()
         mode, params = self._mode(rules)
         if not mode.draws:  # the block is a second lever
@@ -133,10 +138,7 @@ class TableService:
             return event
         outcome = self.block.press(at, lambda rng: mode.draw(rng, params))
         if outcome is None:
-            event = PressIgnored(at, source)
-            log.info("press ignored (%s): the last outcome is still sounding", source)
-            self.bus.publish(event)
-            return event
+            return self._ignored(at, source, SOUNDING)
         sound = self.library.for_outcome(outcome)
         played = self.speaker.play(sound, Priority.OUTCOME)
         event = BlockOutcome(self.block.presses, outcome, at, source, played,
@@ -152,6 +154,12 @@ class TableService:
         self.bus.publish(event)
         return event
 
+    def _ignored(self, at: float, source: str, reason: str) -> Event:
+        event = PressIgnored(at, source, reason)
+        log.info("press ignored (%s): %s", source, reason)
+        self.bus.publish(event)
+        return event
+
     def act(self, command: Command[T], *, source: str = "tablet",
             request_id: str | None = None) -> Awaitable[T]:
         """Carry out a command. A bank command is queued on the writer thread at once (so a
@@ -162,8 +170,20 @@ class TableService:
             return self.cards.tap(self, command.uid, source)  # type: ignore[return-value]
         if isinstance(command, c.ArmMode):
             return self._arm(command)  # type: ignore[return-value]
-        return self._write(command.action,
-                           lambda bank: _bank_operation(bank, command, source, request_id))
+        pending = self._write(command.action,
+                              lambda bank: _bank_operation(bank, command, source, request_id))
+        if isinstance(command, ENDERS):
+            return self._ending(pending)
+        return pending
+
+    async def _ending(self, pending: Awaitable[T]) -> T:
+        """A write that may end the game: presses wait for it (a press drawn meanwhile could
+        not be banked in a game that just ended)."""
+        self._enders += 1
+        try:
+            return await pending
+        finally:
+            self._enders -= 1
 
     async def read(self, query: Query[T]) -> T:
         result: Any
@@ -198,8 +218,13 @@ class TableService:
 
     def load(self) -> None:
         """Read the table's state at start-up (blocking: before the loop serves anyone)."""
-        if self.bank is not None:
+        if self.bank is None:
+            return
+        try:
             self.state = self._dress(self.bank.run(lambda bank: bank.state()))
+        except CompanionError as exc:  # e.g. a game of an edition no longer known
+            log.warning("the latest game can't be shown: %s", exc)
+            self.state = None
 
     def rules(self) -> Ruleset:
         """The ruleset of the game being played."""
@@ -312,7 +337,7 @@ class TableService:
                         pending: asyncio.Future[tuple[T, TableState]]) -> T:
         try:
             result, state = await pending
-        except (Refused, GameEnded):
+        except CompanionError:  # refused, ended, unavailable: the caller hears why
             raise
         except Exception:
             log.exception("bank %s failed", action)
@@ -355,15 +380,6 @@ async def _done(value: T) -> T:
     return value
 
 
-def _current(bank: Bank, player: object) -> object:
-    if player is not c.CURRENT:
-        return player
-    current = bank.current_player()
-    if current is None:
-        raise Refused("nobody is current: make a player current first")
-    return current
-
-
 def _bank_operation(bank: Bank, command: Command[Any], source: str,
                     request_id: str | None) -> Any:
     """Carry out a bank command on the writer thread."""
@@ -372,9 +388,9 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
         case c.Transfer(payer=payer, payee=payee, amount=amount, note=note):
             return bank.transfer(payer, payee, amount, note=note, **keyed)
         case c.PassGo(player=player):
-            return bank.pass_go(_current(bank, player), **keyed)
+            return bank.pass_go(player, **keyed)
         case c.Jail(player=player):
-            return bank.jail(_current(bank, player), **keyed)
+            return bank.jail(player, **keyed)
         case c.Undo():
             return bank.undo(**keyed)
         case c.Bankrupt(player=player, creditor=creditor):

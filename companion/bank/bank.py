@@ -17,7 +17,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,7 @@ from companion.bank.store import open_database, open_readonly
 from companion.core.editions import Editions, editions
 from companion.core.editions.modes import Mode, check_rent
 from companion.core.editions.ruleset import Debt, End, Ruleset
-from companion.core.editions.scoring import Seat, standings, winners
+from companion.core.editions.scoring import Seat, Standing, standings, winners
 from companion.core.ledger import (
     BANK,
     CARD_ACTION_NAMES,
@@ -44,6 +44,7 @@ from companion.core.ledger import (
     check_source,
     is_id,
     outcome_movement,
+    overdraft,
 )
 from companion.core.outcomes import Kind, Outcome
 from companion.core.state import (
@@ -55,7 +56,7 @@ from companion.core.state import (
     TableState,
     Undone,
 )
-from companion.exc import GameEnded, Refused
+from companion.exc import GameEnded, Refused, Unavailable
 
 DB_NAME = "bank.sqlite3"
 COLOURS = ("#e52521", "#43b047", "#f49ac1", "#049cd8", "#fbd000", "#8e44ad")
@@ -251,7 +252,14 @@ class Bank:
         """The rules a game is played by."""
         gid = self._game(game_id)
         edition = self._db.execute("SELECT edition FROM games WHERE id = ?", (gid,)).fetchone()[0]
-        return self.editions.get_edition(edition)
+        return self._rules_of(edition)
+
+    def _rules_of(self, edition: str) -> Ruleset:
+        if edition not in self.editions:
+            raise Unavailable(f"this game is played by the edition {edition!r}, which this "
+                              "companion does not know (house rules taken away?): put its file "
+                              "back in [game] house_rules, or start a new game")
+        return self.editions[edition]
 
     def players(self, game_id: int | None = None) -> list[Player]:
         gid = self._game(game_id)
@@ -272,7 +280,7 @@ class Bank:
         """The game as its moves left it (inside a write or a snapshot)."""
         gid = self._game(game_id)
         game = self._db.execute("SELECT * FROM games WHERE id = ?", (gid,)).fetchone()
-        facts = _Facts(gid, self.editions.get_edition(game["edition"]), self.players(gid),
+        facts = _Facts(gid, self._rules_of(game["edition"]), self.players(gid),
                        game["current_player"], json.loads(game["options"]))
         kinds = ", ".join(f"'{k.value}'" for k in FACTS)
         for row in self._db.execute(
@@ -496,21 +504,28 @@ class Bank:
             moved = facts.rules.payable(amount, balance)
         who = facts.name(payer)
         if moved == 0:
-            return Payment(None, amount, f"{who} has no coins: nothing to pay. Hang in there!")
+            message = f"{who} has no coins: nothing to pay. Hang in there!"
+        elif moved < amount:
+            message = f"{who} had only {moved} of {amount} coins: paid {moved}"
+        else:
+            message = ""
         if subject is None and payer != BANK:
             subject = int(payer)
+        # A payment that moved nothing is kept too (the history says so, and a retry of the
+        # same request stays answered); undo passes over it.
         move = self._insert_move(db, facts.gid, move_kind, player=subject,
-                                 data={**data, "asked": amount}, note=note, source=source,
-                                 request_id=request_id)
+                                 data={**data, "asked": amount, "message": message}, note=note,
+                                 source=source, request_id=request_id)
+        if moved == 0:
+            return Payment(None, amount, message)
         entry = self._insert_entry(db, facts.gid, move, payer, payee, moved, entry_kind, note,
                                    source, outcome_id=outcome_id)
-        message = "" if moved == amount else f"{who} had only {moved} of {amount} coins: " \
-                                             f"paid {moved}"
         return Payment(entry, amount, message)
 
     def _replayed_payment(self, row: sqlite3.Row) -> Payment:
         entries = self._move_entries(row["id"])
-        return Payment(entries[0] if entries else None, json.loads(row["data"])["asked"])
+        data = json.loads(row["data"])
+        return Payment(entries[0] if entries else None, data["asked"], data.get("message", ""))
 
     def transfer(self, payer: object, payee: object, amount: object, *, note: object = "",
                  source: str = "", request_id: str | None = None,
@@ -540,9 +555,9 @@ class Bank:
                              note=text, source=source, request_id=request_id,
                              data={"payer": payer, "payee": payee, "note": text})
 
-    def pass_go(self, player: object, *, source: str = "", request_id: str | None = None,
-                game_id: int | None = None) -> Entry:
-        """The bank pays the edition's GO salary."""
+    def pass_go(self, player: object = None, *, source: str = "",
+                request_id: str | None = None, game_id: int | None = None) -> Entry:
+        """The bank pays the edition's GO salary to ``player`` (None: the current player)."""
         source = check_source(source)
         with self._write() as db:
             replay = self._replay(request_id, MoveKind.PASS_GO, game_id, player=player)
@@ -551,17 +566,18 @@ class Bank:
             facts = self._open_facts(game_id)
             if facts.rules.pass_go is None:
                 raise Refused(f"{facts.rules.name} pays nothing for passing GO")
-            pid = self._in_game(facts, player)
+            pid = self._in_game(facts, _or_current(facts, player))
             paid = self._pay(db, facts, MoveKind.PASS_GO, EntryKind.PASS_GO, BANK, pid,
                              facts.rules.pass_go.value, note="passed GO", source=source,
                              request_id=request_id, data={"player": player}, subject=pid)
             assert paid.entry is not None
             return paid.entry
 
-    def jail(self, player: object, *, source: str = "", request_id: str | None = None,
+    def jail(self, player: object = None, *, source: str = "", request_id: str | None = None,
              game_id: int | None = None) -> Entry:
-        """A player pays the edition's jail fee to the Bank. Where payments are capped, a
-        player who can't pay it rolls for a 6 instead (the rulebook's other way out)."""
+        """A player (None: the current one) pays the edition's jail fee to the Bank. Where
+        payments are capped, a player who can't pay it rolls for a 6 instead (the rulebook's
+        other way out)."""
         source = check_source(source)
         with self._write() as db:
             replay = self._replay(request_id, MoveKind.JAIL, game_id, player=player)
@@ -571,7 +587,7 @@ class Bank:
             fee = facts.rules.jail_fee
             if fee is None:
                 raise Refused(f"{facts.rules.name} has no Jail")
-            pid = self._in_game(facts, player)
+            pid = self._in_game(facts, _or_current(facts, player))
             balance = self.balances(facts.gid)[pid]
             if facts.rules.debt is Debt.CAPPED and balance < fee.value:
                 raise Refused(f"{facts.name(pid)} has {balance} coins and can't pay the jail "
@@ -593,8 +609,10 @@ class Bank:
     def bankruptcy(self, player: object, creditor: object, *, source: str = "",
                    request_id: str | None = None, game_id: int | None = None) -> MoveView:
         """The banker declares ``player`` bankrupt to ``creditor`` (a player or the Bank):
-        what they have left goes to the creditor (a debt they could not pay is not collected:
-        the creditor gets what there was) and they are out. The last player left wins."""
+        what they have left goes to the creditor and they are out; the last player left wins.
+        A player below zero had paid coins they did not have: those go back from whoever got
+        them (:func:`companion.core.ledger.overdraft`), so nobody keeps coins that never
+        were."""
         source = check_source(source)
         with self._write() as db:
             replay = self._replay(request_id, MoveKind.BANKRUPTCY, game_id, player=player,
@@ -611,16 +629,25 @@ class Bank:
                 raise Refused("a player cannot be bankrupt to themselves")
             money = self.balances(facts.gid)
             left = money[pid]
+            # A balance below zero: what was paid without being there goes back to whoever got
+            # it (newest payments first; the Bank, or a player who is out, writes it off).
+            back = [(BANK if payee == BANK or payee in facts.out else payee, amount)
+                    for payee, amount in (overdraft(self.journal(facts.gid), pid)
+                                          if left < 0 else [])]
             facts.out[pid] = len(facts.out) + 1
             after = facts.current
             if facts.current == pid:  # the turn goes on to the next player still in it
                 after = _next_seat(facts, pid)
             remaining = facts.active
-            data: dict[str, Any] = {"player": player, "creditor": creditor, "coins": left,
+            data: dict[str, Any] = {"player": player, "creditor": creditor,
+                                    "coins": max(left, 0), "given_back": back,
                                     "current_before": facts.current, "current_after": after}
             money = {**money, pid: 0}  # settled: the creditor gets exactly what there was
             if to != BANK:
-                money[to] += left
+                money[to] += max(left, 0)
+            for payee, amount in back:
+                if payee != BANK:
+                    money[payee] -= amount
             ends = len(remaining) <= 1
             if ends:
                 data.update(self._ending(facts, money, remaining))
@@ -631,9 +658,11 @@ class Bank:
             if left > 0:
                 self._insert_entry(db, facts.gid, move, pid, to, left, EntryKind.BANKRUPTCY,
                                    f"what {facts.name(pid)} had left", source)
-            elif left < 0:  # the creditor got more than there was: it goes back
-                self._insert_entry(db, facts.gid, move, to, pid, -left, EntryKind.BANKRUPTCY,
-                                   f"{facts.name(pid)} could not pay it", source)
+            for payee, amount in back:
+                note = (f"{facts.name(pid)} could not pay it" if payee == BANK else
+                        f"{facts.name(payee)} gives back what {facts.name(pid)} did not have")
+                self._insert_entry(db, facts.gid, move, payee, pid, amount,
+                                   EntryKind.BANKRUPTCY, note, source)
             if after != facts.current:
                 db.execute("UPDATE games SET current_player = ? WHERE id = ?", (after, facts.gid))
             return self._move_view(move)
@@ -727,7 +756,8 @@ class Bank:
             row = db.execute(
                 "SELECT * FROM moves m WHERE game_id = ? AND kind NOT IN ('opening', 'undo')"
                 " AND NOT EXISTS (SELECT 1 FROM moves u WHERE u.undoes = m.id)"
-                " ORDER BY id DESC LIMIT 1", (gid,)).fetchone()
+                " AND NOT (kind = 'transfer' AND NOT EXISTS (SELECT 1 FROM entries e WHERE"
+                " e.move_id = m.id)) ORDER BY id DESC LIMIT 1", (gid,)).fetchone()
             if row is None:
                 raise Refused("nothing to undo")
             target = self._move_view(row["id"])
@@ -822,7 +852,10 @@ class Bank:
     def outcomes(self, game_id: int | None = None, *, unassigned_only: bool = False,
                  limit: int | None = None) -> list[OutcomeView]:
         """Outcomes, newest first."""
-        facts = self._facts(game_id)
+        return self._outcomes(self._facts(game_id), unassigned_only, limit)
+
+    def _outcomes(self, facts: _Facts, unassigned_only: bool = False,
+                  limit: int | None = None) -> list[OutcomeView]:
         sql = "SELECT id FROM outcomes WHERE game_id = ?"
         if unassigned_only:
             sql += " AND player_id IS NULL"
@@ -857,14 +890,14 @@ class Bank:
         facts = self._facts(game_id)
         rules = facts.rules
         money = self.balances(facts.gid)
-        last = self.outcomes(facts.gid, limit=1)
+        last = self._outcomes(facts, limit=1)
         ended = facts.ending is not None
-        if ended:
+        table = standings(rules, facts.seats(money))
+        won: tuple[int, ...] = ()
+        if ended:  # the record of the end: who won and the standings as they were counted
             record = json.loads(facts.ending["data"])  # type: ignore[index]
             won = tuple(record["winners"])
-        else:
-            won = ()
-        table = standings(rules, facts.seats(money))
+            table = tuple(Standing(**row) for row in record["standings"])
         points = rules.scoring is not None
         players = tuple(
             PlayerView(p.id, p.name, p.colour, p.seat, money[p.id], p.id == facts.current,
@@ -880,7 +913,7 @@ class Bank:
             players=players,
             current_player=facts.current,
             last_outcome=last[0] if last else None,
-            unassigned=tuple(self.outcomes(facts.gid, unassigned_only=True)),
+            unassigned=tuple(self._outcomes(facts, unassigned_only=True)),
             recent=self._recent(facts.gid),
             ended=ended,
             winners=won,
@@ -921,8 +954,20 @@ class Bank:
         view = MoveView(row["id"], row["game_id"], row["at"], kind, row["player_id"], data,
                         row["note"], row["source"], bool(row["ends"]), row["undoes"],
                         row["undone_by"], entries)
-        return MoveView(*(getattr(view, f) for f in MoveView.__slots__ if f != "text"),
-                        text=_move_text(view, facts))
+        if kind is MoveKind.UNDO and row["undoes"] is not None:  # in the words of what it undid
+            text = f"Undo: {self._move_view(row['undoes'], facts).text}"
+        else:
+            text = _move_text(view, facts)
+        return replace(view, text=text)
+
+
+def _or_current(facts: _Facts, player: object) -> object:
+    """``player``, or the current player when it is left out (None)."""
+    if player is not None:
+        return player
+    if facts.current is None:
+        raise Refused("nobody is current: make a player current first")
+    return facts.current
 
 
 def _shown(value: object) -> str:
@@ -953,7 +998,11 @@ def _move_text(move: MoveView, facts: _Facts) -> str:
     if kind is MoveKind.TRANSFER and move.entries:
         e = move.entries[0]
         text = f"{facts.name(e.payer)} pays {facts.name(e.payee)} {e.amount}"
+        if data.get("asked", e.amount) > e.amount:
+            text += f" of {data['asked']}"
         return text + (f" · {move.note}" if move.note else "")
+    if kind is MoveKind.TRANSFER:
+        return str(data.get("message") or move.note or "no coins moved")
     if kind is MoveKind.BLOCK and move.entries:
         e = move.entries[0]
         payer_is_bank = e.payer == BANK
@@ -969,6 +1018,10 @@ def _move_text(move: MoveView, facts: _Facts) -> str:
         left = data.get("coins", 0)
         text = f"{who} is bankrupt to {creditor}" + (
             f": {left} coins to {creditor}" if left > 0 else "")
+        back = [f"{facts.name(p)} gives back {n}" for p, n in data.get("given_back", ())
+                if p != BANK]
+        if back:
+            text += f" ({', '.join(back)})"
     elif kind is MoveKind.POINTS:
         text = f"{who}: {data['points']} points, {data['cards']} cards"
     elif kind is MoveKind.WORMS:
@@ -976,7 +1029,7 @@ def _move_text(move: MoveView, facts: _Facts) -> str:
     elif kind is MoveKind.END:
         text = "The final score"
     elif kind is MoveKind.UNDO:
-        return move.note[:1].upper() + move.note[1:] if move.note else "Undo"
+        return move.note[:1].upper() + move.note[1:] if move.note else "Undo"  # see _move_view
     else:
         text = move.note or kind.value
     if move.ends:

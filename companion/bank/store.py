@@ -119,14 +119,27 @@ CREATE TABLE moves (
     undoes INTEGER UNIQUE REFERENCES moves(id),
     request_id TEXT UNIQUE
 );
--- Every schema-2 entry was its own move: the move keeps the entry's id, so an undo's target
--- (the entry it undid) is the target's move too, and request ids stay unique.
-INSERT INTO moves (id, game_id, at, kind, player_id, note, source, undoes, request_id)
+-- Every schema-2 entry was its own move (a game's opening balances are one): the move keeps
+-- the entry's id, so an undo's target (the entry it undid) is the target's move too, request
+-- ids stay unique, and a retried request still finds what it asked for.
+INSERT INTO moves (id, game_id, at, kind, player_id, data, note, source, undoes, request_id)
     SELECT id, game_id, at, kind,
-           CASE kind WHEN 'transfer' THEN NULL WHEN 'undo' THEN NULL
+           CASE kind WHEN 'transfer' THEN payer WHEN 'undo' THEN NULL
                 ELSE COALESCE(payee, payer) END,
+           CASE kind
+                WHEN 'transfer' THEN json_object('payer', COALESCE(payer, 'bank'),
+                                                 'payee', COALESCE(payee, 'bank'),
+                                                 'note', note, 'asked', amount, 'message', '')
+                WHEN 'pass_go' THEN json_object('player', payee, 'asked', amount,
+                                                'message', '')
+                ELSE '{}' END,
            note, source, undoes, request_id
-    FROM entries ORDER BY id;
+    FROM entries WHERE kind != 'opening'
+    UNION ALL
+    SELECT MIN(id), game_id, MIN(at), 'opening', NULL, json_object('coins', MAX(amount)),
+           'opening balances', 'new game', NULL, NULL
+    FROM entries WHERE kind = 'opening' GROUP BY game_id
+    ORDER BY 1;
 CREATE TABLE entries_v3 (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -144,7 +157,10 @@ CREATE TABLE entries_v3 (
 );
 INSERT INTO entries_v3 (id, game_id, at, payer, payee, amount, kind, note, source, outcome_id,
                         undoes, move_id)
-    SELECT id, game_id, at, payer, payee, amount, kind, note, source, outcome_id, undoes, id
+    SELECT id, game_id, at, payer, payee, amount, kind, note, source, outcome_id, undoes,
+           CASE kind WHEN 'opening' THEN (SELECT MIN(o.id) FROM entries o WHERE
+                                          o.game_id = entries.game_id AND o.kind = 'opening')
+                ELSE id END
     FROM entries ORDER BY id;
 DROP TABLE entries;
 ALTER TABLE entries_v3 RENAME TO entries;

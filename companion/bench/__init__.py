@@ -88,22 +88,28 @@ def startup_ms(runs: int = 5) -> float:
     return round(sorted(samples)[len(samples) // 2] * 1000, 1)
 
 
-def odds_draws_per_second(n: int = 200_000) -> int:
-    """How fast the core draws Question Block outcomes with the OS-entropy RNG."""
+def draws_per_second(n: int = 100_000) -> dict[str, int]:
+    """How fast the core draws each edition's press modes with the OS-entropy RNG."""
     from companion.core.editions import editions
     from companion.core.outcomes import default_rng
 
-    block = editions()["celebration"].default_mode
     rng = default_rng()
-    start = time.perf_counter()
-    for _ in range(n):
-        block.draw(rng)
-    return int(n / (time.perf_counter() - start))
+    rates = {}
+    for edition in editions().values():
+        for mode in edition.modes:
+            if not mode.draws:
+                continue
+            params = {"utilities": 2} if mode.needs else None
+            start = time.perf_counter()
+            for _ in range(n):
+                mode.draw(rng, params)
+            rates[f"{edition.id}/{mode.id}"] = int(n / (time.perf_counter() - start))
+    return rates
 
 
 def run_all(presses: int = 200, data_dir: Path | None = None) -> dict[str, Any]:
     """Every figure ``companion bench`` reports."""
-    from companion.bench.bank_io import load_game_ms, write_latency_ms
+    from companion.bench.bank_io import load_game_ms, moves_vs_sqlite, write_latency_ms
     from companion.bench.ws_fanout import ws_fanout_ms
     from companion.config import default_data_dir
 
@@ -111,8 +117,10 @@ def run_all(presses: int = 200, data_dir: Path | None = None) -> dict[str, Any]:
     latency = press_to_pcm(presses)
     display = display_figures(min(presses, 100))
     lever_cards = lever_and_cards(min(presses, 50))
+    draws = draws_per_second()
     return {
         "bank_write_ms": write_latency_ms(folder),
+        "bank_moves_vs_sqlite_ms": moves_vs_sqlite(folder),
         "bank_load_10k_entries_ms": load_game_ms(folder),
         "ws_fanout_ms": ws_fanout_ms(),
         "press_to_pcm_ms": latency["press_to_pcm_ms"],
@@ -125,6 +133,7 @@ def run_all(presses: int = 200, data_dir: Path | None = None) -> dict[str, Any]:
         "card_tap_to_current_ms": lever_cards["card_tap_to_current_ms"],
         "cold_import_ms": cold_import_ms(),
         "startup_to_ready_ms": startup_ms(),
-        "odds_draws_per_s": odds_draws_per_second(),
+        "odds_draws_per_s": draws["celebration/question_block"],
+        "mode_draws_per_s": draws,
         "python": sys.version.split()[0],
     }

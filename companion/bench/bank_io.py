@@ -1,8 +1,10 @@
-"""Bank figures for ``companion bench``: acknowledged write latency and loading a long game."""
+"""Bank figures for ``companion bench``: acknowledged write latency, moves against the bare
+library, and loading a long game."""
 
 from __future__ import annotations
 
 import shutil
+import sqlite3
 import tempfile
 import time
 from pathlib import Path
@@ -73,5 +75,57 @@ def load_game_ms(data_dir: Path, entries: int = 10_000) -> dict[str, Any]:
         bank.close()
         assert len(journal) == entries and len(state.players) == 4
         return {"entries": entries, "ms": round(elapsed, 1)}
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+FLOOR_SCHEMA = ("CREATE TABLE entries (id INTEGER PRIMARY KEY, game INTEGER, at REAL, payer"
+                " INTEGER, payee INTEGER, amount INTEGER, note TEXT)")
+
+
+def _floor(db: sqlite3.Connection, i: int) -> float:
+    """The bare library doing a bank write's job: one row, committed (WAL, synchronous=FULL)."""
+    start = time.perf_counter()
+    db.execute("BEGIN IMMEDIATE")
+    db.execute("INSERT INTO entries (game, at, payer, payee, amount, note) VALUES (?, ?, ?, ?,"
+               " ?, ?)", (1, time.time(), 1, 2, 1 + i % 7, "bench"))
+    db.execute("COMMIT")
+    return (time.perf_counter() - start) * 1000
+
+
+def moves_vs_sqlite(data_dir: Path, rounds: int = 100) -> dict[str, Any]:
+    """Three kinds of bank move, each against the bare floor in the same run, interleaved: a
+    transfer, a bankruptcy, and the bankruptcy that ends a game (the winner and the standings
+    worked out and recorded). Times are until COMMIT returned; ratios are move / floor at p50."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix="bench-", dir=data_dir))
+    try:
+        bank = Bank(folder / "bank.sqlite3")
+        bare = sqlite3.connect(folder / "floor.sqlite3", isolation_level=None)
+        bare.execute("PRAGMA journal_mode=WAL")
+        bare.execute("PRAGMA synchronous=FULL")
+        bare.execute(FLOOR_SCHEMA)
+        times: dict[str, list[float]] = {"floor": [], "transfer": [], "bankruptcy": [],
+                                         "game_end": []}
+        for i in range(rounds):
+            bank.new_game("celebration", ["Mario", "Luigi", "Peach"])
+            mario, luigi, peach = (p.id for p in bank.players())
+            moves = (("transfer", bank.transfer, (mario, luigi, 3)),
+                     ("bankruptcy", bank.bankruptcy, (mario, luigi)),
+                     ("game_end", bank.bankruptcy, (luigi, peach)))
+            for name, move, args in moves:
+                times["floor"].append(_floor(bare, i))
+                start = time.perf_counter()
+                move(*args)
+                times[name].append((time.perf_counter() - start) * 1000)
+            assert bank.state().ended
+        bank.close()
+        bare.close()
+        result: dict[str, Any] = {name: _percentiles(values) for name, values in times.items()}
+        floor = result["floor"]["p50"]
+        result["ratio_p50"] = {name: round(result[name]["p50"] / floor, 2)
+                               for name in ("transfer", "bankruptcy", "game_end")}
+        result["disk"] = str(data_dir)
+        return result
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -210,15 +210,39 @@ class MoveRecord:
     id: int
     kind: MoveKind
     undoes: int | None = None
+    coins: bool = True
+    """False for a payment that moved nothing (the payer had no coins): nothing to undo."""
 
 
 def undo_target(moves: Sequence[MoveRecord]) -> MoveRecord:
-    """The latest move that can be undone and is not undone yet. Refused if there is none."""
+    """The latest move that can be undone and is not undone yet (a payment that moved nothing
+    is passed over). Refused if there is none."""
     undone = {m.undoes for m in moves if m.undoes is not None}
     for m in reversed(moves):
-        if m.kind in UNDOABLE and m.id not in undone:
+        if m.kind in UNDOABLE and m.id not in undone and (m.coins or m.kind is not
+                                                           MoveKind.TRANSFER):
             return m
     raise Refused("nothing to undo")
+
+
+def overdraft(entries: Sequence[Entry], player: int) -> list[tuple[Party, int]]:
+    """Who got the coins ``player`` paid but did not have: for a balance below zero, the
+    payees of their latest payments (newest first, each at most what it was paid) until the
+    deficit is covered. A bankruptcy gives exactly that back, so every creditor ends up with
+    what there really was. Undone payments and undos are left out."""
+    undone = {e.undoes for e in entries if e.undoes is not None}
+    live = [e for e in entries if e.id not in undone and e.undoes is None]
+    deficit = -sum(e.amount if e.payee == player else -e.amount
+                   for e in live if player in (e.payer, e.payee))
+    sources: list[tuple[Party, int]] = []
+    for e in reversed(live):
+        if deficit <= 0:
+            break
+        if e.payer == player:
+            back = min(e.amount, deficit)
+            sources.append((e.payee, back))
+            deficit -= back
+    return sources
 
 
 @dataclass(frozen=True, slots=True)

@@ -346,9 +346,10 @@ class DisplayModel:
                          False, timer.label)
 
 
-WHY = {"opening": "start", "pass_go": "passed GO", "transfer": "", "undo": "undo"}
+WHY = {"opening": "start", "pass_go": "passed GO", "transfer": "", "undo": "undo",
+       "jail": "jail", "bankruptcy": "bankrupt"}
 OUTCOME_WHY = {"coins": "coins", "bowser": "Bowser", "power_up": "power-up",
-               "game_over": "Game Over"}
+               "game_over": "Game Over", "roll": "roll", "rent": "rent"}
 
 
 def log_lines(line: JournalLine, state: TableState) -> list[LogLine]:

@@ -71,24 +71,7 @@ class Mode:
 
     def draw(self, rng: DieRng, params: Mapping[str, Any] | None = None) -> Outcome:
         """Roll and read the table (``params``: what the mode was armed with)."""
-        first = rng.randint(1, SIDES)
-        if self.table == "question_block":
-            if first <= 2:
-                second = rng.randint(1, SIDES)
-                return Outcome(Kind.COINS, second, (first, second), self.id)
-            if first <= 4:
-                return Outcome(Kind.BOWSER, self.fees["bowser"], (first,), self.id)
-            if first == 5:
-                return Outcome(Kind.POWER_UP, 0, (first,), self.id)
-            return Outcome(Kind.GAME_OVER, self.fees["game_over"], (first,), self.id)
-        if self.table == "coin_roll":
-            return Outcome(Kind.COINS, first, (first,), self.id)
-        if self.table == "die_roll":
-            return Outcome(Kind.ROLL, 0, (first,), self.id)
-        if self.table == "utility_rent":
-            utilities = int((params or {}).get("utilities", 1))
-            return Outcome(Kind.RENT, first * utilities, (first,), self.id)
-        raise Refused(f"{self.name} draws nothing: a press starts or stops the timer")
+        return _DRAWS[self.table](self, rng, params or {})
 
     # -- in words ------------------------------------------------------------------------------
 
@@ -138,11 +121,48 @@ class Mode:
             f", collect {coins} coin{'s' if coins != 1 else ''}" if kind is Kind.COINS else "")
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "default": self.default,
+        data = {"id": self.id, "name": self.name, "default": self.default,
                 "table": self.table, "draws": self.draws, "moves_coins": self.moves_coins,
                 "needs": list(self.needs), "fees": dict(self.fees), "quote": list(self.quote),
                 "odds": {label: str(p) for label, p in self.odds().items()}}
+        if self.table == "utility_rent":
+            data["max_utilities"] = MAX_UTILITIES
+        return data
 
+
+def _question_block(mode: Mode, rng: DieRng, _params: Mapping[str, Any]) -> Outcome:
+    first = rng.randint(1, SIDES)
+    if first <= 2:
+        second = rng.randint(1, SIDES)
+        return Outcome(Kind.COINS, second, (first, second), mode.id)
+    if first <= 4:
+        return Outcome(Kind.BOWSER, mode.fees["bowser"], (first,), mode.id)
+    if first == 5:
+        return Outcome(Kind.POWER_UP, 0, (first,), mode.id)
+    return Outcome(Kind.GAME_OVER, mode.fees["game_over"], (first,), mode.id)
+
+
+def _coin_roll(mode: Mode, rng: DieRng, _params: Mapping[str, Any]) -> Outcome:
+    roll = rng.randint(1, SIDES)
+    return Outcome(Kind.COINS, roll, (roll,), mode.id)
+
+
+def _die_roll(mode: Mode, rng: DieRng, _params: Mapping[str, Any]) -> Outcome:
+    return Outcome(Kind.ROLL, 0, (rng.randint(1, SIDES),), mode.id)
+
+
+def _utility_rent(mode: Mode, rng: DieRng, params: Mapping[str, Any]) -> Outcome:
+    roll = rng.randint(1, SIDES)
+    return Outcome(Kind.RENT, roll * int(params.get("utilities", 1)), (roll,), mode.id)
+
+
+def _lever(mode: Mode, _rng: DieRng, _params: Mapping[str, Any]) -> Outcome:
+    raise Refused(f"{mode.name} draws nothing: a press starts or stops the timer")
+
+
+_DRAWS = {"question_block": _question_block, "coin_roll": _coin_roll, "die_roll": _die_roll,
+          "utility_rent": _utility_rent, "lever": _lever}
+"""Each table's draw: one die (two for the Question Block's coins), read as the rulebook says."""
 
 MAX_UTILITIES = 2
 """The board has two utilities."""
@@ -157,7 +177,8 @@ def check_rent(params: Mapping[str, object], players: tuple[int, ...]) -> dict[s
             raise Refused(f"{name} must be a player still in the game, got {str(who)[:40]!r}")
     if payer == owner:
         raise Refused("the payer cannot own the utility: pick the owner")
-    if utilities not in range(1, MAX_UTILITIES + 1) or isinstance(utilities, bool):
+    if not isinstance(utilities, int) or isinstance(utilities, bool) or \
+            not 1 <= utilities <= MAX_UTILITIES:
         raise Refused(f"utilities must be 1 or {MAX_UTILITIES} (how many the owner has), got "
                       f"{str(utilities)[:40]!r}")
     return {"payer": payer, "owner": owner, "utilities": utilities}  # type: ignore[dict-item]

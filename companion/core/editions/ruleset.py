@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from companion.core.editions.modes import Mode
+from companion.core.ledger import MAX_POINTS
 from companion.exc import Refused
 
 
@@ -26,6 +27,16 @@ class Debt(StrEnum):
     """A player pays what they have and no more ("Hang in there!")."""
     NONE = "none"
     """No coins in this game."""
+
+
+DEBT_WORDS = {
+    Debt.BANKRUPTCY: "A player who can't pay is declared bankrupt to whom they owe: what they "
+                     "have left goes there, coins they paid without having them go back, and "
+                     "they are out.",
+    Debt.CAPPED: "A player who can't pay pays what they have.",
+    Debt.NONE: "",
+}
+"""How the companion carries out each debt rule, in words for the tablet."""
 
 
 class End(StrEnum):
@@ -67,8 +78,8 @@ class Scoring:
 
     def to_json(self) -> dict[str, Any]:
         return {"every": self.every.to_json(), "points": self.points,
-                "max_cards": self.max_cards.to_json(), "tie": list(self.tie),
-                "example": list(self.example)}
+                "max_cards": self.max_cards.to_json(), "max_points": MAX_POINTS,
+                "tie": list(self.tie), "example": list(self.example)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +178,8 @@ class Ruleset:
             "pass_go": None if self.pass_go is None else self.pass_go.to_json(),
             "jail_fee": None if self.jail_fee is None else self.jail_fee.to_json(),
             "coins": self.coins,
-            "debt": {"rule": self.debt.value, "quote": list(self.debt_quote)},
+            "debt": {"rule": self.debt.value, "quote": list(self.debt_quote),
+                     "text": DEBT_WORDS[self.debt]},
             "end": {"rule": self.end.value, "quote": list(self.end_quote)},
             "modes": [m.to_json() for m in self.modes],
             "default_mode": self.default_mode.id,

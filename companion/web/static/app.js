@@ -214,10 +214,10 @@ function renderRules() {
     $("jail").title = jail.quote.join(" ");
   }
   $("debt-rule").textContent = rules.debt.rule === "capped"
-    ? "A player who can't pay pays what they have: " + rules.debt.quote.join(" ") : "";
+    ? [rules.debt.text, ...rules.debt.quote].join(" ") : "";
   $("bankrupt-card").hidden = rules.debt.rule !== "bankruptcy";
   $("bankrupt-rule").textContent = rules.debt.rule === "bankruptcy"
-    ? "What the player has left goes to whom they owe; they are out. " + rules.end.quote.join(" ") : "";
+    ? [rules.debt.text, ...rules.end.quote].join(" ") : "";
   $("score-card").hidden = !rules.scoring;
   if (rules.scoring) {
     $("score-rule").textContent = [...rules.end.quote, ...rules.scoring.every.quote, ...rules.scoring.tie].join(" ");
@@ -249,6 +249,11 @@ function showRent(mode) {
   form.hidden = false;
   form.dataset.mode = mode.id;
   $("rent-rule").textContent = mode.quote.join(" ");
+  const utilities = $("rent-utilities");
+  const chosen = utilities.value;
+  utilities.replaceChildren(...Array.from({ length: mode.max_utilities }, (_, i) =>
+    new Option(i === 0 ? "1: rent = the roll" : `${i + 1}: rent = the roll × ${i + 1}`, String(i + 1))));
+  if (chosen) utilities.value = chosen;
   fillSelect($("rent-payer"), false, state.current_player ?? undefined);
   fillSelect($("rent-owner"), false, active().find((p) => p.id !== state.current_player)?.id);
 }
@@ -274,7 +279,7 @@ function renderScores() {
   box.replaceChildren(...active().map((p) => {
     const row = document.createElement("form");
     row.className = "score-row";
-    row.innerHTML = '<span class="name"></span><label>Points on cards <input class="points" type="number" inputmode="numeric" min="0" max="10000" required></label>' +
+    row.innerHTML = '<span class="name"></span><label>Points on cards <input class="points" type="number" inputmode="numeric" min="0" required></label>' +
       '<label>Cards <input class="cards" type="number" inputmode="numeric" min="0" required></label><button class="big" type="submit">Save</button>';
     row.querySelector(".name").textContent = p.name;
     const points = row.querySelector(".points");
@@ -282,6 +287,7 @@ function renderScores() {
     points.value = p.points;
     cards.value = p.cards;
     cards.max = String(most);
+    points.max = String(rules.scoring.max_points);
     row.addEventListener("submit", (ev) => {
       ev.preventDefault();
       busy(row.querySelector("button"), api("POST", "/api/points",
