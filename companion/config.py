@@ -275,7 +275,8 @@ class GameConfig:
                                           "wiggly_worms (timer only, no coins)", _edition)
     players: tuple[str, ...] = setting(("Mario", "Luigi", "Peach", "Yoshi"),
                                        "player names in turn order (as many as the edition "
-                                       "seats: 2-6, Gamer and Mario Kart 2-4); the first starts",
+                                       "seats: 2-6; Gamer, Mario Kart and Wiggly Worms 2-4); "
+                                       "the first starts",
                                        _player_names)
     house_rules: str = setting("", "folder of edition files (the packaged ones' shape) whose "
                                    "numbers replace an edition's: your table's house rules; "

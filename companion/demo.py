@@ -49,7 +49,7 @@ def describe(event: Event) -> str | None:
     if isinstance(event, StateChanged):
         if event.state.ended and event.action != "mode":
             return f"  bank: {event.summary}\n  game over: {standings_line(event.state)}"
-        return f"  bank: {event.summary}\n  coins: {balances_line(event.state)}"
+        return f"  bank: {event.summary}\n  {_what(event.state)}: {balances_line(event.state)}"
     if isinstance(event, TimerChanged):
         if event.what == "started":
             return f"timer: {event.duration:.0f} s ({event.source}): {event.label}"
@@ -61,6 +61,10 @@ def describe(event: Event) -> str | None:
         suffix = " (the Hasbro unit does the same)" if "sounding" in event.reason else ""
         return f"press ignored: {event.reason}{suffix}"
     return None
+
+
+def _what(state: TableState) -> str:
+    return "coins" if state.game.bank else "worms"
 
 
 def standings_line(state: TableState) -> str:
@@ -216,7 +220,7 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
     seen: list[TableState] = []  # the table as last heard: which player a seat key means
     if app.bank is not None:
         seen.append(await table.read(c.GetState()))
-        print(f"  coins: {balances_line(seen[-1])}", flush=True)
+        print(f"  {_what(seen[-1])}: {balances_line(seen[-1])}", flush=True)
     table.subscribe(lambda event: seen.__setitem__(slice(None), [event.state])
                     if isinstance(event, StateChanged) else None)
     fd = sys.stdin.fileno()

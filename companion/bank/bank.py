@@ -17,15 +17,24 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from companion.bank.facts import (
+    FACTS,
+    Facts,
+    Player,
+    move_text,
+    next_seat,
+    or_current,
+    shown,
+)
 from companion.bank.store import open_database, open_readonly
 from companion.core.editions import Editions, editions
 from companion.core.editions.modes import Mode, check_rent
 from companion.core.editions.ruleset import Debt, End, Ruleset
-from companion.core.editions.scoring import Seat, Standing, standings, winners
+from companion.core.editions.scoring import Standing, standings, winners
 from companion.core.ledger import (
     BANK,
     CARD_ACTION_NAMES,
@@ -64,54 +73,6 @@ COLOURS = ("#e52521", "#43b047", "#f49ac1", "#049cd8", "#fbd000", "#8e44ad")
 
 RECENT = 8
 """Journal lines in ``state().recent``: what a screen's log shows."""
-
-FACTS = (MoveKind.BANKRUPTCY, MoveKind.POINTS, MoveKind.WORMS, MoveKind.END)
-"""Moves that change what a player or the game is, besides coins."""
-
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    id: int
-    game_id: int
-    seat: int
-    name: str
-    colour: str
-    card_uid: str | None
-
-
-@dataclass
-class _Facts:
-    """One game as its moves left it, read inside one transaction or snapshot."""
-
-    gid: int
-    rules: Ruleset
-    players: list[Player]
-    current: int | None
-    options: dict[str, Any]
-    out: dict[int, int] = field(default_factory=dict)
-    """Player -> the order they went out in (1 = first)."""
-    points: dict[int, tuple[int, int]] = field(default_factory=dict)
-    worms: dict[int, int] = field(default_factory=dict)
-    ending: sqlite3.Row | None = None
-
-    @property
-    def ids(self) -> list[int]:
-        return [p.id for p in self.players]
-
-    @property
-    def active(self) -> list[int]:
-        return [p.id for p in self.players if p.id not in self.out]
-
-    def name(self, party: object) -> str:
-        if party == BANK:
-            return "the Bank"
-        return next((p.name for p in self.players if p.id == party), f"player {party}")
-
-    def seats(self, money: Mapping[int, int]) -> list[Seat]:
-        return [Seat(p.id, money.get(p.id, 0), self.out.get(p.id),
-                     *self.points.get(p.id, (0, 0)), self.worms.get(p.id, 0))
-                for p in self.players]
-
 
 def _party(value: int | None) -> Party:
     return BANK if value is None else value
@@ -276,11 +237,11 @@ class Bank:
         return self._db.execute("SELECT current_player FROM games WHERE id = ?",
                                 (gid,)).fetchone()[0]
 
-    def _facts(self, game_id: int | None) -> _Facts:
+    def _facts(self, game_id: int | None) -> Facts:
         """The game as its moves left it (inside a write or a snapshot)."""
         gid = self._game(game_id)
         game = self._db.execute("SELECT * FROM games WHERE id = ?", (gid,)).fetchone()
-        facts = _Facts(gid, self._rules_of(game["edition"]), self.players(gid),
+        facts = Facts(gid, self._rules_of(game["edition"]), self.players(gid),
                        game["current_player"], json.loads(game["options"]))
         kinds = ", ".join(f"'{k.value}'" for k in FACTS)
         for row in self._db.execute(
@@ -298,7 +259,7 @@ class Bank:
                 facts.ending = row
         return facts
 
-    def _open_facts(self, game_id: int | None) -> _Facts:
+    def _open_facts(self, game_id: int | None) -> Facts:
         """The game, refusing a write if it has ended (GameEnded names who won)."""
         facts = self._facts(game_id)
         if facts.ending is not None:
@@ -309,15 +270,15 @@ class Bank:
                             "read-only; undo reopens it, or start a new game")
         return facts
 
-    def _in_game(self, facts: _Facts, player: object, what: str = "player") -> int:
+    def _in_game(self, facts: Facts, player: object, what: str = "player") -> int:
         """A player of this game who is still in it."""
         if is_id(player) and player in facts.ids:
             if player in facts.out:
                 raise Refused(f"{facts.name(player)} is out of the game (bankrupt)")
             return player  # type: ignore[return-value]
-        raise Refused(f"unknown {what} {_shown(player)}")
+        raise Refused(f"unknown {what} {shown(player)}")
 
-    def _party_in_game(self, facts: _Facts, party: object, what: str) -> Party:
+    def _party_in_game(self, facts: Facts, party: object, what: str) -> Party:
         return BANK if party == BANK else self._in_game(facts, party, what)
 
     def set_current(self, player: object, game_id: int | None = None) -> int | None:
@@ -336,7 +297,7 @@ class Bank:
             gid = self._game(game_id)
             ids = self._player_ids(gid)
             if not is_id(player) or player not in ids:
-                raise Refused(f"unknown player {_shown(player)}")
+                raise Refused(f"unknown player {shown(player)}")
             if clean is not None:
                 other = db.execute("SELECT name FROM players WHERE game_id = ? AND card_uid = ?"
                                    " AND id != ?", (gid, clean, player)).fetchone()
@@ -404,7 +365,7 @@ class Bank:
         current)."""
         with self._write() as db:
             facts = self._open_facts(game_id)
-            nxt = _next_seat(facts, facts.current)
+            nxt = next_seat(facts, facts.current)
             db.execute("UPDATE games SET current_player = ? WHERE id = ?", (nxt, facts.gid))
         return nxt
 
@@ -492,7 +453,7 @@ class Bank:
 
     # -- coins -----------------------------------------------------------------------------
 
-    def _pay(self, db: sqlite3.Connection, facts: _Facts, move_kind: MoveKind,
+    def _pay(self, db: sqlite3.Connection, facts: Facts, move_kind: MoveKind,
              entry_kind: EntryKind, payer: Party, payee: Party, amount: int, *, note: str,
              source: str, request_id: str | None, data: Mapping[str, Any],
              outcome_id: int | None = None, subject: int | None = None) -> Payment:
@@ -566,7 +527,7 @@ class Bank:
             facts = self._open_facts(game_id)
             if facts.rules.pass_go is None:
                 raise Refused(f"{facts.rules.name} pays nothing for passing GO")
-            pid = self._in_game(facts, _or_current(facts, player))
+            pid = self._in_game(facts, or_current(facts, player))
             paid = self._pay(db, facts, MoveKind.PASS_GO, EntryKind.PASS_GO, BANK, pid,
                              facts.rules.pass_go.value, note="passed GO", source=source,
                              request_id=request_id, data={"player": player}, subject=pid)
@@ -587,7 +548,7 @@ class Bank:
             fee = facts.rules.jail_fee
             if fee is None:
                 raise Refused(f"{facts.rules.name} has no Jail")
-            pid = self._in_game(facts, _or_current(facts, player))
+            pid = self._in_game(facts, or_current(facts, player))
             balance = self.balances(facts.gid)[pid]
             if facts.rules.debt is Debt.CAPPED and balance < fee.value:
                 raise Refused(f"{facts.name(pid)} has {balance} coins and can't pay the jail "
@@ -600,7 +561,7 @@ class Bank:
 
     # -- the end of a game -----------------------------------------------------------------
 
-    def _ending(self, facts: _Facts, money: Mapping[int, int],
+    def _ending(self, facts: Facts, money: Mapping[int, int],
                 winning: Sequence[int]) -> dict[str, Any]:
         """The record of an end: who won and the final standings."""
         table = standings(facts.rules, facts.seats(money))
@@ -637,7 +598,7 @@ class Bank:
             facts.out[pid] = len(facts.out) + 1
             after = facts.current
             if facts.current == pid:  # the turn goes on to the next player still in it
-                after = _next_seat(facts, pid)
+                after = next_seat(facts, pid)
             remaining = facts.active
             data: dict[str, Any] = {"player": player, "creditor": creditor,
                                     "coins": max(left, 0), "given_back": back,
@@ -819,7 +780,7 @@ class Bank:
                 row = db.execute("SELECT * FROM outcomes WHERE id = ? AND game_id = ?",
                                  (outcome_id, facts.gid)).fetchone()
             if row is None:
-                raise Refused(f"unknown outcome {_shown(outcome_id)}")
+                raise Refused(f"unknown outcome {shown(outcome_id)}")
             if row["player_id"] is not None:
                 raise Refused(f"outcome {outcome_id} is already assigned")
             params = json.loads(row["params"])
@@ -828,7 +789,7 @@ class Bank:
                 raise Refused("utility rent is paid by the player it was rolled for")
             return self._apply(db, facts, row["id"], pid, source)
 
-    def _apply(self, db: sqlite3.Connection, facts: _Facts, outcome_id: int, player: int,
+    def _apply(self, db: sqlite3.Connection, facts: Facts, outcome_id: int, player: int,
                source: str) -> OutcomeView:
         row = db.execute("SELECT * FROM outcomes WHERE id = ?", (outcome_id,)).fetchone()
         outcome = _outcome(row)
@@ -854,7 +815,7 @@ class Bank:
         """Outcomes, newest first."""
         return self._outcomes(self._facts(game_id), unassigned_only, limit)
 
-    def _outcomes(self, facts: _Facts, unassigned_only: bool = False,
+    def _outcomes(self, facts: Facts, unassigned_only: bool = False,
                   limit: int | None = None) -> list[OutcomeView]:
         sql = "SELECT id FROM outcomes WHERE game_id = ?"
         if unassigned_only:
@@ -865,7 +826,7 @@ class Bank:
         return [self._outcome_view(row["id"], facts)
                 for row in self._db.execute(sql, (facts.gid,)).fetchall()]
 
-    def _outcome_view(self, outcome_id: int, facts: _Facts) -> OutcomeView:
+    def _outcome_view(self, outcome_id: int, facts: Facts) -> OutcomeView:
         row = self._db.execute(
             "SELECT o.*, (SELECT MAX(e.id) FROM entries e WHERE e.outcome_id = o.id AND"
             " e.kind = 'block') AS entry_id FROM outcomes o WHERE o.id = ?",
@@ -943,7 +904,7 @@ class Bank:
             return [self._move_view(row["id"], facts) for row in self._db.execute(
                 "SELECT id FROM moves WHERE game_id = ? ORDER BY id", (facts.gid,)).fetchall()]
 
-    def _move_view(self, move_id: int, facts: _Facts | None = None) -> MoveView:
+    def _move_view(self, move_id: int, facts: Facts | None = None) -> MoveView:
         row = self._db.execute(
             "SELECT m.*, (SELECT u.id FROM moves u WHERE u.undoes = m.id) AS undone_by"
             " FROM moves m WHERE m.id = ?", (move_id,)).fetchone()
@@ -957,83 +918,5 @@ class Bank:
         if kind is MoveKind.UNDO and row["undoes"] is not None:  # in the words of what it undid
             text = f"Undo: {self._move_view(row['undoes'], facts).text}"
         else:
-            text = _move_text(view, facts)
+            text = move_text(view, facts)
         return replace(view, text=text)
-
-
-def _or_current(facts: _Facts, player: object) -> object:
-    """``player``, or the current player when it is left out (None)."""
-    if player is not None:
-        return player
-    if facts.current is None:
-        raise Refused("nobody is current: make a player current first")
-    return facts.current
-
-
-def _shown(value: object) -> str:
-    """A value as a refusal quotes it, cut short."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _next_seat(facts: _Facts, after: int | None) -> int:
-    """The next player in seat order still in the game (the first if ``after`` is None)."""
-    ids = facts.ids
-    start = ids.index(after) + 1 if after in ids else 0
-    for i in range(len(ids)):
-        candidate = ids[(start + i) % len(ids)]
-        if candidate not in facts.out:
-            return candidate
-    raise Refused("nobody is left in the game")
-
-
-def _move_text(move: MoveView, facts: _Facts) -> str:
-    """A move in words, with names."""
-    who = facts.name(move.player_id)
-    data = move.data
-    coins = sum(e.amount for e in move.entries)
-    kind = move.kind
-    if kind is MoveKind.OPENING:
-        return f"Everyone starts with {data.get('coins', coins)} coins"
-    if kind is MoveKind.TRANSFER and move.entries:
-        e = move.entries[0]
-        text = f"{facts.name(e.payer)} pays {facts.name(e.payee)} {e.amount}"
-        if data.get("asked", e.amount) > e.amount:
-            text += f" of {data['asked']}"
-        return text + (f" · {move.note}" if move.note else "")
-    if kind is MoveKind.TRANSFER:
-        return str(data.get("message") or move.note or "no coins moved")
-    if kind is MoveKind.BLOCK and move.entries:
-        e = move.entries[0]
-        payer_is_bank = e.payer == BANK
-        whose = facts.name(e.payee if payer_is_bank else e.payer)
-        return f"{whose}: {e.note}" if e.note else f"{whose} {'+' if payer_is_bank else '-'}" \
-                                                   f"{e.amount}"
-    if kind is MoveKind.PASS_GO:
-        return f"{who} passed GO: +{coins}"
-    if kind is MoveKind.JAIL:
-        return f"{who} paid the jail fee: {coins}"
-    if kind is MoveKind.BANKRUPTCY:
-        creditor = facts.name(data.get("creditor"))
-        left = data.get("coins", 0)
-        text = f"{who} is bankrupt to {creditor}" + (
-            f": {left} coins to {creditor}" if left > 0 else "")
-        back = [f"{facts.name(p)} gives back {n}" for p, n in data.get("given_back", ())
-                if p != BANK]
-        if back:
-            text += f" ({', '.join(back)})"
-    elif kind is MoveKind.POINTS:
-        text = f"{who}: {data['points']} points, {data['cards']} cards"
-    elif kind is MoveKind.WORMS:
-        text = f"{who} has found {data['found']} worm{'s' if data['found'] != 1 else ''}"
-    elif kind is MoveKind.END:
-        text = "The final score"
-    elif kind is MoveKind.UNDO:
-        return move.note[:1].upper() + move.note[1:] if move.note else "Undo"  # see _move_view
-    else:
-        text = move.note or kind.value
-    if move.ends:
-        won = [facts.name(p) for p in data.get("winners", ())]
-        text += f": {' and '.join(won)} win{'s' if len(won) == 1 else ''}!" if won else \
-            ": nobody wins"
-    return text

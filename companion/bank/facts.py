@@ -1,0 +1,140 @@
+"""A game as its journal left it, and the journal in words: what the bank's writes and views
+share (who is out, points and worms typed in, the end; the next seat; a move as a sentence)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.core.editions.ruleset import Ruleset
+from companion.core.editions.scoring import Seat
+from companion.core.ledger import BANK, MoveKind
+from companion.core.state import MoveView
+from companion.exc import Refused
+
+FACTS = (MoveKind.BANKRUPTCY, MoveKind.POINTS, MoveKind.WORMS, MoveKind.END)
+"""Moves that change what a player or the game is, besides coins."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    id: int
+    game_id: int
+    seat: int
+    name: str
+    colour: str
+    card_uid: str | None
+
+
+@dataclass
+class Facts:
+    """One game as its moves left it, read inside one transaction or snapshot."""
+
+    gid: int
+    rules: Ruleset
+    players: list[Player]
+    current: int | None
+    options: dict[str, Any]
+    out: dict[int, int] = field(default_factory=dict)
+    """Player -> the order they went out in (1 = first)."""
+    points: dict[int, tuple[int, int]] = field(default_factory=dict)
+    worms: dict[int, int] = field(default_factory=dict)
+    ending: sqlite3.Row | None = None
+
+    @property
+    def ids(self) -> list[int]:
+        return [p.id for p in self.players]
+
+    @property
+    def active(self) -> list[int]:
+        return [p.id for p in self.players if p.id not in self.out]
+
+    def name(self, party: object) -> str:
+        if party == BANK:
+            return "the Bank"
+        return next((p.name for p in self.players if p.id == party), f"player {party}")
+
+    def seats(self, money: Mapping[int, int]) -> list[Seat]:
+        return [Seat(p.id, money.get(p.id, 0), self.out.get(p.id),
+                     *self.points.get(p.id, (0, 0)), self.worms.get(p.id, 0))
+                for p in self.players]
+
+
+def or_current(facts: Facts, player: object) -> object:
+    """``player``, or the current player when it is left out (None)."""
+    if player is not None:
+        return player
+    if facts.current is None:
+        raise Refused("nobody is current: make a player current first")
+    return facts.current
+
+
+def shown(value: object) -> str:
+    """A value as a refusal quotes it, cut short."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def next_seat(facts: Facts, after: int | None) -> int:
+    """The next player in seat order still in the game (the first if ``after`` is None)."""
+    ids = facts.ids
+    start = ids.index(after) + 1 if after in ids else 0
+    for i in range(len(ids)):
+        candidate = ids[(start + i) % len(ids)]
+        if candidate not in facts.out:
+            return candidate
+    raise Refused("nobody is left in the game")
+
+
+def move_text(move: MoveView, facts: Facts) -> str:
+    """A move in words, with names."""
+    who = facts.name(move.player_id)
+    data = move.data
+    coins = sum(e.amount for e in move.entries)
+    kind = move.kind
+    if kind is MoveKind.OPENING:
+        return f"Everyone starts with {data.get('coins', coins)} coins"
+    if kind is MoveKind.TRANSFER and move.entries:
+        e = move.entries[0]
+        text = f"{facts.name(e.payer)} pays {facts.name(e.payee)} {e.amount}"
+        if data.get("asked", e.amount) > e.amount:
+            text += f" of {data['asked']}"
+        return text + (f" · {move.note}" if move.note else "")
+    if kind is MoveKind.TRANSFER:
+        return str(data.get("message") or move.note or "no coins moved")
+    if kind is MoveKind.BLOCK and move.entries:
+        e = move.entries[0]
+        payer_is_bank = e.payer == BANK
+        whose = facts.name(e.payee if payer_is_bank else e.payer)
+        return f"{whose}: {e.note}" if e.note else f"{whose} {'+' if payer_is_bank else '-'}" \
+                                                   f"{e.amount}"
+    if kind is MoveKind.PASS_GO:
+        return f"{who} passed GO: +{coins}"
+    if kind is MoveKind.JAIL:
+        return f"{who} paid the jail fee: {coins}"
+    if kind is MoveKind.BANKRUPTCY:
+        creditor = facts.name(data.get("creditor"))
+        left = data.get("coins", 0)
+        text = f"{who} is bankrupt to {creditor}" + (
+            f": {left} coins to {creditor}" if left > 0 else "")
+        back = [f"{facts.name(p)} gives back {n}" for p, n in data.get("given_back", ())
+                if p != BANK]
+        if back:
+            text += f" ({', '.join(back)})"
+    elif kind is MoveKind.POINTS:
+        text = f"{who}: {data['points']} points, {data['cards']} cards"
+    elif kind is MoveKind.WORMS:
+        text = f"{who} has found {data['found']} worm{'s' if data['found'] != 1 else ''}"
+    elif kind is MoveKind.END:
+        text = "The final score"
+    elif kind is MoveKind.UNDO:
+        return move.note[:1].upper() + move.note[1:] if move.note else "Undo"  # see _move_view
+    else:
+        text = move.note or kind.value
+    if move.ends:
+        won = [facts.name(p) for p in data.get("winners", ())]
+        text += f": {' and '.join(won)} win{'s' if len(won) == 1 else ''}!" if won else \
+            ": nobody wins"
+    return text
