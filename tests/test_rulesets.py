@@ -3,6 +3,7 @@ capped payments, standings and winners) and the strict reading of edition files.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from companion.core.editions.ruleset import Debt, End
 from companion.core.editions.scoring import Seat, standings, winners
 from companion.exc import Refused, RulesetError
 from tests.conftest import ROOT
+from tests.fixtures.make_rule_quotes import checked, flat, quotes
 
 RULES = ROOT.parent / "shared" / "rules"
 """The rulebooks the numbers come from (the steering repository's shared/ beside main)."""
@@ -80,34 +82,24 @@ def test_points_and_worms_numbers() -> None:
     assert editions()["wiggly_worms"].turn_quote and editions()["wiggly_worms"].at_once_quote
 
 
-def _quotes(rules: object) -> list[str]:
-    found: list[str] = []
-
-    def walk(node: object) -> None:
-        if isinstance(node, tuple) and node and all(isinstance(x, str) for x in node):
-            found.extend(node)  # type: ignore[arg-type]
-        elif hasattr(node, "__slots__"):
-            for name in node.__slots__:  # type: ignore[attr-defined]
-                if name != "notes":
-                    walk(getattr(node, name))
-        elif isinstance(node, dict | tuple | list):
-            for value in (node.values() if isinstance(node, dict) else node):
-                walk(value)
-
-    walk(rules)
-    return found
+def test_every_quote_was_checked_against_its_rulebook() -> None:
+    """The rulesets quote exactly the lines pinned in tests/fixtures/rule-quotes.json, which
+    tests/fixtures/make_rule_quotes.py writes only after finding each one in its rulebook: a
+    quote changed without that check fails here, rulebooks or not."""
+    pinned = json.loads((ROOT / "tests" / "fixtures" / "rule-quotes.json").read_text())
+    assert set(pinned) == set(editions())
+    for edition, rules in editions().items():
+        assert pinned[edition]["rulebook"] == rules.rulebook
+        assert sorted({flat(q) for q in quotes(rules)}) == pinned[edition]["quotes"], edition
+        assert len(pinned[edition]["quotes"]) >= 5
 
 
 @pytest.mark.skipif(not RULES.is_dir(), reason="the rulebooks (shared/rules) are not beside "
-                                              "this checkout: quotes checked on dev machines")
-@pytest.mark.parametrize("edition", sorted(EXPECTED))
-def test_every_quote_is_a_line_of_its_rulebook(edition: str) -> None:
-    rules = editions()[edition]
-    text = re.sub(r"\s+", " ", (RULES / rules.rulebook).read_text(encoding="utf-8"))
-    quotes = _quotes(rules)
-    assert len(quotes) >= 5
-    for quote in quotes:
-        assert re.sub(r"\s+", " ", quote) in text, quote
+                                              "this checkout; the pinned quotes are checked "
+                                              "above")
+def test_the_pinned_quotes_are_lines_of_the_rulebooks() -> None:
+    pinned = json.loads((ROOT / "tests" / "fixtures" / "rule-quotes.json").read_text())
+    assert checked(RULES) == pinned  # the same lines, found in the same rulebook texts
 
 
 def test_every_number_has_its_line_beside_it() -> None:
