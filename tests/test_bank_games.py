@@ -173,6 +173,11 @@ def test_the_mario_kart_worked_example_through_the_bank(tmp_path: Path) -> None:
         bank.set_points(daisy, 200, 5)
     doc = json.loads(export_journal(bank, None, "json"))
     assert doc["winners"] == [toad] and doc["standings"][0]["total"] == 150
+    assert doc["moves"][-1]["kind"] == "end"
+    _journal, standings_table = export_journal(bank, None, "csv").split("\n\n")
+    assert standings_table.splitlines() == [
+        "rank,player,coins,points,total,cards,worms,out",
+        "1,Toad,13,130,150,5,,False", "2,Daisy,20,90,130,4,,False"]
     bank.undo()  # the end: open again, the typed points stay
     assert not bank.state().ended and bank.state().players[0].points == 130
 
