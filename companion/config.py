@@ -22,6 +22,7 @@ from companion.core.uid import parse_card_map
 from companion.display import DRIVERS as DISPLAY_DRIVERS
 from companion.display import SIZES as DISPLAY_SIZES
 from companion.exc import CompanionError, RulesetError
+from companion.exc import shown as quoted
 from companion.gpio.pins import PIN_FACTORIES
 from companion.readers import PROTOCOLS as READER_PROTOCOLS
 from companion.web.token import MIN_LENGTH as TOKEN_MIN_LENGTH
@@ -46,11 +47,8 @@ def setting(default: Any, help: str, check: Check | None = None) -> Any:
 
 
 def shown(value: Any) -> str:
-    """A value as quoted in an error message, cut short if huge."""
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
-        return f"an integer of {value.bit_length()} bits"
-    text = repr(value)
-    return text if len(text) <= 160 else text[:157] + "..."
+    """A value as quoted in a config error (the file's own: a longer cut than a request's)."""
+    return quoted(value, 160)
 
 
 def _range(lo: int, hi: int) -> Check:

@@ -8,6 +8,15 @@ refuses it), :class:`Unavailable` 503 (a part is missing). None of them has chan
 from __future__ import annotations
 
 
+def shown(value: object, limit: int = 40) -> str:
+    """A value as an error message quotes it: its repr, cut short if long (and a huge integer
+    by its size), so a refusal never echoes a whole hostile input."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"an integer of {value.bit_length()} bits"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 class CompanionError(Exception):
     """Base of every error the companion raises on purpose."""
 

@@ -120,6 +120,28 @@ def test_undo_of_the_last_bankruptcy_reopens_the_game_whole(tmp_path: Path) -> N
     assert bank.balances() == {mario: 30, luigi: 5, peach: 30}
 
 
+def test_the_journal_read_whole_tells_each_move_as_its_write_did(tmp_path: Path) -> None:
+    """moves() reads the journal in bulk; each move must read as the one-move read made when it
+    was written said, an undo included (told in the words of what it undid)."""
+    bank, (mario, luigi, peach) = new_bank(tmp_path, "celebration", ["Mario", "Luigi", "Peach"])
+    bank.transfer(luigi, BANK, 4, note="tax")
+    go = bank.pass_go(peach)
+    bank.transfer(mario, luigi, 3, note="rent")
+    first, second = bank.undo(), bank.undo()  # the rent, then Peach's GO
+    assert second.target.entries == (go,)
+    written = [first.target, first.move, second.target, second.move,
+               bank.bankruptcy(peach, mario)]
+    read = {m.id: m for m in bank.moves()}
+    assert len(read) == 7  # the opening coins, two payments, GO, two undos, bankruptcy
+    assert [(read[m.id].kind, read[m.id].text, read[m.id].entries, read[m.id].undoes)
+            for m in written] == [(m.kind, m.text, m.entries, m.undoes) for m in written]
+    rent, undo = read[first.target.id], read[first.move.id]
+    assert rent.text == "Mario pays Luigi 3 · rent" and undo.text == "Undo: " + rent.text
+    assert read[second.move.id].text == "Undo: Peach passed GO: +2"
+    assert (rent.undone_by, undo.undone_by) == (undo.id, None)
+    assert read[go.move_id].undone_by == second.move.id
+
+
 # -- capped payments ("Hang in there!") ---------------------------------------------------------
 
 

@@ -272,7 +272,7 @@ class TableService:
                 params["owner"])
             n = params["utilities"]
             text = f"{mode.name}: {payer} pays {owner}, {n} utilit{'y' if n == 1 else 'ies'}"
-        return ModeView(mode.id, mode.name, mode.default, dict(params), text)
+        return ModeView(mode.id, mode.name, mode.default, dict(params), text, mode.hint)
 
     async def _arm(self, command: c.ArmMode) -> ModeView:
         state = await self.read(c.GetState())

@@ -28,7 +28,6 @@ from companion.bank.facts import (
     move_text,
     next_seat,
     or_current,
-    shown,
 )
 from companion.bank.store import open_database, open_readonly
 from companion.core.editions import Editions, editions
@@ -65,7 +64,7 @@ from companion.core.state import (
     TableState,
     Undone,
 )
-from companion.exc import GameEnded, Refused, Unavailable
+from companion.exc import GameEnded, Refused, Unavailable, shown
 
 DB_NAME = "bank.sqlite3"
 COLOURS = ("#e52521", "#43b047", "#f49ac1", "#049cd8", "#fbd000", "#8e44ad")
@@ -87,6 +86,22 @@ def _entry(row: sqlite3.Row) -> Entry:
                  payee=_party(row["payee"]), amount=row["amount"], kind=EntryKind(row["kind"]),
                  note=row["note"], source=row["source"], outcome_id=row["outcome_id"],
                  undoes=row["undoes"], move_id=row["move_id"])
+
+
+MOVES_SQL = ("SELECT m.*, (SELECT u.id FROM moves u WHERE u.undoes = m.id) AS undone_by"
+             " FROM moves m")
+
+
+def _view(row: sqlite3.Row, entries: list[Entry], facts: Facts,
+          texts: Mapping[int, str]) -> MoveView:
+    """A move row as a view, in words (``texts``: the words of moves it may undo)."""
+    kind = MoveKind(row["kind"])
+    view = MoveView(row["id"], row["game_id"], row["at"], kind, row["player_id"],
+                    json.loads(row["data"]), row["note"], row["source"], bool(row["ends"]),
+                    row["undoes"], row["undone_by"], tuple(entries))
+    if kind is MoveKind.UNDO and row["undoes"] in texts:
+        return replace(view, text=f"Undo: {texts[row['undoes']]}")
+    return replace(view, text=move_text(view, facts))
 
 
 def _outcome(row: sqlite3.Row) -> Outcome:
@@ -316,7 +331,7 @@ class Bank:
             raise Refused("a card UID is required")
         if action not in CARD_ACTION_NAMES:
             raise Refused(f"action must be one of {', '.join(CARD_ACTION_NAMES)}, got "
-                          f"{str(action)[:40]!r}")
+                          f"{shown(action)}")
         with self._write() as db:
             gid = self.latest_game()
             if gid is not None:
@@ -898,25 +913,27 @@ class Bank:
         return [e.to_json(undone_by.get(e.id)) for e in entries]
 
     def moves(self, game_id: int | None = None) -> list[MoveView]:
-        """The whole journal as moves (what the table did), oldest first."""
+        """The whole journal as moves (what the table did), oldest first: two queries, however
+        long the game (the tablet reads it after every change)."""
         with self.snapshot():
             facts = self._facts(game_id)
-            return [self._move_view(row["id"], facts) for row in self._db.execute(
-                "SELECT id FROM moves WHERE game_id = ? ORDER BY id", (facts.gid,)).fetchall()]
+            entries: dict[int, list[Entry]] = {}
+            for row in self._db.execute("SELECT * FROM entries WHERE game_id = ? ORDER BY id",
+                                        (facts.gid,)):
+                entries.setdefault(row["move_id"], []).append(_entry(row))
+            texts: dict[int, str] = {}  # an undo is told in the words of what it undid
+            views = []
+            for row in self._db.execute(MOVES_SQL + " WHERE m.game_id = ? ORDER BY m.id",
+                                        (facts.gid,)).fetchall():
+                view = _view(row, entries.get(row["id"], []), facts, texts)
+                texts[view.id] = view.text
+                views.append(view)
+            return views
 
     def _move_view(self, move_id: int, facts: Facts | None = None) -> MoveView:
-        row = self._db.execute(
-            "SELECT m.*, (SELECT u.id FROM moves u WHERE u.undoes = m.id) AS undone_by"
-            " FROM moves m WHERE m.id = ?", (move_id,)).fetchone()
+        row = self._db.execute(MOVES_SQL + " WHERE m.id = ?", (move_id,)).fetchone()
         facts = facts or self._facts(row["game_id"])
-        entries = tuple(self._move_entries(move_id))
-        data = json.loads(row["data"])
-        kind = MoveKind(row["kind"])
-        view = MoveView(row["id"], row["game_id"], row["at"], kind, row["player_id"], data,
-                        row["note"], row["source"], bool(row["ends"]), row["undoes"],
-                        row["undone_by"], entries)
-        if kind is MoveKind.UNDO and row["undoes"] is not None:  # in the words of what it undid
-            text = f"Undo: {self._move_view(row['undoes'], facts).text}"
-        else:
-            text = move_text(view, facts)
-        return replace(view, text=text)
+        texts = {}
+        if row["kind"] == MoveKind.UNDO.value and row["undoes"] is not None:
+            texts[row["undoes"]] = self._move_view(row["undoes"], facts).text
+        return _view(row, self._move_entries(move_id), facts, texts)

@@ -71,12 +71,6 @@ def or_current(facts: Facts, player: object) -> object:
     return facts.current
 
 
-def shown(value: object) -> str:
-    """A value as a refusal quotes it, cut short."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def next_seat(facts: Facts, after: int | None) -> int:
     """The next player in seat order still in the game (the first if ``after`` is None)."""
     ids = facts.ids

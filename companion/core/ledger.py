@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from companion.core.outcomes import PAYS_THE_BANK, Kind, Outcome
-from companion.exc import Refused
+from companion.exc import Refused, shown
 
 BANK: Literal["bank"] = "bank"
 Party = int | Literal["bank"]
@@ -273,8 +273,7 @@ MAX_POINTS = 10_000
 def check_count(value: object, what: str, most: int) -> int:
     """A whole number from 0 to ``most``."""
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= most:
-        raise Refused(f"{what} must be a whole number from 0 to {most}, got "
-                      f"{str(value)[:40]!r}")
+        raise Refused(f"{what} must be a whole number from 0 to {most}, got {shown(value)}")
     return value
 
 

@@ -166,10 +166,12 @@ class ModeView:
     params: Mapping[str, int] = field(default_factory=dict)
     text: str = ""
     """With names: "Utility rent: Luigi pays Mario, 2 utilities"."""
+    hint: str = ""
+    """What to do, where a press is not a die (the edition's words for its lever)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "default": self.default,
-                **dict(self.params), "text": self.text}
+                **dict(self.params), "text": self.text, "hint": self.hint}
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,7 +75,8 @@ def sample_state(players: int = 4, current: int = 1, balances: tuple[int, ...] =
         ended=ended,
         winners=winners(rules, seats) if ended else (),
         standings=standings(rules, seats),
-        mode=mode,
+        mode=mode or ModeView(rules.default_mode.id, rules.default_mode.name, True,
+                              text=rules.default_mode.name, hint=rules.default_mode.hint),
     )
 
 

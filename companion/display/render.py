@@ -100,6 +100,17 @@ def fit(text: str, size: int, max_width: int | None, min_size: int) -> tuple[int
     return size, text.rstrip() + "…"
 
 
+def wrap(text: str, size: int, width: int) -> list[str]:
+    """``text`` in lines no wider than ``width`` at ``size`` (a long word gets a line)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and font(size).size(f"{lines[-1]} {word}")[0] <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
 def render(scene: Scene, surface: pygame.Surface) -> list[Label]:
     """Draw ``scene`` over the whole surface; returns the labels drawn."""
     p = Painter(surface)
@@ -386,9 +397,9 @@ def _worm_marks(p: Painter, found: int, target: int, row: pygame.Rect, size: int
 
 def _log(p: Painter, scene: Scene, box: pygame.Rect) -> None:
     pygame.draw.rect(p.surface, PANEL, box, border_radius=p.px(8))
-    if not scene.coins:  # a timer-only game: how to start the worms instead of coins
+    if not scene.coins:  # a timer-only game: the edition's words for its lever, no coins
         y = box.top + p.px(12)
-        for line in ("Pull the lever", "back, let go:", "the worms move!"):
+        for line in wrap(scene.hint, p.px(24), box.width - p.px(20)):
             y = p.text(line, p.px(24), WHITE, max_width=box.width - p.px(20),
                        topleft=(box.left + p.px(10), y)).rect.bottom + p.px(6)
         return

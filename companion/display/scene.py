@@ -134,6 +134,8 @@ class Scene:
     standings: tuple[StandingRow, ...] = ()
     target: int = 0
     """Wiggly Worms: the worms each player has to find."""
+    hint: str = ""
+    """What to do, where a press is not a die (the edition's words, beside the players)."""
 
 
 @dataclass
@@ -246,7 +248,7 @@ class DisplayModel:
         return Scene("table", title=self._title(), players=self._players(),
                      log=self._log() if coins else (), coins=coins,
                      mode=None if mode is None or mode.default else mode.text,
-                     target=_worm_target(self.state))
+                     target=_worm_target(self.state), hint="" if mode is None else mode.hint)
 
     def next_change(self, now: float) -> float | None:
         """The earliest later time at which :meth:`scene` may differ; None: only on input."""

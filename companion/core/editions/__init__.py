@@ -17,7 +17,7 @@ from typing import Any
 
 from companion.core.editions.modes import TABLES, Mode
 from companion.core.editions.ruleset import Debt, End, Rule, Ruleset, Scoring
-from companion.exc import Refused, RulesetError
+from companion.exc import Refused, RulesetError, shown
 
 __all__ = ["Editions", "Mode", "Ruleset", "editions"]
 
@@ -45,8 +45,7 @@ class Editions(Mapping[str, Ruleset]):
         """An edition by id; Refused naming the known ones."""
         if isinstance(edition, str) and edition in self._rulesets:
             return self._rulesets[edition]
-        shown = repr(edition) if len(repr(edition)) <= 40 else repr(edition)[:37] + "..."
-        raise Refused(f"unknown edition {shown}; known: {', '.join(self)}")
+        raise Refused(f"unknown edition {shown(edition)}; known: {', '.join(self)}")
 
     def with_house_rules(self, folder: Path) -> Editions:
         """These editions with the TOML files in ``folder`` laid over them; RulesetError
@@ -280,6 +279,6 @@ def _mode(data: object, where: str) -> Mode:
         raise RulesetError(f"{where}.fees: only the Question Block has fees")
     mode = Mode(id=mode_id, name=reader.take("name", str), table=table,
                 quote=reader.lines("quote"), default=reader.take("default", bool, False),
-                fees=fees)
+                fees=fees, hint=reader.take("hint", str, ""))
     reader.done()
     return mode

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from companion.core.outcomes import DieRng, Kind, Outcome
-from companion.exc import Refused
+from companion.exc import Refused, shown
 
 SIDES = 6
 """Every die in these games is a six-sided numbered die."""
@@ -40,6 +40,8 @@ class Mode:
     default: bool = False
     fees: Mapping[str, int] = field(default_factory=dict)
     """Amounts the table needs (``bowser``, ``game_over``), each from the rulebook."""
+    hint: str = ""
+    """What the screen tells the players to do, where a press is not a die (the lever)."""
 
     @property
     def draws(self) -> bool:
@@ -124,7 +126,8 @@ class Mode:
         data = {"id": self.id, "name": self.name, "default": self.default,
                 "table": self.table, "draws": self.draws, "moves_coins": self.moves_coins,
                 "needs": list(self.needs), "fees": dict(self.fees), "quote": list(self.quote),
-                "odds": {label: str(p) for label, p in self.odds().items()}}
+                "odds": {label: str(p) for label, p in self.odds().items()},
+                "hint": self.hint}
         if self.table == "utility_rent":
             data["max_utilities"] = MAX_UTILITIES
         return data
@@ -174,11 +177,11 @@ def check_rent(params: Mapping[str, object], players: tuple[int, ...]) -> dict[s
     payer, owner, utilities = params.get("payer"), params.get("owner"), params.get("utilities")
     for name, who in (("payer", payer), ("owner", owner)):
         if not isinstance(who, int) or isinstance(who, bool) or who not in players:
-            raise Refused(f"{name} must be a player still in the game, got {str(who)[:40]!r}")
+            raise Refused(f"{name} must be a player still in the game, got {shown(who)}")
     if payer == owner:
         raise Refused("the payer cannot own the utility: pick the owner")
     if not isinstance(utilities, int) or isinstance(utilities, bool) or \
             not 1 <= utilities <= MAX_UTILITIES:
         raise Refused(f"utilities must be 1 or {MAX_UTILITIES} (how many the owner has), got "
-                      f"{str(utilities)[:40]!r}")
+                      f"{shown(utilities)}")
     return {"payer": payer, "owner": owner, "utilities": utilities}  # type: ignore[dict-item]

@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.core.editions.modes import Mode
 from companion.core.ledger import MAX_POINTS
-from companion.exc import Refused
+from companion.exc import Refused, shown
 
 
 class Debt(StrEnum):
@@ -147,7 +147,7 @@ class Ruleset:
         for mode in self.modes:
             if mode.id == mode_id:
                 return mode
-        raise Refused(f"{self.name} has no {str(mode_id)[:40]!r} mode; it has "
+        raise Refused(f"{self.name} has no {shown(mode_id)} mode; it has "
                       f"{', '.join(m.id for m in self.modes)}")
 
     def find_mode(self, mode_id: str) -> Mode | None:
