@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from companion.bench import press_to_pcm
 from tests.conftest import ROOT, run_companion, spawn_companion, wait_for_line
 
@@ -89,6 +91,9 @@ def test_bench_command_prints_json_figures() -> None:
                          "bank_load_10k_entries_ms"}
     assert data["bank_write_ms"]["n"] == 300 and data["bank_write_ms"]["p50"] > 0
     assert data["bank_load_10k_entries_ms"]["entries"] == 10_000
+    words = data["bank_load_10k_entries_ms"]["moves_in_words"]
+    assert words["moves"] == 9_997 and words["rows_p50"] > 0  # an opening and 9996 payments
+    assert words["ratio_p50"] == pytest.approx(words["moves_p50"] / words["rows_p50"], abs=0.01)
     fanout = data["ws_fanout_ms"]
     assert (fanout["clients"], fanout["events"]) == (10, 200)
     assert 0 < fanout["p50"] <= fanout["p99"] <= fanout["max"]

@@ -45,7 +45,7 @@ def write_latency_ms(data_dir: Path, writes: int = 300) -> dict[str, Any]:
 
 def load_game_ms(data_dir: Path, entries: int = 10_000) -> dict[str, Any]:
     """Open the file (integrity check included), then the state and the whole journal, for a
-    game of ``entries`` journal lines."""
+    game of ``entries`` journal lines; then the same game's moves in words, against a floor."""
     data_dir.mkdir(parents=True, exist_ok=True)
     folder = Path(tempfile.mkdtemp(prefix="bench-", dir=data_dir))
     try:
@@ -72,11 +72,35 @@ def load_game_ms(data_dir: Path, entries: int = 10_000) -> dict[str, Any]:
         state = bank.state()
         journal = bank.journal_json()
         elapsed = (time.perf_counter() - start) * 1000
-        bank.close()
         assert len(journal) == entries and len(state.players) == 4
-        return {"entries": entries, "ms": round(elapsed, 1)}
+        moves = _moves_vs_rows(bank, path, gid, entries)
+        bank.close()
+        return {"entries": entries, "ms": round(elapsed, 1), "moves_in_words": moves}
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _moves_vs_rows(bank: Bank, path: Path, gid: int, entries: int,
+                   rounds: int = 7) -> dict[str, Any]:
+    """The journal as the tablet reads it after every change (every move in words, with its
+    entries) against the bare library fetching the same rows, interleaved; p50 ms and ratio."""
+    bare = sqlite3.connect(path)
+    times: dict[str, list[float]] = {"rows": [], "moves": []}
+    try:
+        for _ in range(rounds):
+            start = time.perf_counter()
+            rows = [bare.execute(f"SELECT * FROM {table} WHERE game_id = ?", (gid,)).fetchall()
+                    for table in ("moves", "entries")]
+            times["rows"].append((time.perf_counter() - start) * 1000)
+            start = time.perf_counter()
+            moves = bank.moves(gid)
+            times["moves"].append((time.perf_counter() - start) * 1000)
+            assert len(moves) == len(rows[0]) and len(rows[1]) == entries
+    finally:
+        bare.close()
+    p50 = {name: _percentiles(values)["p50"] for name, values in times.items()}
+    return {"moves": len(moves), "rows_p50": p50["rows"], "moves_p50": p50["moves"],
+            "ratio_p50": round(p50["moves"] / p50["rows"], 2)}
 
 
 FLOOR_SCHEMA = ("CREATE TABLE entries (id INTEGER PRIMARY KEY, game INTEGER, at REAL, payer"
