@@ -73,6 +73,13 @@ COLOURS = ("#e52521", "#43b047", "#f49ac1", "#049cd8", "#fbd000", "#8e44ad")
 RECENT = 8
 """Journal lines in ``state().recent``: what a screen's log shows."""
 
+
+class Current:
+    """The game's current player, whoever that is when the write happens."""
+
+
+CURRENT = Current()
+
 def _party(value: int | None) -> Party:
     return BANK if value is None else value
 
@@ -761,28 +768,43 @@ class Bank:
 
     def record_outcome(self, outcome: Outcome, *, params: Mapping[str, int] | None = None,
                        source: str = "button", at: float | None = None,
-                       game_id: int | None = None) -> OutcomeView:
-        """Keep an outcome and apply it: to the current player (unassigned if nobody is), or
-        for utility rent to the payer it was armed with."""
+                       game_id: int | None = None, player: int | Current | None = CURRENT,
+                       press_id: str | None = None) -> OutcomeView:
+        """Keep an outcome and apply it: to ``player`` (by default the current player;
+        unassigned if nobody is), or for utility rent to the payer it was armed with.
+
+        ``press_id`` makes it once only: a press held while the disk refused it and retried
+        later (even after a restart) is banked once. A held press whose game has ended
+        meanwhile, or whose player is out, is kept unassigned: nothing of it is lost."""
         source = check_source(source)
         with self._write() as db:
-            facts = self._open_facts(game_id)
+            if press_id is not None:
+                row = db.execute("SELECT id, game_id FROM outcomes WHERE press_id = ?",
+                                 (press_id,)).fetchone()
+                if row is not None:
+                    return self._outcome_view(row["id"], self._facts(row["game_id"]))
+            late = press_id is not None and not isinstance(player, Current)
+            facts = self._facts(game_id) if late else self._open_facts(game_id)
             mode = facts.rules.find_mode(outcome.mode)
             clean: dict[str, int] = {}
-            player = facts.current
+            who = facts.current if isinstance(player, Current) else player
             if mode is not None and mode.needs:
-                clean = check_rent(params or {}, tuple(facts.active))
-                player = clean["payer"]
+                clean = check_rent(params or {}, tuple(facts.ids if late else facts.active))
+                who = clean["payer"]
+            if late and (facts.ending is not None or who not in facts.active
+                         or clean.get("owner", who) not in facts.active):
+                who = None  # kept for the banker to give to someone (or to see)
             when = self.clock() if at is None else at
             outcome_id = db.execute(
-                "INSERT INTO outcomes (game_id, at, mode, kind, coins, rolls, params, source)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO outcomes (game_id, at, mode, kind, coins, rolls, params, source,"
+                " press_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (facts.gid, when, outcome.mode, outcome.kind.value, outcome.coins,
-                 json.dumps(list(outcome.rolls)), json.dumps(clean), source)).lastrowid
+                 json.dumps(list(outcome.rolls)), json.dumps(clean), source,
+                 press_id)).lastrowid
             assert outcome_id is not None
-            if player is None:
+            if who is None:
                 return self._outcome_view(outcome_id, facts)
-            return self._apply(db, facts, outcome_id, player, source)
+            return self._apply(db, facts, outcome_id, who, source)
 
     def assign_outcome(self, outcome_id: object, player: object, *, source: str = "",
                        game_id: int | None = None) -> OutcomeView:
