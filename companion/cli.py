@@ -17,6 +17,7 @@ from companion.audio.backend import BACKENDS as AUDIO_BACKENDS
 from companion.config import Config, ConfigError, example, load
 from companion.core.editions import Editions
 from companion.core.editions.modes import MAX_UTILITIES
+from companion.logs import install_rate_limit
 
 EXIT_CONFIG = 2
 EXIT_USAGE = 2
@@ -58,6 +59,7 @@ def _setup_logging(verbose: bool, quiet: bool) -> None:
         handler.setFormatter(JournalFormatter(fmt))
     else:
         handler.setFormatter(logging.Formatter("%(asctime)s " + fmt))
+    install_rate_limit(handler)  # a network flood must not flood the journal (issue 13)
     level = logging.DEBUG if verbose else logging.WARNING if quiet else logging.INFO
     logging.basicConfig(level=level, handlers=[handler])
 
@@ -69,8 +71,10 @@ def _load_config(path: Path | None) -> Config:
 def _cmd_run(args: argparse.Namespace) -> int:
     from companion.daemon import Daemon
     from companion.frontends import from_config
+    from companion.web.guard import raise_nofile_limit
 
     config = _load_config(args.config)
+    raise_nofile_limit()  # room for connections beyond systemd's soft 1024 (LimitNOFILE)
     daemon = Daemon(config)
     asyncio.run(daemon.run(from_config(config, on_quit=daemon.request_stop_from_thread)))
     return 0
@@ -274,7 +278,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     from companion.bench import run_all
 
     config = _load_config(args.config)
-    figures = run_all(presses=args.presses, data_dir=config.data_dir)
+    figures = run_all(presses=args.presses, data_dir=config.data_dir, writes=args.writes)
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
@@ -397,6 +401,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="machine-readable output")
     bench.add_argument("--presses", type=_at_least(1), default=200,
                        help="presses to time (default 200)")
+    bench.add_argument("--writes", type=_at_least(10, 1_000_000), default=100_000,
+                       help="writes for write_cost_growth (default 100000; fewer for a quick "
+                            "run)")
     bench.add_argument("--config", type=Path, help="TOML config ([data] dir: the disk to time)")
     bench.set_defaults(func=_cmd_bench)
 

@@ -25,6 +25,7 @@ from companion.exc import CompanionError, RulesetError
 from companion.exc import shown as quoted
 from companion.gpio.pins import PIN_FACTORIES
 from companion.readers import PROTOCOLS as READER_PROTOCOLS
+from companion.web.hosts import normalise as normalise_host
 from companion.web.token import MIN_LENGTH as TOKEN_MIN_LENGTH
 from companion.web.token import URLSAFE as TOKEN_CHARACTERS
 
@@ -95,6 +96,14 @@ def _token(v: str) -> str | None:
     return None
 
 
+def _host_names(v: tuple[str, ...]) -> str | None:
+    for name in v:
+        if normalise_host(name) is None:
+            return ("must be host names or addresses without a scheme or port, such as "
+                    f"\"companion.lan\" or \"192.168.1.20\"; got {shown(name)}")
+    return None
+
+
 def default_data_dir() -> str:
     """systemd's StateDirectory when run as a service, else the XDG data folder."""
     state = os.environ.get("STATE_DIRECTORY")
@@ -154,6 +163,10 @@ class WebConfig:
     port: int = setting(8080, "TCP port (0: any free port)", _range(0, 65535))
     token: str = setting("", "table token for writes; empty: generated once, kept in the data "
                              "folder", _token)
+    allowed_hosts: tuple[str, ...] = setting((), "more names the page may be opened by (e.g. a "
+                                                 "router's DNS name), besides this machine's "
+                                                 "addresses, hostname, hostname.local and "
+                                                 "localhost", _host_names)
 
 
 def _display_size(v: str) -> str | None:

@@ -19,8 +19,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from companion.app.bus import Bus
+from companion.app.commands import Part
 from companion.app.contract import Frontend
-from companion.app.service import TableService
+from companion.app.service import RETRY_S, TableService
 from companion.audio.backend import AudioBackend
 from companion.audio.library import SoundLibrary
 from companion.audio.speaker import Speaker, make_backend
@@ -30,6 +31,7 @@ from companion.config import Config
 from companion.core.block import Block
 from companion.core.debounce import Debouncer
 from companion.core.outcomes import DieRng, default_rng
+from companion.events import StorageChanged
 from companion.exc import Refused
 from companion.gpio.pins import PinFactoryError, make_pin_factory
 from companion.handoff import Handoff
@@ -92,16 +94,18 @@ class Daemon:
         self.button = self._open_button(factory)
         self.lever.open(loop, factory)
         self.status_led = self._open_led(factory)
+        self.table.parts = self._parts
         self.table.load()
         log.info("companion ready (button: %s, lever: %s, motor: %s, audio: %s, bank: %s)",
                  f"BCM {self.config.block.pin}" if self.button else "none",
                  f"BCM {self.config.lever.pin}" if self.lever.switch else "none",
                  f"BCM {self.config.lever.motor_pin}" if self.lever.motor else "none",
                  self.speaker.backend.name if self.speaker.available else "none",
-                 self.bank.path if self.bank else "none")
+                 self.bank.path if self.bank and self.bank.is_open else "unavailable")
 
-    def _open_bank(self) -> BankService | None:
-        service = BankService(self.config.data_dir / DB_NAME, self.rulesets)
+    def _open_bank(self) -> BankService:
+        """The bank; one that can't be opened now is tried again every few seconds (presses
+        meanwhile are sounded, shown and held)."""
         game = self.config.game
 
         def ensure_game(bank: Bank) -> None:
@@ -110,14 +114,13 @@ class Daemon:
                 log.info("started game %d (%s) for %s", gid, game.edition,
                          ", ".join(game.players))
 
+        service = BankService(self.config.data_dir / DB_NAME, self.rulesets,
+                              prepare=ensure_game)
         try:
             service.open()
-            service.run(ensure_game)
         except (BankUnavailable, Refused, sqlite3.Error, OSError) as exc:
-            log.error("bank unavailable: %s; outcomes are sounded and logged but not banked",
-                      exc)
-            service.close()
-            return None
+            log.error("bank unavailable: %s; presses are sounded, shown and held until it "
+                      "can be opened (tried every %g s)", exc, RETRY_S)
         return service
 
     def _open_pin_factory(self) -> Any:
@@ -146,8 +149,8 @@ class Daemon:
         led = self.status_led
         if led is None:
             return
-        degraded = (self.button is None or self.bank is None or not self.speaker.available
-                    or not all(f.healthy for f in self.frontends))
+        degraded = not self.table.health().ok or self.button is None or \
+            not self.speaker.available or not all(f.healthy for f in self.frontends)
         if degraded:
             led.blink(on_time=0.5, off_time=0.5)
         else:
@@ -174,12 +177,27 @@ class Daemon:
                         "(presses from the tablet or demo still work)", cfg.pin, exc)
             return None
 
+    def _parts(self) -> tuple[Part, ...]:
+        """The hardware as ``/healthz`` and the doctor report it (none is required: the
+        companion carries on without each)."""
+        cfg = self.config
+        return (Part("button", self.button is not None,
+                     f"BCM {cfg.block.pin}" if self.button else "none: press on the tablet"),
+                Part("lever", self.lever.switch is not None,
+                     f"BCM {cfg.lever.pin}" if self.lever.switch else "none"),
+                *(Part(f.name, f.healthy, f.status()) for f in self.frontends))
+
+    def _storage_heard(self, event: object) -> None:
+        if isinstance(event, StorageChanged):
+            self._show_status()
+            self.notifier.status(self.status_line())
+
     def status_line(self) -> str:
         """One line for ``systemctl status``: what is up."""
         parts = [f"button {'BCM ' + str(self.config.block.pin) if self.button else 'none'}",
                  f"lever {'BCM ' + str(self.config.lever.pin) if self.lever.switch else 'none'}",
                  f"audio {self.speaker.backend.name if self.speaker.available else 'none'}",
-                 f"bank {'ok' if self.bank else 'unavailable'}",
+                 f"bank {'ok' if self.table.health().bank else 'NOT SAVING'}",
                  *(f.status() for f in self.frontends)]
         return "ready: " + ", ".join(parts)
 
@@ -214,7 +232,11 @@ class Daemon:
             self._show_status()
             self.notifier.ready(self.status_line())
             watchdog = asyncio.ensure_future(self.notifier.watchdog())
+            keeper = asyncio.ensure_future(self.table.keep_bank())
+            unsubscribe = self.bus.subscribe(self._storage_heard)
             await self._stopping.wait()
+            unsubscribe()
+            keeper.cancel()
             self.notifier.stopping()
             log.info("stopping")
             self.lever.close()  # the motor stops first, whatever else shutting down takes

@@ -8,14 +8,17 @@ screen, web port) only report.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import socket
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from companion.config import Config
 
@@ -39,7 +42,8 @@ class Result:
 def run_checks(config: Config, config_path: Path | None) -> list[Result]:
     """Every check, in the order a person would fix things."""
     checks: list[Callable[[Config], Result]] = [
-        check_data, check_gpio, check_audio, check_reader, check_display, check_web]
+        check_data, check_gpio, check_audio, check_reader, check_display, check_web,
+        check_running]
     results = [Result("config", "PASS", str(config_path) if config_path else "defaults "
                       "(no --config given)")]
     for check in checks:
@@ -62,7 +66,12 @@ def check_data(config: Config) -> Result:
                       "run the doctor as the service's user (sudo -u companion ...), or set "
                       "[data] dir to a writable folder")
     from companion.bank import DB_NAME
-    from companion.bank.store import BankUnavailable
+    from companion.bank.store import BankUnavailable, folder_problem
+
+    problem = folder_problem(folder)
+    if problem is not None:
+        return Result("data", "FAIL", problem, "free space on the SD card (or remount it "
+                      "read-write); the companion keeps presses and saves them when it can")
 
     path = folder / DB_NAME
     if not path.exists():
@@ -251,8 +260,42 @@ def _bound(host: str, port: int) -> Iterator[None]:
 
 
 def _is_companion(host: str, port: int) -> bool:
+    return _healthz(host, port) is not None
+
+
+def _healthz(host: str, port: int) -> dict[str, Any] | None:
+    """A running companion's ``/healthz`` (200 or 503, both say how it is); None when
+    nothing, or something else, answers there."""
     try:
         with urllib.request.urlopen(f"http://{host}:{port}/healthz", timeout=2) as reply:
-            return b'"ok"' in reply.read()
+            raw = reply.read()
+    except urllib.error.HTTPError as exc:  # 503: running, and saying what is down
+        raw = exc.read()
     except OSError:
-        return False
+        return None
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        return None
+    return body if isinstance(body, dict) and "ok" in body else None
+
+
+def check_running(config: Config) -> Result:
+    """The running companion's own word (its ``/healthz``): the same truth as the status LED."""
+    cfg = config.web
+    if not cfg.enabled or not cfg.port:
+        return Result("running", "SKIP", "no web port to ask", required=False)
+    host = "127.0.0.1" if cfg.host in ("0.0.0.0", "::") else cfg.host
+    health = _healthz(host, cfg.port)
+    if health is None:
+        return Result("running", "SKIP", f"no companion answers on {host}:{cfg.port}",
+                      required=False)
+    parts = health.get("parts", {})
+    if health["ok"]:
+        held = health.get("storage", {}).get("held", 0)
+        return Result("running", "PASS", "healthy: " + ", ".join(
+            f"{name} {'ok' if p.get('ok') else 'missing'}" for name, p in parts.items())
+            + (f"; {held} held presses being saved" if held else ""))
+    return Result("running", "FAIL", f"unhealthy: {health.get('error', 'a part is down')}",
+                  "the status LED blinks too; held presses are saved as soon as the disk "
+                  "takes them (see README \"When the disk refuses\")")

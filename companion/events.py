@@ -8,7 +8,7 @@ from typing import Any
 
 from companion.core.lever import TimerState
 from companion.core.outcomes import Outcome
-from companion.core.state import TableState
+from companion.core.state import StorageView, TableState
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,5 +88,15 @@ class CardTapped:
     entry: dict[str, Any]
 
 
-Event = BlockOutcome | PressIgnored | LeverPressed | StateChanged | TimerChanged | CardTapped
+@dataclass(frozen=True, slots=True)
+class StorageChanged:
+    """The bank stopped or started taking writes, or presses were held or banked: ``summary``
+    says what happened, ``storage`` is how things stand now."""
+
+    summary: str
+    storage: StorageView
+
+
+Event = (BlockOutcome | PressIgnored | LeverPressed | StateChanged | TimerChanged | CardTapped
+         | StorageChanged)
 Listener = Callable[[Event], None]

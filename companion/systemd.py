@@ -52,6 +52,10 @@ class Notifier:
     def ready(self, status: str) -> None:
         self.notify("READY=1", f"STATUS={status}")
 
+    def status(self, status: str) -> None:
+        """What ``systemctl status`` shows, updated (a part went down or came back)."""
+        self.notify(f"STATUS={status}")
+
     def stopping(self) -> None:
         self.notify("STOPPING=1", "STATUS=stopping")
 

@@ -33,7 +33,9 @@ UNIT=$ROOT/etc/systemd/system/companion.service
 UDEV_RULE=$ROOT/etc/udev/rules.d/99-companion-reader.rules
 STATE=$ROOT/var/lib/companion
 SERVICE_GROUPS="gpio audio dialout video"  # (not GROUPS: bash keeps that name for itself)
-APT_PACKAGES="python3 python3-venv python3-dev gcc libasound2-dev alsa-utils"
+# python3-icu: Debian's prebuilt PyICU (player names), seen by the venv through
+# --system-site-packages, so a Pi Zero never compiles it.
+APT_PACKAGES="python3 python3-venv python3-dev gcc libasound2-dev alsa-utils python3-icu"
 STAGE_ONLY=0
 [ -n "$ROOT" ] && STAGE_ONLY=1
 

@@ -4,6 +4,10 @@ A small independent model predicts which operations are valid and what the balan
 who is out and whether the game has ended; after every step the real bank (SQLite file) must
 agree, balances must equal the sum of the journal, a refused operation must change nothing, and
 undo must restore the exact table from before the move it undoes (a bankruptcy included).
+
+The balances a ``Bank`` keeps in memory (updated as it writes entries) must be the full SQL sum
+after every step, for two ``Bank`` objects writing the same file, and after writes that fail
+once their entries are written (rolled back: in the file and in memory).
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+from unittest.mock import patch
 
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -51,6 +57,7 @@ class BankMachine(RuleBasedStateMachine):
         self.folder = Path(tempfile.mkdtemp(prefix="bank-props-"))
         self.bank = Bank(self.folder / "bank.sqlite3")
         self.bank.new_game("celebration", ["Mario", "Luigi", "Peach"])
+        self.other = Bank(self.folder / "bank.sqlite3")  # e.g. a CLI tool on the same file
         self.ids = [p.id for p in self.bank.players()]
         self.model = dict.fromkeys(self.ids, 30)
         self.current: int | None = self.ids[0]
@@ -62,6 +69,7 @@ class BankMachine(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         self.bank.close()
+        self.other.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 
     # -- helpers ---------------------------------------------------------------------------
@@ -80,8 +88,12 @@ class BankMachine(RuleBasedStateMachine):
 
     def snapshot(self) -> tuple[object, ...]:
         b = self.bank
-        return (b.journal(), b.balances(), b.current_player(),
+        return (b.journal(), b.balances(), b.summed_balances(), b.current_player(),
                 [o.to_json() for o in b.outcomes()])
+
+    def by(self, other: bool) -> Bank:
+        """The bank object that writes: this one, or the other on the same file."""
+        return self.other if other else self.bank
 
     def refused(self, call) -> None:  # type: ignore[no-untyped-def]
         before = self.snapshot()
@@ -111,8 +123,9 @@ class BankMachine(RuleBasedStateMachine):
 
     # -- rules -----------------------------------------------------------------------------
 
-    @rule(payer=st.integers(0, 4), payee=st.integers(0, 4), amount=amounts)
-    def transfer(self, payer: int, payee: int, amount: object) -> None:
+    @rule(payer=st.integers(0, 4), payee=st.integers(0, 4), amount=amounts,
+          other=st.booleans())
+    def transfer(self, payer: int, payee: int, amount: object, other: bool) -> None:
         a, b = self.party(payer), self.party(payee)
         valid = (not self.ended and all(p == BANK or self.playing(p) for p in (a, b))
                  and a != b and isinstance(amount, int)
@@ -122,7 +135,7 @@ class BankMachine(RuleBasedStateMachine):
             return
         assert isinstance(amount, int)
         self.stack.append(self.before())
-        self.bank.transfer(a, b, amount)
+        self.by(other).transfer(a, b, amount)
         self.move(a, b, amount)
 
     @rule(who=st.integers(0, 4))
@@ -197,15 +210,15 @@ class BankMachine(RuleBasedStateMachine):
         if self.ended:
             assert self.bank.state().winners == tuple(active)
 
-    @rule()
-    def undo(self) -> None:
+    @rule(other=st.booleans())
+    def undo(self, other: bool) -> None:
         if not self.stack:
-            self.refused(self.bank.undo)
+            self.refused(self.by(other).undo)
             return
         before = self.stack.pop()
         records = [MoveRecord(m.id, m.kind, m.undoes, bool(m.entries)) for m in self.bank.moves()]
         expected = undo_target(records)  # the pure rule ...
-        undone = self.bank.undo()
+        undone = self.by(other).undo()
         assert undone.target.id == expected.id  # ... and SQLite agree
         assert self.bank.balances() == before.balances  # exactly as before the move
         self.model = dict(before.balances)
@@ -216,6 +229,45 @@ class BankMachine(RuleBasedStateMachine):
         if before.outcome is not None:  # the block outcome waits for the right player again
             self.unassigned[before.outcome] = next(
                 o.outcome for o in self.bank.outcomes() if o.id == before.outcome)
+
+    @rule(payer=st.integers(0, 3), payee=st.integers(0, 3), amount=st.integers(1, 50),
+          what=st.sampled_from(["transfer", "pass_go", "undo", "bankruptcy"]))
+    def fails_after_its_entries(self, payer: int, payee: int, amount: int, what: str) -> None:
+        """A valid write that fails once its entries are written (the disk going away): it is
+        rolled back, in the file and in the balances kept in memory."""
+        a, b = self.party(payer), self.party(payee)
+        calls = {"transfer": lambda: self.bank.transfer(a, b, amount),
+                 "pass_go": lambda: self.bank.pass_go(a),
+                 "undo": self.bank.undo,
+                 "bankruptcy": lambda: self.bank.bankruptcy(a, b)}
+        valid = {"transfer": a != b and all(p == BANK or self.playing(p) for p in (a, b)),
+                 "pass_go": self.playing(a),
+                 "undo": bool(self.stack) and self.undo_moves_coins(),
+                 "bankruptcy": self.playing(a) and a != b and (b == BANK or self.playing(b))
+                 and self.model[a] > 0}  # type: ignore[index]
+        if self.ended or not valid[what]:
+            return
+        written = self.bank._insert_entry
+
+        def then_fail(*args: Any, **kwargs: Any) -> Any:
+            written(*args, **kwargs)
+            raise OSError("the disk went away")
+
+        before = self.snapshot()
+        with patch.object(self.bank, "_insert_entry", then_fail):
+            try:
+                calls[what]()
+            except OSError:
+                pass
+            else:
+                raise AssertionError("the write did not fail")
+        assert self.snapshot() == before
+
+    def undo_moves_coins(self) -> bool:
+        """The move undo would take moved coins (so undoing it writes entries)."""
+        moves = self.bank.moves()
+        return undo_target([MoveRecord(m.id, m.kind, m.undoes, bool(m.entries))
+                            for m in moves]).coins
 
     @precondition(lambda self: len(self.bank.journal()) > 3)
     @rule(pick=st.integers(0, 10_000))
@@ -231,6 +283,8 @@ class BankMachine(RuleBasedStateMachine):
     def books_agree(self) -> None:
         journal = self.bank.journal()
         assert self.bank.balances() == balances(journal, self.ids) == self.model
+        for bank in (self.bank, self.other):  # kept in memory, as the full sum has it
+            assert bank.balances() == bank.summed_balances() == self.model
         state = self.bank.state()
         assert [p.id for p in state.players if p.out] == sorted(self.out, key=self.ids.index)
         assert state.ended == self.ended and state.current_player == self.current

@@ -344,7 +344,7 @@ async def test_bank_action_errors_change_nothing_and_reach_the_caller(tmp_path: 
     app.close()
 
 
-async def test_unusable_data_folder_logs_and_carries_on_without_a_bank(
+async def test_unusable_data_folder_holds_presses_and_recovers_when_it_is_usable(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     blocker = tmp_path / "not-a-folder"
@@ -353,11 +353,23 @@ async def test_unusable_data_folder_logs_and_carries_on_without_a_bank(
     app = Daemon(config, pin_factory=MockFactory(), backend=NullBackend())
     with caplog.at_level(logging.ERROR):
         app.start(asyncio.get_running_loop())
-    assert app.bank is None
+    assert app.bank is not None and not app.bank.is_open
     assert "bank unavailable" in caplog.text
-    assert isinstance(app.table.press(source="tablet"), BlockOutcome)  # the block still answers
-    with pytest.raises(Unavailable, match="unavailable"):
+    health = app.table.health()
+    assert not health.ok and not health.bank
+    assert "cannot create the data folder" in health.parts[0].detail
+    event = app.table.press(source="tablet")
+    assert isinstance(event, BlockOutcome)  # the block still answers at once
+    await app.table.drain()
+    assert app.bank.status().held == 1 and not app.bank.status().kept  # no folder to keep it
+    with pytest.raises(Unavailable, match="cannot create the data folder"):
         await app.table.act(Undo())
+    blocker.unlink()  # the folder can be made now
+    assert await app.bank.recover()
+    assert app.table.health().ok and app.bank.status().held == 0
+    outcomes = app.bank.run(lambda bank: bank.outcomes())
+    assert [o.outcome for o in outcomes] == [event.outcome]
+    assert outcomes[0].player_id is not None  # the game started on recovery: its current player
     app.close()
 
 

@@ -82,8 +82,9 @@ def test_bench_press_to_pcm_through_a_fifo() -> None:
 
 
 def test_bench_command_prints_json_figures() -> None:
-    done = subprocess.run([sys.executable, "-m", "companion", "bench", "--json", "--presses", "3"],
-                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    done = subprocess.run([sys.executable, "-m", "companion", "bench", "--json", "--presses", "3",
+                           "--writes", "400"], capture_output=True, text=True, timeout=300,
+                          cwd=ROOT)
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert set(data) >= {"press_to_pcm_ms", "daemon_rss_mib", "cold_import_ms",
@@ -98,4 +99,11 @@ def test_bench_command_prints_json_figures() -> None:
     assert (fanout["clients"], fanout["events"]) == (10, 200)
     assert 0 < fanout["p50"] <= fanout["p99"] <= fanout["max"]
     assert data["startup_to_ready_ms"] > 0
+    growth = data["write_cost_growth"]
+    assert (growth["writes"], growth["window"], growth["balances_checked"]) == (400, 200, True)
+    assert growth["ratio"] == pytest.approx(
+        growth["last_1000_p99_ms"] / growth["first_1000_p99_ms"], abs=0.01)
+    assert 0 < growth["p50_first"] <= growth["first_1000_p99_ms"]
+    page = data["journal_page_bytes"]
+    assert page["moves"] == 401 and 0 < page["page_bytes"] < page["whole_bytes"]
     assert set(data["press_to_pcm_ms"]) == {"n", "p50", "p99", "max", "lost"}

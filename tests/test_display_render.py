@@ -100,6 +100,12 @@ def test_what_each_screen_must_say(size: str) -> None:
     kart = texts("winner-mario-kart")
     assert {"Mario wins!", "150 points", "130 points", "120 points", "70 points"} <= set(kart)
     assert {"Luigi wins!", "5 worms", "1 worm"} <= set(texts("winner-wiggly-worms"))
+    held = texts("outcome-not-saved")  # the disk refused it: shown, and said to be held
+    assert "3 COINS!" in held and "Not saved yet: kept, and saved when it can be" in held
+    assert not any(t.startswith("Luigi +3") for t in held)  # not banked: no new balance
+    strip = [t for t in texts("table-not-saved") if t.startswith("NOT SAVED YET")]
+    assert strip == ["NOT SAVED YET · the SD card is full · 2 presses held"]
+    assert "Mario's turn" in texts("table-not-saved")  # the table still shows, above it
 
 
 def lit_coins(surface: pygame.Surface, y: int) -> int:

@@ -387,6 +387,52 @@ def test_worms_are_tapped_to_five_and_the_first_wins(browser: Browser, config: P
         page.close()
 
 
+def test_the_history_reads_only_what_is_new_and_older_pages_on_demand(browser: Browser,
+                                                                     config: Path) -> None:
+    """A long game: the newest page once; after each change only ``after=`` (an undo strikes
+    through its move without reading the rest again); "Older" loads the page before."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    bank = Bank.in_dir(config.parent)
+    bank.new_game("celebration", ["Mario", "Luigi", "Peach"])
+    mario, luigi, _peach = (p.id for p in bank.players())
+    for n in range(1, 121):
+        bank.transfer(mario if n % 2 else luigi, "bank", 1 + n % 3, note=f"rent #{n}")
+        if n % 2:
+            bank.transfer("bank", mario, 2, note=f"prize #{n}")
+    bank.close()
+    with daemon(config) as base:
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        reads: list[str] = []
+        page.on("request", lambda r: reads.append(r.url) if "/api/journal" in r.url else None)
+        page.goto(f"{base}#token={TOKEN}")
+        expect(page.locator("#link")).to_have_text("live")
+        lines = page.locator("#history li")
+        expect(lines.first).to_contain_text("Luigi pays the Bank 1 · rent #120")
+        expect(lines).to_have_count(40 + 1)  # the newest page and the "Older" button
+        expect(page.locator("#history li").last).to_have_text("Older")
+        api(base, "/api/transfers", {"from": luigi, "to": "bank", "amount": 3, "note": "tax"})
+        api(base, "/api/transfers", {"from": mario, "to": luigi, "amount": 4, "note": "toll"})
+        api(base, "/api/undo")
+        expect(lines.first).to_contain_text("Undo: Mario pays Luigi 4 · toll")
+        expect(page.locator("#history li.undone")).to_have_count(1)
+        expect(page.locator("#history li.undone")).to_contain_text("Mario pays Luigi 4 · toll")
+        expect(lines.nth(2)).to_contain_text("Luigi pays the Bank 3 · tax")
+        page.wait_for_load_state("networkidle")
+        first, *later = reads
+        assert "limit=40" in first and "after=" not in first and "before=" not in first
+        assert later and all("after=" in url for url in later), reads
+        history = page.locator("#history")
+        history.evaluate("list => { list.scrollTop = list.scrollHeight; }")
+        page.wait_for_timeout(200)
+        card = page.locator("section.card", has=history)
+        card.screenshot(path=str(ARTIFACTS / "tablet-history-older.png"))
+        page.locator("#history li button", has_text="Older").click()
+        expect(lines).to_have_count(43 + 40 + 1)
+        assert "before=" in reads[-1] and len(reads) == len(later) + 2
+        assert len(set(lines.all_inner_texts())) > 80  # no move twice
+        page.close()
+
+
 def test_the_page_says_the_house_rules_numbers_not_its_own(browser: Browser,
                                                           tmp_path: Path) -> None:
     """Nothing on the page carries a hard-coded amount: with house rules the page says the

@@ -16,7 +16,7 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.app.commands import Transfer
+from companion.app.commands import Transfer, Undo
 from companion.audio.null_backend import NullBackend
 from companion.config import AudioConfig, Config, DataConfig, GameConfig
 from companion.daemon import Daemon
@@ -59,7 +59,11 @@ async def call(session: aiohttp.ClientSession, server: WebServer, method: str, p
 
 async def test_read_routes(tmp_path: Path) -> None:
     async with serving(tmp_path) as (server, _), aiohttp.ClientSession() as s:
-        assert await call(s, server, "GET", "/healthz") == (200, {"ok": True})
+        status, health = await call(s, server, "GET", "/healthz")
+        assert status == 200 and health["ok"] is True
+        assert health["parts"]["bank"] == {"ok": True, "detail": "ok", "required": True}
+        assert health["storage"] == {"ok": True, "problem": None, "held": 0, "kept": True,
+                                     "warning": ""}
         status, state = await call(s, server, "GET", "/api/state")
         assert status == 200
         assert [(p["name"], p["balance"]) for p in state["players"]] == [
@@ -69,6 +73,55 @@ async def test_read_routes(tmp_path: Path) -> None:
         assert state["timer"]["phase"] == "idle" and state["timer"]["running"] is False
         status, journal = await call(s, server, "GET", f"/api/journal?game={state['game']['id']}")
         assert status == 200 and len(journal["entries"]) == 3
+
+
+async def test_the_journal_by_pages(tmp_path: Path) -> None:
+    async with serving(tmp_path) as (server, app), aiohttp.ClientSession() as s:
+        mario = app.bank.run(lambda bank: bank.players()[0].id)
+        for n in range(1, 13):
+            await app.table.act(Transfer("bank", mario, n, f"n{n}"))
+        await app.table.act(Undo())  # the 12 coins
+        status, whole = await call(s, server, "GET", "/api/journal")  # no paging: the game
+        assert status == 200 and len(whole["entries"]) == 3 + 12 + 1
+        ids = [m["id"] for m in whole["moves"]]  # oldest first: the opening, 12, the undo
+        status, page = await call(s, server, "GET", "/api/journal?limit=5")
+        assert status == 200 and "entries" not in page  # each move carries its entries
+        assert [m["id"] for m in page["moves"]] == ids[::-1][:5]  # newest first
+        assert (page["game"], page["latest"], page["next_before"], page["next_after"]) == (
+            whole["moves"][0]["game"], ids[-1], ids[-5], None)
+        assert page["moves"][0]["text"] == "Undo: the Bank pays Mario 12 · n12"
+        assert page["moves"][1]["undone_by"] == ids[-1]
+        assert page["moves"] == whole["moves"][::-1][:5]  # each move as the whole game has it
+        pages, before = [page["moves"]], page["next_before"]
+        while before is not None:  # older and older, down to the opening
+            status, page = await call(s, server, "GET", f"/api/journal?before={before}&limit=5")
+            pages.append(page["moves"])
+            before = page["next_before"]
+        assert [m for moves in pages for m in moves] == whole["moves"][::-1]
+        # An undo alone on its page still says what it undid.
+        _, alone = await call(s, server, "GET", "/api/journal?limit=1")
+        assert alone["moves"][0]["text"] == "Undo: the Bank pays Mario 12 · n12"
+        # Catching up: after a move, oldest first, in as many pages as it takes.
+        _, newer = await call(s, server, "GET", f"/api/journal?after={ids[-4]}&limit=2")
+        assert [m["id"] for m in newer["moves"]] == ids[-3:-1]
+        assert (newer["next_after"], newer["next_before"]) == (ids[-2], None)
+        _, rest = await call(s, server, "GET", f"/api/journal?after={ids[-2]}&limit=2")
+        assert [m["id"] for m in rest["moves"]] == ids[-1:] and rest["next_after"] is None
+        assert (await call(s, server, "GET", f"/api/journal?after={ids[-1]}"))[1]["moves"] == []
+        _, all_of_it = await call(s, server, "GET", "/api/journal?after=0&limit=500")
+        assert all_of_it["moves"] == whole["moves"]
+        # Bad values: 400 naming the parameter, nothing changed.
+        _, before_state = await call(s, server, "GET", "/api/state")
+        for query, named in (("before=abc", "before"), ("before=-1", "before"),
+                             ("before=0", "before"), ("before=", "before"),
+                             ("after=1.5", "after"), ("limit=0", "limit"),
+                             ("limit=501", "limit"), ("limit=10000", "limit"),
+                             ("limit=-5", "limit"), ("limit=" + "9" * 30, "limit"),
+                             ("limit=1&limit=2", "limit"), ("before=3&after=1", "before or after"),
+                             ("befor=3", "befor"), ("game=abc", "game")):
+            status, reply = await call(s, server, "GET", "/api/journal?" + query)
+            assert status == 400 and named in reply["error"], (query, reply)
+        assert (await call(s, server, "GET", "/api/state"))[1] == before_state
 
 
 async def test_write_routes_with_the_token(tmp_path: Path) -> None:

@@ -11,10 +11,43 @@ from typing import Any, ClassVar
 from companion.app.contract import Command, Query
 from companion.core.ledger import Entry, Payment
 from companion.core.lever import TimerState
-from companion.core.state import ModeView, MoveView, OutcomeView, TableState, Undone
+from companion.core.outcomes import Outcome
+from companion.core.state import (
+    ModeView,
+    MoveView,
+    OutcomeView,
+    StorageView,
+    TableState,
+    Undone,
+)
 
 CURRENT = None
 """``player`` left out: the current player."""
+
+# -- the block -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Pressed:
+    """A press from a frontend that waits for the bank: the outcome (None: the press did
+    something else, e.g. started the lever timer), and whether it is saved or held."""
+
+    event: object
+    """The press's event (:mod:`companion.events`)."""
+    outcome: Outcome | None = None
+    saved: bool = False
+    """The outcome is in the bank (durable)."""
+    record: OutcomeView | None = None
+    held: str | None = None
+    """Why it is held, not saved yet (it is retried until the disk takes it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Press(Command[Pressed]):
+    """Press the block and wait until its outcome is durable in the bank, or held."""
+
+    action: ClassVar[str] = "press"
+
 
 # -- the bank ------------------------------------------------------------------------------
 
@@ -201,10 +234,22 @@ class GetState(Query[TableState]):
 
 @dataclass(frozen=True, slots=True)
 class GetJournal(Query[dict[str, Any]]):
-    """A game's whole journal (default: the latest game): ``entries`` (coin lines) and
-    ``moves`` (what the table did, each with its entries and in words)."""
+    """A game's journal (default: the latest game).
+
+    With none of ``before``, ``after`` and ``limit``: the whole game, ``entries`` (coin lines)
+    and ``moves`` (what the table did, each with its entries and in words), oldest first.
+    Otherwise one page (:meth:`companion.bank.bank.Bank.move_page`): ``moves`` below move
+    ``before`` newest first, or after move ``after`` oldest first, at most ``limit``; with
+    ``next_before``, ``next_after`` and ``latest``."""
 
     game: int | None = None
+    before: object = None
+    after: object = None
+    limit: object = None
+
+    @property
+    def paged(self) -> bool:
+        return (self.before, self.after, self.limit) != (None, None, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,15 +284,49 @@ class GetActivity(Query[dict[str, Any]]):
 
 
 @dataclass(frozen=True, slots=True)
+class Part:
+    """One part of the build as ``/healthz`` reports it."""
+
+    name: str
+    ok: bool
+    detail: str
+    required: bool = False
+    """A required part that is down makes the companion unhealthy (``/healthz`` 503)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "detail": self.detail, "required": self.required}
+
+
+@dataclass(frozen=True, slots=True)
 class Health:
-    """How the table is doing: for the screen, the status LED and the demo."""
+    """How the table is doing: for ``/healthz``, the screen, the status LED and the demo."""
 
     bank: bool
+    """The bank takes writes now (open, and the disk took the last write)."""
     sound: bool
     presses: int
     ignored: int
     quiet: bool
     """Nothing is sounding, no countdown runs and the lever has settled."""
+    storage: StorageView = field(default_factory=StorageView)
+    has_bank: bool = True
+    """The table keeps a bank at all (it may be down: see ``bank``)."""
+    parts: tuple[Part, ...] = ()
+    """Every part, the bank first; the daemon adds the hardware's."""
+
+    @property
+    def ok(self) -> bool:
+        """Every required part is up."""
+        return all(p.ok for p in self.parts if p.required)
+
+    @property
+    def down(self) -> tuple[Part, ...]:
+        return tuple(p for p in self.parts if not p.ok)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "parts": {p.name: p.to_json() for p in self.parts},
+                "storage": self.storage.to_json(), "presses": self.presses,
+                "ignored": self.ignored}
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,10 @@ daemon's.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import time
+import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
@@ -22,15 +25,24 @@ from companion.app.card_taps import CardTaps
 from companion.app.contract import Command, Query
 from companion.audio.library import SoundLibrary
 from companion.audio.speaker import Priority, Speaker
-from companion.bank.bank import Bank
+from companion.bank.bank import PAGE, Bank
+from companion.bank.held import HeldPress
 from companion.bank.service import BankService
+from companion.bank.store import StorageError
 from companion.core.block import Block
 from companion.core.editions import Editions, editions
 from companion.core.editions.modes import Mode, check_rent
 from companion.core.editions.ruleset import Ruleset
 from companion.core.ledger import Entry, Payment
 from companion.core.lever import TimerState
-from companion.core.state import ModeView, MoveView, OutcomeView, TableState, Undone
+from companion.core.state import (
+    ModeView,
+    MoveView,
+    OutcomeView,
+    StorageView,
+    TableState,
+    Undone,
+)
 from companion.events import (
     SOUNDING,
     BlockOutcome,
@@ -39,6 +51,7 @@ from companion.events import (
     Listener,
     PressIgnored,
     StateChanged,
+    StorageChanged,
     TimerChanged,
 )
 from companion.exc import CompanionError, GameEnded, Refused, Unavailable
@@ -79,6 +92,8 @@ class Armed:
 
 ENDERS = (c.Bankrupt, c.SetWorms, c.EndGame)
 """Commands that may end the game."""
+RETRY_S = 2.0
+"""While the bank has a problem, how often it is tried again (the issue asks for 10 s)."""
 WORMS_LABEL = "Worms are moving!"
 TIMER_LABEL = "Time is running"
 
@@ -109,6 +124,11 @@ class TableService:
         self._enders = 0
         """Writes under way that may end the game (presses wait for them)."""
         self._tasks: set[asyncio.Future[Any]] = set()
+        self._press_task: asyncio.Future[OutcomeView | None] | None = None
+        """The bank write of the latest press (a frontend that waits for it awaits this)."""
+        self._storage = StorageView()
+        self.parts: Callable[[], tuple[c.Part, ...]] = tuple
+        """The hardware's parts for ``/healthz`` (the daemon's; none by default)."""
         bus.subscribe(self._heard)
 
     # -- the contract ----------------------------------------------------------------------
@@ -148,11 +168,82 @@ class TableService:
         log.info("press %d (%s): %s", event.number, source, event.description)
         self.armed = None  # a mode is for one press: back to the edition's default
         if self.bank is not None:
-            self._background(self._write(
-                "outcome", lambda bank: bank.record_outcome(outcome, params=params,
-                                                            source=source)))
+            state = self.state
+            held = HeldPress(uuid.uuid4().hex, time.time(), outcome, source,
+                             None if state is None else state.game.id,
+                             None if state is None else state.current_player,
+                             state is not None, dict(params))
+            # Queued on the writer thread now (a close() right after still banks it).
+            self._press_task = self._background(self._bank_press(held,
+                                                                 self.bank.bank_press(held)))
         self.bus.publish(event)
         return event
+
+    async def _bank_press(self, held: HeldPress, pending: asyncio.Future[
+            tuple[OutcomeView | None, TableState | None]]) -> OutcomeView | None:
+        """A press's outcome banked; when the disk refuses, it is held (and said so)."""
+        assert self.bank is not None
+        try:
+            view, state = await pending
+        except Exception:
+            log.exception("press %s can't be banked", held.press_id)
+            raise
+        if view is None or state is None:
+            self._storage_changed(f"press not saved yet: {self.bank.problem}")
+            return None
+        self._announced("outcome", view, state)
+        if not self._storage.ok:
+            self._storage_changed("saved")
+        return view
+
+    async def _pressed(self, event: Event) -> c.Pressed:
+        """A frontend's press, answered once its outcome is saved or held."""
+        if not isinstance(event, BlockOutcome) or self.bank is None:
+            return c.Pressed(event, getattr(event, "outcome", None))
+        task = self._press_task
+        assert task is not None
+        record = await asyncio.shield(task)
+        if record is None:
+            return c.Pressed(event, event.outcome, held=self.bank.problem or "saving")
+        return c.Pressed(event, event.outcome, saved=True, record=record)
+
+    def _storage_changed(self, summary: str) -> None:
+        """Tell every frontend how the bank stands (held presses, a problem, all well)."""
+        assert self.bank is not None
+        storage = self.bank.status()
+        if storage == self._storage:
+            return
+        self._storage = storage
+        if self.state is not None:
+            self.state = self.state.with_storage(storage)
+        log.info("storage: %s (%s)", summary, storage.warning or "all saved")
+        self.bus.publish(StorageChanged(summary, storage))
+
+    async def keep_bank(self) -> None:
+        """While the bank has a problem or presses are held, try again every few seconds: it
+        re-opens by itself, banks what was held, and everyone hears it is back."""
+        while not self.closed:
+            await asyncio.sleep(RETRY_S)
+            if self.bank is None or self.closed:
+                continue
+            status = self.bank.status()
+            if status.ok and not status.held:
+                if not self._storage.ok or self._storage.held:
+                    self._storage_changed("saved")
+                continue
+            if not await self.bank.recover():
+                self._storage_changed("still not saved")
+                continue
+            try:
+                state = await self._bank(lambda bank: bank.state())
+            except CompanionError as exc:
+                log.warning("the bank is back but its state can't be read: %s", exc)
+                continue
+            held = status.held
+            summary = "the bank is back" + (f": {held} held press{'es' if held != 1 else ''}"
+                                            " saved" if held else "")
+            self._announced("storage", summary, state)
+            self._storage_changed(summary)
 
     def _ignored(self, at: float, source: str, reason: str) -> Event:
         event = PressIgnored(at, source, reason)
@@ -164,6 +255,8 @@ class TableService:
             request_id: str | None = None) -> Awaitable[T]:
         """Carry out a command. A bank command is queued on the writer thread at once (so a
         ``close()`` right after still writes it); await the answer."""
+        if isinstance(command, c.Press):
+            return self._pressed(self.press(source))  # type: ignore[return-value]
         if isinstance(command, c.StartTimer | c.StopTimer | c.ToggleTimer):
             return _done(self._timer(command, source))
         if isinstance(command, c.Tap):
@@ -191,8 +284,8 @@ class TableService:
             case c.GetState():
                 result = self._dress(await self._bank(lambda bank: bank.state()))
                 self.state = result
-            case c.GetJournal(game=game):
-                result = await self._bank(lambda bank: _journal(bank, game))
+            case c.GetJournal():
+                result = await self._bank(lambda bank: _journal(bank, query))
             case c.GetRules():
                 result = self.rules().to_json()
             case c.GetTimer():
@@ -205,7 +298,8 @@ class TableService:
                 linked: set[str] = set()
                 actions: dict[str, str] = {}
                 if self.bank is not None:  # without a bank, the taps still show
-                    linked, actions = await self._bank(_linked_cards)
+                    with contextlib.suppress(StorageError):
+                        linked, actions = await self._bank(_linked_cards)
                 result = {"activity": list(self.cards.feed),
                           "new_cards": self.cards.new_cards(linked), "card_actions": actions}
             case c.GetHealth():
@@ -219,6 +313,9 @@ class TableService:
     def load(self) -> None:
         """Read the table's state at start-up (blocking: before the loop serves anyone)."""
         if self.bank is None:
+            return
+        self._storage = self.bank.status()
+        if not self.bank.is_open:
             return
         try:
             self.state = self._dress(self.bank.run(lambda bank: bank.state()))
@@ -234,8 +331,22 @@ class TableService:
     def health(self) -> c.Health:
         now = self.clock()
         quiet = not self.block.is_sounding(now) and self.lever.quiet and not self.speaker.busy
-        return c.Health(bank=self.bank is not None, sound=self.speaker.available,
-                        presses=self.block.presses, ignored=self.block.ignored, quiet=quiet)
+        storage = self.bank.status() if self.bank is not None else StorageView(
+            False, "no bank is configured")
+        if storage.ok:
+            detail = "ok" + (f", {storage.held} presses held" if storage.held else "")
+        else:
+            detail = storage.problem or "unavailable"
+            if storage.held:
+                detail += f" ({storage.held} press{'es' if storage.held != 1 else ''} held)"
+        parts = (c.Part("bank", storage.ok, detail, required=True),
+                 c.Part("sound", self.speaker.available,
+                        self.speaker.backend.name if self.speaker.available else
+                        "no sound card: outcomes are shown, not heard"),
+                 *self.parts())
+        return c.Health(bank=storage.ok, sound=self.speaker.available,
+                        presses=self.block.presses, ignored=self.block.ignored, quiet=quiet,
+                        storage=storage, has_bank=self.bank is not None, parts=parts)
 
     async def drain(self) -> None:
         """Wait for the bank writes under way (a press's outcome, a turn passed at time-up)."""
@@ -298,7 +409,8 @@ class TableService:
         """The bank's state with what only the service knows: the timer and the press mode."""
         self.state = state
         self.lever.set_label(WORMS_LABEL if self.rules().worms is not None else TIMER_LABEL)
-        return state.with_timer(self.lever.state()).with_mode(self.mode_view())
+        return state.with_timer(self.lever.state()).with_mode(self.mode_view()).with_storage(
+            self._storage)
 
     def _heard(self, event: Event) -> None:
         """Time-up passes the turn where the rules say so (not when everyone plays at once)."""
@@ -337,11 +449,19 @@ class TableService:
                         pending: asyncio.Future[tuple[T, TableState]]) -> T:
         try:
             result, state = await pending
+        except StorageError:  # nothing written: the caller hears why, so does everyone
+            self._storage_changed(f"{action} not saved")
+            raise
         except CompanionError:  # refused, ended, unavailable: the caller hears why
             raise
         except Exception:
             log.exception("bank %s failed", action)
             raise
+        self._announced(action, result, state)
+        return result
+
+    def _announced(self, action: str, result: object, state: TableState) -> None:
+        """Listeners get the new state after a write, with one line about it."""
         was_over = self.state is not None and self.state.ended and \
             self.state.game.id == state.game.id
         state = self._dress(state)
@@ -350,12 +470,12 @@ class TableService:
         summary = describe_result(result, state)
         log.info("bank %s: %s", action, summary)
         self.bus.publish(StateChanged(action, summary, state))
-        return result
 
-    def _background(self, pending: Awaitable[Any]) -> None:
+    def _background(self, pending: Awaitable[T]) -> asyncio.Future[T]:
         task = asyncio.ensure_future(pending)
         self._tasks.add(task)
         task.add_done_callback(self._finished)
+        return task
 
     def _finished(self, task: asyncio.Future[Any]) -> None:
         self._tasks.discard(task)
@@ -418,10 +538,15 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
     raise TypeError(f"unknown command {command!r}")
 
 
-def _journal(bank: Bank, game: int | None) -> dict[str, Any]:
+def _journal(bank: Bank, query: c.GetJournal) -> dict[str, Any]:
+    """A page of moves (each with its entries), or the whole game with its coin lines."""
+    if query.paged:
+        limit = PAGE if query.limit is None else query.limit
+        page = bank.move_page(query.game, before=query.before, after=query.after, limit=limit)
+        return page.to_json()
     with bank.snapshot():
-        return {"entries": bank.journal_json(game),
-                "moves": [m.to_json() for m in bank.moves(game)]}
+        return {"entries": bank.journal_json(query.game),
+                "moves": [m.to_json() for m in bank.moves(query.game)]}
 
 
 def _linked_cards(bank: Bank) -> tuple[set[str], dict[str, str]]:

@@ -5,19 +5,21 @@ IMMEDIATE`` transaction and returns only after COMMIT (``synchronous=FULL``): an
 write survives a power cut. A ``Bank`` object is used from one thread; other processes may
 share the file safely.
 
-Everything a game is derives from its journal: balances are summed from the entries; who is
-out, the points and worms typed in, and whether the game has ended come from the moves not
-undone. Undo writes compensation, never deletes.
+Everything a game is derives from its journal: balances are the sum of the entries (kept in
+memory as entries are written, so a write's cost does not grow with the game; see
+:meth:`Bank.balances`); who is out, the points and worms typed in, and whether the game has
+ended come from the moves not undone. Undo writes compensation, never deletes.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +74,11 @@ COLOURS = ("#e52521", "#43b047", "#f49ac1", "#049cd8", "#fbd000", "#8e44ad")
 
 RECENT = 8
 """Journal lines in ``state().recent``: what a screen's log shows."""
+PAGE = 100
+MAX_PAGE = 500
+"""Moves in one page of the journal (:meth:`Bank.move_page`): by default, and at most."""
+
+log = logging.getLogger(__name__)
 
 
 class Current:
@@ -86,6 +93,14 @@ def _party(value: int | None) -> Party:
 
 def _column(party: Party) -> int | None:
     return None if party == BANK else int(party)
+
+
+def _credit(money: dict[int, int], payer: Party, payee: Party, amount: int) -> None:
+    """One journal line's effect on the balances: the payer has less, the payee more."""
+    if payer != BANK:
+        money[int(payer)] = money.get(int(payer), 0) - amount
+    if payee != BANK:
+        money[int(payee)] = money.get(int(payee), 0) + amount
 
 
 def _entry(row: sqlite3.Row) -> Entry:
@@ -116,6 +131,33 @@ def _outcome(row: sqlite3.Row) -> Outcome:
                    mode=row["mode"])
 
 
+@dataclass(frozen=True, slots=True)
+class MovePage:
+    """One page of a game's journal (:meth:`Bank.move_page`): ``moves`` newest first below
+    ``before``, or oldest first after ``after``; each with its entries, in words."""
+
+    game_id: int
+    moves: tuple[MoveView, ...]
+    next_before: int | None
+    """``before`` for the next older page (None: no older moves, or an ``after`` page)."""
+    next_after: int | None
+    """``after`` for the newer moves this page had no room for (None: it reaches the latest,
+    or a ``before`` page)."""
+    latest: int | None
+    """The game's newest move (None: none yet)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game_id, "moves": [m.to_json() for m in self.moves],
+                "next_before": self.next_before, "next_after": self.next_after,
+                "latest": self.latest}
+
+
+def _page_limit(value: object) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_PAGE:
+        return value
+    raise Refused(f"limit must be a whole number from 1 to {MAX_PAGE}, got {shown(value)}")
+
+
 class Bank:
     """Games, players and the journal; every rule comes from the edition's ruleset and
     :mod:`companion.core.ledger`."""
@@ -126,6 +168,17 @@ class Bank:
         self.clock = clock
         self.editions = rulesets if rulesets is not None else editions()
         self._db = open_readonly(path) if readonly else open_database(path)
+        self._money: dict[int, dict[int, int]] = {}
+        """Each game's balances as committed, kept as entries are written."""
+        self._money_version: int | None = None
+        """``PRAGMA data_version`` when ``_money`` was last known right: another connection's
+        commit changes it, and ``_money`` is then read again."""
+        self._working: dict[int, dict[int, int]] | None = None
+        """Inside a write: the balances with this transaction's entries (kept at COMMIT,
+        thrown away at ROLLBACK)."""
+        latest = self.latest_game()
+        if latest is not None:
+            self.check_balances(latest)
 
     @classmethod
     def in_dir(cls, data_dir: Path, **kwargs: Any) -> Bank:
@@ -136,16 +189,34 @@ class Bank:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """One immediate transaction: validate and write, COMMIT before returning."""
+        """One immediate transaction: validate and write, COMMIT before returning. The
+        balances it changed are kept only if COMMIT returned: a failed write changes nothing,
+        in the file or in memory."""
         db = self._db
         db.execute("BEGIN IMMEDIATE")
+        committing = False
         try:
+            self._fresh()
+            self._working = {}
             yield db
+            committing = True
             db.execute("COMMIT")
+            self._money.update(self._working)
         except BaseException:
+            if committing:  # whether COMMIT left anything in the file: read it again
+                self._money.clear()
             if db.in_transaction:  # SQLite may already have rolled back (disk full, I/O)
                 db.execute("ROLLBACK")
             raise
+        finally:
+            self._working = None
+
+    def probe(self) -> None:
+        """A small real write (the schema version, rewritten as it is): raises if the disk
+        refuses writes (full, read-only, failing)."""
+        with self._write() as db:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            db.execute(f"PRAGMA user_version={int(version)}")
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -266,9 +337,12 @@ class Bank:
         facts = Facts(gid, self._rules_of(game["edition"]), self.players(gid),
                        game["current_player"], json.loads(game["options"]))
         kinds = ", ".join(f"'{k.value}'" for k in FACTS)
+        # By kind: only these moves are read, however long the game (left to itself, the
+        # planner walks every move of the game by moves_by_game to save the sort).
         for row in self._db.execute(
-                f"SELECT * FROM moves m WHERE game_id = ? AND kind IN ({kinds}) AND NOT EXISTS"
-                " (SELECT 1 FROM moves u WHERE u.undoes = m.id) ORDER BY id", (gid,)):
+                f"SELECT * FROM moves m INDEXED BY moves_by_kind WHERE game_id = ? AND kind IN"
+                f" ({kinds}) AND NOT EXISTS (SELECT 1 FROM moves u WHERE u.undoes = m.id)"
+                " ORDER BY id", (gid,)):
             data = json.loads(row["data"])
             kind = MoveKind(row["kind"])
             if kind is MoveKind.BANKRUPTCY:
@@ -367,9 +441,10 @@ class Bank:
                                        " card_uid = ?", (gid, uid)).fetchone()
                 if row is not None:
                     return "player", row["id"]
-            action = self.card_actions().get(uid)
-            if action is not None:
-                return "action", action
+            found = self._db.execute("SELECT action FROM card_actions WHERE uid = ?",
+                                     (uid,)).fetchone()
+            if found is not None:
+                return "action", found["action"]
             target = (named or {}).get(uid)
             if target is not None:
                 if target.startswith("action:"):
@@ -412,7 +487,14 @@ class Bank:
             "SELECT * FROM entries WHERE game_id = ? ORDER BY id", (gid,))]
 
     def balances(self, game_id: int | None = None) -> dict[int, int]:
-        """Each player's coins, summed from the journal by SQLite."""
+        """Each player's coins: the sum of the journal, kept in memory as entries are written
+        (a write's cost does not grow with the game). Summed again by SQLite the first time a
+        game is read, and whenever another connection has written the file since."""
+        with self.snapshot():
+            return self._balances(self._game(game_id))
+
+    def summed_balances(self, game_id: int | None = None) -> dict[int, int]:
+        """Each player's coins, summed from the whole journal by SQLite."""
         gid = self._game(game_id)
         result = dict.fromkeys(self._player_ids(gid), 0)
         for pid, total in self._db.execute(
@@ -422,6 +504,55 @@ class Bank:
                 " WHERE party IS NOT NULL GROUP BY party", (gid,)):
             result[pid] = total
         return result
+
+    def check_balances(self, game_id: int | None = None) -> bool:
+        """Are the balances kept in memory the full sum? (Not kept yet, as when the bank
+        opens: the journal replayed through the same rule as a write.) If they ever differ,
+        log an ERROR and trust the sum. True when they agree."""
+        assert self._working is None, "not inside a write"
+        with self.snapshot():
+            gid = self._game(game_id)
+            self._fresh()
+            kept = self._money.get(gid)
+            if kept is None:
+                kept = dict.fromkeys(self._player_ids(gid), 0)
+                for payer, payee, amount in self._db.execute(
+                        "SELECT payer, payee, amount FROM entries WHERE game_id = ?", (gid,)):
+                    _credit(kept, _party(payer), _party(payee), amount)
+            summed = self.summed_balances(gid)
+            self._money[gid] = summed
+        if kept != summed:
+            log.error("bank %s, game %d: the balances kept (%s) are not the sum of the journal "
+                      "(%s): using the sum", self.path, gid, kept, summed)
+            return False
+        return True
+
+    def _fresh(self) -> None:
+        """Forget the balances kept if another connection has committed since (SQLite's
+        ``PRAGMA data_version``; this connection's own commits leave it as it is)."""
+        version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        if version != self._money_version:
+            self._money.clear()
+            self._money_version = version
+
+    def _kept(self, gid: int) -> dict[int, int]:
+        """The balances of game ``gid`` kept in memory (this write's, inside one), read by
+        the full sum if they are not kept yet. Inside a transaction or a snapshot."""
+        if self._working is not None:
+            money = self._working.get(gid)
+            if money is None:
+                base = self._money.get(gid)
+                money = self._working[gid] = dict(base) if base is not None \
+                    else self.summed_balances(gid)
+            return money
+        self._fresh()  # before the sum: what is kept is never older than its version
+        money = self._money.get(gid)
+        if money is None:
+            money = self._money[gid] = self.summed_balances(gid)
+        return money
+
+    def _balances(self, gid: int) -> dict[int, int]:
+        return dict(self._kept(gid))
 
     def _insert_move(self, db: sqlite3.Connection, gid: int, kind: MoveKind, *,
                      player: int | None = None, data: Mapping[str, Any] | None = None,
@@ -439,6 +570,9 @@ class Bank:
                       payee: Party, amount: int, kind: EntryKind, note: str = "",
                       source: str = "", outcome_id: int | None = None,
                       undoes: int | None = None) -> Entry:
+        """Write one journal line (inside a write) and count it in the balances kept."""
+        assert self._working is not None, "entries are written inside a write"
+        money = self._kept(gid)  # first: a first read sums the journal without this line
         now = self.clock()
         entry_id = db.execute(
             "INSERT INTO entries (game_id, at, payer, payee, amount, kind, note, source,"
@@ -446,6 +580,7 @@ class Bank:
             (gid, now, _column(payer), _column(payee), amount, kind.value, note, source,
              outcome_id, undoes, move)).lastrowid
         assert entry_id is not None
+        _credit(money, payer, payee, amount)
         return Entry(entry_id, gid, now, payer, payee, amount, kind, note, source, outcome_id,
                      undoes, move)
 
@@ -483,7 +618,7 @@ class Bank:
         the player the move is about (default: the payer)."""
         moved = amount
         if payer != BANK:
-            balance = self.balances(facts.gid)[payer]  # type: ignore[index]
+            balance = self._balances(facts.gid)[payer]  # type: ignore[index]
             moved = facts.rules.payable(amount, balance)
         who = facts.name(payer)
         if moved == 0:
@@ -571,7 +706,7 @@ class Bank:
             if fee is None:
                 raise Refused(f"{facts.rules.name} has no Jail")
             pid = self._in_game(facts, or_current(facts, player))
-            balance = self.balances(facts.gid)[pid]
+            balance = self._balances(facts.gid)[pid]
             if facts.rules.debt is Debt.CAPPED and balance < fee.value:
                 raise Refused(f"{facts.name(pid)} has {balance} coins and can't pay the jail "
                               f"fee of {fee.value}: roll for a 6 instead")
@@ -610,7 +745,7 @@ class Bank:
             to = self._party_in_game(facts, creditor, "creditor")
             if to == pid:
                 raise Refused("a player cannot be bankrupt to themselves")
-            money = self.balances(facts.gid)
+            money = self._balances(facts.gid)
             left = money[pid]
             # A balance below zero: what was paid without being there goes back to whoever got
             # it (newest payments first; the Bank, or a player who is out, writes it off).
@@ -693,7 +828,7 @@ class Bank:
             data: dict[str, Any] = {"player": player, "found": n}
             ends = n == target.value
             if ends:
-                data.update(self._ending(facts, self.balances(facts.gid), [pid]))
+                data.update(self._ending(facts, self._balances(facts.gid), [pid]))
             move = self._insert_move(db, facts.gid, MoveKind.WORMS, player=pid, data=data,
                                      note=f"{n} of {target.value} worms", source=source,
                                      ends=ends, request_id=request_id)
@@ -714,7 +849,7 @@ class Bank:
                 how = {End.LAST_PLAYER: "when every other player has gone bankrupt",
                        End.WORMS: "when a player has found all their worms"}[rules.end]
                 raise Refused(f"{rules.name} ends {how}, not when the banker says so")
-            money = self.balances(facts.gid)
+            money = self._balances(facts.gid)
             data = self._ending(facts, money, winners(rules, facts.seats(money)))
             move = self._insert_move(db, facts.gid, MoveKind.END, data=data,
                                      note="final score", source=source, ends=True,
@@ -736,11 +871,7 @@ class Bank:
             if replay is not None:
                 return Undone(self._move_view(replay["id"]), self._move_view(replay["undoes"]))
             gid = self._game(game_id)
-            row = db.execute(
-                "SELECT * FROM moves m WHERE game_id = ? AND kind NOT IN ('opening', 'undo')"
-                " AND NOT EXISTS (SELECT 1 FROM moves u WHERE u.undoes = m.id)"
-                " AND NOT (kind = 'transfer' AND NOT EXISTS (SELECT 1 FROM entries e WHERE"
-                " e.move_id = m.id)) ORDER BY id DESC LIMIT 1", (gid,)).fetchone()
+            row = self._undo_target(gid)
             if row is None:
                 raise Refused("nothing to undo")
             target = self._move_view(row["id"])
@@ -764,17 +895,42 @@ class Bank:
                                (data["current_before"], gid))
             return Undone(self._move_view(move), self._move_view(row["id"]))
 
+    def _undo_target(self, gid: int) -> sqlite3.Row | None:
+        """The latest move not undone yet that undo takes (not the opening balances, not an
+        undo, not a payment that moved nothing; :func:`companion.core.ledger.undo_target`).
+
+        Walks back from the newest move, jumping from an undo to below its target: when the
+        undo was written its target was the latest move not undone, so every move between the
+        two is undone already (or an undo, or moved nothing). A run of undos is one step, and
+        the walk never reads the rest of the game."""
+        below = 2**63 - 1
+        while True:
+            row = self._db.execute("SELECT * FROM moves WHERE game_id = ? AND id < ? ORDER BY"
+                                   " id DESC LIMIT 1", (gid, below)).fetchone()
+            if row is None:
+                return None
+            kind = row["kind"]
+            if kind == MoveKind.UNDO.value:
+                below = row["id"] if row["undoes"] is None else row["undoes"]
+            elif kind == MoveKind.OPENING.value or (
+                    kind == MoveKind.TRANSFER.value and self._db.execute(
+                        "SELECT 1 FROM entries WHERE move_id = ? LIMIT 1",
+                        (row["id"],)).fetchone() is None):
+                below = row["id"]
+            else:
+                return row
+
     # -- the block -------------------------------------------------------------------------
 
     def record_outcome(self, outcome: Outcome, *, params: Mapping[str, int] | None = None,
                        source: str = "button", at: float | None = None,
                        game_id: int | None = None, player: int | Current | None = CURRENT,
-                       press_id: str | None = None) -> OutcomeView:
+                       press_id: str | None = None, held: bool = False) -> OutcomeView:
         """Keep an outcome and apply it: to ``player`` (by default the current player;
         unassigned if nobody is), or for utility rent to the payer it was armed with.
 
         ``press_id`` makes it once only: a press held while the disk refused it and retried
-        later (even after a restart) is banked once. A held press whose game has ended
+        later (even after a restart) is banked once. A ``held`` press whose game has ended
         meanwhile, or whose player is out, is kept unassigned: nothing of it is lost."""
         source = check_source(source)
         with self._write() as db:
@@ -783,7 +939,7 @@ class Bank:
                                  (press_id,)).fetchone()
                 if row is not None:
                     return self._outcome_view(row["id"], self._facts(row["game_id"]))
-            late = press_id is not None and not isinstance(player, Current)
+            late = held
             facts = self._facts(game_id) if late else self._open_facts(game_id)
             mode = facts.rules.find_mode(outcome.mode)
             clean: dict[str, int] = {}
@@ -887,7 +1043,7 @@ class Bank:
     def _state(self, game_id: int | None) -> TableState:
         facts = self._facts(game_id)
         rules = facts.rules
-        money = self.balances(facts.gid)
+        money = self._balances(facts.gid)
         last = self._outcomes(facts, limit=1)
         ended = facts.ending is not None
         table = standings(rules, facts.seats(money))
@@ -935,8 +1091,8 @@ class Bank:
         return [e.to_json(undone_by.get(e.id)) for e in entries]
 
     def moves(self, game_id: int | None = None) -> list[MoveView]:
-        """The whole journal as moves (what the table did), oldest first: two queries, however
-        long the game (the tablet reads it after every change)."""
+        """The whole journal as moves (what the table did), oldest first, in two queries (for
+        export and tools; the tablet reads it by pages: :meth:`move_page`)."""
         with self.snapshot():
             facts = self._facts(game_id)
             entries: dict[int, list[Entry]] = {}
@@ -951,6 +1107,63 @@ class Bank:
                 texts[view.id] = view.text
                 views.append(view)
             return views
+
+    def move_page(self, game_id: int | None = None, *, before: object = None,
+                  after: object = None, limit: object = PAGE) -> MovePage:
+        """A page of the journal as moves: up to ``limit`` moves below move ``before``
+        (default: the newest ones), newest first; or after move ``after`` (0: from the
+        start), oldest first, to catch up. An undo is told in the words of its target
+        even when the target is on another page. A few indexed queries, however long the
+        game."""
+        if before is not None and after is not None:
+            raise Refused("give before or after, not both")
+        if before is not None and not is_id(before):
+            raise Refused(f"before must be a move id (a whole number from 1), got "
+                          f"{shown(before)}")
+        if after is not None and not (is_id(after) or (type(after) is int and after == 0)):
+            raise Refused(f"after must be a move id (a whole number from 0), got "
+                          f"{shown(after)}")
+        size = _page_limit(limit)
+        with self.snapshot():
+            facts = self._facts(game_id)
+            if after is None:
+                sql, bound = " AND m.id < ? ORDER BY m.id DESC LIMIT ?", before or 2**63 - 1
+            else:
+                sql, bound = " AND m.id > ? ORDER BY m.id LIMIT ?", after
+            rows = self._db.execute(MOVES_SQL + " WHERE m.game_id = ?" + sql,
+                                    (facts.gid, bound, size + 1)).fetchall()
+            more = len(rows) > size
+            rows = rows[:size]
+            latest = self._db.execute("SELECT MAX(id) FROM moves WHERE game_id = ?",
+                                      (facts.gid,)).fetchone()[0]
+            views = {view.id: view for view in self._views(rows, facts)}
+        last = rows[-1]["id"] if more else None
+        return MovePage(facts.gid, tuple(views[row["id"]] for row in rows),
+                        last if after is None else None, last if after is not None else None,
+                        latest)
+
+    def _views(self, rows: Sequence[sqlite3.Row], facts: Facts) -> list[MoveView]:
+        """These moves in words, oldest first, with their entries; the moves their undos
+        undid are read by id (in words too) when they are not among them."""
+        rows = sorted(rows, key=lambda row: row["id"])
+        ids = {row["id"] for row in rows}
+        targets = sorted({row["undoes"] for row in rows if row["undoes"] is not None} - ids)
+        extra = self._db.execute(
+            MOVES_SQL + " WHERE m.id IN (SELECT value FROM json_each(?)) ORDER BY m.id",
+            (json.dumps(targets),)).fetchall() if targets else []
+        entries: dict[int, list[Entry]] = {}
+        for row in self._db.execute(
+                "SELECT * FROM entries WHERE move_id IN (SELECT value FROM json_each(?))"
+                " ORDER BY id", (json.dumps(sorted(ids | set(targets))),)):
+            entries.setdefault(row["move_id"], []).append(_entry(row))
+        texts = {row["id"]: _view(row, entries.get(row["id"], []), facts, {}).text
+                 for row in extra}
+        views = []
+        for row in rows:
+            view = _view(row, entries.get(row["id"], []), facts, texts)
+            texts[view.id] = view.text
+            views.append(view)
+        return views
 
     def _move_view(self, move_id: int, facts: Facts | None = None) -> MoveView:
         row = self._db.execute(MOVES_SQL + " WHERE m.id = ?", (move_id,)).fetchone()

@@ -3,56 +3,259 @@
 Every operation runs on that thread in order, so the loop never blocks on an fsync and two
 writers in this process can never interleave. Other processes (``companion export``, a second
 tool) share the file through SQLite's own locking.
+
+The service also knows whether the bank can be used now. A bank that can't be opened, or a disk
+that refuses a write (full, read-only, failing), is a *problem* in words ("the SD card is
+full"); :meth:`BankService.recover` (the table calls it every few seconds while there is one)
+re-opens the file, banks the presses held meanwhile (:mod:`companion.bank.held`) and checks
+with a small write that the disk takes writes again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
-from companion.bank.bank import Bank
+from companion.bank.bank import CURRENT, Bank
+from companion.bank.held import FILE_NAME, HeldFile, HeldPress
+from companion.bank.store import BankUnavailable, StorageError, storage_problem
 from companion.core.editions import Editions
+from companion.core.state import OutcomeView, StorageView, TableState
+from companion.exc import CompanionError
 
+log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+KEEP_OPEN = ("SQLITE_FULL", "SQLITE_BUSY", "SQLITE_LOCKED")
+"""Storage errors after which the connection is still good (the disk or a lock refused one
+write); after any other (read-only, I/O error, can't open) the file is opened again."""
 
 
 class BankService:
-    """Runs ``Bank`` operations on its own thread; ``await service.call(lambda b: ...)``."""
+    """Runs ``Bank`` operations on its own thread; ``await service.call(lambda b: ...)``.
 
-    def __init__(self, path: Path, rulesets: Editions | None = None) -> None:
+    ``prepare`` runs on every (re)opened bank before anything else (the daemon's: start the
+    configured game if there is none)."""
+
+    def __init__(self, path: Path, rulesets: Editions | None = None, *,
+                 prepare: Callable[[Bank], object] | None = None) -> None:
         self.path = path
         self.rulesets = rulesets
+        self.prepare = prepare
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bank")
         self._bank: Bank | None = None
+        self._held: list[HeldPress] = []
+        self._held_file = HeldFile(path.with_name(FILE_NAME))
+        self._held_on_disk = True
+        self.problem: str | None = "the bank has not been opened yet"
+
+    # -- opening and recovering -------------------------------------------------------------
 
     def open(self) -> Bank:
-        """Open the file on the writer thread (blocking: at start-up only)."""
-        self._bank = self._executor.submit(Bank, self.path, rulesets=self.rulesets).result()
+        """Open the file on the writer thread (blocking: at start-up only); raises if it
+        can't, and then :meth:`recover` keeps trying."""
+        if not self._executor.submit(self._recover).result():
+            raise BankUnavailable(self.problem or "the bank can't be opened")
+        assert self._bank is not None
         return self._bank
+
+    def recover(self) -> asyncio.Future[bool]:
+        """Try again now (on the writer thread): True when the bank is open, every held press
+        is banked and the disk takes writes."""
+        return asyncio.wrap_future(self._executor.submit(self._recover))
+
+    def status(self) -> StorageView:
+        """How things stand (read from the loop: plain attribute reads)."""
+        return StorageView(self.problem is None, self.problem, len(self._held),
+                           self._held_on_disk and self._held_file.is_open)
+
+    @property
+    def is_open(self) -> bool:
+        return self._bank is not None
+
+    def _recover(self) -> bool:
+        had = self.problem
+        try:
+            self._open_held_file()
+            if self._bank is None:
+                self._bank = Bank(self.path, rulesets=self.rulesets)
+                if self.prepare is not None:
+                    self.prepare(self._bank)
+            banked = self._bank_held()
+            if had is not None and not banked:
+                self._bank.probe()  # the disk takes a write again?
+        except Exception as exc:
+            self._failed(exc, "recovering")
+            return False
+        self.problem = None
+        if had is not None:
+            log.info("bank %s: ok again (was: %s)", self.path, had)
+        return True
+
+    def _open_held_file(self) -> None:
+        if self._held_file.is_open:
+            return
+        try:
+            found = self._held_file.open()
+        except OSError as exc:
+            if self._held_on_disk:
+                log.warning("held presses can't be kept in %s (%s): a press the disk refuses "
+                            "is held in memory only until it can", self._held_file.path, exc)
+            self._held_on_disk = False
+            return
+        ids = {p.press_id for p in found}
+        before = {p.press_id for p in self._held}
+        self._held = [*found, *(p for p in self._held if p.press_id not in ids)]
+        restarted = [p for p in found if p.press_id not in before]
+        if restarted:
+            log.warning("%d held press(es) from before a restart: banking them now",
+                        len(restarted))
+        self._held_on_disk = True
+        self._save_held()
+
+    def _bank_held(self) -> bool:
+        """Bank the held presses, oldest first; True if there were any."""
+        assert self._bank is not None
+        if not self._held:
+            return False
+        while self._held:
+            press = self._held[0]
+            try:
+                view = self._record(self._bank, press)
+            except CompanionError as exc:
+                if storage_problem(exc) is not None:
+                    raise
+                # Cannot happen by the rules (a held press is banked however the game went
+                # on); kept in the log whole rather than blocking every press after it.
+                log.error("held press %s can't be banked (%s): %s", press.press_id, exc,
+                          press.to_json())
+                view = None
+            self._held.pop(0)
+            self._save_held()
+            if view is not None:
+                log.info("held press %s banked as outcome #%d", press.press_id, view.id)
+        return True
+
+    def _record(self, bank: Bank, press: HeldPress, held: bool = True) -> OutcomeView:
+        """Bank a press: a live one as the bank stands now (the writes queued before it
+        included), a held one for the game and player of its moment."""
+        if not held:
+            return bank.record_outcome(press.outcome, params=press.params,
+                                       source=press.source, press_id=press.press_id)
+        known = press.known
+        return bank.record_outcome(press.outcome, params=press.params, source=press.source,
+                                   at=press.at, game_id=press.game if known else None,
+                                   player=press.player if known else CURRENT,
+                                   press_id=press.press_id, held=True)
+
+    @staticmethod
+    def _as_it_stands(bank: Bank, press: HeldPress) -> HeldPress:
+        """A press the disk refused, for the game and player the bank has now (reading works
+        when writing does not; the service's view may lag a write queued just before)."""
+        try:
+            game = bank.latest_game()
+            player = bank.current_player(game) if game is not None else None
+        except Exception:  # can't read either: the service's view of the press's moment
+            return press
+        return replace(press, game=game, player=player, known=game is not None)
+
+    def _save_held(self) -> None:
+        if not self._held_file.is_open:
+            return
+        try:
+            fits = self._held_file.write(self._held)
+        except OSError as exc:
+            log.error("held presses can't be written to %s: %s", self._held_file.path, exc)
+            fits = False
+        if not fits and self._held_on_disk:
+            log.warning("held presses: %d no longer fit in %s; the rest are in memory only",
+                        len(self._held), self._held_file.path)
+        self._held_on_disk = fits
+
+    def _failed(self, exc: BaseException, doing: str) -> str:
+        """Note a storage failure (or any failure to open); the words for it."""
+        reason = storage_problem(exc) or str(exc) or type(exc).__name__
+        if reason != self.problem:
+            log.error("bank %s: %s failed: %s", self.path, doing, reason)
+        self.problem = reason
+        if self._bank is not None and not str(getattr(exc, "sqlite_errorname", "")
+                                              ).startswith(KEEP_OPEN):
+            try:
+                self._bank.close()
+            except Exception:  # a broken connection: it goes anyway
+                log.debug("closing the failed bank connection", exc_info=True)
+            self._bank = None
+        return reason
+
+    # -- presses ---------------------------------------------------------------------------
+
+    def bank_press(self, press: HeldPress
+                   ) -> asyncio.Future[tuple[OutcomeView | None, TableState | None]]:
+        """Bank a press's outcome (in order with every other write) and read the table after
+        it; ``(None, None)`` when it is held because the disk refused it or the bank is down
+        (it is banked later, once)."""
+        return asyncio.wrap_future(self._executor.submit(self._press, press))
+
+    def _press(self, press: HeldPress) -> tuple[OutcomeView | None, TableState | None]:
+        if self._bank is not None and not self._held:
+            try:
+                view = self._record(self._bank, press, held=False)
+                return view, self._bank.state()
+            except Exception as exc:
+                if storage_problem(exc) is None:
+                    raise
+                press = self._as_it_stands(self._bank, press)
+                self._failed(exc, f"banking press {press.press_id}")
+        self._open_held_file()
+        self._held.append(press)
+        self._save_held()
+        log.warning("press %s held, not saved yet (%d held): %s", press.press_id,
+                    len(self._held), self.problem)
+        return None, None
+
+    # -- every other operation -------------------------------------------------------------
 
     def run(self, fn: Callable[[Bank], T]) -> T:
         """Run ``fn`` on the writer thread and wait (for start-up and tools, not the loop)."""
         return self._executor.submit(self._with_bank, fn).result()
 
     def call(self, fn: Callable[[Bank], T]) -> asyncio.Future[T]:
-        """Queue ``fn(bank)`` on the writer thread now (order is kept); await the result."""
+        """Queue ``fn(bank)`` on the writer thread now (order is kept); await the result.
+        A storage failure comes back as :class:`StorageError` saying why."""
         return asyncio.wrap_future(self._executor.submit(self._with_bank, fn))
 
     def _with_bank(self, fn: Callable[[Bank], T]) -> T:
         if self._bank is None:
-            raise RuntimeError("the bank is not open")
-        return fn(self._bank)
+            raise StorageError(self.problem or "the bank is not open")
+        try:
+            return fn(self._bank)
+        except StorageError as exc:
+            self._failed(exc, "a bank operation")
+            raise
+        except Exception as exc:
+            if storage_problem(exc) is None:
+                raise
+            raise StorageError(self._failed(exc, "a bank operation")) from exc
 
     def close(self) -> None:
-        """Finish every queued write, then close the file (on the writer thread, in order)."""
-        if self._bank is not None:
-            self._executor.submit(self._close_bank).result()
+        """Finish every queued write, bank what is held if the disk now allows, then close
+        the file (on the writer thread, in order)."""
+        self._executor.submit(self._close_bank).result()
         self._executor.shutdown(wait=True)
 
     def _close_bank(self) -> None:
+        if self._held:
+            self._recover()
+            if self._held:
+                log.error("stopping with %d press(es) not banked: %s", len(self._held),
+                          "kept in " + str(self._held_file.path) + " for the next start"
+                          if self._held_on_disk else "LOST (the disk took none of them)")
+        self._held_file.close()
         if self._bank is not None:
             self._bank.close()
             self._bank = None

@@ -8,7 +8,9 @@ the daemon never crash-loops on a bad file.
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -227,6 +229,56 @@ class BankUnavailable(Unavailable):
     The file is left exactly as it is."""
 
 
+class StorageError(BankUnavailable):
+    """The disk refused a write (full, read-only, failing) or the file is locked: nothing was
+    written, and the message says why in words a person at the table understands."""
+
+
+_PROBLEMS = (
+    ("SQLITE_FULL", "the SD card is full: free some space (the companion keeps trying)"),
+    ("SQLITE_READONLY", "the data folder is read-only: the companion can't write the bank"),
+    ("SQLITE_IOERR", "the SD card could not be written (an I/O error): it may be failing"),
+    ("SQLITE_CANTOPEN", "the bank file can't be opened (is the data folder there?)"),
+    ("SQLITE_BUSY", "the bank file is locked by another program"),
+    ("SQLITE_LOCKED", "the bank file is locked by another program"),
+    ("SQLITE_PERM", "the companion has no permission to write the bank file"),
+)
+_ERRNOS = {errno.ENOSPC: _PROBLEMS[0][1], errno.EDQUOT: _PROBLEMS[0][1],
+           errno.EROFS: _PROBLEMS[1][1], errno.EACCES: _PROBLEMS[6][1],
+           errno.EPERM: _PROBLEMS[6][1], errno.EIO: _PROBLEMS[2][1]}
+
+
+def storage_problem(exc: BaseException) -> str | None:
+    """What a storage failure means, in words (None: not a storage failure)."""
+    if isinstance(exc, StorageError):
+        return str(exc)
+    if isinstance(exc, sqlite3.Error):
+        name = getattr(exc, "sqlite_errorname", "") or ""
+        for prefix, words in _PROBLEMS:
+            if name.startswith(prefix):
+                return words
+        return None
+    if isinstance(exc, OSError):
+        return _ERRNOS.get(exc.errno or 0, f"the data folder can't be used: {exc.strerror}")
+    return None
+
+
+def folder_problem(folder: Path) -> str | None:
+    """Why the data folder can't take writes, if it can't (read-only, not ours, full)."""
+    try:
+        stats = os.statvfs(folder)
+    except OSError as exc:
+        return f"the data folder {folder} can't be used: {exc.strerror}"
+    if stats.f_flag & os.ST_RDONLY:
+        return (f"the data folder {folder} is read-only (a failing SD card is often "
+                "remounted read-only)")
+    if not os.access(folder, os.W_OK):
+        return f"the companion may not write to the data folder {folder} (permissions)"
+    if stats.f_bavail == 0:
+        return _PROBLEMS[0][1]
+    return None
+
+
 class BrokenBankFile(sqlite3.DatabaseError):
     """The file is damaged or not a database: it is moved aside."""
 
@@ -350,7 +402,8 @@ def open_database(path: Path) -> sqlite3.Connection:
         if db is not None:
             db.close()
         if not _is_broken(exc):  # locked, busy, I/O error ...: never touch the file
-            raise BankUnavailable(f"cannot open {path}: {exc}") from exc
+            raise StorageError(folder_problem(path.parent) or storage_problem(exc)
+                               or f"cannot open {path}: {exc}") from exc
         try:
             moved = _move_aside(path)
         except OSError as move_exc:

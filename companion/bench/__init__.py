@@ -20,10 +20,19 @@ ASOUNDRC = """pcm.!default {{
 """
 
 
-def _child(module: str, args: list[str], env: dict[str, str]) -> dict[str, Any]:
+def _child(module: str, args: list[str], env: dict[str, str],
+           timeout: float = 600) -> dict[str, Any]:
     out = subprocess.run([sys.executable, "-m", module, *args], env=env, check=True,
-                         capture_output=True, text=True, timeout=600)
+                         capture_output=True, text=True, timeout=timeout)
     return json.loads(out.stdout)
+
+
+def write_growth(data_dir: Path, writes: int = 100_000) -> dict[str, Any]:
+    """``writes`` tablet writes (a transfer and the state after it) in one game, on the data
+    folder's disk: the last 1000 against the first 1000, and the journal's page size."""
+    return _child("companion.bench.write_growth", ["--writes", str(writes), "--dir",
+                                                   str(data_dir)], dict(os.environ),
+                  timeout=max(600, writes * 0.05))
 
 
 def press_to_pcm(presses: int) -> dict[str, Any]:
@@ -107,8 +116,9 @@ def draws_per_second(n: int = 100_000) -> dict[str, int]:
     return rates
 
 
-def run_all(presses: int = 200, data_dir: Path | None = None) -> dict[str, Any]:
-    """Every figure ``companion bench`` reports."""
+def run_all(presses: int = 200, data_dir: Path | None = None,
+            writes: int = 100_000) -> dict[str, Any]:
+    """Every figure ``companion bench`` reports (``writes``: for ``write_cost_growth``)."""
     from companion.bench.bank_io import load_game_ms, moves_vs_sqlite, write_latency_ms
     from companion.bench.ws_fanout import ws_fanout_ms
     from companion.config import default_data_dir
@@ -118,7 +128,10 @@ def run_all(presses: int = 200, data_dir: Path | None = None) -> dict[str, Any]:
     display = display_figures(min(presses, 100))
     lever_cards = lever_and_cards(min(presses, 50))
     draws = draws_per_second()
+    growth = write_growth(folder, writes)
     return {
+        "write_cost_growth": growth["write_cost_growth"],
+        "journal_page_bytes": growth["journal_page_bytes"],
         "bank_write_ms": write_latency_ms(folder),
         "bank_moves_vs_sqlite_ms": moves_vs_sqlite(folder),
         "bank_load_10k_entries_ms": load_game_ms(folder),

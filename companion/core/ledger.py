@@ -168,22 +168,27 @@ def check_card_uid(uid: object) -> str | None:
 
 
 def check_names(names: Sequence[object], min_players: int, max_players: int) -> list[str]:
-    """Player names: min..max of them, 1..24 printable characters, unique (ignoring case)."""
+    """Player names: min..max of them, each as :func:`companion.core.names.check_name` allows
+    (1..24 characters, emoji welcome, nothing invisible; stored in NFC), no two alike: the same
+    ignoring case, or looking the same (:func:`companion.core.names.look_alike`)."""
+    from companion.core.names import check_name, look_alike
+
     if not isinstance(names, list | tuple):
         raise Refused("players must be a list of names")
     if not min_players <= len(names) <= max_players:
         raise Refused(f"a game needs {min_players} to {max_players} players, got "
                           f"{len(names)}")
     clean: list[str] = []
-    for name in names:
-        if not isinstance(name, str) or not name.strip():
-            raise Refused(f"player name must be non-empty text, got {name!r}")
-        name = name.strip()
-        if len(name) > MAX_NAME or not name.isprintable():
-            raise Refused(f"player name must be 1-{MAX_NAME} printable characters: "
-                              f"{name[:40]!r}")
-        if name.casefold() in {c.casefold() for c in clean}:
-            raise Refused(f"two players are called {name!r}")
+    for raw in names:
+        name = check_name(raw)
+        for other in clean:
+            if name.casefold() == other.casefold():
+                same = f'"{name}"' if name == other else f'"{other}" and "{name}"'
+                raise Refused(f"two players are called {same}: pick a name the table can "
+                              f"tell apart")
+            if look_alike(name, other):
+                raise Refused(f'"{name}" looks the same as "{other}": pick a name the table '
+                              f"can tell apart")
         clean.append(name)
     return clean
 

@@ -175,6 +175,43 @@ class ModeView:
 
 
 @dataclass(frozen=True, slots=True)
+class StorageView:
+    """Whether the bank takes writes now, and the presses held until it does."""
+
+    ok: bool = True
+    problem: str | None = None
+    """Why not, in words ("the SD card is full: ...")."""
+    held: int = 0
+    """Presses sounded and shown but not saved yet."""
+    kept: bool = True
+    """Whether the held presses are also in the held-presses file (a restart keeps them)."""
+
+    @property
+    def warning(self) -> str:
+        """One line for a screen or the page ('' when all is well)."""
+        if self.ok and not self.held:
+            return ""
+        presses = f"{self.held} press{'es' if self.held != 1 else ''} not saved yet"
+        if not self.held:
+            return f"Not saved: {self.problem}"
+        return f"{presses}: {self.problem or 'saving'}" + ("" if self.kept else
+                                                          " (kept in memory only)")
+
+    @property
+    def short(self) -> str:
+        """The warning in a few words, for a small screen's strip ('' when all is well)."""
+        if not self.warning:
+            return ""
+        head = (self.problem or "saving").split(":")[0].split(" (")[0]
+        held = f" · {self.held} press{'es' if self.held != 1 else ''} held" if self.held else ""
+        return f"NOT SAVED YET · {head}{held}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "problem": self.problem, "held": self.held, "kept": self.kept,
+                "warning": self.warning}
+
+
+@dataclass(frozen=True, slots=True)
 class TableState:
     """Everything a screen or the tablet shows, from one snapshot of the bank."""
 
@@ -194,6 +231,8 @@ class TableState:
     """The lever timer, added by the application (the bank knows no timer)."""
     mode: ModeView | None = None
     """What the next press means, added by the application (the bank knows no arming)."""
+    storage: StorageView = field(default_factory=StorageView)
+    """Whether the bank takes writes, added by the application."""
 
     @property
     def winner(self) -> int | None:
@@ -224,6 +263,9 @@ class TableState:
     def with_mode(self, mode: ModeView | None) -> TableState:
         return replace(self, mode=mode)
 
+    def with_storage(self, storage: StorageView) -> TableState:
+        return replace(self, storage=storage)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game.to_json(),
@@ -238,4 +280,5 @@ class TableState:
             "standings": [s.to_json() for s in self.standings],
             "timer": None if self.timer is None else self.timer.to_json(),
             "mode": None if self.mode is None else self.mode.to_json(),
+            "storage": self.storage.to_json(),
         }

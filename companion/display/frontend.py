@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable
 
@@ -9,6 +10,8 @@ from companion.app.commands import GetHealth, GetState
 from companion.app.contract import Table
 from companion.config import DisplayConfig
 from companion.display.screen import Screen
+from companion.events import StorageChanged
+from companion.exc import CompanionError
 
 log = logging.getLogger(__name__)
 
@@ -29,9 +32,11 @@ class ScreenFrontend:
 
     async def start(self, table: Table) -> None:
         health = await table.read(GetHealth())
-        self.screen.set_bank_online(health.bank)
-        if health.bank:
-            self.screen.set_state(await table.read(GetState()))
+        self.screen.set_bank_online(health.has_bank)
+        self.screen.post(StorageChanged("start", health.storage))
+        if health.has_bank:
+            with contextlib.suppress(CompanionError):  # a bank down now: its state comes later
+                self.screen.set_state(await table.read(GetState()))
         self._unsubscribe = table.subscribe(self.screen.post)
         self.screen.start()
         if self._link is not None:

@@ -19,11 +19,12 @@ from companion.core.state import (
     ModeView,
     OutcomeView,
     PlayerView,
+    StorageView,
     TableState,
 )
 from companion.display import SIZES
 from companion.display.scene import ANIMATION_FRAMES, FPS, DisplayModel, Scene, TimerView
-from companion.events import BlockOutcome, CardTapped, StateChanged
+from companion.events import BlockOutcome, CardTapped, StateChanged, StorageChanged
 
 SAMPLE_LINK = "http://192.168.1.23:8080/#token=Zm9yLXRoZS10YWJsZS1vbmx5LXNhbXBsZQ"
 NAMES = ("Mario", "Luigi", "Peach", "Yoshi", "Toad", "Daisy")
@@ -82,7 +83,8 @@ def sample_state(players: int = 4, current: int = 1, balances: tuple[int, ...] =
 
 def _outcome_scene(outcome: Outcome, delta: int, *, player: int | None = 2,
                    seconds: float = 2.5, edition: str = "celebration",
-                   params: dict[str, int] | None = None) -> Scene:
+                   params: dict[str, int] | None = None,
+                   held: StorageView | None = None) -> Scene:
     balances = (32, 27 + delta, -3, 41)
     mode = editions()[edition].find_mode(outcome.mode) or editions()[edition].default_mode
     model = DisplayModel(idle_after=None)
@@ -91,14 +93,25 @@ def _outcome_scene(outcome: Outcome, delta: int, *, player: int | None = 2,
         mode.describe(outcome)), 0.0)
     state = sample_state(current=player or 0, balances=balances, outcome=outcome,
                          outcome_player=player, edition=edition, params=params)
-    model.apply(StateChanged("outcome", "", state), 0.0)
+    if held is None:
+        model.apply(StateChanged("outcome", "", state), 0.0)
+    else:  # the disk refused it: the bank's state stays as it was, the press is held
+        model.apply(StateChanged("transfer", "", sample_state(balances=balances)), 0.0)
+        model.apply(StorageChanged("press not saved yet", held), 0.1)
     return model.scene(seconds)
 
 
-def _still(state: TableState) -> Scene:
+def _still(state: TableState, storage: StorageView | None = None) -> Scene:
     model = DisplayModel(idle_after=None)
     model.apply(StateChanged("transfer", "", state), 0.0)
+    if storage is not None:
+        model.apply(StorageChanged("press not saved yet", storage), 0.5)
     return model.scene(1.0)
+
+
+FULL = StorageView(False, "the SD card is full: free some space (the companion keeps trying)",
+                   2, True)
+"""A sample of the bank not saving: two presses held."""
 
 
 def sample_scenes() -> dict[str, Scene]:
@@ -151,6 +164,9 @@ def sample_scenes() -> dict[str, Scene]:
         points=((130, 5), (90, 4), (110, 6), (40, 2))))
     scenes["winner-wiggly-worms"] = _still(sample_state(
         edition="wiggly_worms", balances=(0, 0, 0, 0), worms=(3, 5, 4, 1), ended=True))
+    scenes["outcome-not-saved"] = _outcome_scene(Outcome(Kind.COINS, 3, (1, 3)), 3,
+                                                 held=FULL)
+    scenes["table-not-saved"] = _still(sample_state(), storage=FULL)
     card = DisplayModel(idle_after=None)
     card.apply(CardTapped("04A224B9112233", "unknown", "new card", {}), 0.0)
     scenes["card-new"] = card.scene(1.0)

@@ -112,7 +112,25 @@ def wrap(text: str, size: int, width: int) -> list[str]:
 
 
 def render(scene: Scene, surface: pygame.Surface) -> list[Label]:
-    """Draw ``scene`` over the whole surface; returns the labels drawn."""
+    """Draw ``scene`` over the whole surface; returns the labels drawn. A warning (the bank
+    is not saving) takes a strip along the bottom and the scene is drawn above it."""
+    if not scene.warning:
+        return _render(scene, surface)
+    strip = Painter(surface).px(WARNING_STRIP)
+    w, h = surface.get_size()
+    labels = _render(scene, surface.subsurface((0, 0, w, h - strip)))
+    p = Painter(surface)
+    box = pygame.Rect(0, h - strip, w, strip)
+    pygame.draw.rect(surface, WARNING_RED, box)
+    p.text(scene.warning, p.px(20), WHITE, max_width=w - p.px(16), center=box.center)
+    return labels + p.labels
+
+
+WARNING_STRIP = 30
+WARNING_RED: Colour = (150, 20, 20)
+
+
+def _render(scene: Scene, surface: pygame.Surface) -> list[Label]:
     p = Painter(surface)
     if scene.screen == "outcome":
         assert scene.outcome is not None
@@ -194,7 +212,9 @@ def _outcome_lines(p: Painter, face: OutcomeFace) -> None:
            center=(p.w // 2, p.px(228)))
     if not face.banked:
         return
-    if face.waiting:
+    if face.held:
+        line, colour = "Not saved yet: kept, and saved when it can be", GOLD
+    elif face.waiting:
         line, colour = "…", DIM
     elif face.player is None:
         line, colour = "Nobody's turn: give it on the tablet", GOLD

@@ -9,13 +9,20 @@ sleeps until :meth:`DisplayModel.next_change` otherwise.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from companion.core.ledger import BANK
 from companion.core.lever import LAST_SECONDS
 from companion.core.outcomes import Kind, Outcome
-from companion.core.state import JournalLine, TableState
-from companion.events import BlockOutcome, CardTapped, Event, StateChanged, TimerChanged
+from companion.core.state import JournalLine, StorageView, TableState
+from companion.events import (
+    BlockOutcome,
+    CardTapped,
+    Event,
+    StateChanged,
+    StorageChanged,
+    TimerChanged,
+)
 
 FPS = 20
 """Frames per second while something animates."""
@@ -102,6 +109,8 @@ class OutcomeFace:
     """The die's face, for a roll or rent."""
     payee: str | None = None
     """Who the coins go to when it is a player (utility rent's owner)."""
+    held: bool = False
+    """The disk refused it: shown, kept and retried, not saved yet."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +145,9 @@ class Scene:
     """Wiggly Worms: the worms each player has to find."""
     hint: str = ""
     """What to do, where a press is not a die (the edition's words, beside the players)."""
+    warning: str = ""
+    """The bank is not saving: why, and how many presses are held (a strip on every
+    screen)."""
 
 
 @dataclass
@@ -153,6 +165,7 @@ class _Flash:
     balance: int | None = None
     waiting: bool = True
     outcome_id: int | None = None
+    held: bool = False
 
 
 @dataclass
@@ -166,6 +179,7 @@ class DisplayModel:
     timer: TimerView | None = None
     last_activity: float | None = None
     bank_online: bool = True
+    storage: StorageView = field(default_factory=StorageView)
     _flash: _Flash | None = field(default=None, repr=False)
     _new_card: tuple[str, float] | None = field(default=None, repr=False)
 
@@ -185,6 +199,11 @@ class DisplayModel:
             if event.deadline is not None and event.duration is not None:
                 view = TimerView(event.deadline, event.duration, event.label)
             self.set_timer(view, now)
+        elif isinstance(event, StorageChanged):
+            self.storage = event.storage
+            flash = self._flash
+            if flash is not None and flash.waiting and event.storage.held:
+                flash.waiting, flash.held = False, True
         elif isinstance(event, StateChanged):
             self.state = event.state
             self.last_activity = now
@@ -227,7 +246,12 @@ class DisplayModel:
     # -- output ----------------------------------------------------------------------------
 
     def scene(self, now: float) -> Scene:
-        """The picture for ``now``."""
+        """The picture for ``now``, with the bank's warning strip when it is not saving."""
+        scene = self._scene(now)
+        warning = self.storage.short
+        return replace(scene, warning=warning) if warning else scene
+
+    def _scene(self, now: float) -> Scene:
         timer = self._timer_face(now)
         if timer is not None and (timer.urgent or timer.time_up):
             return Scene("timer", timer=timer)
@@ -330,7 +354,8 @@ class DisplayModel:
                            min(ANIMATION_FRAMES, _floor(elapsed * FPS)), flash.player,
                            outcome.coin_delta if banked else 0, flash.balance,
                            flash.waiting, banked, flash.headline, flash.instruction,
-                           outcome.rolls[-1] if outcome.rolls else 0, flash.payee)
+                           outcome.rolls[-1] if outcome.rolls else 0, flash.payee,
+                           held=flash.held)
 
     def _timer_face(self, now: float) -> TimerFace | None:
         timer = self.timer

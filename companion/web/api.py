@@ -26,9 +26,11 @@ from companion.events import (
     LeverPressed,
     PressIgnored,
     StateChanged,
+    StorageChanged,
     TimerChanged,
 )
 from companion.exc import Conflict, Refused, Unavailable
+from companion.web.privacy import has_token, public
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +71,12 @@ async def errors_as_json(request: web.Request, handler: Handler) -> web.StreamRe
         if exc.status < 400:
             raise
         return _error(exc.status, exc.reason)
+    except (asyncio.CancelledError, ConnectionResetError):
+        raise
+    except Exception:  # a bug: said plainly in JSON, the details in the log
+        log.exception("%s %s failed", request.method, request.path)
+        return _error(500, "something went wrong inside the companion (it is in the log); "
+                           "nothing was changed by this request")
 
 
 @web.middleware
@@ -121,35 +129,65 @@ async def _act(request: web.Request, command: c.Command[Any], *, keyed: bool = F
 # -- routes --------------------------------------------------------------------------------
 
 
-async def healthz(_request: web.Request) -> web.Response:
-    return web.json_response({"ok": True})
+async def healthz(request: web.Request) -> web.Response:
+    """200 when every required part is up (the bank takes writes), else 503 naming the part
+    and why; each part's state either way."""
+    health = await _table(request).read(c.GetHealth())
+    body = health.to_json()
+    if not health.ok:
+        down = [p for p in health.parts if p.required and not p.ok]
+        body["error"] = "; ".join(f"{p.name}: {p.detail}" for p in down)
+    return web.json_response(body, status=200 if health.ok else 503)
 
 
 async def get_state(request: web.Request) -> web.Response:
     return web.json_response((await _table(request).read(c.GetState())).to_json())
 
 
+JOURNAL_PARAMS = {"game": "a game id", "before": "a move id", "after": "a move id",
+                  "limit": "a number of moves"}
+
+
+def _number(request: web.Request, name: str) -> int | None:
+    """A query parameter that is a whole number (None: not given)."""
+    values = request.query.getall(name, [])
+    if not values:
+        return None
+    raw = values[0]
+    if len(values) > 1 or not (raw.isascii() and raw.isdecimal()) or len(raw) > 18:
+        raise Refused(f"{name} must be {JOURNAL_PARAMS[name]} (a whole number, given once)")
+    return int(raw)
+
+
 async def get_journal(request: web.Request) -> web.Response:
-    raw = request.query.get("game")
-    game: int | None = None
-    if raw is not None:
-        if not (raw.isascii() and raw.isdecimal()) or len(raw) > 18:
-            raise Refused("game must be a game id")
-        game = int(raw)
-    journal = await _table(request).read(c.GetJournal(game))
+    """The whole game (no paging parameter), or one page: ``before``/``after`` a move id,
+    at most ``limit`` moves (:class:`companion.app.commands.GetJournal`)."""
+    unknown = sorted(set(request.query) - set(JOURNAL_PARAMS))
+    if unknown:
+        raise Refused(f"unknown parameter(s): {', '.join(unknown)[:80]} (give game, before or "
+                      "after, limit)")
+    game, before, after, limit = (_number(request, name) for name in JOURNAL_PARAMS)
+    journal = await _table(request).read(c.GetJournal(game, before, after, limit))
     return web.json_response({"game": game, **journal})
 
 
 async def post_press(request: web.Request) -> web.Response:
+    """Press the block: answered once the outcome is saved (200), or held because the disk
+    refuses it (202, ``held`` says why; it is saved when the disk allows)."""
     _only(await _body(request))
-    event = _table(request).press(source="tablet")
+    pressed = await _act(request, c.Press())
+    event = pressed.event
     if isinstance(event, PressIgnored):
         return _error(409, event.reason)
     if isinstance(event, LeverPressed):
         return web.json_response({"kind": "lever", "started": event.started})
     assert isinstance(event, BlockOutcome)
-    return web.json_response({**event.outcome.to_json(), "press": event.number,
-                              **_words(event)})
+    body = {**event.outcome.to_json(), "press": event.number, **_words(event),
+            "saved": pressed.saved, "held": pressed.held,
+            "outcome_id": None if pressed.record is None else pressed.record.id}
+    if pressed.held is not None:
+        body["message"] = f"not saved yet: {pressed.held}. It is kept and saved when it can be."
+    return web.json_response(body, status=202 if pressed.held is not None else 200)
 
 
 async def post_transfer(request: web.Request) -> web.Response:
@@ -325,15 +363,21 @@ class Hub:
 
     def __init__(self) -> None:
         self.clients: dict[asyncio.Queue[dict[str, Any] | None], web.WebSocketResponse] = {}
+        self.trusted: set[asyncio.Queue[dict[str, Any] | None]] = set()  # pages with the token
 
     def publish(self, event: Event) -> None:
         message = _message(event)
         if message is None:
             return
+        without_cards: dict[str, Any] | None = None  # for pages without the token
         for queue in list(self.clients):
             while queue.qsize() >= MAX_QUEUED:  # a slow page loses old news, never the newest
                 queue.get_nowait()
-            queue.put_nowait(message)
+            if queue in self.trusted:
+                queue.put_nowait(message)
+            else:
+                without_cards = without_cards or public(message)
+                queue.put_nowait(without_cards)
 
     async def close(self) -> None:
         """Close every socket now, even one whose reader is stuck."""
@@ -362,6 +406,9 @@ def _message(event: Event) -> dict[str, Any] | None:
     if isinstance(event, BlockOutcome):
         return {"type": "outcome", "press": event.number, "source": event.source,
                 **event.outcome.to_json(), **_words(event)}
+    if isinstance(event, StorageChanged):
+        return {"type": "storage", "summary": event.summary,
+                "storage": event.storage.to_json()}
     return None
 
 
@@ -371,12 +418,15 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     hub = request.app[HUB]
     queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
     hub.clients[queue] = ws
+    trusted = has_token(request, request.app[TOKEN], query=True)  # ?token=: browsers
+    if trusted:
+        hub.trusted.add(queue)
     sender: asyncio.Future[None] | None = None
     try:
-        with contextlib.suppress(Unavailable):  # catch up at once: no reload on reconnect
+        with contextlib.suppress(Unavailable, ConnectionResetError):  # catch up at once
             state = await _table(request).read(c.GetState())
-            await ws.send_json({"type": "state", "action": "hello", "summary": "",
-                                "state": state.to_json()})
+            hello = {"type": "state", "action": "hello", "summary": "", "state": state.to_json()}
+            await ws.send_json(hello if trusted else public(hello))
         sender = asyncio.ensure_future(_send_all(ws, queue))
         async for msg in ws:  # the page sends nothing we need; this just waits for the end
             if msg.type is WSMsgType.ERROR:
@@ -385,6 +435,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         if sender is not None:
             sender.cancel()
         hub.clients.pop(queue, None)
+        hub.trusted.discard(queue)
     return ws
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +13,8 @@ from companion.app.contract import Table
 from companion.config import WebConfig
 from companion.web import links
 from companion.web.api import ReaderSource, build_app
+from companion.web.guard import KEEPALIVE_S, ConnectionGuard, GuardedSite
+from companion.web.hardening import harden
 from companion.web.token import load_or_create_token
 
 log = logging.getLogger(__name__)
@@ -28,6 +31,7 @@ class WebServer:
     host: str
     port: int
     token: str
+    guard: ConnectionGuard | None = None
 
     @property
     def url(self) -> str:
@@ -43,26 +47,33 @@ class WebServer:
         return links.lan_link(self.host, self.port, self.token)
 
     async def stop(self) -> None:
+        if self.guard is not None:
+            self.guard.close()
         await self.runner.cleanup()
 
 
 async def start_web(table: Table, host: str, port: int, token: str,
-                    reader: ReaderSource | None = None) -> WebServer:
+                    reader: ReaderSource | None = None,
+                    allowed_hosts: Iterable[str] = ()) -> WebServer:
     """Bind and serve; ``port`` 0 picks a free one (tests)."""
+    app = build_app(table, token, reader)
+    guard = harden(app, token=token, bind_host=host, allowed_hosts=allowed_hosts)
     # A page stuck mid-request must not hold up shutdown (systemd allows the daemon 2 s).
-    runner = web.AppRunner(build_app(table, token, reader), access_log=None,
-                           shutdown_timeout=SHUTDOWN_TIMEOUT)
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=SHUTDOWN_TIMEOUT,
+                           keepalive_timeout=KEEPALIVE_S)
     await runner.setup()
+    guard.attach(runner.server)  # type: ignore[arg-type]
     # "::" alone would be IPv6 only (asyncio sets IPV6_V6ONLY): serve IPv4 too, so the link
     # with the LAN's IPv4 address works.
     binds: list[str | list[str]] = [["0.0.0.0", "::"], "0.0.0.0"] if host == "::" else [host]
     for i, bind in enumerate(binds):
-        site = web.TCPSite(runner, bind, port)  # type: ignore[arg-type]
+        site = GuardedSite(runner, guard, bind, port)
         try:
             await site.start()
             break
         except OSError:
             if i == len(binds) - 1:
+                guard.close()
                 await runner.cleanup()
                 raise
             log.warning("web: no IPv6 here; serving IPv4 only")
@@ -70,8 +81,9 @@ async def start_web(table: Table, host: str, port: int, token: str,
     server = getattr(site, "_server", None)
     if server is not None and server.sockets:
         bound = server.sockets[0].getsockname()[1]
+        guard.fit(len(server.sockets))
     log.info("web: serving on %s:%d", host, bound)
-    return WebServer(runner, host, bound, token)
+    return WebServer(runner, host, bound, token, guard)
 
 
 class WebFrontend:
@@ -95,12 +107,14 @@ class WebFrontend:
         try:
             token = load_or_create_token(cfg.token, self.data_dir)
             try:
-                self.server = await start_web(table, cfg.host, cfg.port, token, self.reader)
+                self.server = await start_web(table, cfg.host, cfg.port, token, self.reader,
+                                              cfg.allowed_hosts)
             except OSError:
                 if not self.any_port_if_taken:
                     raise
                 log.info("port %d is taken; serving on a free port instead", cfg.port)
-                self.server = await start_web(table, cfg.host, 0, token, self.reader)
+                self.server = await start_web(table, cfg.host, 0, token, self.reader,
+                                              cfg.allowed_hosts)
         except OSError as exc:
             log.warning("web server on %s:%d unavailable: %s; carrying on without it",
                         cfg.host, cfg.port, exc)

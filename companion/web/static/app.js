@@ -26,6 +26,11 @@ const STALE_MS = 25000;  // the server says something at least every 10 s
 
 function token() { return localStorage.getItem(TOKEN_KEY) || ""; }
 
+// Reads carry the token too: card UIDs and card actions come only with it.
+function authGet(path) {
+  return fetch(path, { headers: token() ? { "Authorization": "Bearer " + token() } : {} });
+}
+
 function toast(message) {
   const el = $("toast");
   el.textContent = message;
@@ -56,6 +61,14 @@ async function api(method, path, body) {
   return data;
 }
 
+// The bank is not saving (a full SD card, a read-only folder): said at the top until it is.
+function renderStorage(storage) {
+  const el = $("storage");
+  const text = storage && storage.warning;
+  el.textContent = text || "";
+  el.hidden = !text;
+}
+
 function showNotice(text) {
   const el = $("notice");
   el.textContent = text;
@@ -81,8 +94,15 @@ function outcomeText(o) {
   return `${o.headline} ${who}: ${o.instruction}`;
 }
 
+let lastPress = null;  // the latest press as it sounded (shown while the disk holds it)
+
 function renderOutcome() {
   const el = $("outcome");
+  if (state.storage && state.storage.held && lastPress) {
+    el.textContent = `${lastPress.headline} ${nameOf(state.current_player)}: ${lastPress.instruction} (not saved yet)`;
+    el.className = "outcome coins-only held " + lastPress.kind;
+    return;
+  }
   const o = state.last_outcome;
   if (!o) { el.className = "outcome coins-only"; el.innerHTML = '<span class="muted">Press the block!</span>'; return; }
   el.textContent = outcomeText(o) + (o.player === null ? " (waiting for a player)" : "");
@@ -299,25 +319,99 @@ function renderScores() {
 
 // -- the history: what the table did, move by move ------------------------------------------------
 
-async function renderHistory() {
-  const data = await fetch("/api/journal?game=" + state.game.id).then((r) => r.json());
-  const items = data.moves.slice(-40).reverse().map((m) => {
-    const li = document.createElement("li");
-    if (m.undone_by !== null) li.className = "undone";
-    const what = document.createElement("span");
-    what.textContent = m.text;
-    li.append(what);
-    const coins = m.entries.reduce((sum, e) => sum + e.amount, 0);
-    if (coins && m.kind !== "opening") {
-      const amt = document.createElement("span");
-      amt.className = "amt";
-      amt.textContent = String(coins);
-      amt.title = "coins";
-      li.append(amt);
+// The newest page once; then, on each change, only the moves after the last one seen (an undo
+// strikes through the move it undid here); "Older" loads the page before. A new game starts over.
+const HISTORY_PAGE = 40;
+// What the history shows: its game, each move's line by id, the newest move seen, the older page.
+const shown = { game: null, items: new Map(), latest: 0, nextBefore: null, busy: null, again: false };
+
+function historyItem(m) {
+  const li = document.createElement("li");
+  if (m.undone_by !== null) li.className = "undone";
+  const what = document.createElement("span");
+  what.textContent = m.text;
+  li.append(what);
+  const coins = m.entries.reduce((sum, e) => sum + e.amount, 0);
+  if (coins && m.kind !== "opening") {
+    const amt = document.createElement("span");
+    amt.className = "amt";
+    amt.textContent = String(coins);
+    amt.title = "coins";
+    li.append(amt);
+  }
+  shown.items.set(m.id, li);
+  return li;
+}
+
+async function journalPage(game, query) {
+  const reply = await fetch(`/api/journal?game=${game}&${query}`);
+  if (!reply.ok) throw new Error("journal: " + reply.status);
+  return reply.json();
+}
+
+function olderButton() {
+  const li = document.createElement("li");
+  li.id = "history-more";
+  const older = document.createElement("button");
+  older.className = "big";
+  older.style.flex = "1";
+  older.textContent = "Older";
+  older.addEventListener("click", () => busy(older, loadOlder()));
+  li.append(older);
+  return li;
+}
+
+function showOlder(nextBefore) {
+  shown.nextBefore = nextBefore;
+  const more = $("history-more");
+  if (nextBefore === null) { if (more) more.remove(); return; }
+  if (!more) $("history").append(olderButton());
+}
+
+async function loadOlder() {
+  const game = shown.game;
+  const page = await journalPage(game, `before=${shown.nextBefore}&limit=${HISTORY_PAGE}`);
+  if (game !== shown.game) return;  // a new game meanwhile
+  const more = $("history-more");
+  more.before(...page.moves.filter((m) => !shown.items.has(m.id)).map(historyItem));
+  showOlder(page.next_before);
+}
+
+async function syncHistory() {
+  const game = state.game.id;
+  if (game !== shown.game) {  // the first load, or a new game: its newest page
+    const page = await journalPage(game, `limit=${HISTORY_PAGE}`);
+    if (game !== state.game.id) return;
+    shown.game = game;
+    shown.items.clear();
+    shown.latest = page.moves.length ? page.moves[0].id : 0;
+    $("history").replaceChildren(...page.moves.map(historyItem));
+    showOlder(page.next_before);
+    return;
+  }
+  let page;
+  do {  // catch up: only what is new, oldest first
+    page = await journalPage(game, `after=${shown.latest}&limit=500`);
+    if (game !== shown.game) return;
+    for (const m of page.moves) {
+      if (shown.items.has(m.id)) continue;
+      $("history").prepend(historyItem(m));
+      const undid = m.undoes === null ? undefined : shown.items.get(m.undoes);
+      if (undid) undid.classList.add("undone");
+      shown.latest = Math.max(shown.latest, m.id);
     }
-    return li;
-  });
-  $("history").replaceChildren(...items);
+  } while (page.next_after !== null);
+}
+
+function renderHistory() {
+  // One sync at a time; changes that arrive meanwhile are fetched right after it.
+  if (shown.busy) { shown.again = true; return shown.busy; }
+  shown.busy = (async () => {
+    try {
+      do { shown.again = false; await syncHistory(); } while (shown.again);
+    } finally { shown.busy = null; }
+  })();
+  return shown.busy;
 }
 
 // -- the lever timer: the server says how long is left; the page counts down by itself -----------
@@ -365,7 +459,7 @@ const CARD_ACTIONS = { next_player: "Next player", pass_go: "Pass GO", press: "P
                        timer: "Start/stop the timer", undo: "Undo" };
 
 async function loadActivity() {
-  const data = await fetch("/api/activity").then((r) => r.json());
+  const data = await authGet("/api/activity").then((r) => r.json());
   const reader = data.reader;
   $("reader-status").textContent = !reader ? "· no reader configured"
     : `· ${reader.protocol} on ${reader.port}: ${reader.connected ? "connected" : "not connected"}`;
@@ -432,6 +526,7 @@ function render() {
   document.body.classList.toggle("ended", state.ended);
   $("at-once").checked = Boolean(state.game.simultaneous);
   if (state.timer) setTimer(state.timer);
+  renderStorage(state.storage);
   renderWinner();
   renderOutcome();
   renderPlayers();
@@ -453,13 +548,23 @@ function setLink(live) {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws`);
-  socket.onopen = () => { retryMs = 500; lastHeard = Date.now(); setLink(true); };
+  // A browser can't set headers on a WebSocket: the token rides in the query (never logged).
+  const key = token() ? "?token=" + encodeURIComponent(token()) : "";
+  socket = new WebSocket(`${scheme}://${location.host}/ws${key}`);
+  socket.onopen = () => {
+    retryMs = 500; lastHeard = Date.now(); setLink(true);
+    fetch("/healthz").then((r) => r.json()).then((h) => renderStorage(h.storage)).catch(() => {});
+  };
   socket.onmessage = (msg) => {
     lastHeard = Date.now();
     const data = JSON.parse(msg.data);
     if (data.type === "state") { state = data.state; render(); }
     if (data.type === "timer") setTimer(data.timer, data.what);
+    if (data.type === "outcome") lastPress = data;
+    if (data.type === "storage") {
+      renderStorage(data.storage);
+      if (state) { state.storage = data.storage; renderOutcome(); }
+    }
     if (data.type === "activity" || (data.type === "state" && data.action === "hello")) {
       loadActivity().catch(() => {});
     }

@@ -1,0 +1,151 @@
+"""Presses the disk refused, held until the bank takes them.
+
+A press always sounds at once; its outcome is then banked. When the disk refuses (full,
+read-only, failing) or the bank can't be opened, the outcome is held: in memory, and in a small
+file made ahead of need. The file is written full of zeros (and synced) while there is room, so
+writing held presses into it later needs no new blocks: it still works when the SD card is full,
+and a restart finds them. Two slots are written in turn, each with a sequence number and a CRC:
+a power cut in the middle of a write leaves the other slot whole.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import zlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.core.outcomes import Kind, Outcome
+
+log = logging.getLogger(__name__)
+
+FILE_NAME = "held-presses"
+SLOT = 32 * 1024
+"""Bytes per slot: about 130 held presses (a press is ~250 bytes), hours of play at a table."""
+MAGIC = b"HELD1"
+
+
+@dataclass(frozen=True, slots=True)
+class HeldPress:
+    """One press's outcome as it will be banked: its id (banked once), when it happened, and
+    the game and player it was for when it was pressed."""
+
+    press_id: str
+    at: float
+    """Wall-clock time of the press (the bank's time for it)."""
+    outcome: Outcome
+    source: str
+    game: int | None
+    """The game being played at the press (None: not known, the bank was never read)."""
+    player: int | None
+    """The current player at the press (None: nobody was, or not known)."""
+    known: bool
+    """Whether ``game`` and ``player`` were known at the press; if not, the bank's latest game
+    and its current player when it is banked."""
+    params: Mapping[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.press_id, "at": self.at, "mode": self.outcome.mode,
+                "kind": self.outcome.kind.value, "coins": self.outcome.coins,
+                "rolls": list(self.outcome.rolls), "source": self.source, "game": self.game,
+                "player": self.player, "known": self.known, "params": dict(self.params)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> HeldPress:
+        outcome = Outcome(Kind(data["kind"]), coins=int(data["coins"]),
+                          rolls=tuple(int(r) for r in data["rolls"]), mode=str(data["mode"]))
+        return cls(str(data["id"]), float(data["at"]), outcome, str(data["source"]),
+                   data["game"], data["player"], bool(data["known"]),
+                   {str(k): int(v) for k, v in data["params"].items()})
+
+
+class HeldFile:
+    """The held presses on disk: two fixed slots in a file made while there was room."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd: int | None = None
+        self._seq = 0
+        self._next_slot = 0
+
+    @property
+    def is_open(self) -> bool:
+        return self._fd is not None
+
+    def open(self) -> list[HeldPress]:
+        """Open (or make) the file and return the presses it holds. Raises OSError when the
+        folder can't take it (read-only, full before it was made)."""
+        new = not self.path.exists()
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            if os.fstat(fd).st_size < 2 * SLOT:
+                os.pwrite(fd, bytes(2 * SLOT), 0)  # real blocks, not a sparse file
+                os.fsync(fd)
+            if new:
+                _sync_folder(self.path.parent)
+            found = [(self._read_slot(fd, i), i) for i in (0, 1)]
+        except BaseException:
+            os.close(fd)
+            raise
+        self._fd = fd
+        best = max(((slot[0], i, slot[1]) for slot, i in found if slot is not None),
+                   default=None)
+        if best is None:
+            return []
+        self._seq, slot, presses = best
+        self._next_slot = 1 - slot
+        return presses
+
+    def _read_slot(self, fd: int, index: int) -> tuple[int, list[HeldPress]] | None:
+        raw = os.pread(fd, SLOT, index * SLOT)
+        head, _, rest = raw.partition(b"\n")
+        parts = head.split(b" ")
+        if len(parts) != 4 or parts[0] != MAGIC:
+            return None
+        try:
+            seq, length, crc = int(parts[1]), int(parts[2]), int(parts[3])
+            payload = rest[:length]
+            if len(payload) != length or zlib.crc32(payload) != crc:
+                log.warning("held presses: slot %d of %s is torn; using the other", index,
+                            self.path)
+                return None
+            return seq, [HeldPress.from_json(json.loads(line))
+                         for line in payload.splitlines() if line]
+        except (ValueError, KeyError, TypeError) as exc:
+            log.error("held presses: slot %d of %s can't be read: %s", index, self.path, exc)
+            return None
+
+    def write(self, presses: Sequence[HeldPress]) -> bool:
+        """Write these presses (all that are held) into the next slot and sync. False when
+        they don't fit (the rest stay in memory only). Raises OSError on an I/O error."""
+        if self._fd is None:
+            return False
+        payload = b"".join(json.dumps(p.to_json(), separators=(",", ":")).encode() + b"\n"
+                           for p in presses)
+        seq = self._seq + 1
+        head = b"%s %d %d %d\n" % (MAGIC, seq, len(payload), zlib.crc32(payload))
+        if len(head) + len(payload) > SLOT:
+            return False
+        record = head + payload
+        os.pwrite(self._fd, record + bytes(SLOT - len(record)), self._next_slot * SLOT)
+        os.fsync(self._fd)
+        self._seq = seq
+        self._next_slot = 1 - self._next_slot
+        return True
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def _sync_folder(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

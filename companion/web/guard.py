@@ -1,0 +1,411 @@
+"""Room for a new tablet however many idle or slow clients hold connections (issue 13).
+
+:class:`ConnectionGuard` sits between asyncio's listening socket and aiohttp: it is the
+protocol factory, so it sees every connection from the moment it is accepted, and its
+middleware sees every request start and end. It keeps the live connections in a dict ordered
+by when each last became idle, and
+
+- closes a connection that has not sent a whole request within :data:`FIRST_REQUEST_S`
+  (slowloris: headers a byte at a time count as no request), one idle between requests for
+  :data:`KEEPALIVE_S`, and a request still running after :data:`REQUEST_TIMEOUT_S`;
+- at :data:`MAX_CONNECTIONS`, makes room for each new connection by closing the one idle the
+  longest (never one mid-request; a request running :data:`SLOW_REQUEST_S` is a slow client,
+  not a request, and can go when nothing is idle);
+- caps WebSockets at :data:`MAX_WEBSOCKETS`: a new one replaces the oldest page without the
+  token first; a page with the token may replace any; one without, never a page with it.
+
+The cap also keeps the process below its file limit, so asyncio's ``accept()`` never meets
+EMFILE (whose error it logs every second, and which locks everyone out).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import resource
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import hdrs, web
+from aiohttp.web_protocol import RequestHandler
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+FIRST_REQUEST_S = 10.0
+"""A browser sends its request at once; 10 s is ample on slow Wi-Fi, short for a squatter."""
+KEEPALIVE_S = 30.0
+"""An idle keep-alive connection saves a tablet a handshake; after 30 s it just holds a slot."""
+SLOW_REQUEST_S = 5.0
+"""Every route answers in milliseconds: a request running this long is a slow client (a body
+or a response trickling), which may be closed to make room at the cap."""
+REQUEST_TIMEOUT_S = 60.0
+"""A request (not a WebSocket) still running after a minute is closed even below the cap."""
+MAX_CONNECTIONS = 256
+"""Far more than a table's few tablets (each browser opens up to 6), far below the file limit."""
+MAX_WEBSOCKETS = 32
+"""One per open page: a table has a handful; more is someone's script."""
+BACKLOG = 128
+"""The listen queue, and how many connections asyncio accepts per loop turn (aiohttp's default)."""
+FD_RESERVE = 256
+"""Descriptors kept for the rest of the daemon (bank, sounds, serial port, screen, pipes)."""
+MIN_CONNECTIONS = 32
+"""The cap is lowered to fit a small file limit, never below this."""
+SWEEP_S = 1.0
+"""How often the deadlines are checked (their resolution)."""
+REPORT_S = 60.0
+"""At most one log line about closed connections per minute."""
+NOFILE_CEILING = 65536
+"""The daemon raises its soft file limit to the hard one, but not past this."""
+
+
+def raise_nofile_limit(ceiling: int = NOFILE_CEILING) -> int:
+    """Raise this process's soft RLIMIT_NOFILE to its hard limit (at most ``ceiling``); the
+    soft limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = min(ceiling, hard if hard != resource.RLIM_INFINITY else ceiling)
+    if target > soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError) as exc:
+            log.warning("cannot raise the open-file limit from %d to %d: %s", soft, target, exc)
+    return soft
+
+
+def cap_for_limit(soft_limit: int, listeners: int, wanted: int = MAX_CONNECTIONS) -> int:
+    """The connection cap that fits ``soft_limit``: besides the live connections, asyncio may
+    hold up to a backlog of just-accepted ones and a backlog of just-closed ones per listening
+    socket (closing takes one loop turn), and the daemon needs :data:`FD_RESERVE`."""
+    if soft_limit == resource.RLIM_INFINITY or soft_limit <= 0:
+        return wanted
+    room = soft_limit - FD_RESERVE - 2 * BACKLOG * max(1, listeners)
+    return max(MIN_CONNECTIONS, min(wanted, room))
+
+
+@dataclass(eq=False, slots=True)
+class Conn:
+    """One accepted connection as the guard sees it."""
+
+    handler: RequestHandler
+    opened: float
+    transport: asyncio.Transport | None = None
+    idle_since: float = 0.0
+    requests: int = 0
+    busy: int = 0
+    busy_since: float = 0.0
+    websocket: bool = False
+    trusted: bool = False
+    closed: bool = False
+
+
+@dataclass
+class Stats:
+    """What the guard did (for the log, ``doctor`` and tests)."""
+
+    accepted: int = 0
+    evicted_idle: int = 0
+    evicted_slow: int = 0
+    refused: int = 0
+    no_request: int = 0
+    idle_timeout: int = 0
+    request_timeout: int = 0
+    websocket_evicted: int = 0
+    websocket_refused: int = 0
+    cap: int = MAX_CONNECTIONS
+    reported: dict[str, int] = field(default_factory=dict)
+
+    def counts(self) -> dict[str, int]:
+        return {k: v for k, v in vars(self).items() if isinstance(v, int)}
+
+
+class _Guarded(asyncio.Protocol):
+    """aiohttp's protocol, with the guard told when the connection opens and closes."""
+
+    __slots__ = ("conn", "guard")
+
+    def __init__(self, guard: ConnectionGuard, conn: Conn) -> None:
+        self.guard = guard
+        self.conn = conn
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.guard._made(self.conn, transport)  # type: ignore[arg-type]
+        self.conn.handler.connection_made(transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.guard._lost(self.conn)
+        self.conn.handler.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        self.conn.handler.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.conn.handler.eof_received()
+
+    def pause_writing(self) -> None:
+        self.conn.handler.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.conn.handler.resume_writing()
+
+
+class _Refused(asyncio.Protocol):
+    """A connection there is no room for: closed at once (nothing is read or answered)."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        transport.abort()  # type: ignore[attr-defined]
+
+
+def _is_websocket(request: web.Request) -> bool:
+    return (request.headers.get(hdrs.UPGRADE, "").lower() == "websocket"
+            and "upgrade" in request.headers.get(hdrs.CONNECTION, "").lower())
+
+
+class ConnectionGuard:
+    """The protocol factory and two middlewares for one aiohttp server; see the module."""
+
+    def __init__(self, *, max_connections: int = MAX_CONNECTIONS,
+                 max_websockets: int = MAX_WEBSOCKETS,
+                 first_request_s: float = FIRST_REQUEST_S, keepalive_s: float = KEEPALIVE_S,
+                 slow_request_s: float = SLOW_REQUEST_S,
+                 request_timeout_s: float = REQUEST_TIMEOUT_S,
+                 trusted: Callable[[web.Request], bool] = lambda _request: False) -> None:
+        self.wanted = max_connections
+        self.max_connections = max_connections
+        self.max_websockets = max_websockets
+        self.first_request_s = first_request_s
+        self.keepalive_s = keepalive_s
+        self.slow_request_s = slow_request_s
+        self.request_timeout_s = request_timeout_s
+        self.trusted = trusted
+        self.stats = Stats(cap=max_connections)
+        # Ordered by when each connection was accepted or last finished a request: the first
+        # idle one is the one idle the longest.
+        self.live: dict[RequestHandler, Conn] = {}
+        self._server: web.Server | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._sweeper: asyncio.TimerHandle | None = None
+        self._reported_at = float("-inf")
+        self._warned_cap = False
+
+    # -- wiring --------------------------------------------------------------------------------
+
+    def attach(self, server: web.Server) -> None:
+        """Serve ``server`` (``runner.server`` after ``setup()``), before any site starts."""
+        self._server = server
+        self._loop = asyncio.get_running_loop()
+        self._sweeper = self._loop.call_later(SWEEP_S, self._sweep)
+
+    def fit(self, listeners: int) -> int:
+        """Lower the cap if this process's file limit is too small for it with ``listeners``
+        listening sockets; the cap."""
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        self.max_connections = cap_for_limit(soft, listeners, self.wanted)
+        self.stats.cap = self.max_connections
+        if self.max_connections < self.wanted:
+            log.warning("web: the open-file limit (%d) allows %d connections, not %d; raise "
+                        "LimitNOFILE", soft, self.max_connections, self.wanted)
+        return self.max_connections
+
+    def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
+
+    def middlewares(self) -> tuple[Callable[..., Any], Callable[..., Any]]:
+        """(``track``: outermost, every request; ``websockets``: after the Host and Origin
+        checks, so a refused page can't take a slot)."""
+        return self.track, self.websockets
+
+    # -- the protocol factory ------------------------------------------------------------------
+
+    def __call__(self) -> asyncio.Protocol:
+        """asyncio calls this for each accepted connection (it must not raise: asyncio would
+        leak the socket)."""
+        assert self._server is not None and self._loop is not None, "attach() first"
+        if len(self.live) >= self.max_connections and not self._make_room():
+            self.stats.refused += 1
+            return _Refused()
+        handler = self._server()
+        now = self._loop.time()
+        conn = Conn(handler, opened=now, idle_since=now)
+        self.live[handler] = conn
+        self.stats.accepted += 1
+        return _Guarded(self, conn)
+
+    def _made(self, conn: Conn, transport: asyncio.Transport) -> None:
+        conn.transport = transport
+
+    def _lost(self, conn: Conn) -> None:
+        conn.closed = True
+        if self.live.get(conn.handler) is conn:
+            del self.live[conn.handler]
+
+    # -- making room ---------------------------------------------------------------------------
+
+    def _make_room(self) -> bool:
+        """Close one connection for a new one: the one idle the longest, else the slowest
+        request running :data:`SLOW_REQUEST_S` or more. False: every slot is busy."""
+        assert self._loop is not None
+        if not self._warned_cap:
+            self._warned_cap = True
+            log.warning("web: %d connections open (the cap); closing the longest idle ones to "
+                        "let new ones in", len(self.live))
+        now = self._loop.time()
+        slowest: Conn | None = None
+        for conn in self.live.values():
+            if conn.transport is None or conn.websocket:
+                continue
+            if not conn.busy:
+                if conn.transport.get_write_buffer_size():
+                    continue  # its last answer is still being sent
+                self._close(conn)
+                self.stats.evicted_idle += 1
+                return True
+            if now - conn.busy_since >= self.slow_request_s and (
+                    slowest is None or conn.busy_since < slowest.busy_since):
+                slowest = conn
+        if slowest is not None:
+            self._close(slowest, abort=True)
+            self.stats.evicted_slow += 1
+            return True
+        return False
+
+    def _close(self, conn: Conn, *, abort: bool = False) -> None:
+        """Close now; forgotten at once (its slot is free before asyncio's close turn)."""
+        self._lost(conn)
+        if abort and conn.transport is not None:
+            conn.transport.abort()
+        else:
+            conn.handler.force_close()
+
+    # -- deadlines -----------------------------------------------------------------------------
+
+    def _sweep(self) -> None:
+        assert self._loop is not None
+        self._sweeper = self._loop.call_later(SWEEP_S, self._sweep)
+        now = self._loop.time()
+        for conn in list(self.live.values()):
+            if conn.websocket:
+                continue  # aiohttp's heartbeat finds dead pages
+            if conn.transport is None:
+                if now - conn.opened >= self.first_request_s:
+                    self._lost(conn)  # asyncio never made its transport
+                continue
+            if conn.busy:
+                if now - conn.busy_since >= self.request_timeout_s:
+                    self._close(conn, abort=True)
+                    self.stats.request_timeout += 1
+            elif conn.requests == 0:
+                if now - conn.opened >= self.first_request_s:
+                    self._close(conn)
+                    self.stats.no_request += 1
+            elif now - conn.idle_since >= self.keepalive_s:
+                self._close(conn)
+                self.stats.idle_timeout += 1
+        self._report(now)
+
+    def _report(self, now: float) -> None:
+        if now - self._reported_at < REPORT_S:
+            return
+        counts = self.stats.counts()
+        closed = {k: v - self.stats.reported.get(k, 0) for k, v in counts.items()
+                  if k not in ("accepted", "cap")}
+        if any(v for v in closed.values() if v):
+            self._reported_at = now
+            self.stats.reported = counts
+            log.warning("web: closed to keep room: %s (%d open, cap %d)",
+                        ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in closed.items() if v),
+                        len(self.live), self.max_connections)
+
+    # -- middlewares ---------------------------------------------------------------------------
+
+    @web.middleware
+    async def track(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Marks the connection busy while its request runs."""
+        conn = self.live.get(request.protocol)
+        if conn is None or self._loop is None:
+            return await handler(request)
+        conn.requests += 1
+        conn.busy += 1
+        conn.busy_since = self._loop.time()
+        try:
+            return await handler(request)
+        finally:
+            conn.busy -= 1
+            if not conn.busy and self.live.get(conn.handler) is conn:
+                conn.idle_since = self._loop.time()
+                self.live[conn.handler] = self.live.pop(conn.handler)  # idle the shortest
+
+    @web.middleware
+    async def websockets(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """At most :data:`MAX_WEBSOCKETS` pages; makes room or refuses with 503."""
+        if not _is_websocket(request):
+            return await handler(request)
+        conn = self.live.get(request.protocol)
+        trusted = self.trusted(request)
+        if not self._websocket_room(trusted):
+            self.stats.websocket_refused += 1
+            return web.json_response(
+                {"error": f"{self.max_websockets} pages are already connected; close one, or "
+                          "open the link with the table token"}, status=503)
+        if conn is not None:
+            conn.websocket, conn.trusted = True, trusted
+        try:
+            return await handler(request)
+        finally:
+            if conn is not None:
+                conn.websocket = False
+
+    def _websocket_room(self, trusted: bool) -> bool:
+        pages = [c for c in self.live.values() if c.websocket]
+        if len(pages) < self.max_websockets:
+            return True
+        victim = next((c for c in pages if not c.trusted), None)
+        if victim is None and trusted:
+            victim = pages[0]
+        if victim is None:
+            return False
+        self.stats.websocket_evicted += 1
+        self._close(victim, abort=True)
+        return True
+
+    # -- looking in ----------------------------------------------------------------------------
+
+    def counts(self) -> dict[str, int]:
+        """Open connections, WebSockets among them, and the cap."""
+        return {"open": len(self.live), "websockets": sum(c.websocket for c in self.live.values()),
+                "cap": self.max_connections}
+
+
+class GuardedSite(web.BaseSite):
+    """``web.TCPSite``, with the guard as the protocol factory and :data:`BACKLOG`."""
+
+    __slots__ = ("_guard", "_host", "_port")
+
+    def __init__(self, runner: web.BaseRunner, guard: ConnectionGuard,
+                 host: str | list[str] | None, port: int) -> None:
+        super().__init__(runner, backlog=BACKLOG)
+        self._guard = guard
+        self._host = host
+        self._port = port
+
+    @property
+    def name(self) -> str:
+        return f"http://{self._host}:{self._port}"
+
+    async def start(self) -> None:
+        await super().start()
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(self._guard, self._host, self._port,
+                                                backlog=self._backlog)
+
+    @property
+    def port(self) -> int:
+        """The bound port (the asked one before ``start()``)."""
+        if self._server is not None and self._server.sockets:
+            return int(self._server.sockets[0].getsockname()[1])
+        return self._port
+
