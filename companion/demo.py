@@ -26,6 +26,7 @@ from companion.events import (
     Event,
     PressIgnored,
     StateChanged,
+    StorageChanged,
     TimerChanged,
 )
 from companion.exc import CompanionError
@@ -60,6 +61,8 @@ def describe(event: Event) -> str | None:
     if isinstance(event, PressIgnored):
         suffix = " (the Hasbro unit does the same)" if "sounding" in event.reason else ""
         return f"press ignored: {event.reason}{suffix}"
+    if isinstance(event, StorageChanged):
+        return f"  bank: {event.storage.warning or event.summary}"
     return None
 
 

@@ -381,7 +381,7 @@ async def test_taps_make_players_current_run_actions_and_fill_the_feed(
         pty.write(b"UID: 11 22 33 44 55 66 77\n")  # a new sticker
         await _until(lambda: len(taps) == 3)
         assert taps[2].kind == "unknown"
-        async with session.get(base + "/api/activity") as r:
+        async with session.get(base + "/api/activity", headers=auth) as r:  # UIDs: the token
             feed = await r.json()
         assert [a["uid"] for a in feed["activity"]] == ["11223344556677", "0A0B0C0D",
                                                          "04A224B9"]
@@ -391,7 +391,7 @@ async def test_taps_make_players_current_run_actions_and_fill_the_feed(
         async with session.post(base + "/api/cards", headers=auth,
                                 json={"uid": "11223344556677", "player": mario}) as r:
             assert r.status == 200
-        async with session.get(base + "/api/activity") as r:
+        async with session.get(base + "/api/activity", headers=auth) as r:
             assert (await r.json())["new_cards"] == []
         await asyncio.sleep(0.25)  # the tap gap: the same card again counts
         pty.write(b"11223344556677\n")
@@ -479,7 +479,7 @@ def test_an_old_bank_file_is_upgraded_in_place(tmp_path: Path) -> None:
     bank.set_card_action("0A1B2C3D", "press")
     assert bank.card_actions() == {"0A1B2C3D": "press"}
     version = sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0]
-    assert version == 3
+    assert version == 4
 
 
 def test_companion_reader_prints_taps_live(pty: Pty) -> None:

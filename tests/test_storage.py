@@ -321,12 +321,39 @@ def test_the_held_file_says_when_presses_no_longer_fit(tmp_path: Path) -> None:
     assert HeldFile(tmp_path / FILE_NAME).open() == many[:50]
 
 
-# -- the page says so ----------------------------------------------------------------------
+async def test_a_bug_is_answered_in_json_too_never_text(tmp_path: Path) -> None:
+    """The middleware the whole API runs behind, on a real server: an unexpected exception is a
+    JSON 500 naming no internals, and it is logged."""
+    from aiohttp import web
+
+    from companion.web.api import errors_as_json
+
+    async def broken(_request: web.Request) -> web.Response:
+        raise KeyError("internal detail")
+
+    app = web.Application(middlewares=[errors_as_json])
+    app.router.add_get("/broken", broken)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    try:
+        async with aiohttp.ClientSession() as s, s.get(f"http://127.0.0.1:{port}/broken") as r:
+            assert (r.status, r.content_type) == (500, "application/json")
+            body = await r.json()
+            assert "went wrong inside the companion" in body["error"]
+            assert "internal detail" not in body["error"]
+    finally:
+        await runner.cleanup()
+
+
+# -- the page says so (last: Playwright's sync API holds a loop, so async tests go first) --
 
 
 @needs_root
 def test_the_page_says_not_saved_yet_and_clears_when_the_press_is_banked(
-        tmp_path: Path, browser: Browser) -> None:
+        tmp_path: Path, browser: Browser) -> None:  # noqa: F811 (the fixture, imported)
     with tmpfs(tmp_path / "sd") as data:
         config = tmp_path / "companion.toml"
         config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
@@ -354,3 +381,4 @@ def test_the_page_says_not_saved_yet_and_clears_when_the_press_is_banked(
             expect(page.locator(".tile", has_text="Mario").locator(".coins")).to_have_text(
                 str(after))
             page.close()
+

@@ -495,15 +495,16 @@ class Bank:
 
     def summed_balances(self, game_id: int | None = None) -> dict[int, int]:
         """Each player's coins, summed from the whole journal by SQLite."""
-        gid = self._game(game_id)
-        result = dict.fromkeys(self._player_ids(gid), 0)
-        for pid, total in self._db.execute(
-                "SELECT party, SUM(delta) FROM ("
-                " SELECT payee AS party, amount AS delta FROM entries WHERE game_id = ?1"
-                " UNION ALL SELECT payer, -amount FROM entries WHERE game_id = ?1)"
-                " WHERE party IS NOT NULL GROUP BY party", (gid,)):
-            result[pid] = total
-        return result
+        with self.snapshot():
+            gid = self._game(game_id)
+            result = dict.fromkeys(self._player_ids(gid), 0)
+            for pid, total in self._db.execute(
+                    "SELECT party, SUM(delta) FROM ("
+                    " SELECT payee AS party, amount AS delta FROM entries WHERE game_id = ?1"
+                    " UNION ALL SELECT payer, -amount FROM entries WHERE game_id = ?1)"
+                    " WHERE party IS NOT NULL GROUP BY party", (gid,)):
+                result[pid] = total
+            return result
 
     def check_balances(self, game_id: int | None = None) -> bool:
         """Are the balances kept in memory the full sum? (Not kept yet, as when the bank

@@ -71,6 +71,7 @@ class HeldFile:
         self._fd: int | None = None
         self._seq = 0
         self._next_slot = 0
+        self._lines: dict[str, bytes] = {}
 
     @property
     def is_open(self) -> bool:
@@ -124,8 +125,9 @@ class HeldFile:
         they don't fit (the rest stay in memory only). Raises OSError on an I/O error."""
         if self._fd is None:
             return False
-        payload = b"".join(json.dumps(p.to_json(), separators=(",", ":")).encode() + b"\n"
-                           for p in presses)
+        lines = {p.press_id: self._lines.get(p.press_id) or _line(p) for p in presses}
+        self._lines = lines  # each press is serialised once, however often it is rewritten
+        payload = b"".join(lines.values())
         seq = self._seq + 1
         head = b"%s %d %d %d\n" % (MAGIC, seq, len(payload), zlib.crc32(payload))
         if len(head) + len(payload) > SLOT:
@@ -141,6 +143,10 @@ class HeldFile:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+
+def _line(press: HeldPress) -> bytes:
+    return json.dumps(press.to_json(), separators=(",", ":")).encode() + b"\n"
 
 
 def _sync_folder(folder: Path) -> None:

@@ -82,8 +82,9 @@ def load_game_ms(data_dir: Path, entries: int = 10_000) -> dict[str, Any]:
 
 def _moves_vs_rows(bank: Bank, path: Path, gid: int, entries: int,
                    rounds: int = 7) -> dict[str, Any]:
-    """The journal as the tablet reads it after every change (every move in words, with its
-    entries) against the bare library fetching the same rows, interleaved; p50 ms and ratio."""
+    """The whole journal as moves (every move in words, with its entries: what the export,
+    and before paging the tablet after every change, reads) against the bare library fetching
+    the same rows, interleaved; p50 ms and ratio."""
     bare = sqlite3.connect(path)
     times: dict[str, list[float]] = {"rows": [], "moves": []}
     try:

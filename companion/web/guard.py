@@ -9,8 +9,10 @@ by when each last became idle, and
   (slowloris: headers a byte at a time count as no request), one idle between requests for
   :data:`KEEPALIVE_S`, and a request still running after :data:`REQUEST_TIMEOUT_S`;
 - at :data:`MAX_CONNECTIONS`, makes room for each new connection by closing the one idle the
-  longest (never one mid-request; a request running :data:`SLOW_REQUEST_S` is a slow client,
-  not a request, and can go when nothing is idle);
+  longest that has sent nothing of a next request (bytes waiting unread count: that is a new
+  tablet's request about to be read); else the oldest with a request only partly sent; else
+  a request running :data:`SLOW_REQUEST_S` (a slow client, not a request); never one
+  mid-request before that, and never a WebSocket;
 - caps WebSockets at :data:`MAX_WEBSOCKETS`: a new one replaces the oldest page without the
   token first; a page with the token may replace any; one without, never a page with it.
 
@@ -20,9 +22,12 @@ EMFILE (whose error it logs every second, and which locks everyone out).
 
 from __future__ import annotations
 
+import array
 import asyncio
+import fcntl
 import logging
 import resource
+import termios
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -96,17 +101,18 @@ class Conn:
     requests: int = 0
     busy: int = 0
     busy_since: float = 0.0
+    partial: bool = False
     websocket: bool = False
     trusted: bool = False
-    closed: bool = False
 
 
 @dataclass
 class Stats:
-    """What the guard did (for the log, ``doctor`` and tests)."""
+    """What the guard did (for the log and tests)."""
 
     accepted: int = 0
     evicted_idle: int = 0
+    evicted_partial: int = 0
     evicted_slow: int = 0
     refused: int = 0
     no_request: int = 0
@@ -139,6 +145,8 @@ class _Guarded(asyncio.Protocol):
         self.conn.handler.connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        if not self.conn.busy:
+            self.conn.partial = True  # part of a request: no longer a silent connection
         self.conn.handler.data_received(data)
 
     def eof_received(self) -> bool | None:
@@ -156,6 +164,19 @@ class _Refused(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         transport.abort()  # type: ignore[attr-defined]
+
+
+def _unread(transport: asyncio.Transport) -> int:
+    """Bytes waiting in the socket that asyncio has not read yet (Linux FIONREAD)."""
+    sock = transport.get_extra_info("socket")
+    if sock is None:
+        return 0
+    waiting = array.array("i", [0])
+    try:
+        fcntl.ioctl(sock.fileno(), termios.FIONREAD, waiting)
+    except OSError:
+        return 0
+    return waiting[0]
 
 
 def _is_websocket(request: web.Request) -> bool:
@@ -224,7 +245,8 @@ class ConnectionGuard:
     def __call__(self) -> asyncio.Protocol:
         """asyncio calls this for each accepted connection (it must not raise: asyncio would
         leak the socket)."""
-        assert self._server is not None and self._loop is not None, "attach() first"
+        if self._server is None or self._loop is None:  # not attached: serve nobody
+            return _Refused()
         if len(self.live) >= self.max_connections and not self._make_room():
             self.stats.refused += 1
             return _Refused()
@@ -239,34 +261,45 @@ class ConnectionGuard:
         conn.transport = transport
 
     def _lost(self, conn: Conn) -> None:
-        conn.closed = True
         if self.live.get(conn.handler) is conn:
             del self.live[conn.handler]
 
     # -- making room ---------------------------------------------------------------------------
 
     def _make_room(self) -> bool:
-        """Close one connection for a new one: the one idle the longest, else the slowest
-        request running :data:`SLOW_REQUEST_S` or more. False: every slot is busy."""
+        """Close one connection for a new one: the one idle the longest that has sent nothing
+        of a next request; else the oldest with a request only partly sent (slowloris); else
+        the slowest request running :data:`SLOW_REQUEST_S` or more. False: every slot is
+        busy."""
         assert self._loop is not None
         if not self._warned_cap:
             self._warned_cap = True
             log.warning("web: %d connections open (the cap); closing the longest idle ones to "
                         "let new ones in", len(self.live))
         now = self._loop.time()
+        sending: Conn | None = None
         slowest: Conn | None = None
         for conn in self.live.values():
             if conn.transport is None or conn.websocket:
                 continue
-            if not conn.busy:
-                if conn.transport.get_write_buffer_size():
-                    continue  # its last answer is still being sent
+            if conn.busy:
+                if now - conn.busy_since >= self.slow_request_s and (
+                        slowest is None or conn.busy_since < slowest.busy_since):
+                    slowest = conn
+            elif conn.transport.get_write_buffer_size():
+                continue  # its last answer is still being sent
+            elif conn.partial or _unread(conn.transport):
+                # A request on its way (a new tablet's, read in a loop turn or two), or one
+                # trickling: not before the silent ones.
+                sending = sending or conn
+            else:
                 self._close(conn)
                 self.stats.evicted_idle += 1
                 return True
-            if now - conn.busy_since >= self.slow_request_s and (
-                    slowest is None or conn.busy_since < slowest.busy_since):
-                slowest = conn
+        if sending is not None:
+            self._close(sending)
+            self.stats.evicted_partial += 1
+            return True
         if slowest is not None:
             self._close(slowest, abort=True)
             self.stats.evicted_slow += 1
@@ -329,6 +362,7 @@ class ConnectionGuard:
         if conn is None or self._loop is None:
             return await handler(request)
         conn.requests += 1
+        conn.partial = False
         conn.busy += 1
         conn.busy_since = self._loop.time()
         try:
