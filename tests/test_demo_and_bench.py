@@ -91,6 +91,10 @@ def test_bench_command_prints_json_figures() -> None:
                          "startup_to_ready_ms", "odds_draws_per_s", "bank_write_ms",
                          "bank_load_10k_entries_ms"}
     assert data["bank_write_ms"]["n"] == 300 and data["bank_write_ms"]["p50"] > 0
+    held = data["held_press_ms"]  # holding a press the disk refused, against bare pwrite+fsync
+    assert held["held"]["n"] == held["floor"]["n"] == 100 and held["held"]["lost"] == 0
+    assert held["ratio_p50"] == pytest.approx(held["held"]["p50"] / held["floor"]["p50"],
+                                              abs=0.01)
     assert data["bank_load_10k_entries_ms"]["entries"] == 10_000
     words = data["bank_load_10k_entries_ms"]["moves_in_words"]
     assert words["moves"] == 9_997 and words["rows_p50"] > 0  # an opening and 9996 payments

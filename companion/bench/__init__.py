@@ -120,6 +120,7 @@ def run_all(presses: int = 200, data_dir: Path | None = None,
             writes: int = 100_000) -> dict[str, Any]:
     """Every figure ``companion bench`` reports (``writes``: for ``write_cost_growth``)."""
     from companion.bench.bank_io import load_game_ms, moves_vs_sqlite, write_latency_ms
+    from companion.bench.held import held_press_ms
     from companion.bench.ws_fanout import ws_fanout_ms
     from companion.config import default_data_dir
 
@@ -133,6 +134,7 @@ def run_all(presses: int = 200, data_dir: Path | None = None,
         "write_cost_growth": growth["write_cost_growth"],
         "journal_page_bytes": growth["journal_page_bytes"],
         "bank_write_ms": write_latency_ms(folder),
+        "held_press_ms": held_press_ms(folder),
         "bank_moves_vs_sqlite_ms": moves_vs_sqlite(folder),
         "bank_load_10k_entries_ms": load_game_ms(folder),
         "ws_fanout_ms": ws_fanout_ms(),
