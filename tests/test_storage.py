@@ -183,7 +183,7 @@ async def test_held_presses_survive_a_restart_and_are_banked_once(tmp_path: Path
             for _ in range(3):
                 status, _pressed, _ = await call(s, server, "POST", "/api/press")
                 assert status == 202
-            held = HeldFile(data / FILE_NAME).open()
+            held = HeldFile.peek(data / FILE_NAME)
             assert len(held) == 3  # synced to the file before the page heard "held"
         # Stopped with the disk still full: the presses stay in the file, nowhere else.
         assert banked(data) == []
@@ -192,9 +192,55 @@ async def test_held_presses_survive_a_restart_and_are_banked_once(tmp_path: Path
             assert app.table.health().ok and app.bank is not None
             assert app.bank.status().held == 0
             assert sorted(o.id for o in banked(data)) == [1, 2, 3]
-            assert HeldFile(data / FILE_NAME).open() == []
+            assert HeldFile.peek(data / FILE_NAME) == []
         async with running(data) as (app, server):  # and a second start banks nothing again
             assert len(banked(data)) == 3
+
+
+@needs_root
+async def test_a_fresh_card_full_before_its_game_starts_holds_presses_then_starts_it(
+        tmp_path: Path) -> None:
+    """The bank file opens (it needs no write) but the configured game can't be started: the
+    press is held, and once there is room the game starts and the press is banked in it."""
+    with tmpfs(tmp_path / "sd") as data:
+        Bank(data / "bank.sqlite3").close()  # a bank with no game yet
+        filler = fill(data)
+        async with running(data) as (app, server), aiohttp.ClientSession() as s:
+            assert app.bank is not None and not app.bank.is_open
+            status, pressed, _ = await call(s, server, "POST", "/api/press")
+            assert status == 202 and "SD card is full" in pressed["held"]
+            filler.unlink()
+            await healthy_within(s, server, RECOVERY_S)
+            _, state, _ = await call(s, server, "GET", "/api/state")
+            assert [p["name"] for p in state["players"]] == ["Mario", "Luigi"]
+            outcomes = banked(data)
+            assert len(outcomes) == 1 and outcomes[0].player_id == state["players"][0]["id"]
+
+
+@needs_root
+async def test_a_write_after_space_returns_waits_for_the_presses_held_before_it(
+        tmp_path: Path) -> None:
+    """Undo right after space returns (before the two-second retry) undoes the held press,
+    the move made last, not the payment made before it."""
+    with tmpfs(tmp_path / "sd") as data:
+        async with running(data, seed=2) as (app, server), aiohttp.ClientSession() as s:
+            _, state, _ = await call(s, server, "GET", "/api/state")
+            mario, luigi = (p["id"] for p in state["players"])
+            status, _, _ = await call(s, server, "POST", "/api/transfers",
+                                      {"from": mario, "to": luigi, "amount": 1})
+            assert status == 201
+            filler = fill(data)
+            held = []
+            while not any(p["kind"] in ("coins", "bowser", "game_over") for p in held):
+                status, pressed, _ = await call(s, server, "POST", "/api/press")
+                assert status == 202
+                held.append(pressed)
+            filler.unlink()
+            status, undone, _ = await call(s, server, "POST", "/api/undo")
+            assert status == 201, undone
+            assert undone["undid"]["kind"] == "block", undone
+            assert app.bank is not None and app.bank.status().held == 0
+            assert len(banked(data)) == len(held)
 
 
 @needs_root
@@ -318,7 +364,31 @@ def test_the_held_file_says_when_presses_no_longer_fit(tmp_path: Path) -> None:
     many = [_press(n) for n in range(2000)]
     assert not held.write(many)
     assert held.write(many[:50])
-    assert HeldFile(tmp_path / FILE_NAME).open() == many[:50]
+    assert HeldFile.peek(tmp_path / FILE_NAME) == many[:50]
+
+
+def test_a_held_file_cut_short_keeps_what_it_holds_when_reopened(tmp_path: Path) -> None:
+    """A file made on a nearly full disk may stop short of its two slots: what its first slot
+    holds is read before the rest is made, never overwritten with zeros."""
+    path = tmp_path / FILE_NAME
+    held = HeldFile(path)
+    held.open()
+    assert held.write([_press(1)])
+    held.close()
+    os.truncate(path, SLOT // 2)  # what a short write on a full disk leaves
+    again = HeldFile(path)
+    assert again.open() == [_press(1)]
+    assert path.stat().st_size == 2 * SLOT
+
+
+def test_a_second_companion_on_the_same_folder_does_not_share_the_held_file(
+        tmp_path: Path) -> None:
+    first = HeldFile(tmp_path / FILE_NAME)
+    first.open()
+    with pytest.raises(OSError, match="another companion on this data folder"):
+        HeldFile(tmp_path / FILE_NAME).open()
+    first.close()
+    assert HeldFile(tmp_path / FILE_NAME).open() == []
 
 
 async def test_a_bug_is_answered_in_json_too_never_text(tmp_path: Path) -> None:

@@ -165,6 +165,52 @@ async def test_a_websocket_from_another_origin_is_refused(tmp_path: Path) -> Non
                 assert hello["action"] == "hello", origin
 
 
+async def test_a_reverse_proxys_name_may_open_the_feed_and_a_bad_origin_is_a_clear_no(
+        tmp_path: Path) -> None:
+    """Behind a proxy the Host is often the Pi's own (nginx's default) while the page's Origin
+    is the proxy's name: a name in allowed_hosts is enough. An Origin that is not even a URL
+    (bad punycode) is refused as JSON, never a 500."""
+    async with serving(tmp_path, allowed=("companion.example",)) as (server, _, s):
+        url = f"ws://127.0.0.1:{server.port}/ws"
+        async with s.ws_connect(url, origin="https://companion.example:8443") as ws:
+            assert (await ws.receive_json(timeout=5))["action"] == "hello"
+        for origin in ("http://xn--zz.com", "http://[::1", "http://a..b"):
+            async with s.get(url, headers={"Origin": origin, "Upgrade": "websocket",
+                                           "Connection": "Upgrade",
+                                           "Sec-WebSocket-Version": "13",
+                                           "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
+                             ) as reply:
+                assert (reply.status, reply.content_type) == (403, "application/json"), origin
+                assert "may not open the table's live feed" in (await reply.json())["error"]
+
+
+def test_the_address_a_request_came_in_on_is_always_this_pi() -> None:
+    """The QR link's address may be an interface's second address, which the interface list
+    does not show: the address the connection was made to is this Pi whatever it is."""
+    hosts = AllowedHosts("0.0.0.0", clock=lambda: 0.0)
+    assert not hosts.allows_host_header("198.51.100.7:8080")
+    assert hosts.allows_host_header("198.51.100.7:8080", "198.51.100.7")
+    assert hosts.allows_host_header("198.51.100.7", "::ffff:198.51.100.7")  # v4 on a v6 socket
+    assert hosts.allows_host_header("[2001:db8::7]:8080", "2001:db8::7")
+    assert not hosts.allows_host_header("evil.example:8080", "198.51.100.7")
+
+
+async def test_linking_a_card_is_announced_without_its_uid(tmp_path: Path) -> None:
+    async with serving(tmp_path) as (server, _app, s):
+        _, state, _ = await get(s, server, "/api/state")
+        async with s.ws_connect(f"ws://127.0.0.1:{server.port}/ws") as stranger:
+            await stranger.receive_json(timeout=5)  # hello
+            for body in ({"uid": UID, "player": state["players"][1]["id"]},
+                         {"uid": ACTION_UID, "action": "undo"}):
+                async with s.post(f"http://127.0.0.1:{server.port}/api/cards", headers=AUTH,
+                                  data=json.dumps(body)) as reply:
+                    assert reply.status == 200
+                message = await stranger.receive_json(timeout=5)
+                assert message["type"] == "state"
+                assert UID not in json.dumps(message) and ACTION_UID not in json.dumps(message)
+            assert message["summary"] == "a card now does undo"
+
+
 async def test_every_answer_carries_the_security_headers(tmp_path: Path) -> None:
     async with serving(tmp_path) as (server, _, s):
         for path in ("/", "/static/app.js", "/static/app.css", "/api/state", "/healthz",

@@ -188,10 +188,11 @@ class TableService:
         except Exception:
             log.exception("press %s can't be banked", held.press_id)
             raise
-        if view is None or state is None:
+        if view is None:
             self._storage_changed(f"press not saved yet: {self.bank.problem}")
             return None
-        self._announced("outcome", view, state)
+        if state is not None:  # else banked, and the next read shows it
+            self._announced("outcome", view, state)
         if not self._storage.ok:
             self._storage_changed("saved")
         return view
@@ -264,7 +265,8 @@ class TableService:
         if isinstance(command, c.ArmMode):
             return self._arm(command)  # type: ignore[return-value]
         pending = self._write(command.action,
-                              lambda bank: _bank_operation(bank, command, source, request_id))
+                              lambda bank: _bank_operation(bank, command, source, request_id),
+                              _card_summary(command))
         if isinstance(command, ENDERS):
             return self._ending(pending)
         return pending
@@ -434,19 +436,17 @@ class TableService:
             raise Unavailable("the bank is unavailable")
         return self.bank.call(fn)
 
-    def _write(self, action: str, fn: Callable[[Bank], T]) -> Awaitable[T]:
-        """Queue a bank write and the state after it; listeners get the new state."""
+    def _write(self, action: str, fn: Callable[[Bank], T],
+               summary: Callable[[T, TableState], str] | None = None) -> Awaitable[T]:
+        """Queue a bank write and the state after it; listeners get the new state (with
+        ``summary``'s line about it, if given)."""
         if self.bank is None:
             raise Unavailable("the bank is unavailable")
-
-        def run(bank: Bank) -> tuple[T, TableState]:
-            result = fn(bank)
-            return result, bank.state()
-
-        return self._announce(action, self.bank.call(run))
+        return self._announce(action, self.bank.write(fn), summary)
 
     async def _announce(self, action: str,
-                        pending: asyncio.Future[tuple[T, TableState]]) -> T:
+                        pending: asyncio.Future[tuple[T, TableState | None]],
+                        summary: Callable[[T, TableState], str] | None = None) -> T:
         try:
             result, state = await pending
         except StorageError:  # nothing written: the caller hears why, so does everyone
@@ -457,17 +457,20 @@ class TableService:
         except Exception:
             log.exception("bank %s failed", action)
             raise
-        self._announced(action, result, state)
+        if state is not None:  # else the write stands, and the next read shows it
+            self._announced(action, result, state,
+                            None if summary is None else summary(result, state))
         return result
 
-    def _announced(self, action: str, result: object, state: TableState) -> None:
+    def _announced(self, action: str, result: object, state: TableState,
+                   summary: str | None = None) -> None:
         """Listeners get the new state after a write, with one line about it."""
         was_over = self.state is not None and self.state.ended and \
             self.state.game.id == state.game.id
         state = self._dress(state)
         if state.ended and not was_over:  # the game was just won
             self.speaker.play(self.library.sounds["fanfare"], Priority.OUTCOME)
-        summary = describe_result(result, state)
+        summary = summary or describe_result(result, state)
         log.info("bank %s: %s", action, summary)
         self.bus.publish(StateChanged(action, summary, state))
 
@@ -536,6 +539,15 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
         case c.SetCardAction(uid=uid, card_action=action):
             return bank.set_card_action(uid, action)
     raise TypeError(f"unknown command {command!r}")
+
+
+def _card_summary(command: Command[Any]) -> Callable[[Any, TableState], str] | None:
+    """The line about linking a card, without its UID (the UID is for the token's holder)."""
+    if isinstance(command, c.LinkCard):
+        return lambda _uid, state: f"a card now means {state.name_of(command.player)}"
+    if isinstance(command, c.SetCardAction):
+        return lambda _uid, _state: f"a card now does {command.card_action}"
+    return None
 
 
 def _journal(bank: Bank, query: c.GetJournal) -> dict[str, Any]:

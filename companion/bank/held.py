@@ -10,6 +10,8 @@ a power cut in the middle of a write leaves the other slot whole.
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
 import logging
 import os
@@ -79,16 +81,23 @@ class HeldFile:
 
     def open(self) -> list[HeldPress]:
         """Open (or make) the file and return the presses it holds. Raises OSError when the
-        folder can't take it (read-only, full before it was made)."""
+        folder can't take it (read-only, full before it was made whole) or another companion
+        on this data folder has it (one writer: two would overwrite each other's slots)."""
         new = not self.path.exists()
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
-            if os.fstat(fd).st_size < 2 * SLOT:
-                os.pwrite(fd, bytes(2 * SLOT), 0)  # real blocks, not a sparse file
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise OSError(errno.EBUSY, "another companion on this data folder holds "
+                                           f"{self.path.name}") from None
+            found = [(self._read_slot(fd, i), i) for i in (0, 1)]  # before making it whole
+            size = os.fstat(fd).st_size
+            if size < 2 * SLOT:  # real blocks from where it ends, never over what it holds
+                _write_all(fd, bytes(2 * SLOT - size), size)
                 os.fsync(fd)
             if new:
                 _sync_folder(self.path.parent)
-            found = [(self._read_slot(fd, i), i) for i in (0, 1)]
         except BaseException:
             os.close(fd)
             raise
@@ -101,8 +110,21 @@ class HeldFile:
         self._next_slot = 1 - slot
         return presses
 
+    @classmethod
+    def peek(cls, path: Path) -> list[HeldPress]:
+        """The presses the file holds, read without taking it (tools, tests)."""
+        reader = cls(path)
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            found = [slot for slot in (reader._read_slot(fd, i) for i in (0, 1)) if slot]
+        finally:
+            os.close(fd)
+        return max(found, key=lambda slot: slot[0])[1] if found else []
+
     def _read_slot(self, fd: int, index: int) -> tuple[int, list[HeldPress]] | None:
         raw = os.pread(fd, SLOT, index * SLOT)
+        if not raw.strip(b"\0"):
+            return None  # never written (or not there yet)
         head, _, rest = raw.partition(b"\n")
         parts = head.split(b" ")
         if len(parts) != 4 or parts[0] != MAGIC:
@@ -133,7 +155,7 @@ class HeldFile:
         if len(head) + len(payload) > SLOT:
             return False
         record = head + payload
-        os.pwrite(self._fd, record + bytes(SLOT - len(record)), self._next_slot * SLOT)
+        _write_all(self._fd, record + bytes(SLOT - len(record)), self._next_slot * SLOT)
         os.fsync(self._fd)
         self._seq = seq
         self._next_slot = 1 - self._next_slot
@@ -143,6 +165,16 @@ class HeldFile:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+
+def _write_all(fd: int, data: bytes, offset: int) -> None:
+    """``pwrite`` all of ``data`` or raise (a short write is a full disk: ENOSPC)."""
+    done = 0
+    while done < len(data):
+        n = os.pwrite(fd, data[done:], offset + done)
+        if n <= 0:
+            raise OSError(errno.ENOSPC, "no space left on the device")
+        done += n
 
 
 def _line(press: HeldPress) -> bytes:

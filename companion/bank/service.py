@@ -49,6 +49,9 @@ class BankService:
         self.prepare = prepare
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bank")
         self._bank: Bank | None = None
+        self._prepared = False
+        """``prepare`` has run on the open bank (a fresh card that was full when the game was
+        to be started has an open bank and no game yet: it is prepared when it can be)."""
         self._held: list[HeldPress] = []
         self._held_file = HeldFile(path.with_name(FILE_NAME))
         self._held_on_disk = True
@@ -76,7 +79,8 @@ class BankService:
 
     @property
     def is_open(self) -> bool:
-        return self._bank is not None
+        """The bank is open and prepared (its game started)."""
+        return self._bank is not None and self._prepared
 
     def _recover(self) -> bool:
         had = self.problem
@@ -84,8 +88,11 @@ class BankService:
             self._open_held_file()
             if self._bank is None:
                 self._bank = Bank(self.path, rulesets=self.rulesets)
+                self._prepared = False
+            if not self._prepared:
                 if self.prepare is not None:
                     self.prepare(self._bank)
+                self._prepared = True
             banked = self._bank_held()
             if had is not None and not banked:
                 self._bank.probe()  # the disk takes a write again?
@@ -190,6 +197,7 @@ class BankService:
             except Exception:  # a broken connection: it goes anyway
                 log.debug("closing the failed bank connection", exc_info=True)
             self._bank = None
+            self._prepared = False
         return reason
 
     # -- presses ---------------------------------------------------------------------------
@@ -202,15 +210,16 @@ class BankService:
         return asyncio.wrap_future(self._executor.submit(self._press, press))
 
     def _press(self, press: HeldPress) -> tuple[OutcomeView | None, TableState | None]:
-        if self._bank is not None and not self._held:
+        if self._bank is not None and self._prepared and not self._held:
             try:
                 view = self._record(self._bank, press, held=False)
-                return view, self._bank.state()
             except Exception as exc:
                 if storage_problem(exc) is None:
                     raise
                 press = self._as_it_stands(self._bank, press)
                 self._failed(exc, f"banking press {press.press_id}")
+            else:
+                return view, self._state_after(self._bank)
         self._open_held_file()
         self._held.append(press)
         self._save_held()
@@ -220,18 +229,44 @@ class BankService:
 
     # -- every other operation -------------------------------------------------------------
 
+    def _state_after(self, bank: Bank) -> TableState | None:
+        """The table after a write that is done: None when it can't be read now (the write
+        stands; the next read or recovery shows it)."""
+        try:
+            return bank.state()
+        except Exception as exc:
+            if storage_problem(exc) is None:
+                raise
+            log.warning("the state after a write can't be read now: %s", exc)
+            return None
+
     def run(self, fn: Callable[[Bank], T]) -> T:
         """Run ``fn`` on the writer thread and wait (for start-up and tools, not the loop)."""
         return self._executor.submit(self._with_bank, fn).result()
 
-    def call(self, fn: Callable[[Bank], T]) -> asyncio.Future[T]:
+    def call(self, fn: Callable[[Bank], T], *, write: bool = False) -> asyncio.Future[T]:
         """Queue ``fn(bank)`` on the writer thread now (order is kept); await the result.
-        A storage failure comes back as :class:`StorageError` saying why."""
-        return asyncio.wrap_future(self._executor.submit(self._with_bank, fn))
+        A storage failure comes back as :class:`StorageError` saying why. A ``write`` waits
+        for the presses held before it: they are banked first, or it is refused."""
+        return asyncio.wrap_future(self._executor.submit(self._with_bank, fn, write))
 
-    def _with_bank(self, fn: Callable[[Bank], T]) -> T:
-        if self._bank is None:
+    def write(self, fn: Callable[[Bank], T]) -> asyncio.Future[tuple[T, TableState | None]]:
+        """A write and the table after it (None: the write stands, the state can't be read
+        now); held presses are banked before it, in order."""
+        def both(bank: Bank) -> tuple[T, TableState | None]:
+            result = fn(bank)
+            return result, self._state_after(bank)
+
+        return self.call(both, write=True)
+
+    def _with_bank(self, fn: Callable[[Bank], T], write: bool = False) -> T:
+        if self._bank is None or (write and not self._prepared):
             raise StorageError(self.problem or "the bank is not open")
+        if write and self._held:  # the presses held before this write go first
+            try:
+                self._bank_held()
+            except Exception as exc:
+                raise StorageError(self._failed(exc, "banking held presses")) from exc
         try:
             return fn(self._bank)
         except StorageError as exc:

@@ -3,8 +3,9 @@
 - ``Host`` must be one of this Pi's names (:mod:`companion.web.hosts`): else 421 Misdirected
   Request, as JSON saying how to allow the name. No ``Host`` at all (HTTP/1.0 tools) is fine.
 - A WebSocket from a browser must come from the page on this very host and port (``Origin``
-  equals ``Host``, which is one of those names): else 403 before the upgrade. No ``Origin``
-  (a script, not a browser) is fine.
+  equals ``Host``, which is one of those names), or from a name in ``[web] allowed_hosts`` (a
+  reverse proxy's): else 403 before the upgrade. No ``Origin`` (a script, not a browser) is
+  fine. An IP address equal to the one the request came in on is always this Pi.
 - Every answer says: no framing (CSP ``frame-ancestors 'none'``, ``X-Frame-Options``), only
   the page's own scripts, styles and connections, no MIME sniffing, no Referer (the token
   travels in the link's ``#fragment``).
@@ -19,7 +20,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from aiohttp import hdrs, web
 
 from companion.web.guard import ConnectionGuard
-from companion.web.hosts import AllowedHosts, host_of, same_origin
+from companion.web.hosts import AllowedHosts, host_of, origin_host, same_origin
 from companion.web.privacy import has_token, make_redactor
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -51,7 +52,9 @@ def host_check(hosts: AllowedHosts) -> Callable[[web.Request, Handler],
     @web.middleware
     async def only_this_pi(request: web.Request, handler: Handler) -> web.StreamResponse:
         host = request.headers.get(hdrs.HOST)
-        if host is not None and not hosts.allows_host_header(host):
+        sockname = request.transport.get_extra_info("sockname") if request.transport else None
+        local = str(sockname[0]) if sockname else None
+        if host is not None and not hosts.allows_host_header(host, local):
             name = host_of(host) or host[:80]
             return _error(MISDIRECTED,
                           f"this companion does not answer to the name {name!r} (a guard "
@@ -60,7 +63,8 @@ def host_check(hosts: AllowedHosts) -> Callable[[web.Request, Handler],
                           "then restart")
         origin = request.headers.get(hdrs.ORIGIN)
         if (origin is not None and request.headers.get(hdrs.UPGRADE, "").lower() == "websocket"
-                and (host is None or not same_origin(origin, host))):
+                and not (host is not None and same_origin(origin, host))
+                and not hosts.configured(origin_host(origin))):
             return _error(403, f"a page from {origin[:80]!r} may not open the table's live "
                                "feed: only the companion's own page may")
         return await handler(request)
@@ -80,8 +84,9 @@ def harden(app: web.Application, *, token: str, bind_host: str,
     guard = ConnectionGuard(trusted=lambda request: has_token(request, token, query=True))
     hosts = AllowedHosts(bind_host, allowed_hosts)
     track, websockets = guard.middlewares()
+    # After errors_as_json (the app's first): whatever goes wrong in these is JSON too.
     for index, middleware in enumerate((track, host_check(hosts), websockets,
-                                        make_redactor(token))):
+                                        make_redactor(token)), start=1):
         app.middlewares.insert(index, middleware)
     app.on_response_prepare.append(security_headers)
     return guard

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from yarl import URL
 
-from companion.web.address import interface_addresses
+from companion.web.address import interface_addresses, lan_address
 
 log = logging.getLogger(__name__)
 
@@ -84,12 +84,18 @@ def host_of(header: str) -> str | None:
 def _origin(origin: str) -> tuple[str, int] | None:
     try:
         url = URL(origin.strip())
-    except ValueError:
+        if url.scheme not in ("http", "https") or not url.host or url.port is None:
+            return None
+        host = normalise(url.host)
+    except (ValueError, UnicodeError):  # bad punycode and the like: not an origin we know
         return None
-    if url.scheme not in ("http", "https") or not url.host or url.port is None:
-        return None
-    host = normalise(url.host)
     return None if host is None else (host, url.port)
+
+
+def origin_host(origin: str) -> str | None:
+    """The host of a browser's ``Origin`` (:func:`normalise`-d), None if unusable."""
+    found = _origin(origin)
+    return None if found is None else found[0]
 
 
 def same_origin(origin: str, host_header: str) -> bool:
@@ -137,7 +143,8 @@ def own_names(bind_host: str = "", extra: Iterable[str] = ()) -> frozenset[str]:
     except OSError as exc:
         log.warning("web: cannot list this machine's addresses: %s", exc)
         addresses = []
-    names.update(normalise(a) for a in (*addresses, *ipv6_addresses()))
+    lan = lan_address()  # the QR link's address (maybe an interface's secondary one)
+    names.update(normalise(a) for a in (*addresses, *ipv6_addresses(), *([lan] if lan else [])))
     if bind_host not in WILDCARDS:
         names.add(normalise(bind_host))
     return frozenset(n for n in names if n)
@@ -175,5 +182,16 @@ class AllowedHosts:
             return name in self._names
         return False
 
-    def allows_host_header(self, header: str) -> bool:
-        return self.allows(host_of(header))
+    def allows_host_header(self, header: str, local_address: str | None = None) -> bool:
+        """Whether ``header`` names this Pi; an IP address equal to the one the request
+        came in on (``local_address``) always does (no DNS name can rebind to it)."""
+        name = host_of(header)
+        if name is not None and local_address is not None:
+            local = local_address.split("%", 1)[0].removeprefix("::ffff:")  # v4 on a v6 socket
+            if name == normalise(local):
+                return True
+        return self.allows(name)
+
+    def configured(self, name: str | None) -> bool:
+        """Whether ``name`` is one of ``[web] allowed_hosts`` (a reverse proxy's name)."""
+        return name is not None and name in {normalise(n) for n in self.extra}

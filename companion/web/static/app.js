@@ -344,7 +344,7 @@ function historyItem(m) {
 }
 
 async function journalPage(game, query) {
-  const reply = await fetch(`/api/journal?game=${game}&${query}`);
+  const reply = await authGet(`/api/journal?game=${game}&${query}`);
   if (!reply.ok) throw new Error("journal: " + reply.status);
   return reply.json();
 }
