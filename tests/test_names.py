@@ -11,8 +11,15 @@ import pytest
 
 from companion.bank import DB_NAME, Bank
 from companion.config import ConfigError, from_dict
-from companion.core.ledger import MAX_NAME, check_names
-from companion.core.names import MAX_CODE_POINTS, check_name, graphemes, look_alike, skeletons
+from companion.core.ledger import check_names
+from companion.core.names import (
+    MAX_CODE_POINTS,
+    MAX_NAME,
+    check_name,
+    graphemes,
+    look_alike,
+    skeletons,
+)
 from companion.exc import Refused
 from tests.conftest import StepClock
 from tests.test_game_api import game, refused

@@ -25,7 +25,6 @@ Party = int | Literal["bank"]
 
 MAX_AMOUNT = 10_000
 MAX_NOTE = 200
-MAX_NAME = 24
 
 
 class EntryKind(StrEnum):
@@ -171,7 +170,7 @@ def check_names(names: Sequence[object], min_players: int, max_players: int) -> 
     """Player names: min..max of them, each as :func:`companion.core.names.check_name` allows
     (1..24 characters, emoji welcome, nothing invisible; stored in NFC), no two alike: the same
     ignoring case, or looking the same (:func:`companion.core.names.look_alike`)."""
-    from companion.core.names import check_name, look_alike
+    from companion.core.names import check_name, look_alike  # ICU, loaded when first needed
 
     if not isinstance(names, list | tuple):
         raise Refused("players must be a list of names")

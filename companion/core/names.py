@@ -28,9 +28,10 @@ from functools import cache
 
 import icu
 
-from companion.core.ledger import MAX_NAME
 from companion.exc import Refused, shown
 
+MAX_NAME = 24
+"""A name's length, in characters as a person counts them."""
 MAX_CODE_POINTS = 4 * MAX_NAME
 """A name of 24 clusters can't hide hundreds of code points (a family emoji with skin tones is
 11, a tag flag 7, a Devanagari cluster up to about 4)."""
