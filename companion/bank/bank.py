@@ -274,6 +274,7 @@ class Bank:
                 self._insert_entry(db, game_id, move, BANK, pid, coins, EntryKind.OPENING,
                                    "opening balance", "new game")
         db.execute("UPDATE games SET current_player = ? WHERE id = ?", (ids[0], game_id))
+        self._play(db, game_id)
         # A sticker stays with its player's name from one game to the next.
         previous = db.execute("SELECT MAX(id) FROM games WHERE id < ?", (game_id,)).fetchone()[0]
         if previous is not None:
@@ -283,9 +284,18 @@ class Bank:
                 (previous, game_id))
         return game_id
 
+    @staticmethod
+    def _play(db: sqlite3.Connection, game_id: int) -> None:
+        """Make ``game_id`` the game the table plays."""
+        db.execute("INSERT INTO table_state (id, current_game) VALUES (1, ?) ON CONFLICT (id)"
+                   " DO UPDATE SET current_game = excluded.current_game", (game_id,))
+
     def latest_game(self) -> int | None:
-        row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
-        return row[0]
+        """The game the table plays: the one started or resumed last (else the newest)."""
+        row = self._db.execute("SELECT current_game FROM table_state WHERE id = 1").fetchone()
+        if row is not None and row[0] is not None:
+            return int(row[0])
+        return self._db.execute("SELECT MAX(id) FROM games").fetchone()[0]
 
     def _game(self, game_id: int | None) -> int:
         gid = self.latest_game() if game_id is None else game_id

@@ -19,7 +19,7 @@ from companion.exc import Unavailable
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 BUSY_TIMEOUT_S = 10.0
 
 SCHEMA = """
@@ -101,6 +101,16 @@ BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 CREATE INDEX IF NOT EXISTS entries_by_outcome ON entries (outcome_id) WHERE outcome_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS moves_by_kind ON moves (game_id, kind, id);
 CREATE INDEX IF NOT EXISTS outcomes_unassigned ON outcomes (game_id, id) WHERE player_id IS NULL;
+""" + """
+CREATE TABLE IF NOT EXISTS table_state (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    current_game INTEGER REFERENCES games(id)
+);
+CREATE TABLE IF NOT EXISTS player_links (
+    player_id INTEGER PRIMARY KEY REFERENCES players(id),
+    token_hash TEXT NOT NULL UNIQUE,
+    created_at REAL NOT NULL
+);
 """
 """The whole schema, as a new file gets it. The last three indexes keep a write's cost flat
 however long the game: the state after a write finds the outcome's entry, the facts (who is
@@ -218,6 +228,19 @@ CREATE UNIQUE INDEX IF NOT EXISTS outcomes_by_press ON outcomes (press_id);
 CREATE INDEX IF NOT EXISTS entries_by_outcome ON entries (outcome_id) WHERE outcome_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS moves_by_kind ON moves (game_id, kind, id);
 CREATE INDEX IF NOT EXISTS outcomes_unassigned ON outcomes (game_id, id) WHERE player_id IS NULL;
+""",
+    # The game the table plays (an earlier one can be resumed; without a row: the newest), and
+    # each player's own phone link (a hash of its token; deleting the row revokes it).
+    5: """
+CREATE TABLE IF NOT EXISTS table_state (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    current_game INTEGER REFERENCES games(id)
+);
+CREATE TABLE IF NOT EXISTS player_links (
+    player_id INTEGER PRIMARY KEY REFERENCES players(id),
+    token_hash TEXT NOT NULL UNIQUE,
+    created_at REAL NOT NULL
+);
 """,
 }
 """Schema changes by the version they bring, applied in place to an older file (version 1 is
