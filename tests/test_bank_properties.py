@@ -154,6 +154,8 @@ class BankMachine(RuleBasedStateMachine):
         if self.ended or (player is not None and not self.playing(player)):
             self.refused(lambda: self.bank.set_current(player))
             return
+        if player != self.current:  # a turn change is a move, undone in order
+            self.stack.append(self.before())
         self.bank.set_current(player)
         self.current = player  # type: ignore[assignment]
 
@@ -224,8 +226,8 @@ class BankMachine(RuleBasedStateMachine):
         self.model = dict(before.balances)
         self.out, self.ended = list(before.out), before.ended
         self.paid = list(before.paid)
-        if self.bank.current_player() != self.current:  # a bankruptcy moved the turn on
-            self.current = before.current
+        self.current = before.current  # a turn change, or a bankruptcy that moved it on
+        assert self.bank.current_player() == self.current
         if before.outcome is not None:  # the block outcome waits for the right player again
             self.unassigned[before.outcome] = next(
                 o.outcome for o in self.bank.outcomes() if o.id == before.outcome)

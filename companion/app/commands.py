@@ -23,6 +23,8 @@ from companion.core.state import (
 
 CURRENT = None
 """``player`` left out: the current player."""
+ANYONE = "anyone"
+"""``after`` left out: Next from whoever is current."""
 
 # -- the block -----------------------------------------------------------------------------
 
@@ -84,9 +86,27 @@ class PassGo(Command[Entry]):
 
 @dataclass(frozen=True, slots=True)
 class Undo(Command[Undone]):
-    """Undo the latest move not undone yet, whole (a bankruptcy, the end of the game)."""
+    """Undo the latest move not undone yet, whole (a bankruptcy, the end of the game, a turn
+    change). ``move``: only if that is the move it would undo (the page's preview)."""
 
     action: ClassVar[str] = "undo"
+    move: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class Redo(Command[MoveView]):
+    """Bring back what the last undo (``move``, the undo's id) undid: coins or a turn."""
+
+    action: ClassVar[str] = "redo"
+    move: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeGame(Command[int]):
+    """Make an earlier game the one the table plays (the running one stays as it is)."""
+
+    action: ClassVar[str] = "resume game"
+    game: object = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,9 +119,16 @@ class SetCurrent(Command[int | None]):
 
 @dataclass(frozen=True, slots=True)
 class NextPlayer(Command[int]):
-    """Pass the turn to the next seat."""
+    """Pass the turn to the next seat; ``after``: only from that player (the one the page
+    showed as current), so a second tap passes nothing."""
 
     action: ClassVar[str] = "next player"
+    after: object = ANYONE
+
+
+@dataclass(frozen=True, slots=True)
+class GetGames(Query[list[dict[str, Any]]]):
+    """Every game, newest first: id, edition, name, when, players' names, ended, current."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,3 +359,30 @@ class Health:
 @dataclass(frozen=True, slots=True)
 class GetHealth(Query[Health]):
     pass
+
+
+# -- players' own phones -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LinkPlayer(Command[str]):
+    """A new phone link for a player of the current game; answers its token (only its hash is
+    kept; an earlier link of that player stops working)."""
+
+    action: ClassVar[str] = "phone link"
+    player: object
+
+
+@dataclass(frozen=True, slots=True)
+class UnlinkPlayer(Command[bool]):
+    """Turn off a player's phone link; answers whether there was one."""
+
+    action: ClassVar[str] = "phone link off"
+    player: object
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerForToken(Query[int | None]):
+    """The player (of the current game) whose live phone link ``token`` is; None: none."""
+
+    token: str = field(repr=False)

@@ -294,6 +294,8 @@ class TableService:
                 result = self.lever.state()
             case c.GetEditions():
                 result = [r.summary() for r in self.editions.values()]
+            case c.GetGames():
+                result = await self._bank(lambda bank: bank.game_list())
             case c.CardMeaning(uid=uid, named=named):
                 result = await self._bank(lambda bank: bank.card_meaning(uid, dict(named)))
             case c.GetActivity():
@@ -306,6 +308,8 @@ class TableService:
                           "new_cards": self.cards.new_cards(linked), "card_actions": actions}
             case c.GetHealth():
                 result = self.health()
+            case c.PlayerForToken(token=token):
+                result = await self._bank(lambda bank: bank.player_for_token(token))
             case _:
                 raise TypeError(f"unknown query {query!r}")
         return result  # type: ignore[no-any-return]
@@ -514,8 +518,12 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
             return bank.pass_go(player, **keyed)
         case c.Jail(player=player):
             return bank.jail(player, **keyed)
-        case c.Undo():
-            return bank.undo(**keyed)
+        case c.Undo(move=move):
+            return bank.undo(expect=move, **keyed)
+        case c.Redo(move=move):
+            return bank.redo(move, **keyed)
+        case c.ResumeGame(game=game):
+            return bank.resume_game(game)
         case c.Bankrupt(player=player, creditor=creditor):
             return bank.bankruptcy(player, creditor, **keyed)
         case c.SetPoints(player=player, points=points, cards=cards):
@@ -527,9 +535,11 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
         case c.SetOptions(simultaneous=simultaneous):
             return bank.set_options(simultaneous=simultaneous)
         case c.SetCurrent(player=player):
-            return bank.set_current(player)
-        case c.NextPlayer():
-            return bank.next_player()
+            return bank.set_current(player, **keyed)
+        case c.NextPlayer(after=after):
+            if after == c.ANYONE:
+                return bank.next_player(**keyed)
+            return bank.next_player(after=after, **keyed)
         case c.NewGame(edition=edition, players=players, colours=colours):
             return bank.new_game(edition, players, colours)  # type: ignore[arg-type]
         case c.Assign(outcome=outcome, player=player):
@@ -538,6 +548,10 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
             return bank.set_card(player, uid)
         case c.SetCardAction(uid=uid, card_action=action):
             return bank.set_card_action(uid, action)
+        case c.LinkPlayer(player=player):
+            return bank.link_player(player)
+        case c.UnlinkPlayer(player=player):
+            return bank.unlink_player(player)
     raise TypeError(f"unknown command {command!r}")
 
 
@@ -547,6 +561,12 @@ def _card_summary(command: Command[Any]) -> Callable[[Any, TableState], str] | N
         return lambda _uid, state: f"a card now means {state.name_of(command.player)}"
     if isinstance(command, c.SetCardAction):
         return lambda _uid, _state: f"a card now does {command.card_action}"
+    if isinstance(command, c.LinkPlayer):  # never the token: it is the phone's key
+        return lambda _token, state: f"{state.name_of(command.player)} has a phone link"
+    if isinstance(command, c.UnlinkPlayer):
+        return lambda had, state: (f"{state.name_of(command.player)}'s phone link is turned "
+                                   f"off" if had else f"{state.name_of(command.player)} had "
+                                   "no phone link")
     return None
 
 

@@ -13,8 +13,10 @@ ended come from the moves not undone. Undo writes compensation, never deletes.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
+import secrets
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -40,6 +42,7 @@ from companion.core.ledger import (
     BANK,
     CARD_ACTION_NAMES,
     MAX_POINTS,
+    REDOABLE,
     Entry,
     EntryKind,
     MoveKind,
@@ -60,13 +63,14 @@ from companion.core.outcomes import Kind, Outcome
 from companion.core.state import (
     GameView,
     JournalLine,
+    MoveRef,
     MoveView,
     OutcomeView,
     PlayerView,
     TableState,
     Undone,
 )
-from companion.exc import GameEnded, Refused, Unavailable, shown
+from companion.exc import Conflict, GameEnded, Refused, Unavailable, shown
 
 DB_NAME = "bank.sqlite3"
 COLOURS = ("#e52521", "#43b047", "#f49ac1", "#049cd8", "#fbd000", "#8e44ad")
@@ -86,6 +90,8 @@ class Current:
 
 
 CURRENT = Current()
+ANYONE = Current()
+"""Next from whoever is current."""
 
 def _party(value: int | None) -> Party:
     return BANK if value is None else value
@@ -150,6 +156,11 @@ class MovePage:
         return {"game": self.game_id, "moves": [m.to_json() for m in self.moves],
                 "next_before": self.next_before, "next_after": self.next_after,
                 "latest": self.latest}
+
+
+def _token_hash(token: str) -> str:
+    """What the bank keeps of a phone link's token (the token itself is never stored)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def _page_limit(value: object) -> int:
@@ -312,6 +323,39 @@ class Bank:
             "LEFT JOIN players p ON p.game_id = g.id GROUP BY g.id ORDER BY g.id").fetchall()
         return [dict(row) for row in rows]
 
+    def game_list(self) -> list[dict[str, Any]]:
+        """Every game, newest first, for choosing one to resume: its edition's name, when it
+        started, its players' names, whether it has ended and whether it is being played."""
+        with self.snapshot():
+            playing = self.latest_game()
+            names: dict[int, list[str]] = {}
+            for row in self._db.execute("SELECT game_id, name FROM players ORDER BY game_id,"
+                                        " seat"):
+                names.setdefault(row["game_id"], []).append(row["name"])
+            ended = {row[0] for row in self._db.execute(
+                "SELECT game_id FROM moves m WHERE ends = 1 AND NOT EXISTS"
+                " (SELECT 1 FROM moves u WHERE u.undoes = m.id)")}
+            games = []
+            for row in self._db.execute("SELECT id, edition, created_at FROM games ORDER BY"
+                                        " id DESC"):
+                edition = self.editions.get(row["edition"])
+                games.append({"id": row["id"], "edition": row["edition"],
+                              "name": edition.name if edition else row["edition"],
+                              "created_at": row["created_at"],
+                              "players": names.get(row["id"], []),
+                              "ended": row["id"] in ended, "current": row["id"] == playing})
+            return games
+
+    def resume_game(self, game: object) -> int:
+        """Play an earlier game again (nothing of the one being played is lost: it can be
+        resumed in turn)."""
+        with self._write() as db:
+            gid = self._game(game) if is_id(game) else None
+            if gid is None:
+                raise Refused(f"game must be a game id, got {shown(game)}")
+            self._play(db, gid)
+        return gid
+
     def ruleset(self, game_id: int | None = None) -> Ruleset:
         """The rules a game is played by."""
         gid = self._game(game_id)
@@ -387,13 +431,28 @@ class Bank:
     def _party_in_game(self, facts: Facts, party: object, what: str) -> Party:
         return BANK if party == BANK else self._in_game(facts, party, what)
 
-    def set_current(self, player: object, game_id: int | None = None) -> int | None:
-        """Make ``player`` (an id, or None for nobody) current."""
+    def set_current(self, player: object, game_id: int | None = None, *, source: str = "",
+                    request_id: str | None = None) -> int | None:
+        """Make ``player`` (an id, or None for nobody) current: a turn move, undone in order
+        (none when they already are)."""
+        source = check_source(source)
         with self._write() as db:
+            replay = self._replay(request_id, MoveKind.TURN, game_id)
+            if replay is not None:
+                return json.loads(replay["data"])["to"]  # type: ignore[no-any-return]
             facts = self._open_facts(game_id)
             current = None if player is None else self._in_game(facts, player)
-            db.execute("UPDATE games SET current_player = ? WHERE id = ?", (current, facts.gid))
+            self._turn(db, facts, current, source, request_id)
         return current
+
+    def _turn(self, db: sqlite3.Connection, facts: Facts, to: int | None, source: str,
+              request_id: str | None) -> None:
+        if to == facts.current:
+            return
+        self._insert_move(db, facts.gid, MoveKind.TURN, player=to,
+                          data={"from": facts.current, "to": to}, source=source,
+                          request_id=request_id)
+        db.execute("UPDATE games SET current_player = ? WHERE id = ?", (to, facts.gid))
 
     def set_card(self, player: object, uid: object, game_id: int | None = None) -> str | None:
         """Link an NFC/RFID card UID to a player (None unlinks); one card per game. Allowed in
@@ -467,13 +526,23 @@ class Bank:
                 return "unmatched", target  # the config names someone not in this game
         return "unknown", None
 
-    def next_player(self, game_id: int | None = None) -> int:
+    def next_player(self, game_id: int | None = None, *, after: object = ANYONE,
+                    source: str = "", request_id: str | None = None) -> int:
         """Pass the turn to the next seat still in the game (the first if nobody is
-        current)."""
+        current). ``after``: only from that player (the one a page showed as current), so a
+        second tap of Next, or two pages at once, pass the turn once."""
+        source = check_source(source)
         with self._write() as db:
+            replay = self._replay(request_id, MoveKind.TURN, game_id)
+            if replay is not None:
+                return json.loads(replay["data"])["to"]  # type: ignore[no-any-return]
             facts = self._open_facts(game_id)
+            if after is not ANYONE and after != facts.current:
+                now = "nobody is" if facts.current is None else f"{facts.name(facts.current)}"\
+                    " is"
+                raise Conflict(f"the turn has already passed: {now} current now")
             nxt = next_seat(facts, facts.current)
-            db.execute("UPDATE games SET current_player = ? WHERE id = ?", (nxt, facts.gid))
+            self._turn(db, facts, nxt, source, request_id)
         return nxt
 
     def set_options(self, *, simultaneous: object, game_id: int | None = None) -> bool:
@@ -870,12 +939,13 @@ class Bank:
     # -- undo ------------------------------------------------------------------------------
 
     def undo(self, *, source: str = "", request_id: str | None = None,
-             game_id: int | None = None) -> Undone:
+             game_id: int | None = None, expect: object = None) -> Undone:
         """Undo the latest move not undone yet, whole (never opening balances or undos): its
         coins move back; a bankrupt player is back in; an ended game is open again.
 
         Undoing a block outcome's coins also makes that outcome unassigned again, so it can be
-        given to the right player."""
+        given to the right player; undoing a turn gives it back. ``expect``: only that move (the
+        one a page showed in its Undo button), so a second tap undoes nothing more."""
         source = check_source(source)
         with self._write() as db:
             replay = self._replay(request_id, MoveKind.UNDO, game_id)
@@ -886,6 +956,9 @@ class Bank:
             if row is None:
                 raise Refused("nothing to undo")
             target = self._move_view(row["id"])
+            if expect is not None and expect != row["id"]:
+                raise Conflict(f"the last move has changed: Undo would now undo "
+                               f"\"{target.text}\"")
             move = self._insert_move(db, gid, MoveKind.UNDO, player=row["player_id"],
                                      note=f"undo: {target.text}"[:200], source=source,
                                      undoes=row["id"], request_id=request_id)
@@ -894,9 +967,12 @@ class Bank:
                     db.execute("UPDATE outcomes SET player_id = NULL WHERE id = ?",
                                (entry.outcome_id,))
                 self._insert_entry(db, gid, move, entry.payee, entry.payer, entry.amount,
-                                   EntryKind.UNDO, f"undo #{entry.id}", source,
+                                   EntryKind.UNDO, f"undo: {target.text}"[:200], source,
                                    outcome_id=entry.outcome_id, undoes=entry.id)
             data = json.loads(row["data"])
+            if row["kind"] == MoveKind.TURN.value:
+                db.execute("UPDATE games SET current_player = ? WHERE id = ?",
+                           (data["from"], gid))
             if row["kind"] == MoveKind.BANKRUPTCY.value and data.get("current_after") != \
                     data.get("current_before"):
                 current = db.execute("SELECT current_player FROM games WHERE id = ?",
@@ -905,6 +981,70 @@ class Bank:
                     db.execute("UPDATE games SET current_player = ? WHERE id = ?",
                                (data["current_before"], gid))
             return Undone(self._move_view(move), self._move_view(row["id"]))
+
+    def redo(self, undo: object, *, source: str = "", request_id: str | None = None,
+             game_id: int | None = None) -> MoveView:
+        """Bring back the move that ``undo`` (the latest move, an undo) undid: its coins move
+        again, or the turn passes again, as a new move (undone like any other). Only right
+        after the undo: anything written since makes it stale."""
+        source = check_source(source)
+        with self._write() as db:
+            if request_id is not None:
+                replay = db.execute("SELECT id, data FROM moves WHERE request_id = ?",
+                                    (request_id,)).fetchone()
+                if replay is not None and "redoes" in json.loads(replay["data"]):
+                    return self._move_view(replay["id"])
+            facts = self._open_facts(game_id)
+            latest = db.execute("SELECT * FROM moves WHERE game_id = ? ORDER BY id DESC LIMIT 1",
+                                (facts.gid,)).fetchone()
+            if latest is None or latest["kind"] != MoveKind.UNDO.value or latest["id"] != undo:
+                raise Conflict("nothing to redo: Redo brings back what the last Undo undid, "
+                               "before anything else is done")
+            target = self._move_view(latest["undoes"], facts)
+            if target.kind not in REDOABLE:
+                raise Refused(f"{target.text} can't be redone: declare it again")
+            data = {**target.data, "redoes": target.id}
+            if target.kind is MoveKind.TURN:
+                to = data["to"]
+                if to is not None:
+                    self._in_game(facts, to)
+                moved = self._insert_move(db, facts.gid, MoveKind.TURN, player=to, data=data,
+                                          source=source, request_id=request_id)
+                db.execute("UPDATE games SET current_player = ? WHERE id = ?", (to, facts.gid))
+                return self._move_view(moved, facts)
+            for entry in target.entries:  # everyone still in, or nothing moves
+                for party in (entry.payer, entry.payee):
+                    self._party_in_game(facts, party, "player")
+            moved = self._insert_move(db, facts.gid, target.kind, player=target.player_id,
+                                      data=data, note=target.note, source=source,
+                                      request_id=request_id)
+            for entry in target.entries:
+                self._insert_entry(db, facts.gid, moved, entry.payer, entry.payee,
+                                   entry.amount, entry.kind, entry.note, source,
+                                   outcome_id=entry.outcome_id)
+                if entry.outcome_id is not None:
+                    db.execute("UPDATE outcomes SET player_id = ? WHERE id = ?",
+                               (target.player_id, entry.outcome_id))
+            return self._move_view(moved, facts)
+
+    def _previews(self, facts: Facts) -> tuple[MoveRef | None, MoveRef | None, str]:
+        """What Undo would undo and Redo bring back now, and the table's version: it changes
+        with every move, press and turn, so a page keys a write on what it saw."""
+        target = self._undo_target(facts.gid)
+        undo = None if target is None else MoveRef(target["id"], self._move_view(
+            target["id"], facts).text)
+        latest = self._db.execute("SELECT id, kind, undoes FROM moves WHERE game_id = ? ORDER"
+                                  " BY id DESC LIMIT 1", (facts.gid,)).fetchone()
+        redo = None
+        if latest is not None and latest["kind"] == MoveKind.UNDO.value:
+            undone = self._move_view(latest["undoes"], facts)
+            if undone.kind in REDOABLE:
+                redo = MoveRef(latest["id"], undone.text)
+        outcome = self._db.execute("SELECT MAX(id) FROM outcomes WHERE game_id = ?",
+                                   (facts.gid,)).fetchone()[0]
+        version = f"{facts.gid}.{0 if latest is None else latest['id']}.{outcome or 0}." \
+                  f"{facts.current or 0}"
+        return undo, redo, version
 
     def _undo_target(self, gid: int) -> sqlite3.Row | None:
         """The latest move not undone yet that undo takes (not the opening balances, not an
@@ -1064,13 +1204,16 @@ class Bank:
             won = tuple(record["winners"])
             table = tuple(Standing(**row) for row in record["standings"])
         points = rules.scoring is not None
+        phones = self.linked_players(facts.gid)
         players = tuple(
             PlayerView(p.id, p.name, p.colour, p.seat, money[p.id], p.id == facts.current,
                        p.card_uid, out=p.id in facts.out,
                        points=facts.points.get(p.id, (0, 0))[0] if points else None,
                        cards=facts.points.get(p.id, (0, 0))[1] if points else None,
-                       worms=facts.worms.get(p.id, 0) if rules.worms is not None else None)
+                       worms=facts.worms.get(p.id, 0) if rules.worms is not None else None,
+                       linked=p.id in phones)
             for p in facts.players)
+        undo, redo, version = self._previews(facts)
         return TableState(
             game=GameView(facts.gid, rules.id, rules.name, rules.default_mode.moves_coins,
                           rules.coins, bool(facts.options.get("simultaneous", False)),
@@ -1083,6 +1226,9 @@ class Bank:
             ended=ended,
             winners=won,
             standings=table,
+            version=version,
+            undo=undo,
+            redo=redo,
         )
 
     def _recent(self, gid: int, limit: int = RECENT) -> tuple[JournalLine, ...]:
@@ -1183,3 +1329,53 @@ class Bank:
         if row["kind"] == MoveKind.UNDO.value and row["undoes"] is not None:
             texts[row["undoes"]] = self._move_view(row["undoes"], facts).text
         return _view(row, self._move_entries(move_id), facts, texts)
+
+    # -- players' own phones ---------------------------------------------------------------
+
+    def link_player(self, player: object) -> str:
+        """A new phone link token for ``player`` (of the game the table plays): only its
+        SHA-256 is kept, and it replaces the player's earlier link (one live link each)."""
+        token = secrets.token_urlsafe(18)
+        with self._write() as db:
+            pid = self._phone_player(player)
+            db.execute("INSERT INTO player_links (player_id, token_hash, created_at) VALUES"
+                       " (?, ?, ?) ON CONFLICT (player_id) DO UPDATE SET token_hash ="
+                       " excluded.token_hash, created_at = excluded.created_at",
+                       (pid, _token_hash(token), self.clock()))
+        return token
+
+    def unlink_player(self, player: object) -> bool:
+        """Turn off ``player``'s phone link; whether there was one."""
+        with self._write() as db:
+            pid = self._phone_player(player)
+            return db.execute("DELETE FROM player_links WHERE player_id = ?",
+                              (pid,)).rowcount > 0
+
+    def player_for_token(self, token: object) -> int | None:
+        """The player whose live phone link ``token`` is: a player of the game the table
+        plays now (None: unknown, turned off, or of another game)."""
+        if not isinstance(token, str) or not 1 <= len(token) <= 100:
+            return None
+        gid = self.latest_game()
+        if gid is None:
+            return None
+        row = self._db.execute(
+            "SELECT l.player_id FROM player_links l JOIN players p ON p.id = l.player_id"
+            " WHERE l.token_hash = ? AND p.game_id = ?", (_token_hash(token), gid)).fetchone()
+        return None if row is None else int(row[0])
+
+    def linked_players(self, game_id: int | None = None) -> set[int]:
+        """The players of a game (default: the one the table plays) with a phone link."""
+        gid = self.latest_game() if game_id is None else game_id
+        if gid is None:
+            return set()
+        return {r[0] for r in self._db.execute(
+            "SELECT l.player_id FROM player_links l JOIN players p ON p.id = l.player_id"
+            " WHERE p.game_id = ?", (gid,))}
+
+    def _phone_player(self, player: object) -> int:
+        """A player of the game the table plays (inside a write), else Refused."""
+        gid = self._game(None)
+        if not is_id(player) or player not in self._player_ids(gid):
+            raise Refused(f"unknown player {shown(player)}")
+        return player  # type: ignore[return-value]

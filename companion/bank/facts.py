@@ -104,6 +104,12 @@ def move_text(move: MoveView, facts: Facts) -> str:
         whose = facts.name(e.payee if payer_is_bank else e.payer)
         return f"{whose}: {e.note}" if e.note else f"{whose} {'+' if payer_is_bank else '-'}" \
                                                    f"{e.amount}"
+    if kind is MoveKind.TURN:
+        if data.get("to") is None:
+            return f"Nobody's turn (was {facts.name(data.get('from'))})"
+        if data.get("from") is None:
+            return f"{facts.name(data.get('to'))}'s turn"
+        return f"Turn: {facts.name(data.get('from'))} -> {facts.name(data.get('to'))}"
     if kind is MoveKind.PASS_GO:
         return f"{who} passed GO: +{coins}"
     if kind is MoveKind.JAIL:

@@ -52,6 +52,13 @@ class MoveKind(StrEnum):
     WORMS = "worms"
     END = "end"
     UNDO = "undo"
+    TURN = "turn"
+    """The turn passed (Next, a tile or a card tapped, time-up): undone in order like the rest."""
+
+
+REDOABLE = (MoveKind.TRANSFER, MoveKind.PASS_GO, MoveKind.JAIL, MoveKind.BLOCK, MoveKind.TURN)
+"""What Redo brings back right after its undo: coins and turns. A bankruptcy, points, worms or
+the end are declared again instead (they were judged on the table as it was)."""
 
 
 @dataclass(frozen=True, slots=True)

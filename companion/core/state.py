@@ -56,6 +56,8 @@ class PlayerView:
     cards: int | None = None
     worms: int | None = None
     """Wiggly Worms: worms found."""
+    linked: bool = False
+    """The player has a live phone link (the banker's page offers to turn it off)."""
 
     @property
     def owes(self) -> bool:
@@ -65,7 +67,7 @@ class PlayerView:
         return {"id": self.id, "name": self.name, "colour": self.colour, "seat": self.seat,
                 "balance": self.balance, "owes": self.owes, "current": self.current,
                 "card": self.card, "out": self.out, "points": self.points,
-                "cards": self.cards, "worms": self.worms}
+                "cards": self.cards, "worms": self.worms, "linked": self.linked}
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +177,18 @@ class ModeView:
 
 
 @dataclass(frozen=True, slots=True)
+class MoveRef:
+    """A move a button would act on: its id (sent back, so a stale button does nothing) and
+    what it was, in words."""
+
+    move: int
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move": self.move, "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
 class StorageView:
     """Whether the bank takes writes now, and the presses held until it does."""
 
@@ -233,6 +247,13 @@ class TableState:
     """What the next press means, added by the application (the bank knows no arming)."""
     storage: StorageView = field(default_factory=StorageView)
     """Whether the bank takes writes, added by the application."""
+    version: str = ""
+    """Changes with every move, press and turn: a page keys its writes on the state it saw, so
+    one intent (a double tap) is written once."""
+    undo: MoveRef | None = None
+    """What Undo would undo now."""
+    redo: MoveRef | None = None
+    """What Redo would bring back (right after an undo of coins or a turn)."""
 
     @property
     def winner(self) -> int | None:
@@ -281,4 +302,7 @@ class TableState:
             "timer": None if self.timer is None else self.timer.to_json(),
             "mode": None if self.mode is None else self.mode.to_json(),
             "storage": self.storage.to_json(),
+            "version": self.version,
+            "undo": None if self.undo is None else self.undo.to_json(),
+            "redo": None if self.redo is None else self.redo.to_json(),
         }

@@ -1,6 +1,7 @@
 """The JSON API and the WebSocket the tablet page uses (aiohttp, on the daemon's own loop).
 
-Reading is open on the LAN; every write needs ``Authorization: Bearer <table token>``. Bad
+Reading is open on the LAN; every write needs ``Authorization: Bearer <table token>`` (a
+player's phone link pays from its own coins only: :mod:`companion.web.players`). Bad
 input gets a 4xx with ``{"error": "..."}`` and changes nothing; there is no 5xx for bad input.
 """
 
@@ -30,6 +31,7 @@ from companion.events import (
     TimerChanged,
 )
 from companion.exc import Conflict, Refused, Unavailable
+from companion.web import players
 from companion.web.privacy import has_token, public
 
 log = logging.getLogger(__name__)
@@ -81,12 +83,13 @@ async def errors_as_json(request: web.Request, handler: Handler) -> web.StreamRe
 
 @web.middleware
 async def token_for_writes(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Writes need the table token; reading stays open."""
+    """Writes need the table token, or a player's phone link paying from its own coins
+    (:mod:`companion.web.players`); reading stays open."""
     if request.method not in ("GET", "HEAD", "OPTIONS"):
         expected = f"Bearer {request.app[TOKEN]}".encode()
         given = request.headers.get("Authorization", "").encode("utf-8", "surrogateescape")
-        if not hmac.compare_digest(given, expected):
-            return _error(401, "missing or wrong table token")
+        if not hmac.compare_digest(given, expected):  # a player's phone, or nobody
+            return await players.guard_write(request, handler, request.app[TABLE])
     return await handler(request)
 
 
@@ -122,7 +125,7 @@ def _table(request: web.Request) -> Table:
 
 async def _act(request: web.Request, command: c.Command[Any], *, keyed: bool = False) -> Any:
     """Ask the table for ``command`` on the tablet's behalf (with its Idempotency-Key)."""
-    return await _table(request).act(command, source="tablet",
+    return await _table(request).act(command, source=players.source(request, "tablet"),
                                      request_id=_request_id(request) if keyed else None)
 
 
@@ -199,9 +202,34 @@ async def post_transfer(request: web.Request) -> web.Response:
 
 
 async def post_undo(request: web.Request) -> web.Response:
-    _only(await _body(request))
-    undone = await _act(request, c.Undo(), keyed=True)
+    """Undo the latest move; ``{"move": id}``: only that one (409 if the last move changed)."""
+    data = await _body(request)
+    _only(data, "move")
+    undone = await _act(request, c.Undo(data.get("move")), keyed=True)
     return web.json_response(undone.to_json(), status=201)
+
+
+async def post_redo(request: web.Request) -> web.Response:
+    """``{"move": id}`` (the state's ``redo.move``): bring back what that undo undid."""
+    data = await _body(request)
+    _only(data, "move")
+    if "move" not in data:
+        raise Refused("move is required: the undo to take back (the state's redo.move)")
+    move = await _act(request, c.Redo(data["move"]), keyed=True)
+    return web.json_response({"move": move.to_json()}, status=201)
+
+
+async def get_games(request: web.Request) -> web.Response:
+    return web.json_response({"games": await _table(request).read(c.GetGames())})
+
+
+async def post_resume(request: web.Request) -> web.Response:
+    _only(await _body(request))
+    raw = request.match_info["game"]
+    if not (raw.isascii() and raw.isdecimal()) or len(raw) > 18:
+        raise Refused("the game must be a game id")
+    game = await _act(request, c.ResumeGame(int(raw)))
+    return web.json_response({"game": game})
 
 
 async def post_jail(request: web.Request) -> web.Response:
@@ -269,7 +297,7 @@ async def post_current(request: web.Request) -> web.Response:
     _only(data, "player")
     if "player" not in data:
         raise Refused("player is required (an id, or null for nobody)")
-    player = await _act(request, c.SetCurrent(data["player"]))
+    player = await _act(request, c.SetCurrent(data["player"]), keyed=True)
     return web.json_response({"current_player": player})
 
 
@@ -289,8 +317,12 @@ async def post_assign(request: web.Request) -> web.Response:
 
 
 async def post_next(request: web.Request) -> web.Response:
-    _only(await _body(request))
-    player = await _act(request, c.NextPlayer())
+    """The next player; ``{"from": id}``: only if that player is still current (409 if the
+    turn has passed already: a double tap passes it once)."""
+    data = await _body(request)
+    _only(data, "from")
+    command = c.NextPlayer(data["from"]) if "from" in data else c.NextPlayer()
+    player = await _act(request, command, keyed=True)
     return web.json_response({"current_player": player})
 
 
@@ -353,6 +385,25 @@ async def index(_request: web.Request) -> web.FileResponse:
                             headers={"Cache-Control": "no-cache"})
 
 
+async def player_page(_request: web.Request) -> web.FileResponse:
+    """A player's own phone (the token arrives after ``#``)."""
+    return web.FileResponse(STATIC / "player.html", headers={"Cache-Control": "no-cache"})
+
+
+async def post_player_link(request: web.Request) -> web.Response:
+    """A player's phone link (the banker's): 201 with the link, its token and a QR code."""
+    _only(await _body(request))
+    return await players.make_link(request, _table(request), request.app[HUB])
+
+
+async def delete_player_link(request: web.Request) -> web.Response:
+    return await players.turn_off(request, _table(request), request.app[HUB])
+
+
+async def get_player_me(request: web.Request) -> web.Response:
+    return await players.me(request, _table(request))
+
+
 HEARTBEAT_S = 10.0
 """A page that hears nothing for a while knows its connection is dead and reconnects."""
 MAX_QUEUED = 100
@@ -364,6 +415,7 @@ class Hub:
     def __init__(self) -> None:
         self.clients: dict[asyncio.Queue[dict[str, Any] | None], web.WebSocketResponse] = {}
         self.trusted: set[asyncio.Queue[dict[str, Any] | None]] = set()  # pages with the token
+        self.phones: dict[asyncio.Queue[dict[str, Any] | None], players.PlayerFeed] = {}
 
     def publish(self, event: Event) -> None:
         message = _message(event)
@@ -378,6 +430,9 @@ class Hub:
             else:
                 without_cards = without_cards or public(message)
                 queue.put_nowait(without_cards)
+            if queue in self.phones:  # a player's phone: told when coins arrive
+                for coins in self.phones[queue].coins(message):
+                    queue.put_nowait(coins)
 
     async def close(self) -> None:
         """Close every socket now, even one whose reader is stuck."""
@@ -421,11 +476,16 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     trusted = has_token(request, request.app[TOKEN], query=True)  # ?token=: browsers
     if trusted:
         hub.trusted.add(queue)
+    phone = None if trusted else await players.feed_for(request, _table(request))
+    if phone is not None:
+        hub.phones[queue] = phone
     sender: asyncio.Future[None] | None = None
     try:
         with contextlib.suppress(Unavailable, ConnectionResetError):  # catch up at once
             state = await _table(request).read(c.GetState())
             hello = {"type": "state", "action": "hello", "summary": "", "state": state.to_json()}
+            if phone is not None:
+                phone.coins(hello)  # what was there: no news
             await ws.send_json(hello if trusted else public(hello))
         sender = asyncio.ensure_future(_send_all(ws, queue))
         async for msg in ws:  # the page sends nothing we need; this just waits for the end
@@ -436,6 +496,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
             sender.cancel()
         hub.clients.pop(queue, None)
         hub.trusted.discard(queue)
+        hub.phones.pop(queue, None)
     return ws
 
 
@@ -469,6 +530,9 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None
     app.router.add_post("/api/press", post_press)
     app.router.add_post("/api/transfers", post_transfer)
     app.router.add_post("/api/undo", post_undo)
+    app.router.add_post("/api/redo", post_redo)
+    app.router.add_get("/api/games", get_games)
+    app.router.add_post("/api/games/{game}/resume", post_resume)
     app.router.add_post("/api/current", post_current)
     app.router.add_post("/api/games", post_games)
     app.router.add_post("/api/assign", post_assign)
@@ -488,8 +552,12 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None
     app.router.add_post("/api/cards", post_cards)
     app.router.add_post("/api/timer/start", post_timer_start)
     app.router.add_post("/api/timer/stop", post_timer_stop)
+    app.router.add_get("/api/players/me", get_player_me)
+    app.router.add_post("/api/players/{id}/link", post_player_link)
+    app.router.add_delete("/api/players/{id}/link", delete_player_link)
     app.router.add_get("/ws", websocket)
     app.router.add_get("/", index)
+    app.router.add_get("/p", player_page)
     app.router.add_static("/static/", STATIC)
 
     async def on_shutdown(_app: web.Application) -> None:

@@ -15,6 +15,7 @@ from companion.web import links
 from companion.web.api import ReaderSource, build_app
 from companion.web.guard import KEEPALIVE_S, ConnectionGuard, GuardedSite
 from companion.web.hardening import harden
+from companion.web.players import BIND_HOST
 from companion.web.token import load_or_create_token
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,7 @@ async def start_web(table: Table, host: str, port: int, token: str,
                     allowed_hosts: Iterable[str] = ()) -> WebServer:
     """Bind and serve; ``port`` 0 picks a free one (tests)."""
     app = build_app(table, token, reader)
+    app[BIND_HOST] = host  # the players' phone links name the LAN address from it
     guard = harden(app, token=token, bind_host=host, allowed_hosts=allowed_hosts)
     # A page stuck mid-request must not hold up shutdown (systemd allows the daemon 2 s).
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=SHUTDOWN_TIMEOUT,

@@ -1,0 +1,256 @@
+"""Every player's own phone (issue 14): a link per player, carrying a token scoped to them.
+
+- The banker (the table token) makes a player's link with ``POST /api/players/{id}/link``: the
+  page at ``/p`` with the token after ``#``, the same with the Pi's LAN address, and a QR code
+  of it. A new link replaces the player's earlier one; ``DELETE`` turns it off. The bank keeps
+  only the token's SHA-256 (:meth:`companion.bank.bank.Bank.link_player`).
+- A write with a player token: only ``POST /api/transfers`` from that very player (to another
+  player or the Bank) goes through; anything else is 403 naming why, and changes nothing. A
+  token turned off, replaced or unknown is 401. Reads (GET) are open as ever.
+- A player token is not the table token: card UIDs stay hidden from it
+  (:mod:`companion.web.privacy`).
+- The WebSocket with ``?token=<player token>`` gets what a page without the table token gets,
+  plus ``{"type": "coins"}`` when an entry pays that player; turning the link off (or making
+  a new one) closes that player's old pages after ``{"type": "revoked"}``.
+
+Tokens are never logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import segno
+from aiohttp import web
+
+from companion.app import commands as c
+from companion.app.contract import Table
+from companion.exc import CompanionError, Refused, shown
+from companion.web.address import lan_address
+from companion.web.links import WILDCARDS, is_loopback, page_url, with_token
+
+if TYPE_CHECKING:
+    from companion.web.api import Hub
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+Queue = asyncio.Queue[dict[str, Any] | None]
+
+PAGE = "p"
+"""The player's page, next to the banker's: ``/p``."""
+SOURCE = "phone"
+"""What the journal says a player's own payment came from."""
+BIND_HOST: web.AppKey[str] = web.AppKey("bind_host", str)
+"""The address the server listens on (for the LAN link; :func:`companion.web.server.start_web`
+sets it)."""
+PLAYER = "companion.phone.player"
+"""The request key holding the player a phone's write was allowed for."""
+TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+MAX_TOKEN = 64
+
+WRONG_TOKEN = "missing or wrong table token"
+"""A token that is neither the table's nor a live phone link's (as before phones)."""
+OWN_COINS = "a player's phone pays from its own coins only"
+BANKER_ONLY = {
+    "/api/undo": "only the banker can undo",
+    "/api/redo": "only the banker can redo",
+    "/api/next": "only the banker passes the turn",
+    "/api/current": "only the banker passes the turn",
+    "/api/games/": "only the banker can resume a game",
+    "/api/games": "only the banker can start a new game",
+    "/api/press": "only the banker presses the block from a page",
+    "/api/players/": "only the banker can make or turn off a phone link",
+}
+"""Why a player token is refused a route (by path prefix); any other: :data:`OWN_COINS`."""
+
+
+def _error(status: int, message: str) -> web.Response:
+    return web.json_response({"error": message}, status=status)
+
+
+def bearer(request: web.Request, *, query: bool = False) -> str | None:
+    """The token a request carries: ``Authorization: Bearer``, or (``query``: the WebSocket)
+    ``?token=``; None unless it looks like a token."""
+    header = request.headers.get("Authorization", "")
+    token = header[7:] if header.startswith("Bearer ") else None
+    if token is None and query:
+        token = request.query.get("token")
+    if not token or len(token) > MAX_TOKEN or not set(token) <= TOKEN_CHARS:
+        return None
+    return token
+
+
+async def player_of(request: web.Request, table: Table, *, query: bool = False) -> int | None:
+    """The player whose live phone link the request carries (None: none)."""
+    token = bearer(request, query=query)
+    return None if token is None else await table.read(c.PlayerForToken(token))
+
+
+def refusal(path: str) -> str:
+    """Why a player's phone may not write to ``path``."""
+    return next((why for prefix, why in BANKER_ONLY.items() if path.startswith(prefix)),
+                f"{OWN_COINS}; the rest is the banker's")
+
+
+async def _payer(request: web.Request) -> object:
+    """The ``from`` of a transfer's body (read here once; the route reads the same bytes)."""
+    raw = await request.read()
+    try:
+        data = json.loads(raw) if raw.strip() else {}
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise Refused("the body must be JSON") from None
+    if not isinstance(data, dict):
+        raise Refused("the body must be a JSON object")
+    return data.get("from")
+
+
+async def guard_write(request: web.Request, handler: Handler, table: Table
+                      ) -> web.StreamResponse:
+    """A write without the table token: a live phone link paying from its own coins goes
+    on to ``handler``; any other write with one is 403; no such link is 401."""
+    player = await player_of(request, table)
+    if player is None:
+        return _error(401, WRONG_TOKEN)
+    if request.method == "POST" and request.path == "/api/transfers":
+        payer = await _payer(request)
+        if type(payer) is int and payer == player:
+            request[PLAYER] = player
+            return await handler(request)
+        log.info("web: player %d's phone was refused a payment from %s", player,
+                 shown(payer))
+        return _error(403, OWN_COINS)
+    log.info("web: player %d's phone was refused %s %s", player, request.method,
+             request.path[:60])
+    return _error(403, refusal(request.path))
+
+
+def source(request: web.Request, default: str) -> str:
+    """What the journal says a write came from: the phone, else ``default``."""
+    return SOURCE if PLAYER in request else default
+
+
+# -- the banker's side: making and turning off links ------------------------------------------
+
+
+def player_id(request: web.Request) -> int:
+    """The ``{id}`` of ``/api/players/{id}/link``."""
+    raw = request.match_info.get("id", "")
+    if not (raw.isascii() and raw.isdecimal()) or len(raw) > 18:
+        raise Refused(f"unknown player {shown(raw)}")
+    return int(raw)
+
+
+def page_links(request: web.Request, token: str) -> tuple[str, str | None]:
+    """The player's page with ``token``: at the address the banker's page was opened on, and
+    at one other devices on the LAN can open (None: none known; as
+    :func:`companion.web.links.lan_link`)."""
+    link = with_token(f"{request.scheme}://{request.host}/{PAGE}", token)
+    sockname = request.transport.get_extra_info("sockname") if request.transport else None
+    if not sockname:
+        return link, None
+    local, port = str(sockname[0]), int(sockname[1])
+    if "%" in local:  # a link-local address with its interface: no use in a link
+        return link, None
+    host: str | None = local
+    if is_loopback(local):
+        bind = request.app.get(BIND_HOST, local)
+        host = lan_address() if bind in WILDCARDS else None if is_loopback(bind) else bind
+    return link, None if host is None else with_token(page_url(host, port) + PAGE, token)
+
+
+def qr_svg(text: str) -> str:
+    """``text`` as an inline SVG QR code (black on white, as a camera reads best)."""
+    return str(segno.make(text, error="m").svg_inline(scale=4, dark="#000", light="#fff"))
+
+
+async def make_link(request: web.Request, table: Table, hub: Hub) -> web.Response:
+    """``POST /api/players/{id}/link``: a new link for the player (the earlier one stops
+    working and its pages are closed)."""
+    player = player_id(request)
+    token = await table.act(c.LinkPlayer(player))
+    drop(hub, player)
+    state = await table.read(c.GetState())
+    link, lan = page_links(request, token)
+    log.info("web: a phone link for %s was made", state.name_of(player))
+    return web.json_response({"player": player, "name": state.name_of(player),
+                              "token": token, "link": link, "lan_link": lan,
+                              "qr_svg": qr_svg(lan or link)}, status=201)
+
+
+async def turn_off(request: web.Request, table: Table, hub: Hub) -> web.Response:
+    """``DELETE /api/players/{id}/link``: the player's link stops working at once."""
+    player = player_id(request)
+    had = await table.act(c.UnlinkPlayer(player))
+    drop(hub, player)
+    return web.json_response({"player": player, "revoked": had})
+
+
+async def me(request: web.Request, table: Table) -> web.Response:
+    """``GET /api/players/me``: whose phone this is (401: the link is off or unknown)."""
+    player = await player_of(request, table)
+    if player is None:
+        return _error(401, "this phone link was turned off by the banker (or is unknown)")
+    state = await table.read(c.GetState())
+    view = state.player(player)
+    assert view is not None  # a live link is a player of the game the table plays
+    return web.json_response({"player": player, "name": view.name, "colour": view.colour})
+
+
+# -- the phone's live feed ---------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class PlayerFeed:
+    """One phone's WebSocket: which player it is, and the newest entry it has been told of."""
+
+    player: int
+    seen: int | None = None
+
+    def coins(self, message: dict[str, Any]) -> list[dict[str, Any]]:
+        """``{"type": "coins", "amount", "from", "balance", "kind", "note"}`` for each new
+        entry in a state message that pays this player (none the first time: that is what
+        was there)."""
+        if message.get("type") != "state":
+            return []
+        state = message["state"]
+        lines = [line for line in state.get("recent", ()) if isinstance(line.get("id"), int)]
+        if not lines:
+            return []
+        newest = max(line["id"] for line in lines)
+        seen, self.seen = self.seen, max(newest, self.seen or 0)
+        if seen is None:
+            return []
+        names = {p["id"]: p for p in state.get("players", ())}
+        me_now = names.get(self.player)
+        if me_now is None:
+            return []
+        return [{"type": "coins", "amount": line["amount"],
+                 "from": "the Bank" if line["from"] == "bank" else
+                 names.get(line["from"], {}).get("name", f"player {line['from']}"),
+                 "balance": me_now["balance"], "kind": line.get("kind"),
+                 "note": line.get("note", "")}
+                for line in sorted(lines, key=lambda line: line["id"])
+                if line["id"] > seen and line.get("to") == self.player]
+
+
+async def feed_for(request: web.Request, table: Table) -> PlayerFeed | None:
+    """The feed for a WebSocket opened with a live phone link's ``?token=`` (else None)."""
+    try:
+        player = await player_of(request, table, query=True)
+    except CompanionError:  # the bank is down: a page without the token, for now
+        return None
+    return None if player is None else PlayerFeed(player)
+
+
+def drop(hub: Hub, player: int) -> None:
+    """Close the pages of ``player``'s phone (their link was turned off or replaced)."""
+    for queue, feed in list(hub.phones.items()):
+        if feed.player == player:
+            queue.put_nowait({"type": "revoked"})
+            queue.put_nowait(None)
