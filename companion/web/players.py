@@ -30,7 +30,7 @@ from aiohttp import web
 
 from companion.app import commands as c
 from companion.app.contract import Table
-from companion.exc import CompanionError, Refused, shown
+from companion.exc import CompanionError, Refused, Unavailable, shown
 from companion.web.address import lan_address
 from companion.web.links import WILDCARDS, is_loopback, page_url, with_token
 
@@ -49,7 +49,8 @@ SOURCE = "phone"
 BIND_HOST: web.AppKey[str] = web.AppKey("bind_host", str)
 """The address the server listens on (for the LAN link; :func:`companion.web.server.start_web`
 sets it)."""
-PLAYER = "companion.phone.player"
+PLAYER: Any = (web.RequestKey("phone_player", int) if hasattr(web, "RequestKey")  # 3.13+
+               else "companion.phone.player")
 """The request key holding the player a phone's write was allowed for."""
 TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 MAX_TOKEN = 64
@@ -113,8 +114,13 @@ async def _payer(request: web.Request) -> object:
 async def guard_write(request: web.Request, handler: Handler, table: Table
                       ) -> web.StreamResponse:
     """A write without the table token: a live phone link paying from its own coins goes
-    on to ``handler``; any other write with one is 403; no such link is 401."""
-    player = await player_of(request, table)
+    on to ``handler``; any other write with one is 403; no such link is 401 (as is a token
+    that can't be checked now: the phone's page asks ``/api/players/me`` before it says the
+    link is off)."""
+    try:
+        player = await player_of(request, table)
+    except Unavailable:  # no bank to ask (none at all, or down): nobody's link works now
+        player = None
     if player is None:
         return _error(401, WRONG_TOKEN)
     if request.method == "POST" and request.path == "/api/transfers":
@@ -196,9 +202,9 @@ async def me(request: web.Request, table: Table) -> web.Response:
     player = await player_of(request, table)
     if player is None:
         return _error(401, "this phone link was turned off by the banker (or is unknown)")
-    state = await table.read(c.GetState())
-    view = state.player(player)
-    assert view is not None  # a live link is a player of the game the table plays
+    view = (await table.read(c.GetState())).player(player)
+    if view is None:  # a new game started in between
+        return _error(401, "this phone link is for an earlier game")
     return web.json_response({"player": player, "name": view.name, "colour": view.colour})
 
 

@@ -1,6 +1,6 @@
-// The bank on a tablet: live state over a WebSocket, writes through the JSON API. Every amount,
-// rule and word about the game comes from the server (the edition's ruleset): none is written
-// here.
+// The bank on a tablet or phone: live state over a WebSocket, writes through the JSON API.
+// Every amount, rule and word about the game comes from the server (the edition's ruleset):
+// none is written here.
 "use strict";
 
 const TOKEN_KEY = "companion-table-token";
@@ -31,101 +31,218 @@ function authGet(path) {
   return fetch(path, { headers: token() ? { "Authorization": "Bearer " + token() } : {} });
 }
 
-function toast(message) {
-  const el = $("toast");
-  el.textContent = message;
-  el.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { el.hidden = true; }, 4000);
+// -- watching: a page without the table token shows the table and no write controls ----------
+
+function watching() { return !token(); }
+
+function renderRole() {
+  const watch = watching();
+  document.body.classList.toggle("watching", watch);
+  $("role").hidden = !watch;
+  $("watching").hidden = !watch;
+  if (watch) resetPay();
 }
 
-async function api(method, path, body) {
-  const headers = { "Authorization": "Bearer " + token() };
+// -- messages: errors at the top (never over a button), successes in a snackbar -------------
+
+function showError(message) {
+  $("error-text").textContent = message;
+  $("error").hidden = false;
+}
+
+function clearError() { $("error").hidden = true; }
+
+let snackTimer = null;
+function snack(text, action, run) {
+  const box = $("snack");
+  const button = $("snack-action");
+  $("snack-text").textContent = text;
+  button.hidden = !action || watching();
+  button.textContent = action || "";
+  button.onclick = action ? () => { hideSnack(); run(); } : null;
+  armLater(button);
+  box.hidden = false;
+  clearTimeout(snackTimer);
+  snackTimer = setTimeout(hideSnack, action ? 7000 : 4000);
+}
+
+function hideSnack() { $("snack").hidden = true; }
+
+// Something that appears where a finger just was (the snackbar over a button, a question over
+// the pad) takes no tap for a moment: the second tap of a double tap never lands on it.
+const ARM_MS = 600;
+function armLater(button) {
+  button.disabled = true;
+  button.classList.add("arming");
+  setTimeout(() => { button.disabled = false; button.classList.remove("arming"); }, ARM_MS);
+}
+
+// -- writes: one intent, one write -----------------------------------------------------------
+
+// A write's Idempotency-Key says what it does and the table it was made from (state.version):
+// the same intent twice is written once by the server, which replays a repeated key. A second
+// tap of the same button within HOLD_MS is the same intent (even if the page has redrawn the
+// table in between): it sends the first tap's request again, key and all.
+const HOLD_MS = 800;
+const intents = new Map();
+
+function hash53(text, seed) {  // cyrb53: a small, fast, well-mixed string hash
+  let h1 = 0xdeadbeef ^ seed;
+  let h2 = 0x41c6ce57 ^ seed;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
+function randomKey() {
+  return crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2) + Date.now();
+}
+
+function intentKey(action, body) {
+  const version = state && state.version ? String(state.version) : null;
+  if (version === null) return `${action}.${randomKey()}`;  // an older companion: no version
+  const what = `${action}|${version}|${JSON.stringify(body === undefined ? null : body)}`;
+  return `${action}.${hash53(what, 1)}${hash53(what, 2)}`;
+}
+
+async function api(method, path, body, key, quiet) {
+  const headers = {};
+  if (token()) headers["Authorization"] = "Bearer " + token();
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (method !== "GET") headers["Idempotency-Key"] = crypto.randomUUID ? crypto.randomUUID() : String(Math.random());
+  if (method !== "GET") headers["Idempotency-Key"] = key || randomKey();
   let reply;
   try {
     reply = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (err) {
-    toast("The companion is not reachable. Is the Wi-Fi on?");
+    showError("The companion is not reachable. Is the Wi-Fi on?");
     throw err;
   }
   const data = await reply.json().catch(() => ({}));
-  if (reply.ok) $("notice").hidden = true;
   if (!reply.ok) {
-    if (reply.status === 401) showNotice("This page has no table token: open the link from the companion's screen (QR code).");
-    toast(data.error || ("Error " + reply.status));
-    throw new Error(data.error || reply.status);
+    const err = new Error(data.error || ("Error " + reply.status));
+    err.status = reply.status;
+    if (reply.status === 401) {
+      // The token this browser has is wrong or old: from now on the page only watches.
+      localStorage.removeItem(TOKEN_KEY);
+      renderRole();
+      if (state) render();
+      showError("This browser's table token was refused: the page only watches now. Scan the QR code on the companion's small screen to bank again.");
+    } else if (!(quiet && quiet(err))) {
+      showError(err.message);
+    }
+    throw err;
   }
-  if (data.message) toast(data.message);  // e.g. a payment capped at what the player had
+  clearError();
   return data;
 }
 
-// The bank is not saving (a full SD card, a read-only folder): said at the top until it is.
-function renderStorage(storage) {
-  const el = $("storage");
-  const text = storage && storage.warning;
-  el.textContent = text || "";
-  el.hidden = !text;
+function write(action, path, body, { button = null, sticky = false, method = "POST", quiet = null } = {}) {
+  const now = performance.now();
+  const text = JSON.stringify(body === undefined ? null : body);
+  let intent = intents.get(action);
+  if (!intent || now - intent.at > HOLD_MS || (!sticky && intent.text !== text)) {
+    intent = { at: now, body, text, key: intentKey(action, body) };
+    intents.set(action, intent);
+  }
+  if (button) button.disabled = true;
+  return api(method, path, intent.body, intent.key, quiet).finally(() => {
+    if (button) button.disabled = false;
+    if (state) renderControls();
+  });
 }
 
-function showNotice(text) {
-  const el = $("notice");
-  el.textContent = text;
-  el.hidden = false;
-}
+// -- words --------------------------------------------------------------------------------------
 
 function nameOf(id) {
-  if (id === "bank" || id === null) return "Bank";
+  if (id === "bank" || id === null || id === undefined) return "the Bank";
   const p = state && state.players.find((x) => x.id === id);
   return p ? p.name : "player " + id;
 }
 
+function title(id) { const n = nameOf(id); return n === "the Bank" ? "Bank" : n; }
+
 function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 
-// -- the outcome ------------------------------------------------------------------------------
+function player(id) { return state && state.players.find((x) => x.id === id); }
+
+// -- the outcome and the block -----------------------------------------------------------------
 
 function outcomeText(o) {
-  const who = o.player === null ? "Someone" : nameOf(o.player);
+  const who = o.player === null ? "Someone" : title(o.player);
   if (o.kind === "rent" && o.params) {
-    return `${o.headline}: ${nameOf(o.params.payer)} pays ${nameOf(o.params.owner)} ${o.coins}`;
+    return `${o.headline}: ${title(o.params.payer)} pays ${title(o.params.owner)} ${o.coins}`;
   }
   if (o.kind === "roll") return `${o.headline} (${who})`;
   return `${o.headline} ${who}: ${o.instruction}`;
 }
 
 let lastPress = null;  // the latest press as it sounded (shown while the disk holds it)
+let outcomeTurn = null;  // whose turn it was when the shown outcome came
 
 function renderOutcome() {
   const el = $("outcome");
   if (state.storage && state.storage.held && lastPress) {
-    el.textContent = `${lastPress.headline} ${nameOf(state.current_player)}: ${lastPress.instruction} (not saved yet)`;
+    el.textContent = `${lastPress.headline} ${title(state.current_player)}: ${lastPress.instruction} (not saved yet)`;
     el.className = "outcome coins-only held " + lastPress.kind;
     return;
   }
   const o = state.last_outcome;
   if (!o) { el.className = "outcome coins-only"; el.innerHTML = '<span class="muted">Press the block!</span>'; return; }
   el.textContent = outcomeText(o) + (o.player === null ? " (waiting for a player)" : "");
-  el.className = "outcome coins-only " + o.kind;
+  if (o.id !== lastOutcomeId) {
+    // A fresh page takes the outcome's player as its turn; a live one, the turn it came in.
+    outcomeTurn = lastOutcomeId === null && o.player !== null ? o.player : state.current_player;
+  }
+  // After Next the outcome belongs to the turn before: dimmed, so nobody acts on it twice.
+  const past = state.current_player !== outcomeTurn;
+  el.className = "outcome coins-only " + o.kind + (past ? " past" : "");
   if (o.id !== lastOutcomeId) {
     void el.offsetWidth;  // restart the animation
-    el.classList.add("fresh");
+    if (lastOutcomeId !== null) el.classList.add("fresh");
     lastOutcomeId = o.id;
   }
+}
+
+// The block pulses while its outcome sounds: the coins ping one by one (about 0.3 s apart)
+// after the bump; anything else sounds for about 2.5 s.
+let pulseTimer = null;
+let pulseUntil = 0;
+function soundMs(o) {
+  if (!o || o.kind === "lever") return 0;
+  const coins = Number(o.coins) || 0;
+  return o.kind === "coins" ? Math.max(2500, 1500 + 300 * coins) : 2500;
+}
+
+function pulse(ms) {
+  if (ms <= 0) return;
+  pulseUntil = Math.max(pulseUntil, performance.now() + ms);
+  const block = $("press");
+  block.classList.add("sounding");
+  block.setAttribute("aria-busy", "true");
+  clearTimeout(pulseTimer);
+  pulseTimer = setTimeout(() => {
+    block.classList.remove("sounding");
+    block.removeAttribute("aria-busy");
+  }, pulseUntil - performance.now());
 }
 
 function renderWinner() {
   const box = $("winner");
   box.hidden = !state.ended;
   if (!state.ended) return;
-  const names = state.winners.map(nameOf);
+  const names = state.winners.map(title);
   $("winner-title").textContent = names.length === 0 ? "Game over: nobody wins"
     : names.length === 1 ? `${names[0]} wins!` : `${names.join(" & ")} share the win!`;
   $("standings").replaceChildren(...state.standings.map((s) => {
     const li = document.createElement("li");
     if (state.winners.includes(s.player)) li.className = "won";
     const who = document.createElement("span");
-    who.textContent = `${s.rank}. ${nameOf(s.player)}`;
+    who.textContent = `${s.rank}. ${title(s.player)}`;
     const score = document.createElement("span");
     score.className = "score";
     score.textContent = s.total !== null ? `${s.total} points` + (s.cards ? ` · ${plural(s.cards, "card")}` : "")
@@ -135,33 +252,247 @@ function renderWinner() {
   }));
 }
 
+// -- paying from the tiles -----------------------------------------------------------------------
+
+// Tap who pays (a tile or the Bank), tap who gets paid, the amount, Pay. Nothing is chosen in
+// advance: every payment starts empty, and is emptied again after paying and on Next.
+const pay = { from: null, to: null, digits: "", done: null };
+
+function canPay() {
+  return Boolean(state) && !watching() && !state.ended && state.game.bank !== false;
+}
+
+function resetPay() {
+  pay.from = null;
+  pay.to = null;
+  pay.digits = "";
+  pay.done = null;
+  if ($("pad-note")) { $("pad-note").value = ""; $("pad-note-box").hidden = true; }
+  if (state) { markTiles(); renderPad(); }
+}
+
+function sameParty(a, b) { return a !== null && b !== null && String(a) === String(b); }
+
+function waitingOutcome() {
+  if (!state || watching() || state.ended) return null;
+  return state.unassigned.find((o) => !laterFor.has(o.id)) || null;
+}
+const laterFor = new Set();  // waiting outcomes the banker put off ("Later")
+
+function tapTile(id) {
+  if (!canPay()) return;
+  const waiting = waitingOutcome();
+  if (waiting && id !== "bank") {  // a waiting outcome is given by tapping its player
+    const button = document.querySelector(`.tile[data-player="${id}"] .pick`);
+    write("assign", "/api/assign", { outcome: waiting.id, player: id }, { button })
+      .then((reply) => snack(`${waiting.headline} for ${title(id)}`, "Undo", () => undoLatest(reply.move)))
+      .catch(() => {});
+    return;
+  }
+  pay.done = null;
+  if (pay.from === null) pay.from = id;
+  else if (sameParty(pay.from, id)) { resetPay(); return; }
+  else if (sameParty(pay.to, id)) pay.to = null;
+  else pay.to = id;
+  markTiles();
+  renderPad();
+  keepTilesInView();
+}
+
+function amount() { return pay.digits === "" ? 0 : Number(pay.digits); }
+
+function typeKey(key) {
+  if (!canPay()) return;
+  pay.done = null;
+  if (key === "back") pay.digits = pay.digits.slice(0, -1);
+  else if (typeof key === "number") pay.digits = String(key);  // a quick amount: the whole amount
+  else if (pay.digits.length < 5) pay.digits = (pay.digits + key).replace(/^0+/, "");
+  renderPad();
+}
+
+function padOpen() { return pay.from !== null || pay.to !== null || pay.digits !== ""; }
+
+// Just paid: the pad says so for a moment before it closes (on a phone), with Pay still under
+// the finger and off, so a double tap's second tap lands on nothing else.
+function padDone() { return pay.done !== null && performance.now() < pay.done.until; }
+
+function renderPad() {
+  if (!state) return;
+  const pad = $("pad");
+  const done = padDone();
+  const open = (padOpen() || done) && canPay();
+  pad.classList.toggle("done", done && !padOpen());
+  pad.classList.toggle("open", open);
+  document.body.classList.toggle("paying", open);
+  const what = $("pad-what");
+  const n = amount();
+  if (done && !padOpen()) what.textContent = pay.done.text;
+  else if (pay.from === null) what.textContent = "Pay: tap who pays";
+  else if (pay.to === null) what.textContent = `${title(pay.from)} pays… tap who gets paid`;
+  else what.textContent = `${title(pay.from)} pays ${nameOf(pay.to)}`;
+  $("pad-amount").textContent = String(n);
+  $("pad-amount").classList.toggle("empty", n === 0);
+  const own = pay.from !== null && pay.from !== "bank" && pay.to === null ? player(pay.from) : null;
+  $("pad-player").hidden = !own;
+  if (own) {
+    $("pad-current").hidden = own.current;
+    $("pad-current").textContent = `Make ${own.name} current`;
+    $("pad-phone").textContent = own.linked ? "Phone: linked" : "Phone link";
+    $("pad-phone").classList.toggle("linked", Boolean(own.linked));
+  }
+  const ready = pay.from !== null && pay.to !== null && n >= 1;
+  const payButton = $("pad-pay");
+  payButton.disabled = !ready || payButton.dataset.busy === "1";
+  payButton.textContent = ready ? `Pay ${n}: ${title(pay.from)} → ${title(pay.to)}` : done && !padOpen() ? "Paid ✓" : "Pay";
+  if (open) document.body.style.setProperty("--sheet", `${pad.offsetHeight}px`);
+}
+
+function markTiles() {
+  for (const tile of document.querySelectorAll("#players .tile")) {
+    const id = tile.dataset.player === "bank" ? "bank" : Number(tile.dataset.player);
+    const from = sameParty(pay.from, id);
+    const to = sameParty(pay.to, id);
+    tile.classList.toggle("from", from);
+    tile.classList.toggle("to", to);
+    const badge = tile.querySelector(".badge");
+    badge.textContent = from ? "pays" : to ? "gets" : "";
+    badge.hidden = !from && !to;
+    tile.querySelector(".pick").setAttribute("aria-pressed", from || to ? "true" : "false");
+  }
+  const waiting = waitingOutcome();
+  $("players").classList.toggle("giving", Boolean(waiting));
+  $("players").classList.toggle("choosing", pay.from !== null && !waiting);
+}
+
+function landscape() { return getComputedStyle($("pad")).position !== "fixed"; }
+
+// On a phone the pad is a sheet at the bottom: the tiles stay on screen above it.
+function keepTilesInView() {
+  if (!padOpen() || landscape()) return;
+  requestAnimationFrame(() => {
+    const head = $("top").getBoundingClientRect().bottom;
+    const top = $("pad").getBoundingClientRect().top;
+    const tiles = $("players").getBoundingClientRect();
+    let delta = 0;
+    if (tiles.bottom > top - 8) delta = Math.min(tiles.bottom - (top - 8), tiles.top - head - 8);
+    else if (tiles.top < head + 4) delta = tiles.top - head - 8;
+    if (delta) window.scrollBy(0, delta);
+  });
+}
+
+// A typo (150 for 15) would take a player far below zero: more than the payer has, or more than
+// a player starts the game with, is asked again with the balances before and after.
+function startCoins() {
+  if (!rules || !rules.start_coins) return null;
+  const entry = rules.start_coins[String(state.players.length)];
+  return entry && entry.value ? entry.value : null;
+}
+
+function bigPayment(from, to, asked) {
+  const payer = from === "bank" ? null : player(from);
+  const payee = to === "bank" ? null : player(to);
+  const most = startCoins();
+  const over = payer !== null && payer !== undefined && asked > payer.balance;
+  const huge = most !== null && asked > most;
+  if (!over && !huge) return null;
+  const capped = rules && rules.debt && rules.debt.rule === "capped";
+  const paid = payer && capped ? Math.max(0, Math.min(asked, payer.balance)) : asked;
+  const lines = [];
+  if (payer) lines.push(`${payer.name}: ${payer.balance} → ${payer.balance - paid}`);
+  if (payee) lines.push(`${payee.name}: ${payee.balance} → ${payee.balance + paid}`);
+  const why = over ? `That is more than ${payer.name} has (${payer.balance}).`
+    : `That is more than the ${most} coins a player starts with.`;
+  const cap = payer && capped && paid < asked ? ` ${payer.name} can pay only ${paid}: that is what moves.` : "";
+  return { title: `Pay ${asked}? Check the amount`, lines, why: why + cap };
+}
+
+async function payNow() {
+  const from = pay.from;
+  const to = pay.to;
+  const asked = amount();
+  if (from === null || to === null || asked < 1) return;
+  const button = $("pad-pay");
+  const note = $("pad-note").value.trim();
+  const check = bigPayment(from, to, asked);
+  if (check) {
+    button.dataset.busy = "1";
+    button.disabled = true;
+    const answer = await ask(check.title, [check.why, ...check.lines],
+                             [{ label: "Change it", value: false, cls: "quiet" },
+                              { label: `Pay ${asked}`, value: true, cls: "warn" }],
+                             "confirm-pay");
+    delete button.dataset.busy;
+    renderPad();
+    if (!answer) return;
+  }
+  const body = { from, to, amount: asked };
+  if (note) body.note = note;
+  write("pay", "/api/transfers", body, { button }).then((reply) => {
+    const said = reply.message ? ` (${reply.message})` : "";
+    const text = `${title(from)} paid ${nameOf(to)} ${reply.amount ?? asked}${said}`;
+    resetPay();
+    pay.done = { text, until: performance.now() + HOLD_MS };
+    renderPad();
+    setTimeout(() => renderPad(), HOLD_MS + 20);
+    snack(text, "Undo", () => undoLatest(reply.move));
+  }).catch(() => {});
+}
+
 // -- the players --------------------------------------------------------------------------------
+
+const lastBalance = new Map();  // player id -> the balance last drawn (a change flashes)
 
 function renderPlayers() {
   const box = $("players");
   const worms = state.game.worms;
-  box.replaceChildren(...state.players.map((p) => {
+  const tiles = state.players.map((p) => {
     const tile = document.createElement("div");
-    tile.className = "tile" + (p.current ? " current" : "") + (p.out ? " out" : "");
+    tile.className = "tile" + (p.current ? " current" : "") + (p.out ? " out" : "") + (p.linked ? " linked" : "");
     tile.style.setProperty("--colour", p.colour);
     tile.dataset.player = p.id;
     const pick = document.createElement("button");
     pick.className = "pick";
-    pick.setAttribute("aria-pressed", p.current ? "true" : "false");
-    pick.disabled = p.out || state.ended;
-    pick.innerHTML = '<span class="name"></span><span class="coins"></span><span class="owe"></span><span class="extra"></span><span class="turn"></span>';
-    pick.querySelector(".name").textContent = p.name;
+    pick.type = "button";
+    pick.disabled = p.out || state.ended || watching();
+    pick.innerHTML = '<span class="badge" hidden></span><span class="name"><span class="who"></span></span><span class="coins"></span><span class="owe"></span><span class="extra"></span><span class="turn"></span>';
+    pick.querySelector(".who").textContent = p.name;
+    if (p.linked) {
+      const phone = document.createElement("span");
+      phone.className = "phone";
+      phone.title = "Has a phone link";
+      phone.setAttribute("role", "img");
+      phone.setAttribute("aria-label", "phone linked");
+      pick.querySelector(".name").append(phone);
+    }
     pick.querySelector(".coins").textContent = p.out ? "OUT" : p.balance;
     if (p.owes && !p.out) pick.querySelector(".owe").innerHTML = '<span class="owes">owes</span>';
     if (p.points !== null && (p.points || p.cards)) {
       pick.querySelector(".extra").textContent = `${p.points} points · ${plural(p.cards, "card")}`;
     }
-    pick.querySelector(".turn").textContent = p.out ? "bankrupt" : p.current ? "current player" : "tap: make current";
-    pick.addEventListener("click", () => api("POST", "/api/current", { player: p.id }).catch(() => {}));
+    pick.querySelector(".turn").textContent = p.out ? "bankrupt" : p.current ? "current player" : "";
+    pick.addEventListener("click", () => tapTile(p.id));
     tile.append(pick);
     if (worms) tile.append(wormRow(p, worms));
+    if (lastBalance.has(p.id) && lastBalance.get(p.id) !== p.balance) tile.classList.add("flash");
+    lastBalance.set(p.id, p.balance);
     return tile;
-  }));
+  });
+  if (state.game.bank !== false && !watching() && !state.ended) tiles.push(bankTile());
+  box.replaceChildren(...tiles);
+  markTiles();
+}
+
+function bankTile() {
+  const tile = document.createElement("div");
+  tile.className = "tile bank-tile";
+  tile.dataset.player = "bank";
+  const pick = document.createElement("button");
+  pick.className = "pick";
+  pick.type = "button";
+  pick.innerHTML = '<span class="badge" hidden></span><span class="name">Bank</span><span class="extra">pays or collects</span>';
+  pick.addEventListener("click", () => tapTile("bank"));
+  tile.append(pick);
+  return tile;
 }
 
 function wormRow(p, target) {
@@ -175,10 +506,12 @@ function wormRow(p, target) {
     worm.className = "worm" + (k <= p.worms ? " found" : "");
     worm.textContent = String(k);
     worm.setAttribute("aria-label", `${p.name} has found ${k}`);
-    worm.disabled = state.ended;
+    worm.disabled = state.ended || watching();
     worm.addEventListener("click", () => {
       const found = k === p.worms ? k - 1 : k;
-      busy(worm, api("POST", "/api/worms", { player: p.id, found }));
+      write(`worms:${p.id}:${k}`, "/api/worms", { player: p.id, found }, { button: worm, sticky: true })
+        .then(() => snack(`${p.name}: ${plural(found, "worm")} found`, "Undo", () => undoLatest()))
+        .catch(() => {});
     });
     row.append(worm);
   }
@@ -202,19 +535,33 @@ function fillSelect(select, withBank, preferred, players) {
 }
 
 function renderWaiting() {
+  const waiting = waitingOutcome();
+  const bar = $("givebar");
+  bar.hidden = !waiting;
+  if (waiting) {
+    $("give-what").textContent = `${waiting.headline}: ${waiting.instruction}. Tap the player it is for.`;
+  }
+  // Put off with "Later": given here, from a list.
+  const later = watching() ? [] : state.unassigned.filter((o) => laterFor.has(o.id));
   const list = $("waiting");
-  $("unassigned").hidden = state.unassigned.length === 0;
-  list.replaceChildren(...state.unassigned.map((o) => {
+  $("unassigned").hidden = later.length === 0;
+  list.replaceChildren(...later.map((o) => {
     const li = document.createElement("li");
     const label = document.createElement("span");
-    label.textContent = outcomeText({ ...o, player: null }).replace("Someone", "?");
+    label.textContent = `${o.headline}: ${o.instruction}`;
     const pick = document.createElement("select");
+    pick.setAttribute("aria-label", "Who it is for");
     fillSelect(pick, false, chosenFor.has(o.id) ? chosenFor.get(o.id) : state.current_player ?? undefined);
     pick.addEventListener("change", () => chosenFor.set(o.id, Number(pick.value)));
     const give = document.createElement("button");
     give.className = "big";
     give.textContent = "Give";
-    give.addEventListener("click", () => busy(give, api("POST", "/api/assign", { outcome: o.id, player: Number(pick.value) })));
+    give.addEventListener("click", () => {
+      const who = Number(pick.value);
+      write("assign", "/api/assign", { outcome: o.id, player: who }, { button: give })
+        .then((reply) => snack(`${o.headline} for ${title(who)}`, "Undo", () => undoLatest(reply.move)))
+        .catch(() => {});
+    });
     li.append(label, pick, give);
     return li;
   }));
@@ -233,8 +580,10 @@ function renderRules() {
     $("jail").textContent = `Jail: pay ${jail.value}`;
     $("jail").title = jail.quote.join(" ");
   }
+  renderKeys();
   $("debt-rule").textContent = rules.debt.rule === "capped"
     ? [rules.debt.text, ...rules.debt.quote].join(" ") : "";
+  $("debt-rule").hidden = rules.debt.rule !== "capped";
   $("bankrupt-card").hidden = rules.debt.rule !== "bankruptcy";
   $("bankrupt-rule").textContent = rules.debt.rule === "bankruptcy"
     ? [rules.debt.text, ...rules.end.quote].join(" ") : "";
@@ -258,10 +607,31 @@ function renderRules() {
     b.addEventListener("click", () => {
       if (m.needs.length) { showRent(m); return; }
       $("rent").hidden = true;
-      busy(b, api("POST", "/api/mode", { mode: m.id }));
+      write("mode", "/api/mode", { mode: m.id }, { button: b }).catch(() => {});
     });
     return b;
   }));
+}
+
+// The amount pad: digits 1-9 and 0 (from empty, 1-5 are the quick amounts themselves), then
+// 10, 15, 20 and the edition's jail fee and GO, each the whole amount at one tap.
+function renderKeys() {
+  const keys = [];
+  const key = (label, value, cls, aria) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "pad-key" + (cls ? " " + cls : "");
+    b.textContent = label;
+    if (aria) b.setAttribute("aria-label", aria);
+    b.dataset.key = typeof value === "number" ? `=${value}` : value;  // "=5": the whole amount
+    b.addEventListener("click", () => typeKey(value));
+    keys.push(b);
+  };
+  for (const d of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"]) key(d, d);
+  for (const n of [10, 15, 20]) key(String(n), n, "quick", `${n} coins`);
+  if (rules && rules.jail_fee) key(`Jail ${rules.jail_fee.value}`, rules.jail_fee.value, "quick named", `Jail fee: ${rules.jail_fee.value} coins`);
+  if (rules && rules.pass_go) key(`GO ${rules.pass_go.value}`, rules.pass_go.value, "quick named", `GO: ${rules.pass_go.value} coins`);
+  $("keys").replaceChildren(...keys);
 }
 
 function showRent(mode) {
@@ -310,11 +680,53 @@ function renderScores() {
     points.max = String(rules.scoring.max_points);
     row.addEventListener("submit", (ev) => {
       ev.preventDefault();
-      busy(row.querySelector("button"), api("POST", "/api/points",
-        { player: p.id, points: Number(points.value), cards: Number(cards.value) }));
+      write(`points:${p.id}`, "/api/points", { player: p.id, points: Number(points.value), cards: Number(cards.value) },
+            { button: row.querySelector("button") })
+        .then(() => snack(`${p.name}: ${points.value} points, ${plural(Number(cards.value), "card")}`))
+        .catch(() => {});
     });
     return row;
   }));
+}
+
+// -- the controls that follow the state: Undo says what it would undo ----------------------------
+
+function renderControls() {
+  const undo = $("undo");
+  const what = state.undo;  // {move, text} or null; undefined from an older companion
+  if (what === undefined) {
+    $("undo-what").textContent = "";
+    undo.setAttribute("aria-label", "Undo the latest move");
+  } else {
+    $("undo-what").textContent = what ? what.text : "nothing to undo";
+    undo.setAttribute("aria-label", what ? `Undo: ${what.text}` : "Nothing to undo");
+    undo.title = what ? `Undo: ${what.text}` : "Nothing to undo";
+    undo.disabled = !what;
+  }
+  const current = state.current_player;
+  $("go").disabled = current === null;
+  $("jail").disabled = current === null;
+  renderPad();
+}
+
+function undoLatest(moveId) {
+  // The move the snackbar spoke of when its answer named it; else what Undo would undo now.
+  const target = typeof moveId === "number" ? moveId : state.undo ? state.undo.move : undefined;
+  if (state.undo === null) { showError("There is nothing to undo."); return; }
+  const body = target === undefined ? undefined : { move: target };
+  const text = state.undo ? state.undo.text : "";
+  write("undo", "/api/undo", body, { button: $("undo"), sticky: true }).then((reply) => {
+    const undid = reply.undid && reply.undid.text ? reply.undid.text : text;
+    snack(`Undone: ${undid}`, "Redo", redo);
+  }).catch(() => {});
+}
+
+function redo() {
+  const what = state.redo;
+  if (!what) { showError("There is nothing to redo now."); return; }
+  write("redo", "/api/redo", { move: what.move }, { sticky: true }).then(() => {
+    snack(`Redone: ${what.text}`, "Undo", () => undoLatest());
+  }).catch(() => {});
 }
 
 // -- the history: what the table did, move by move ------------------------------------------------
@@ -353,10 +765,12 @@ function olderButton() {
   const li = document.createElement("li");
   li.id = "history-more";
   const older = document.createElement("button");
-  older.className = "big";
-  older.style.flex = "1";
+  older.className = "big older";
   older.textContent = "Older";
-  older.addEventListener("click", () => busy(older, loadOlder()));
+  older.addEventListener("click", () => {
+    older.disabled = true;
+    loadOlder().catch(() => {}).finally(() => { older.disabled = false; });
+  });
   li.append(older);
   return li;
 }
@@ -440,8 +854,8 @@ function drawTimer() {
   box.classList.toggle("running", running);
   box.classList.toggle("urgent", running && left <= LAST_SECONDS);
   box.classList.toggle("up", up);
-  $("timer-left").textContent = running ? String(Math.ceil(left))
-    : up ? "0" : timer ? String(Math.round(timer.seconds)) : "–";
+  const shownLeft = running ? String(Math.ceil(left)) : up ? "0" : timer ? String(Math.round(timer.seconds)) : "–";
+  $("timer-left").textContent = shownLeft;
   box.classList.toggle("idle", !running && !up);
   $("timer-what").textContent = running ? (timer.label || "Time is running")
     : up ? "Time's up!" : timer && timer.lever ? "Lever timer: pull the lever back and let go"
@@ -449,6 +863,13 @@ function drawTimer() {
   $("timer-fill").style.width = running && timer.duration
     ? `${Math.min(100, (100 * left) / timer.duration)}%` : "0%";
   $("timer-stop").disabled = !running;
+  // The header's compact timer (landscape): seconds left and one start/stop button.
+  const head = $("htimer");
+  $("htimer-left").textContent = shownLeft === "–" ? "–" : `${shownLeft} s`;
+  head.className = "htimer " + (up ? "up" : running ? (left <= LAST_SECONDS ? "running urgent" : "running") : "idle");
+  const go = $("htimer-go");
+  go.textContent = running ? "Stop" : "Start";
+  go.setAttribute("aria-label", running ? "Stop the timer" : "Start the timer");
 }
 setInterval(drawTimer, 100);
 
@@ -497,84 +918,105 @@ async function loadActivity() {
     give.addEventListener("click", () => {
       const v = pick.value;
       const body = v[0] === "p" ? { uid, player: Number(v.slice(1)) } : { uid, action: v.slice(1) };
-      busy(give, api("POST", "/api/cards", body).then(() => loadActivity()));
+      give.disabled = true;
+      api("POST", "/api/cards", body).then(() => loadActivity()).catch(() => {})
+        .finally(() => { give.disabled = false; });
     });
     li.append(label, pick, give);
     return li;
   }));
 }
 
-// -- putting it together ------------------------------------------------------------------------
+// -- a question asked on the page (a native confirm can't show before and after) -----------------
 
-async function loadRules() {
-  rules = await fetch("/api/rules").then((r) => r.json());
-  renderRules();
+let answerDialog = null;
+function ask(heading, lines, buttons, name, extra) {
+  const dialog = $("dialog");
+  if (answerDialog) answerDialog(undefined);
+  $("dialog-title").textContent = heading;
+  const body = $("dialog-body");
+  body.replaceChildren(...lines.map((line, i) => {
+    const p = document.createElement("p");
+    p.className = i === 0 ? "dialog-why" : "dialog-line";
+    p.textContent = line;
+    return p;
+  }));
+  if (extra) body.append(extra);
+  dialog.dataset.name = name || "";
+  return new Promise((resolve) => {
+    answerDialog = (value) => {
+      answerDialog = null;
+      if (dialog.open) dialog.close();
+      resolve(value);
+    };
+    $("dialog-buttons").replaceChildren(...buttons.map((b) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "big" + (b.cls ? " " + b.cls : "");
+      button.textContent = b.label;
+      button.addEventListener("click", () => answerDialog(b.value));
+      armLater(button);
+      return button;
+    }));
+    dialog.showModal();
+  });
 }
+$("dialog").addEventListener("cancel", (ev) => { ev.preventDefault(); if (answerDialog) answerDialog(false); });
 
-function render() {
-  if (state.game.id !== gameId) {  // a new game: forget choices made for the old one
-    gameId = state.game.id;
-    chosenFor.clear();
-    for (const id of ["pay-from", "pay-to", "rent-payer", "rent-owner", "bankrupt-player", "bankrupt-creditor"]) {
-      delete $(id).dataset.chosen;
-    }
-    $("rent").hidden = true;
-    loadRules().then(render).catch(() => {});
+// -- players' phones: a link (and QR code) per player, which the banker can turn off --------------
+
+function qrNode(svgText) {
+  // The QR code comes from our own server as SVG markup: parsed as SVG, only <svg> kept.
+  const doc = new DOMParser().parseFromString(String(svgText || ""), "image/svg+xml");
+  const svg = doc.documentElement;
+  if (!svg || svg.nodeName.toLowerCase() !== "svg" || doc.querySelector("parsererror")) return null;
+  for (const el of svg.querySelectorAll("script, foreignObject")) el.remove();
+  for (const el of [svg, ...svg.querySelectorAll("*")]) {
+    for (const attr of [...el.attributes]) if (/^on/i.test(attr.name)) el.removeAttribute(attr.name);
   }
-  $("edition").textContent = "· " + state.game.name;
-  document.body.classList.toggle("no-bank", state.game.bank === false);
-  document.body.classList.toggle("ended", state.ended);
-  $("at-once").checked = Boolean(state.game.simultaneous);
-  if (state.timer) setTimer(state.timer);
-  renderStorage(state.storage);
-  renderWinner();
-  renderOutcome();
-  renderPlayers();
-  // Until someone picks: the current player pays the Bank (the most common payment).
-  fillSelect($("pay-from"), true, state.current_player === null ? "bank" : state.current_player);
-  fillSelect($("pay-to"), true, "bank");
-  renderWaiting();
-  renderModes();
-  renderBankrupt();
-  if (rules) renderScores();
-  renderHistory().catch(() => {});
+  svg.setAttribute("role", "img");
+  return document.importNode(svg, true);
 }
 
-function setLink(live) {
-  const el = $("link");
-  el.textContent = live ? "live" : "reconnecting…";
-  el.className = "status " + (live ? "live" : "offline");
+async function phoneLink(p) {
+  const button = $("pad-phone");
+  if (p.linked) {  // a new link turns the old one off: asked first
+    const choice = await ask(`${p.name}'s phone is linked`,
+      [`A new link (and QR code) stops the one ${p.name}'s phone has now; Turn off stops it with none new.`],
+      [{ label: "Turn off", value: "off", cls: "warn" }, { label: "New link", value: "new" }], "phone-linked");
+    if (choice === "off") { turnOffPhone(p); return; }
+    if (choice !== "new") return;
+  }
+  let reply;
+  try {
+    reply = await write(`link:${p.id}`, `/api/players/${p.id}/link`, undefined, { button });
+  } catch (err) { return; }
+  const box = document.createElement("div");
+  box.className = "qr-box";
+  const qr = document.createElement("div");
+  qr.className = "qr";
+  qr.id = "qr";
+  const node = qrNode(reply.qr_svg);
+  if (node) { node.setAttribute("aria-label", `QR code of ${p.name}'s link`); qr.append(node); }
+  const link = document.createElement("p");
+  link.className = "qr-link";
+  link.textContent = reply.lan_link || reply.link || "";
+  box.append(qr, link);
+  const answer = await ask(`${reply.name || p.name}'s phone`,
+    [`Scan it with ${reply.name || p.name}'s phone (or open the link): they see their own coins and the table, and pay from their own account only.`],
+    [{ label: "Turn off", value: "off", cls: "warn" }, { label: "Done", value: "done" }],
+    "phone-link", box);
+  if (answer === "off") turnOffPhone(p);
+  else resetPay();
 }
 
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  // A browser can't set headers on a WebSocket: the token rides in the query (never logged).
-  const key = token() ? "?token=" + encodeURIComponent(token()) : "";
-  socket = new WebSocket(`${scheme}://${location.host}/ws${key}`);
-  socket.onopen = () => {
-    retryMs = 500; lastHeard = Date.now(); setLink(true);
-    fetch("/healthz").then((r) => r.json()).then((h) => renderStorage(h.storage)).catch(() => {});
-  };
-  socket.onmessage = (msg) => {
-    lastHeard = Date.now();
-    const data = JSON.parse(msg.data);
-    if (data.type === "state") { state = data.state; render(); }
-    if (data.type === "timer") setTimer(data.timer, data.what);
-    if (data.type === "outcome") lastPress = data;
-    if (data.type === "storage") {
-      renderStorage(data.storage);
-      if (state) { state.storage = data.storage; renderOutcome(); }
-    }
-    if (data.type === "activity" || (data.type === "state" && data.action === "hello")) {
-      loadActivity().catch(() => {});
-    }
-  };
-  socket.onclose = () => {
-    setLink(false);
-    setTimeout(connect, retryMs);  // the server sends the full state again on reconnect
-    retryMs = Math.min(retryMs * 2, 5000);
-  };
+function turnOffPhone(p) {
+  write(`unlink:${p.id}`, `/api/players/${p.id}/link`, undefined, { method: "DELETE" })
+    .then(() => { resetPay(); snack(`${p.name}'s phone link is off`); })
+    .catch(() => {});
 }
+
+// -- games: a new one (asked first), earlier ones to resume ----------------------------------------
 
 let editions = [];
 
@@ -601,6 +1043,167 @@ function renderNames() {
   }));
 }
 
+function when(at) {
+  if (at === null || at === undefined) return "";
+  const date = typeof at === "number" ? new Date(at < 1e12 ? at * 1000 : at) : new Date(at);
+  if (Number.isNaN(date.getTime())) return String(at);
+  return date.toLocaleString(undefined, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+}
+
+function gameWords(g) { return `${g.name || g.edition} · ${(g.players || []).join(", ")}`; }
+
+async function loadGames() {
+  const list = $("games");
+  let data;
+  try {
+    const reply = await authGet("/api/games");
+    if (!reply.ok) throw new Error(String(reply.status));
+    data = await reply.json();
+  } catch (err) {
+    list.replaceChildren(Object.assign(document.createElement("li"), { className: "muted", textContent: "The list of games is not available." }));
+    return;
+  }
+  const games = data.games || [];
+  if (!games.length) {
+    list.replaceChildren(Object.assign(document.createElement("li"), { className: "muted", textContent: "No earlier games." }));
+    return;
+  }
+  list.replaceChildren(...games.map((g) => {
+    const li = document.createElement("li");
+    li.dataset.game = g.id;
+    const what = document.createElement("span");
+    what.className = "game-what";
+    what.textContent = gameWords(g);
+    const more = document.createElement("span");
+    more.className = "game-when";
+    more.textContent = [when(g.created_at), g.ended ? "ended" : ""].filter(Boolean).join(" · ");
+    what.append(more);
+    li.append(what);
+    if (g.current) {
+      const now = document.createElement("span");
+      now.className = "game-now";
+      now.textContent = "playing now";
+      li.append(now);
+    } else {
+      const resume = document.createElement("button");
+      resume.className = "big quiet";
+      resume.type = "button";
+      resume.textContent = "Resume";
+      resume.addEventListener("click", () => resumeGame(g, resume));
+      li.append(resume);
+    }
+    return li;
+  }));
+}
+
+function runningWords() {
+  if (!state) return "the game being played";
+  return `${state.game.name} with ${state.players.map((p) => p.name).join(", ")}`;
+}
+
+async function resumeGame(g, button) {
+  const ok = await ask(`Resume ${g.name || g.edition}?`,
+    [`${gameWords(g)} becomes the game the table plays. ${runningWords()} stops being played: it is kept as it is and can be resumed here.`],
+    [{ label: "Keep playing", value: false, cls: "quiet" }, { label: "Resume it", value: true }], "confirm-resume");
+  if (!ok) return;
+  write(`resume:${g.id}`, `/api/games/${g.id}/resume`, undefined, { button })
+    .then(() => { snack(`Resumed: ${gameWords(g)}`); $("games-card").open = false; })
+    .catch(() => {});
+}
+
+// -- putting it together ------------------------------------------------------------------------
+
+async function loadRules() {
+  rules = await fetch("/api/rules").then((r) => r.json());
+  renderRules();
+}
+
+let shownCurrent;  // the current player as last drawn (undefined: nothing drawn yet)
+
+function render() {
+  if (state.game.id !== gameId) {  // a new game: forget choices made for the old one
+    gameId = state.game.id;
+    chosenFor.clear();
+    laterFor.clear();
+    lastBalance.clear();
+    lastOutcomeId = null;
+    for (const id of ["rent-payer", "rent-owner", "bankrupt-player", "bankrupt-creditor"]) {
+      delete $(id).dataset.chosen;
+    }
+    $("rent").hidden = true;
+    pay.from = pay.to = null;
+    pay.digits = "";
+    loadRules().then(render).catch(() => {});
+    if ($("games-card").open) loadGames();
+  }
+  // Next (from any page) starts the next turn with an empty payment.
+  if (shownCurrent !== undefined && shownCurrent !== state.current_player) resetPay();
+  shownCurrent = state.current_player;
+  for (const side of [pay.from, pay.to]) {  // a payer or payee who went out: start over
+    if (side !== null && side !== "bank" && !(player(side) && !player(side).out)) { pay.from = pay.to = null; pay.digits = ""; }
+  }
+  $("edition").textContent = "· " + state.game.name;
+  document.body.classList.toggle("no-bank", state.game.bank === false);
+  document.body.classList.toggle("ended", state.ended);
+  renderRole();
+  $("at-once").checked = Boolean(state.game.simultaneous);
+  if (state.timer) setTimer(state.timer);
+  renderStorage(state.storage);
+  renderWinner();
+  renderOutcome();
+  renderPlayers();
+  renderWaiting();
+  renderModes();
+  renderBankrupt();
+  if (rules) renderScores();
+  renderControls();
+  renderHistory().catch(() => {});
+}
+
+// The bank is not saving (a full SD card, a read-only folder): said at the top until it is.
+function renderStorage(storage) {
+  const el = $("storage");
+  const text = storage && storage.warning;
+  el.textContent = text || "";
+  el.hidden = !text;
+}
+
+function setLink(live) {
+  const el = $("link");
+  el.textContent = live ? "live" : "reconnecting…";
+  el.className = "status " + (live ? "live" : "offline");
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  // A browser can't set headers on a WebSocket: the token rides in the query (never logged).
+  const key = token() ? "?token=" + encodeURIComponent(token()) : "";
+  socket = new WebSocket(`${scheme}://${location.host}/ws${key}`);
+  socket.onopen = () => {
+    retryMs = 500; lastHeard = Date.now(); setLink(true);
+    fetch("/healthz").then((r) => r.json()).then((h) => renderStorage(h.storage)).catch(() => {});
+  };
+  socket.onmessage = (msg) => {
+    lastHeard = Date.now();
+    const data = JSON.parse(msg.data);
+    if (data.type === "state") { state = data.state; render(); }
+    if (data.type === "timer") setTimer(data.timer, data.what);
+    if (data.type === "outcome") { lastPress = data; pulse(soundMs(data)); }
+    if (data.type === "storage") {
+      renderStorage(data.storage);
+      if (state) { state.storage = data.storage; renderOutcome(); }
+    }
+    if (data.type === "activity" || (data.type === "state" && data.action === "hello")) {
+      loadActivity().catch(() => {});
+    }
+  };
+  socket.onclose = () => {
+    setLink(false);
+    setTimeout(connect, retryMs);  // the server sends the full state again on reconnect
+    retryMs = Math.min(retryMs * 2, 5000);
+  };
+}
+
 // A dead connection can look open for minutes (Wi-Fi gone): if the server's heartbeat stops,
 // drop the socket and reconnect; also retry at once when the tablet wakes or the network returns.
 setInterval(() => {
@@ -615,71 +1218,141 @@ function reconnectNow() {
 window.addEventListener("online", reconnectNow);
 document.addEventListener("visibilitychange", () => { if (!document.hidden) reconnectNow(); });
 
-// One tap, one write: a button stays disabled until its request has an answer.
-function busy(button, promise) {
-  button.disabled = true;
-  return promise.catch(() => {}).finally(() => { button.disabled = false; });
-}
+// -- the buttons ------------------------------------------------------------------------------------
 
-$("press").addEventListener("click", () => busy($("press"), api("POST", "/api/press")));
-$("undo").addEventListener("click", () => busy($("undo"), api("POST", "/api/undo")));
-$("next").addEventListener("click", () => busy($("next"), api("POST", "/api/next")));
+const sounding = (err) => err.status === 409 && /sounding/i.test(err.message);
+
+$("press").addEventListener("click", () => {
+  write("press", "/api/press", undefined, { button: $("press"), sticky: true, quiet: sounding })
+    .then((reply) => pulse(soundMs(reply)))
+    .catch((err) => { if (sounding(err)) pulse(1200); });
+});
+$("undo").addEventListener("click", () => undoLatest());
+$("next").addEventListener("click", () => {
+  if (!state) return;
+  const from = state.current_player;
+  write("next", "/api/next", from === null ? {} : { from }, { button: $("next"), sticky: true })
+    .then((reply) => {
+      resetPay();
+      snack(reply.current_player === null || reply.current_player === undefined ? "Next player"
+        : `${title(reply.current_player)}'s turn`, "Undo", () => undoLatest(reply.move));
+    }).catch(() => {});
+});
 $("go").addEventListener("click", () => {
-  if (!state || state.current_player === null) { toast("Tap a player first."); return; }
-  busy($("go"), api("POST", "/api/go", { player: state.current_player }));
+  if (!state || state.current_player === null) { showError("Tap a player's tile, then Make current, first."); return; }
+  const who = state.current_player;
+  write("go", "/api/go", { player: who }, { button: $("go"), sticky: true })
+    .then((reply) => snack(`${title(who)} passed GO: +${reply.amount}`, "Undo", () => undoLatest(reply.move)))
+    .catch(() => {});
 });
 $("jail").addEventListener("click", () => {
-  if (!state || state.current_player === null) { toast("Tap a player first."); return; }
-  busy($("jail"), api("POST", "/api/jail", { player: state.current_player }));
+  if (!state || state.current_player === null) { showError("Tap a player's tile, then Make current, first."); return; }
+  const who = state.current_player;
+  write("jail", "/api/jail", { player: who }, { button: $("jail"), sticky: true })
+    .then((reply) => snack(`${title(who)} paid the jail fee: ${reply.amount}`, "Undo", () => undoLatest(reply.move)))
+    .catch(() => {});
 });
 $("end").addEventListener("click", () => {
   if (!confirm("End the game now and count the final score?")) return;
-  busy($("end"), api("POST", "/api/end"));
+  write("end", "/api/end", undefined, { button: $("end"), sticky: true }).catch(() => {});
 });
 $("at-once").addEventListener("change", (ev) => {
   api("POST", "/api/options", { simultaneous: ev.target.checked }).catch(() => { ev.target.checked = !ev.target.checked; });
 });
 $("timer-seconds").addEventListener("change", () => { $("timer-seconds").dataset.chosen = "1"; });
-$("timer-start").addEventListener("click", () => {
+function startTimer(button) {
   const seconds = Number($("timer-seconds").value);
   const body = seconds >= 1 ? { seconds } : {};
-  busy($("timer-start"), api("POST", "/api/timer/start", body).then((r) => setTimer(r.timer, "started")));
+  button.disabled = true;
+  api("POST", "/api/timer/start", body).then((r) => setTimer(r.timer, "started")).catch(() => {})
+    .finally(() => { button.disabled = false; drawTimer(); });
+}
+function stopTimer(button) {
+  button.disabled = true;
+  api("POST", "/api/timer/stop").then((r) => setTimer(r.timer, "stopped")).catch(() => {})
+    .finally(() => { button.disabled = false; drawTimer(); });
+}
+$("timer-start").addEventListener("click", () => startTimer($("timer-start")));
+$("timer-stop").addEventListener("click", () => stopTimer($("timer-stop")));
+$("htimer-go").addEventListener("click", () => {
+  if (timer && timer.running) stopTimer($("htimer-go")); else startTimer($("htimer-go"));
 });
-$("timer-stop").addEventListener("click", () => busy($("timer-stop"), api("POST", "/api/timer/stop")
-  .then((r) => setTimer(r.timer, "stopped"))));
-for (const id of ["pay-from", "pay-to", "rent-payer", "rent-owner", "bankrupt-player", "bankrupt-creditor"]) {
+for (const id of ["rent-payer", "rent-owner", "bankrupt-player", "bankrupt-creditor"]) {
   $(id).addEventListener("change", () => { $(id).dataset.chosen = "1"; });
 }
 const side = (v) => (v === "bank" ? "bank" : Number(v));
-$("pay").addEventListener("submit", (ev) => {
-  ev.preventDefault();
-  const button = ev.target.querySelector("button");
-  busy(button, api("POST", "/api/transfers", {
-    from: side($("pay-from").value), to: side($("pay-to").value),
-    amount: Number($("pay-amount").value), note: $("pay-note").value,
-  }).then(() => { $("pay-note").value = ""; }));
-});
 $("rent").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  busy(ev.target.querySelector("button"), api("POST", "/api/mode", {
+  write("mode", "/api/mode", {
     mode: ev.target.dataset.mode, payer: Number($("rent-payer").value),
     owner: Number($("rent-owner").value), utilities: Number($("rent-utilities").value),
-  }).then(() => { $("rent").hidden = true; }));
+  }, { button: ev.target.querySelector("button") }).then(() => { $("rent").hidden = true; }).catch(() => {});
 });
 $("bankrupt").addEventListener("submit", (ev) => {
   ev.preventDefault();
   const who = Number($("bankrupt-player").value);
   const to = side($("bankrupt-creditor").value);
-  if (!confirm(`${nameOf(who)} is bankrupt to ${nameOf(to)}: what they have left goes there and they are out. Sure?`)) return;
-  busy(ev.target.querySelector("button"), api("POST", "/api/bankruptcy", { player: who, creditor: to }));
+  if (!confirm(`${title(who)} is bankrupt to ${nameOf(to)}: what they have left goes there and they are out. Sure?`)) return;
+  write("bankrupt", "/api/bankruptcy", { player: who, creditor: to }, { button: ev.target.querySelector("button") })
+    .then(() => snack(`${title(who)} is bankrupt to ${nameOf(to)}`, "Undo", () => undoLatest()))
+    .catch(() => {});
 });
 $("ng-edition").addEventListener("change", renderNames);
-$("newgame").addEventListener("submit", (ev) => {
+$("games-card").addEventListener("toggle", () => { if ($("games-card").open) loadGames(); });
+$("newgame").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const players = [...$("ng-names").querySelectorAll("input")].map((i) => i.value.trim()).filter(Boolean);
-  api("POST", "/api/games", { edition: $("ng-edition").value, players })
-    .then(() => { ev.target.closest("details").open = false; }).catch(() => {});
+  const edition = editions.find((e) => e.id === $("ng-edition").value);
+  const name = edition ? edition.name : $("ng-edition").value;
+  const ok = await ask(`Start a new game of ${name}?`,
+    [`${players.join(", ")} start with the edition's coins. ${runningWords()} stops being the game played: it ends nothing, stays in the bank and can be resumed from Earlier games.`],
+    [{ label: "Keep playing", value: false, cls: "quiet" }, { label: "Start the new game", value: true }], "confirm-new-game");
+  if (!ok) return;
+  write("newgame", "/api/games", { edition: $("ng-edition").value, players }, { button: ev.target.querySelector("button[type=submit]") })
+    .then(() => { $("games-card").open = false; snack(`New game: ${name} with ${players.join(", ")}`); })
+    .catch(() => {});
 });
 
+// The pad.
+$("pad-close").addEventListener("click", resetPay);
+$("pad-back").addEventListener("click", () => typeKey("back"));
+$("pad-pay").addEventListener("click", payNow);
+$("pad-note-toggle").addEventListener("click", () => {
+  const box = $("pad-note-box");
+  box.hidden = !box.hidden;
+  if (!box.hidden) $("pad-note").focus();
+  renderPad();
+});
+$("pad-current").addEventListener("click", () => {
+  const who = pay.from;
+  if (who === null || who === "bank") return;
+  write("current", "/api/current", { player: who }, { button: $("pad-current"), sticky: true })
+    .then((reply) => { resetPay(); snack(`${title(who)} is the current player`, "Undo", () => undoLatest(reply.move)); })
+    .catch(() => {});
+});
+$("pad-phone").addEventListener("click", () => {
+  const p = player(pay.from);
+  if (p) phoneLink(p);
+});
+$("give-later").addEventListener("click", () => {
+  const waiting = waitingOutcome();
+  if (waiting) laterFor.add(waiting.id);
+  if (state) render();
+});
+$("error-close").addEventListener("click", clearError);
+// A keyboard on a tablet: digits, Backspace, Enter and Escape work the pad.
+document.addEventListener("keydown", (ev) => {
+  if (!padOpen() || $("dialog").open) return;
+  const target = ev.target;
+  if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+  if (/^[0-9]$/.test(ev.key)) { typeKey(ev.key); ev.preventDefault(); }
+  else if (ev.key === "Backspace") { typeKey("back"); ev.preventDefault(); }
+  else if (ev.key === "Escape") resetPay();
+  else if (ev.key === "Enter" && !$("pad-pay").disabled) { payNow(); ev.preventDefault(); }
+});
+window.addEventListener("resize", () => { if (state) renderPad(); });
+
+renderRole();
+renderKeys();
 loadEditions().catch(() => {});
 connect();

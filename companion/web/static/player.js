@@ -45,6 +45,7 @@ function turnedOff(message) {
   $("off").textContent = message;
   $("off").hidden = false;
   $("main").hidden = true;
+  $("toast").hidden = true;
   $("link").textContent = "off";
   $("link").className = "status offline";
   if (socket) { socket.onclose = null; socket.close(); }
@@ -112,6 +113,12 @@ function render() {
     coins.className = "coins";
     coins.textContent = p.out ? "out" : `${p.balance} coins`;
     tile.append(name, coins);
+    if (p.current && !p.out) {
+      const turn = document.createElement("span");
+      turn.className = "turn";
+      turn.textContent = "their turn";
+      tile.append(turn);
+    }
     tile.addEventListener("click", () => openPad(p.id));
     return tile;
   });
@@ -163,6 +170,7 @@ function openPad(to) {
   $("amount").value = "";
   $("table").hidden = true;
   $("pad").hidden = false;
+  document.body.classList.add("paying");
   renderPad();
   $("pad").scrollIntoView({ block: "nearest" });
 }
@@ -171,6 +179,7 @@ function closePad() {
   pad = null;
   $("pad").hidden = true;
   $("table").hidden = false;
+  document.body.classList.remove("paying");
   $("confirm").hidden = true;
 }
 
@@ -245,9 +254,13 @@ async function send() {
       body: JSON.stringify({ from: me.player, to, amount: n }),
     });
     const body = await reply.json().catch(() => ({}));
-    if (reply.status === 401) { turnedOff(TURNED_OFF); return; }
+    if (reply.status === 401) {  // off, or the bank could not check it just now: ask
+      if (await whoami()) toast("the bank could not check this link just now: try again");
+      return;
+    }
     if (!reply.ok) { toast(body.error || `refused (${reply.status})`); return; }
     closePad();
+    $("flash").hidden = true;  // the news before this payment is old now
     toast(body.capped ? body.message || `Paid ${body.amount}` :
       `Paid ${to === "bank" ? "the Bank" : nameOf(to)} ${body.amount}`, true);
   } catch (err) {
