@@ -391,3 +391,16 @@ def test_a_game_of_an_edition_no_longer_known_says_so(tmp_path: Path) -> None:
         again.state()
     again.new_game("celebration", ["Ann", "Bob"])  # a new game plays on
     assert again.state().game.edition == "celebration"
+
+
+def test_a_card_follows_its_player_from_the_game_being_played(tmp_path: Path) -> None:
+    """After an earlier game is resumed, a new game takes its cards from that game, not from
+    the newest."""
+    bank = Bank(tmp_path / DB_NAME)
+    first = bank.new_game("celebration", ["Mario", "Luigi"])
+    bank.set_card(bank.players(first)[0].id, "04A224B9", first)
+    bank.new_game("celebration", ["Ann", "Bob"])
+    bank.resume_game(first)
+    third = bank.new_game("celebration", ["Mario", "Peach"])
+    assert [(p.name, p.card_uid) for p in bank.players(third)] == [("Mario", "04A224B9"),
+                                                                   ("Peach", None)]

@@ -20,13 +20,24 @@ from tests.test_tablet_browser import (
     TOKEN,
     api,
     api_state,
-    config,  # noqa: F401  (a fixture)
     daemon,
+    free_port,
     state_of,
 )
 
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    """A Celebration table of three (Mario, Luigi, Peach) with the test's token."""
+    path = tmp_path / "companion.toml"
+    path.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+                    f'[data]\ndir = "{tmp_path}"\n[web]\nhost = "127.0.0.1"\n'
+                    f'port = {free_port()}\ntoken = "{TOKEN}"\n'
+                    '[game]\nplayers = ["Mario", "Luigi", "Peach"]\n')
+    return path
 
 
 @pytest.fixture(scope="module")
@@ -187,7 +198,7 @@ def test_rent_from_the_tiles_in_three_taps_plus_digits_and_nothing_is_kept(
         assert taps == 3 and digits == 2
         expect(tile(page, "Peach").locator(".coins")).to_have_text("42")
         expect(tile(page, "Luigi").locator(".coins")).to_have_text("18")
-        expect(page.locator("#snack")).to_contain_text("Luigi paid Peach 12")
+        expect(page.locator("#toast")).to_contain_text("Luigi paid Peach 12")
         # After paying: who paid, who got paid and the amount are gone; the sheet closes.
         expect(page.locator("#pad")).not_to_have_class(re.compile(r"\bopen\b"))
         expect(page.locator("#players .tile.from, #players .tile.to")).to_have_count(0)
@@ -330,19 +341,19 @@ def test_undo_names_the_move_and_redo_brings_it_back(browser: Browser, config: P
         expect(page.locator("#undo-what")).not_to_have_text("Luigi pays Peach 7")
         page.locator("#undo").tap()
         expect(page.locator(".tile.current")).to_contain_text("Mario")
-        expect(page.locator("#snack")).to_contain_text("Undone:")
+        expect(page.locator("#toast")).to_contain_text("Undone:")
         expect(tile(page, "Peach").locator(".coins")).to_have_text("37")  # the rent stays
         expect(page.locator("#undo-what")).to_have_text("Luigi pays Peach 7")
         page.locator("#undo").tap()
-        expect(page.locator("#snack-text")).to_have_text("Undone: Luigi pays Peach 7")
-        expect(page.locator("#snack-action")).to_have_text("Redo")
+        expect(page.locator("#toast-text")).to_have_text("Undone: Luigi pays Peach 7")
+        expect(page.locator("#toast-action")).to_have_text("Redo")
         expect(tile(page, "Peach").locator(".coins")).to_have_text("30")
         shot(page, f"{label}-undo-snackbar")
         page.wait_for_timeout(700)
-        page.locator("#snack-action").tap()
+        page.locator("#toast-action").tap()
         expect(tile(page, "Peach").locator(".coins")).to_have_text("37")
         expect(tile(page, "Luigi").locator(".coins")).to_have_text("23")
-        expect(page.locator("#snack-text")).to_contain_text("Redone: Luigi pays Peach 7")
+        expect(page.locator("#toast-text")).to_contain_text("Redone: Luigi pays Peach 7")
         # The history reads in words: no "#45".
         lines = page.locator("#history li").all_inner_texts()
         assert lines and not any(re.search(r"#\d", line) for line in lines), lines
@@ -440,7 +451,7 @@ def test_new_game_asks_first_and_an_earlier_game_resumes(browser: Browser, confi
         ctx.close()
 
 
-# -- a waiting outcome, the sounding block, the banner after Next -----------------------------------
+# -- a waiting outcome, the sounding block, the banner after Next ---------------------------
 
 
 def test_a_waiting_outcome_is_given_by_tapping_a_tile(browser: Browser, config: Path) -> None:
@@ -455,6 +466,7 @@ def test_a_waiting_outcome_is_given_by_tapping_a_tile(browser: Browser, config: 
         expect(bar).to_be_visible()
         expect(bar).to_contain_text("Tap the player it is for")
         assert "?" not in page.locator("#give-what").inner_text()
+        shot(page, "phone-waiting-outcome")
         expect(bank_tile(page)).to_be_hidden()  # an outcome is for a player
         tile(page, "Peach").tap()
         expect(bar).to_be_hidden()
@@ -479,7 +491,7 @@ def test_the_block_pulses_while_sounding_and_the_banner_dims_after_next(
         ctx.close()
 
 
-# -- players' phones, from the banker's page ---------------------------------------------------------
+# -- players' phones, from the banker's page ----------------------------------------------
 
 
 @pytest.mark.parametrize(("label", "size"), [("phone", PHONE), ("tablet", TABLET)])
@@ -494,6 +506,8 @@ def test_a_phone_link_is_made_shown_as_a_qr_code_and_turned_off(browser: Browser
         dialog = page.locator("#dialog")
         expect(dialog).to_contain_text("Luigi's phone")
         expect(dialog.locator(".qr svg")).to_be_visible()
+        qr = dialog.locator(".qr svg").bounding_box()
+        assert qr and qr["width"] >= 180 and abs(qr["width"] - qr["height"]) < 2, qr  # square
         expect(dialog.locator(".qr-link")).to_contain_text("/p#token=")
         shot(page, f"{label}-phone-link")
         page.wait_for_timeout(400)
@@ -511,15 +525,19 @@ def test_a_phone_link_is_made_shown_as_a_qr_code_and_turned_off(browser: Browser
         ctx.close()
 
 
-# -- readable: sizes, contrast, no overflow ---------------------------------------------------------
+# -- readable: sizes, contrast, no overflow ----------------------------------------------
 
 READABILITY = """() => {
+  const linear = (v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
   const lum = (c) => {
-    const [r, g, b] = c.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    const [r, g, b] = c.map(linear);
     return 0.2126 * r + 0.7152 * g + 0.0722 * b;
   };
   const rgb = (s) => (s.match(/[\\d.]+/g) || []).map(Number);
-  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((m, n) => n - m); return (x + 0.05) / (y + 0.05); };
+  const ratio = (a, b) => {
+    const [x, y] = [lum(a), lum(b)].sort((m, n) => n - m);
+    return (x + 0.05) / (y + 0.05);
+  };
   const background = (el) => {
     for (let e = el; e; e = e.parentElement) {
       const s = getComputedStyle(e);
@@ -531,15 +549,18 @@ READABILITY = """() => {
   };
   const small = [], low = [];
   for (const el of document.querySelectorAll("body *")) {
-    const text = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent.trim()).join("");
+    const text = [...el.childNodes].filter((n) => n.nodeType === 3)
+      .map((n) => n.textContent.trim()).join("");
     if (!text || !el.getClientRects().length) continue;
     const s = getComputedStyle(el);
-    if (s.visibility === "hidden" || (el.closest("button") && el.closest("button").disabled)) continue;
-    if (parseFloat(s.fontSize) < 14) small.push(`${el.id || el.className || el.tagName}: ${s.fontSize} "${text.slice(0, 20)}"`);
+    const button = el.closest("button");
+    if (s.visibility === "hidden" || (button && button.disabled)) continue;
+    const what = `${el.id || el.className || el.tagName} "${text.slice(0, 20)}"`;
+    if (parseFloat(s.fontSize) < 14) small.push(`${what}: ${s.fontSize}`);
     const bg = background(el);
     if (bg) {
       const r = ratio(rgb(s.color).slice(0, 3), bg);
-      if (r < 4.5) low.push(`${el.id || el.className || el.tagName}: ${r.toFixed(2)} "${text.slice(0, 20)}"`);
+      if (r < 4.5) low.push(`${what}: ${r.toFixed(2)}`);
     }
   }
   const inputs = [...document.querySelectorAll("input:not([type=checkbox]), select")]
@@ -548,16 +569,28 @@ READABILITY = """() => {
 }"""
 
 
+@pytest.mark.parametrize("size", [PHONE, TABLET, {"width": 768, "height": 1024}])
 def test_text_is_readable_and_the_current_ring_is_no_players_colour(browser: Browser,
-                                                                     config: Path) -> None:
+                                                                     config: Path,
+                                                                     size: dict) -> None:
     with daemon(config) as base:
         api(base, "/api/games", {"players": ["Ann", "Ben", "Cal", "Dee", "Eve"]})
         eve = api_state(base)[4]
         api(base, "/api/current", {"player": eve})
-        ctx = context(browser, PHONE)
+        api(base, "/api/transfers", {"from": api_state(base)[1], "to": "bank", "amount": 35})
+        watcher = context(browser, size)
+        page = watcher.new_page()
+        page.goto(base)
+        expect(page.locator("#role")).to_have_text("Watching")
+        found = page.evaluate(READABILITY)
+        assert found == {"small": [], "low": [], "inputs": []}, found
+        watcher.close()
+        ctx = context(browser, size)
         page = banker(ctx, base)
         page.locator("#games-card summary").tap()  # inputs and their placeholders
         tile(page, "Ann").tap()
+        page.locator("#go").dispatch_event("click")  # a snackbar
+        expect(page.locator("#toast")).to_be_visible()
         found = page.evaluate(READABILITY)
         assert found == {"small": [], "low": [], "inputs": []}, found
         placeholder = page.evaluate("""() => {
@@ -583,14 +616,16 @@ def test_nothing_sticks_out_at_360_px(browser: Browser, config: Path, height: in
         page = banker(ctx, base)
         no_overflow(page, 360)
         tile(page, "Yoshi").tap()
-        tile(page, "Daisy").tap()
+        if height == 740:  # seven tiles (six players and the Bank) and the pad share the screen
+            for name in ("Mario", "Daisy"):
+                assert in_view(page, tile(page, name)), name
+            assert in_view(page, bank_tile(page))
+        tile(page, "Daisy").dispatch_event("click")  # 640 px high: the last row is a scroll away
         key(page, "9").tap()
         no_overflow(page, 360)
-        # Seven tiles (six players and the Bank) and the pad still share the screen.
-        for name in ("Mario", "Daisy"):
-            assert in_view(page, tile(page, name)), name
         assert in_view(page, page.locator("#pad-pay"))
         page.locator("#pad-pay").tap()
+        expect(tile(page, "Daisy").locator(".coins")).to_have_text("39")
         no_overflow(page, 360)
         if height == 740:
             shot(page, "phone-360-six-players")

@@ -4,6 +4,7 @@ SQLite file."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -152,3 +153,83 @@ async def test_earlier_games_are_listed_and_resumed(tmp_path: Path) -> None:
             assert status in (400, 404) and error["error"], bad
         status, _ = await call(s, server, "POST", f"/api/games/{first}/resume")
         assert status == 401  # the banker's token only
+
+
+async def test_a_request_id_is_one_intent_in_one_game_never_another(tmp_path: Path) -> None:
+    async with serving(tmp_path) as (server, _), aiohttp.ClientSession() as s:
+        seen = await state(s, server)
+        mario, luigi, peach = (p["id"] for p in seen["players"])
+        key = {**AUTH, "Idempotency-Key": "k1"}
+        assert (await call(s, server, "POST", "/api/current", {"player": luigi}, key))[0] == 200
+        for path, body in (("/api/current", {"player": peach}), ("/api/next", {}),
+                           ("/api/undo", {}), ("/api/redo", {"move": 1}),
+                           ("/api/transfers", {"from": mario, "to": luigi, "amount": 1})):
+            status, error = await call(s, server, "POST", path, body, key)
+            assert status == 400 and "already used for another operation" in error["error"], \
+                (path, status, error)
+        assert (await state(s, server))["current_player"] == luigi
+        await call(s, server, "POST", "/api/games", {"players": ["Ann", "Bob"]}, AUTH)
+        status, error = await call(s, server, "POST", "/api/current", {"player": luigi}, key)
+        assert status == 400  # the same words in another game: not a retry of that one
+
+
+async def test_the_version_changes_with_every_write(tmp_path: Path) -> None:
+    async with serving(tmp_path) as (server, app), aiohttp.ClientSession() as s:
+        seen = await state(s, server)
+        mario = seen["players"][0]["id"]
+        versions = [seen["version"]]
+        for path, body in (("/api/current", {"player": None}), ("/api/press", {}),
+                           ("/api/cards", {"uid": "04A224B9", "player": mario}),
+                           ("/api/assign", {"outcome": 1, "player": mario})):
+            status, answer = await call(s, server, "POST", path, body, AUTH)
+            assert status in (200, 201), (path, answer)
+            await app.table.drain()
+            versions.append((await state(s, server))["version"])
+        assert len(set(versions)) == len(versions), versions
+
+
+async def test_a_new_game_ends_the_old_games_phone_links_for_good(tmp_path: Path) -> None:
+    async with serving(tmp_path) as (server, _), aiohttp.ClientSession() as s:
+        seen = await state(s, server)
+        first, luigi = seen["game"]["id"], seen["players"][1]["id"]
+        status, link = await call(s, server, "POST", f"/api/players/{luigi}/link", None, AUTH)
+        assert status == 201
+        phone = {"Authorization": f"Bearer {link['token']}"}
+        assert (await call(s, server, "GET", "/api/players/me", None, phone))[0] == 200
+        await call(s, server, "POST", "/api/games", {"players": ["Ann", "Bob"]}, AUTH)
+        assert (await call(s, server, "GET", "/api/players/me", None, phone))[0] == 401
+        await call(s, server, "POST", f"/api/games/{first}/resume", None, AUTH)
+        assert (await call(s, server, "GET", "/api/players/me", None, phone))[0] == 401
+        assert not any(p["linked"] for p in (await state(s, server))["players"])
+
+
+async def test_a_press_while_the_game_is_switched_waits_and_resuming_a_won_game_is_quiet(
+        tmp_path: Path) -> None:
+    from companion.app import commands as c
+    from companion.events import PressIgnored
+
+    async with serving(tmp_path) as (server, app), aiohttp.ClientSession() as s:
+        first = (await state(s, server))["game"]["id"]
+        pending = asyncio.ensure_future(app.table.act(c.NewGame("celebration",
+                                                                ["Ann", "Bob"])))
+        await asyncio.sleep(0)  # the page's request is under way ...
+        ignored = app.table.press(source="tablet")  # ... when the block is pressed
+        assert isinstance(ignored, PressIgnored) and "press again" in ignored.reason
+        second = await pending
+        bob = (await state(s, server))["players"][1]["id"]
+        await call(s, server, "POST", "/api/bankruptcy", {"player": bob, "creditor": "bank"},
+                   AUTH)
+        assert (await state(s, server))["ended"]  # won just now: the fanfare played
+        played: list[object] = []
+        original = app.speaker.play
+
+        def play(sound: object, priority: object) -> bool:
+            played.append(sound)
+            return original(sound, priority)  # type: ignore[arg-type]
+
+        app.speaker.play = play  # type: ignore[method-assign]
+        await app.table.act(c.ResumeGame(first))
+        await app.table.act(c.ResumeGame(second))  # the won game again: no fanfare
+        assert played == []
+        assert app.bank is not None
+        assert app.bank.run(lambda bank: bank.outcomes(first)) == []  # nothing banked there

@@ -6,6 +6,7 @@ import contextlib
 import json
 import signal
 import socket
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -88,7 +89,7 @@ def test_press_on_the_page_changes_the_balance_without_reload(browser: Browser,
         page = open_page(browser, f"{base}#token={TOKEN}")
         assert "token" not in page.url  # kept in the browser, not in the address bar
         assert page.evaluate("localStorage.getItem('companion-table-token')") == TOKEN
-        expect(page.locator(".tile")).to_have_count(3)
+        expect(page.locator(".tile")).to_have_count(3 + 1)  # and the Bank's, to pay from
         assert coins(page, "Mario") == "30"
         page.evaluate("window.__same_page = true")
         page.locator("#press").click()
@@ -110,13 +111,17 @@ def test_two_pages_stay_in_sync_and_tiles_pick_the_current_player(browser: Brows
         two.goto(base)  # the same browser remembers the token
         for page in (one, two):
             expect(page.locator("#link")).to_have_text("live")
+        # A tile chooses its player; "Make ... current" (on the pad) passes the turn to them.
         two.locator(".tile", has_text="Luigi").click()
+        two.locator("#pad-current").click()
         expect(one.locator(".tile.current")).to_contain_text("Luigi")
-        one.locator("#pay-from").select_option(label="Luigi")
-        one.locator("#pay-to").select_option(label="Bank")
-        one.locator("#pay-amount").fill("7")
-        one.locator("#pay-note").fill("tax")
-        one.locator("#pay button").click()
+        # Paying starts from the tiles: who pays, who gets paid, the amount (and a note).
+        one.locator(".tile", has_text="Luigi").click()
+        one.locator(".bank-tile").click()
+        one.locator('#keys button[data-key="7"]').click()
+        one.locator("#pad-note-toggle").click()
+        one.locator("#pad-note").fill("tax")
+        one.locator("#pad-pay").click()
         expect(two.locator(".tile", has_text="Luigi").locator(".coins")).to_have_text("23")
         expect(two.locator("#history li").first).to_contain_text("Luigi pays the Bank 7 · tax")
         two.locator("#undo").click()
@@ -145,16 +150,22 @@ def api_state(base: str) -> list[int]:
     return [p["id"] for p in state["players"]]
 
 
-def test_without_the_token_writes_are_refused_and_explained(browser: Browser,
-                                                            config: Path) -> None:
+def test_without_the_token_the_page_watches_and_says_how_to_bank(browser: Browser,
+                                                                 config: Path) -> None:
     with daemon(config) as base:
         context = browser.new_context()
         page = context.new_page()
         page.goto(base)
         expect(page.locator("#link")).to_have_text("live")
-        page.locator("#press").click()
-        expect(page.locator("#notice")).to_contain_text("no table token")
-        expect(page.locator("#toast")).to_contain_text("missing or wrong table token")
+        expect(page.locator("#role")).to_have_text("Watching")  # from load, not after a tap
+        expect(page.locator("#watching")).to_contain_text("scan the QR code")
+        for control in ("#press", "#next", "#undo", "#pad", "#games-card"):
+            expect(page.locator(control)).to_be_hidden()
+        # Writes without the token are still refused by the server.
+        request = urllib.request.Request(base + "api/press", method="POST", data=b"{}")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        assert refused.value.code == 401
         context.close()
 
 
@@ -371,6 +382,7 @@ def test_worms_are_tapped_to_five_and_the_first_wins(browser: Browser, config: P
         ann = page.locator(".tile", has_text="Ann")
         ann.locator(".worm", has_text="3").click()
         expect(ann.locator(".worm.found")).to_have_count(3)
+        page.wait_for_timeout(700)  # a moment later (at once would be a double tap: one intent)
         ann.locator(".worm", has_text="3").click()  # tapped again: one back
         expect(ann.locator(".worm.found")).to_have_count(2)
         expect(ann.locator(".worm-count")).to_have_text("2/5")

@@ -90,8 +90,9 @@ class Armed:
     params: Mapping[str, int] = field(default_factory=dict)
 
 
-ENDERS = (c.Bankrupt, c.SetWorms, c.EndGame)
-"""Commands that may end the game."""
+ENDERS = (c.Bankrupt, c.SetWorms, c.EndGame, c.NewGame, c.ResumeGame)
+"""Commands that may end the game, or change which game is played (presses wait for them: a
+press drawn meanwhile would be banked into a game it was not drawn for)."""
 RETRY_S = 2.0
 """While the bank has a problem, how often it is tried again (the issue asks for 10 s)."""
 WORMS_LABEL = "Worms are moving!"
@@ -266,7 +267,7 @@ class TableService:
             return self._arm(command)  # type: ignore[return-value]
         pending = self._write(command.action,
                               lambda bank: _bank_operation(bank, command, source, request_id),
-                              _card_summary(command))
+                              _summary(command))
         if isinstance(command, ENDERS):
             return self._ending(pending)
         return pending
@@ -469,10 +470,10 @@ class TableService:
     def _announced(self, action: str, result: object, state: TableState,
                    summary: str | None = None) -> None:
         """Listeners get the new state after a write, with one line about it."""
-        was_over = self.state is not None and self.state.ended and \
+        just_won = self.state is not None and not self.state.ended and \
             self.state.game.id == state.game.id
         state = self._dress(state)
-        if state.ended and not was_over:  # the game was just won
+        if state.ended and just_won:  # not an ended game resumed
             self.speaker.play(self.library.sounds["fanfare"], Priority.OUTCOME)
         summary = summary or describe_result(result, state)
         log.info("bank %s: %s", action, summary)
@@ -555,8 +556,13 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
     raise TypeError(f"unknown command {command!r}")
 
 
-def _card_summary(command: Command[Any]) -> Callable[[Any, TableState], str] | None:
-    """The line about linking a card, without its UID (the UID is for the token's holder)."""
+def _summary(command: Command[Any]) -> Callable[[Any, TableState], str] | None:
+    """The line about a write whose answer is not one of the table's moves: a game started or
+    resumed, a card or a phone linked (never the card's UID or the phone's token)."""
+    if isinstance(command, c.NewGame | c.ResumeGame):
+        verb = "started" if isinstance(command, c.NewGame) else "resumed"
+        return lambda game, state: (f"game {game} {verb}: {state.game.name}, "
+                                    f"{', '.join(p.name for p in state.players)}")
     if isinstance(command, c.LinkCard):
         return lambda _uid, state: f"a card now means {state.name_of(command.player)}"
     if isinstance(command, c.SetCardAction):

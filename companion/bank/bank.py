@@ -210,6 +210,8 @@ class Bank:
             self._fresh()
             self._working = {}
             yield db
+            db.execute("INSERT INTO table_state (id, version) VALUES (1, 1) ON CONFLICT (id)"
+                       " DO UPDATE SET version = version + 1")  # the state's version
             committing = True
             db.execute("COMMIT")
             self._money.update(self._working)
@@ -268,6 +270,7 @@ class Bank:
     def _new_game(self, db: sqlite3.Connection, rules: Ruleset, clean: list[str],
                   palette: list[str]) -> int:
         now = self.clock()
+        playing = self.latest_game()  # the game a sticker's player name carries over from
         game_id = db.execute("INSERT INTO games (edition, created_at) VALUES (?, ?)",
                              (rules.id, now)).lastrowid
         assert game_id is not None
@@ -287,7 +290,7 @@ class Bank:
         db.execute("UPDATE games SET current_player = ? WHERE id = ?", (ids[0], game_id))
         self._play(db, game_id)
         # A sticker stays with its player's name from one game to the next.
-        previous = db.execute("SELECT MAX(id) FROM games WHERE id < ?", (game_id,)).fetchone()[0]
+        previous = playing
         if previous is not None:
             db.execute(
                 "UPDATE players SET card_uid = (SELECT p.card_uid FROM players p WHERE"
@@ -300,6 +303,10 @@ class Bank:
         """Make ``game_id`` the game the table plays."""
         db.execute("INSERT INTO table_state (id, current_game) VALUES (1, ?) ON CONFLICT (id)"
                    " DO UPDATE SET current_game = excluded.current_game", (game_id,))
+        # A phone link is for a player of the game being played: the others' end here (a
+        # game resumed later gets new links from the banker).
+        db.execute("DELETE FROM player_links WHERE player_id NOT IN"
+                   " (SELECT id FROM players WHERE game_id = ?)", (game_id,))
 
     def latest_game(self) -> int | None:
         """The game the table plays: the one started or resumed last (else the newest)."""
@@ -437,20 +444,22 @@ class Bank:
         (none when they already are)."""
         source = check_source(source)
         with self._write() as db:
-            replay = self._replay(request_id, MoveKind.TURN, game_id)
+            replay = self._replay(request_id, MoveKind.TURN, game_id, op="current", to=player)
             if replay is not None:
                 return json.loads(replay["data"])["to"]  # type: ignore[no-any-return]
             facts = self._open_facts(game_id)
             current = None if player is None else self._in_game(facts, player)
-            self._turn(db, facts, current, source, request_id)
+            self._turn(db, facts, current, source, request_id, "current")
         return current
 
     def _turn(self, db: sqlite3.Connection, facts: Facts, to: int | None, source: str,
-              request_id: str | None) -> None:
+              request_id: str | None, op: str) -> None:
+        """``op``: how the turn passed (current, next), so a request id is replayed only for
+        the same kind of request."""
         if to == facts.current:
             return
         self._insert_move(db, facts.gid, MoveKind.TURN, player=to,
-                          data={"from": facts.current, "to": to}, source=source,
+                          data={"from": facts.current, "to": to, "op": op}, source=source,
                           request_id=request_id)
         db.execute("UPDATE games SET current_player = ? WHERE id = ?", (to, facts.gid))
 
@@ -533,7 +542,7 @@ class Bank:
         second tap of Next, or two pages at once, pass the turn once."""
         source = check_source(source)
         with self._write() as db:
-            replay = self._replay(request_id, MoveKind.TURN, game_id)
+            replay = self._replay(request_id, MoveKind.TURN, game_id, op="next")
             if replay is not None:
                 return json.loads(replay["data"])["to"]  # type: ignore[no-any-return]
             facts = self._open_facts(game_id)
@@ -542,7 +551,7 @@ class Bank:
                     " is"
                 raise Conflict(f"the turn has already passed: {now} current now")
             nxt = next_seat(facts, facts.current)
-            self._turn(db, facts, nxt, source, request_id)
+            self._turn(db, facts, nxt, source, request_id, "next")
         return nxt
 
     def set_options(self, *, simultaneous: object, game_id: int | None = None) -> bool:
@@ -683,7 +692,8 @@ class Bank:
         if row is None:
             return None
         data = json.loads(row["data"])
-        if row["kind"] != kind.value or (game_id is not None and row["game_id"] != game_id) \
+        playing = game_id if game_id is not None else self.latest_game()
+        if row["kind"] != kind.value or row["game_id"] != playing \
                 or any(data.get(key) != value for key, value in same.items()):
             raise Refused(f"request id {request_id!r} was already used for another operation")
         return row
@@ -950,6 +960,9 @@ class Bank:
         with self._write() as db:
             replay = self._replay(request_id, MoveKind.UNDO, game_id)
             if replay is not None:
+                if expect is not None and replay["undoes"] != expect:
+                    raise Refused(f"request id {request_id!r} was already used for another "
+                                  "operation")
                 return Undone(self._move_view(replay["id"]), self._move_view(replay["undoes"]))
             gid = self._game(game_id)
             row = self._undo_target(gid)
@@ -990,9 +1003,16 @@ class Bank:
         source = check_source(source)
         with self._write() as db:
             if request_id is not None:
-                replay = db.execute("SELECT id, data FROM moves WHERE request_id = ?",
+                replay = db.execute("SELECT id, game_id, data FROM moves WHERE request_id = ?",
                                     (request_id,)).fetchone()
-                if replay is not None and "redoes" in json.loads(replay["data"]):
+                if replay is not None:
+                    undone = db.execute("SELECT undoes FROM moves WHERE id = ? AND kind = ?",
+                                        (undo, MoveKind.UNDO.value)).fetchone() \
+                        if is_id(undo) else None
+                    if undone is None or json.loads(replay["data"]).get("redoes") != \
+                            undone["undoes"] or replay["game_id"] != self._game(game_id):
+                        raise Refused(f"request id {request_id!r} was already used for "
+                                      "another operation")
                     return self._move_view(replay["id"])
             facts = self._open_facts(game_id)
             latest = db.execute("SELECT * FROM moves WHERE game_id = ? ORDER BY id DESC LIMIT 1",
@@ -1005,6 +1025,7 @@ class Bank:
                 raise Refused(f"{target.text} can't be redone: declare it again")
             data = {**target.data, "redoes": target.id}
             if target.kind is MoveKind.TURN:
+                data["op"] = "redo"
                 to = data["to"]
                 if to is not None:
                     self._in_game(facts, to)
@@ -1040,10 +1061,8 @@ class Bank:
             undone = self._move_view(latest["undoes"], facts)
             if undone.kind in REDOABLE:
                 redo = MoveRef(latest["id"], undone.text)
-        outcome = self._db.execute("SELECT MAX(id) FROM outcomes WHERE game_id = ?",
-                                   (facts.gid,)).fetchone()[0]
-        version = f"{facts.gid}.{0 if latest is None else latest['id']}.{outcome or 0}." \
-                  f"{facts.current or 0}"
+        counter = self._db.execute("SELECT version FROM table_state WHERE id = 1").fetchone()
+        version = f"{facts.gid}.{0 if counter is None else counter[0]}"
         return undo, redo, version
 
     def _undo_target(self, gid: int) -> sqlite3.Row | None:

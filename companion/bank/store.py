@@ -104,7 +104,8 @@ CREATE INDEX IF NOT EXISTS outcomes_unassigned ON outcomes (game_id, id) WHERE p
 """ + """
 CREATE TABLE IF NOT EXISTS table_state (
     id INTEGER PRIMARY KEY CHECK (id = 1),
-    current_game INTEGER REFERENCES games(id)
+    current_game INTEGER REFERENCES games(id),
+    version INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS player_links (
     player_id INTEGER PRIMARY KEY REFERENCES players(id),
@@ -234,7 +235,8 @@ CREATE INDEX IF NOT EXISTS outcomes_unassigned ON outcomes (game_id, id) WHERE p
     5: """
 CREATE TABLE IF NOT EXISTS table_state (
     id INTEGER PRIMARY KEY CHECK (id = 1),
-    current_game INTEGER REFERENCES games(id)
+    current_game INTEGER REFERENCES games(id),
+    version INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS player_links (
     player_id INTEGER PRIMARY KEY REFERENCES players(id),

@@ -45,8 +45,10 @@ function renderRole() {
 
 // -- messages: errors at the top (never over a button), successes in a snackbar -------------
 
+function sentence(text) { text = String(text); return text.charAt(0).toUpperCase() + text.slice(1); }
+
 function showError(message) {
-  $("error-text").textContent = message;
+  $("error-text").textContent = sentence(message);
   $("error").hidden = false;
 }
 
@@ -54,19 +56,19 @@ function clearError() { $("error").hidden = true; }
 
 let snackTimer = null;
 function snack(text, action, run) {
-  const box = $("snack");
-  const button = $("snack-action");
-  $("snack-text").textContent = text;
+  const box = $("toast");
+  const button = $("toast-action");
+  $("toast-text").textContent = sentence(text);
   button.hidden = !action || watching();
   button.textContent = action || "";
   button.onclick = action ? () => { hideSnack(); run(); } : null;
   armLater(button);
   box.hidden = false;
   clearTimeout(snackTimer);
-  snackTimer = setTimeout(hideSnack, action ? 7000 : 4000);
+  snackTimer = setTimeout(hideSnack, action ? 5000 : 3500);
 }
 
-function hideSnack() { $("snack").hidden = true; }
+function hideSnack() { $("toast").hidden = true; }
 
 // Something that appears where a finger just was (the snackbar over a button, a question over
 // the pad) takes no tap for a moment: the second tap of a double tap never lands on it.
@@ -83,8 +85,9 @@ function armLater(button) {
 // the same intent twice is written once by the server, which replays a repeated key. A second
 // tap of the same button within HOLD_MS is the same intent (even if the page has redrawn the
 // table in between): it sends the first tap's request again, key and all.
-const HOLD_MS = 800;
+const HOLD_MS = 600;
 const intents = new Map();
+const held = new Set();  // buttons off until their answer (and HOLD_MS)
 
 function hash53(text, seed) {  // cyrb53: a small, fast, well-mixed string hash
   let h1 = 0xdeadbeef ^ seed;
@@ -149,10 +152,15 @@ function write(action, path, body, { button = null, sticky = false, method = "PO
     intent = { at: now, body, text, key: intentKey(action, body) };
     intents.set(action, intent);
   }
-  if (button) button.disabled = true;
+  if (button) { button.disabled = true; held.add(button); }
+  const first = intent.at;
   return api(method, path, intent.body, intent.key, quiet).finally(() => {
-    if (button) button.disabled = false;
-    if (state) renderControls();
+    // Off until the answer, and for at least HOLD_MS after the tap: a double tap's second
+    // tap finds the button off; a deliberate second tap comes later.
+    setTimeout(() => {
+      if (button) { held.delete(button); button.disabled = false; }
+      if (state) renderControls();
+    }, Math.max(0, first + HOLD_MS - performance.now()));
   });
 }
 
@@ -171,6 +179,8 @@ function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 function player(id) { return state && state.players.find((x) => x.id === id); }
 
 // -- the outcome and the block -----------------------------------------------------------------
+
+function bare(headline) { return String(headline || "").replace(/[!:.\s]+$/, ""); }
 
 function outcomeText(o) {
   const who = o.player === null ? "Someone" : title(o.player);
@@ -285,7 +295,7 @@ function tapTile(id) {
   if (waiting && id !== "bank") {  // a waiting outcome is given by tapping its player
     const button = document.querySelector(`.tile[data-player="${id}"] .pick`);
     write("assign", "/api/assign", { outcome: waiting.id, player: id }, { button })
-      .then((reply) => snack(`${waiting.headline} for ${title(id)}`, "Undo", () => undoLatest(reply.move)))
+      .then((reply) => snack(`${bare(waiting.headline)} for ${title(id)}`, "Undo", () => undoLatest(reply.move)))
       .catch(() => {});
     return;
   }
@@ -342,7 +352,7 @@ function renderPad() {
   }
   const ready = pay.from !== null && pay.to !== null && n >= 1;
   const payButton = $("pad-pay");
-  payButton.disabled = !ready || payButton.dataset.busy === "1";
+  payButton.disabled = !ready || payButton.dataset.busy === "1" || held.has(payButton);
   payButton.textContent = ready ? `Pay ${n}: ${title(pay.from)} → ${title(pay.to)}` : done && !padOpen() ? "Paid ✓" : "Pay";
   if (open) document.body.style.setProperty("--sheet", `${pad.offsetHeight}px`);
 }
@@ -469,7 +479,8 @@ function renderPlayers() {
     if (p.points !== null && (p.points || p.cards)) {
       pick.querySelector(".extra").textContent = `${p.points} points · ${plural(p.cards, "card")}`;
     }
-    pick.querySelector(".turn").textContent = p.out ? "bankrupt" : p.current ? "current player" : "";
+    if (p.out) pick.querySelector(".turn").textContent = "bankrupt";
+    else if (p.current) pick.querySelector(".turn").innerHTML = 'current<span class="turn-more"> player</span>';
     pick.addEventListener("click", () => tapTile(p.id));
     tile.append(pick);
     if (worms) tile.append(wormRow(p, worms));
@@ -539,7 +550,7 @@ function renderWaiting() {
   const bar = $("givebar");
   bar.hidden = !waiting;
   if (waiting) {
-    $("give-what").textContent = `${waiting.headline}: ${waiting.instruction}. Tap the player it is for.`;
+    $("give-what").textContent = `Waiting: ${bare(waiting.headline)} — ${waiting.instruction}. Tap the player it is for.`;
   }
   // Put off with "Later": given here, from a list.
   const later = watching() ? [] : state.unassigned.filter((o) => laterFor.has(o.id));
@@ -548,7 +559,7 @@ function renderWaiting() {
   list.replaceChildren(...later.map((o) => {
     const li = document.createElement("li");
     const label = document.createElement("span");
-    label.textContent = `${o.headline}: ${o.instruction}`;
+    label.textContent = `${bare(o.headline)} — ${o.instruction}`;
     const pick = document.createElement("select");
     pick.setAttribute("aria-label", "Who it is for");
     fillSelect(pick, false, chosenFor.has(o.id) ? chosenFor.get(o.id) : state.current_player ?? undefined);
@@ -559,7 +570,7 @@ function renderWaiting() {
     give.addEventListener("click", () => {
       const who = Number(pick.value);
       write("assign", "/api/assign", { outcome: o.id, player: who }, { button: give })
-        .then((reply) => snack(`${o.headline} for ${title(who)}`, "Undo", () => undoLatest(reply.move)))
+        .then((reply) => snack(`${bare(o.headline)} for ${title(who)}`, "Undo", () => undoLatest(reply.move)))
         .catch(() => {});
     });
     li.append(label, pick, give);
@@ -701,11 +712,11 @@ function renderControls() {
     $("undo-what").textContent = what ? what.text : "nothing to undo";
     undo.setAttribute("aria-label", what ? `Undo: ${what.text}` : "Nothing to undo");
     undo.title = what ? `Undo: ${what.text}` : "Nothing to undo";
-    undo.disabled = !what;
+    undo.disabled = !what || held.has(undo);
   }
   const current = state.current_player;
-  $("go").disabled = current === null;
-  $("jail").disabled = current === null;
+  $("go").disabled = current === null || held.has($("go"));
+  $("jail").disabled = current === null || held.has($("jail"));
   renderPad();
 }
 
@@ -966,11 +977,17 @@ $("dialog").addEventListener("cancel", (ev) => { ev.preventDefault(); if (answer
 // -- players' phones: a link (and QR code) per player, which the banker can turn off --------------
 
 function qrNode(svgText) {
-  // The QR code comes from our own server as SVG markup: parsed as SVG, only <svg> kept.
-  const doc = new DOMParser().parseFromString(String(svgText || ""), "image/svg+xml");
-  const svg = doc.documentElement;
-  if (!svg || svg.nodeName.toLowerCase() !== "svg" || doc.querySelector("parsererror")) return null;
-  for (const el of svg.querySelectorAll("script, foreignObject")) el.remove();
+  // The QR code comes from our own server as inline SVG markup (no xmlns: HTML's parser puts
+  // it in the SVG namespace); only the <svg> is kept, without scripts or handlers.
+  const doc = new DOMParser().parseFromString(String(svgText || ""), "text/html");
+  const svg = doc.body.querySelector("svg");
+  if (!svg) return null;
+  for (const el of svg.querySelectorAll("script, foreignObject, a, use, image")) el.remove();
+  const width = Number(svg.getAttribute("width"));
+  const height = Number(svg.getAttribute("height"));
+  if (!svg.getAttribute("viewBox") && width > 0 && height > 0) {
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);  // so it scales to the dialog
+  }
   for (const el of [svg, ...svg.querySelectorAll("*")]) {
     for (const attr of [...el.attributes]) if (/^on/i.test(attr.name)) el.removeAttribute(attr.name);
   }
@@ -1052,14 +1069,22 @@ function when(at) {
 
 function gameWords(g) { return `${g.name || g.edition} · ${(g.players || []).join(", ")}`; }
 
+let gamesAsked = 0;
+let gamesShown = "";
 async function loadGames() {
   const list = $("games");
+  const asked = ++gamesAsked;
   let data;
   try {
     const reply = await authGet("/api/games");
     if (!reply.ok) throw new Error(String(reply.status));
     data = await reply.json();
+    if (asked !== gamesAsked) return;  // a later load is on its way
+    const seen = JSON.stringify(data);
+    if (seen === gamesShown) return;  // unchanged: the buttons stay where a finger is
+    gamesShown = seen;
   } catch (err) {
+    gamesShown = "";
     list.replaceChildren(Object.assign(document.createElement("li"), { className: "muted", textContent: "The list of games is not available." }));
     return;
   }
@@ -1224,7 +1249,10 @@ const sounding = (err) => err.status === 409 && /sounding/i.test(err.message);
 
 $("press").addEventListener("click", () => {
   write("press", "/api/press", undefined, { button: $("press"), sticky: true, quiet: sounding })
-    .then((reply) => pulse(soundMs(reply)))
+    .then((reply) => {
+      pulse(soundMs(reply));
+      if (reply.saved === false && reply.message) snack(reply.message);  // held: the disk refused it
+    })
     .catch((err) => { if (sounding(err)) pulse(1200); });
 });
 $("undo").addEventListener("click", () => undoLatest());
