@@ -409,7 +409,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     export = sub.add_parser("export", help="write a game's coin journal as CSV or JSON")
     export.add_argument("--config", type=Path, help="TOML config file (for [data] dir)")
-    export.add_argument("--game", type=_at_least(1), help="game id (default: the game being played)")
+    export.add_argument("--game", type=_at_least(1),
+                        help="game id (default: the game being played)")
     export.add_argument("--format", choices=["csv", "json"], default="csv")
     export.add_argument("--out", type=Path, help="file to write (default: standard output)")
     export.set_defaults(func=_cmd_export)
