@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import socket
 import subprocess
 from collections.abc import AsyncIterator, Iterator
@@ -439,7 +440,7 @@ def test_the_page_says_not_saved_yet_and_clears_when_the_press_is_banked(
             banner = page.locator("#storage")
             expect(banner).to_be_visible()
             expect(banner).to_contain_text("1 press not saved yet: the SD card is full")
-            expect(page.locator("#toast")).to_contain_text("not saved yet")
+            expect(page.locator("#toast")).to_contain_text(re.compile("not saved yet", re.I))
             expect(page.locator("#outcome")).to_contain_text("Mario")
             expect(page.locator("#outcome")).to_contain_text("(not saved yet)")
             page.wait_for_timeout(700)  # the outcome's pop animation, for the picture

@@ -418,7 +418,7 @@ def test_the_page_runs_under_its_policy_and_its_socket_has_the_token(
         page.on("console", lambda m: said.append(m))
         page.goto(f"{base}#token={TOKEN}")
         expect(page.locator("#link")).to_have_text("live")
-        expect(page.locator(".tile")).to_have_count(3)
+        expect(page.locator(".tile:not(.bank-tile)")).to_have_count(3)
         page.locator("#press").click()
         expect(page.locator("#outcome")).to_contain_text("Mario")
         page.wait_for_load_state("networkidle")
@@ -453,7 +453,7 @@ def test_a_rebound_name_gets_nothing_and_an_allowed_name_works(
                 assert reply is not None and reply.status == 421
             page.close()
             page = open_page(rebinding, f"http://companion.test:{port}/#token={TOKEN}")
-            expect(page.locator(".tile")).to_have_count(3)
+            expect(page.locator(".tile:not(.bank-tile)")).to_have_count(3)
             page.close()
         finally:
             rebinding.close()
