@@ -23,7 +23,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import segno
 from aiohttp import web
@@ -34,8 +34,11 @@ from companion.exc import CompanionError, Refused, Unavailable, shown
 from companion.web.address import lan_address
 from companion.web.links import WILDCARDS, is_loopback, page_url, with_token
 
-if TYPE_CHECKING:
-    from companion.web.api import Hub
+
+class PhonePages(Protocol):
+    """The WebSocket hub as this module uses it: the phones' open pages, by queue."""
+
+    phones: dict[asyncio.Queue[dict[str, Any] | None], PlayerFeed]
 
 log = logging.getLogger(__name__)
 
@@ -175,7 +178,7 @@ def qr_svg(text: str) -> str:
     return str(segno.make(text, error="m").svg_inline(scale=4, dark="#000", light="#fff"))
 
 
-async def make_link(request: web.Request, table: Table, hub: Hub) -> web.Response:
+async def make_link(request: web.Request, table: Table, hub: PhonePages) -> web.Response:
     """``POST /api/players/{id}/link``: a new link for the player (the earlier one stops
     working and its pages are closed)."""
     player = player_id(request)
@@ -189,7 +192,7 @@ async def make_link(request: web.Request, table: Table, hub: Hub) -> web.Respons
                               "qr_svg": qr_svg(lan or link)}, status=201)
 
 
-async def turn_off(request: web.Request, table: Table, hub: Hub) -> web.Response:
+async def turn_off(request: web.Request, table: Table, hub: PhonePages) -> web.Response:
     """``DELETE /api/players/{id}/link``: the player's link stops working at once."""
     player = player_id(request)
     had = await table.act(c.UnlinkPlayer(player))
@@ -254,7 +257,7 @@ async def feed_for(request: web.Request, table: Table) -> PlayerFeed | None:
     return None if player is None else PlayerFeed(player)
 
 
-def drop(hub: Hub, player: int) -> None:
+def drop(hub: PhonePages, player: int) -> None:
     """Close the pages of ``player``'s phone (their link was turned off or replaced)."""
     for queue, feed in list(hub.phones.items()):
         if feed.player == player:
