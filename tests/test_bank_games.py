@@ -404,3 +404,21 @@ def test_a_card_follows_its_player_from_the_game_being_played(tmp_path: Path) ->
     third = bank.new_game("celebration", ["Mario", "Peach"])
     assert [(p.name, p.card_uid) for p in bank.players(third)] == [("Mario", "04A224B9"),
                                                                    ("Peach", None)]
+
+
+def test_an_upgraded_file_has_the_tables_and_columns_a_new_file_has(tmp_path: Path) -> None:
+    """The schema a new file gets and the one the in-place upgrades build share their parts:
+    the same tables with the same columns, whichever way the file came."""
+    def shape(path: Path) -> dict[str, list[tuple[str, str, int]]]:
+        db = sqlite3.connect(path)
+        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type ="
+                                           " 'table' AND name NOT LIKE 'sqlite_%'")]
+        return {t: sorted((c[1], c[2], c[3]) for c in db.execute(f"PRAGMA table_info({t})"))
+                for t in tables}
+
+    upgraded = tmp_path / "old" / DB_NAME
+    upgraded.parent.mkdir()
+    shutil.copy(FIXTURES / "bank-schema2.sqlite3", upgraded)
+    Bank(upgraded).close()
+    Bank(tmp_path / DB_NAME).close()
+    assert shape(upgraded) == shape(tmp_path / DB_NAME)

@@ -176,6 +176,9 @@ def test_the_rules_json_carries_every_number_and_odds() -> None:
     block = data["modes"][0]
     assert block["odds"]["bowser"] == "1/3" and block["fees"] == {"bowser": 5, "game_over": 10}
     assert data["modes"][1]["needs"] == ["payer", "owner", "utilities"]
+    named = [(q["label"], q["coins"]) for q in data["quick_amounts"] if q["named"]]
+    assert named == [("Jail 5", 5), ("GO 2", 2)]  # the pad's own amounts, from the rules
+    assert editions()["wiggly_worms"].to_json()["quick_amounts"] == []  # no coins, no pad
 
 
 # -- reading edition files strictly ------------------------------------------------------------
@@ -216,6 +219,7 @@ def test_house_rules_replace_an_editions_numbers(tmp_path: Path) -> None:
     rules = known["celebration"]
     assert rules.house and dict(rules.default_mode.fees) == {"bowser": 3, "game_over": 7}
     assert rules.pass_go is not None and rules.pass_go.value == 4
+    assert {"coins": 4, "label": "GO 4", "named": True} in rules.quick_amounts()
     assert known["gamer"] is editions()["gamer"]  # the others as packaged
     (house / "broken.toml").write_text("id = ")
     with pytest.raises(RulesetError, match=r"broken\.toml: not valid TOML"):

@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 SCHEMA_VERSION = 5
 BUSY_TIMEOUT_S = 10.0
 
-SCHEMA = """
+BASE_SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     edition TEXT NOT NULL,
@@ -97,11 +97,20 @@ CREATE TRIGGER IF NOT EXISTS moves_no_update BEFORE UPDATE ON moves
 BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS moves_no_delete BEFORE DELETE ON moves
 BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
-""" + """
+"""
+"""The journal's tables, triggers and first indexes, as a new file gets them (press ids
+included: a new file is born at the latest schema)."""
+
+FLAT_COST_INDEXES = """
 CREATE INDEX IF NOT EXISTS entries_by_outcome ON entries (outcome_id) WHERE outcome_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS moves_by_kind ON moves (game_id, kind, id);
 CREATE INDEX IF NOT EXISTS outcomes_unassigned ON outcomes (game_id, id) WHERE player_id IS NULL;
-""" + """
+"""
+"""Schema 4: they keep a write's cost flat however long the game: the state after a write finds
+the outcome's entry, the facts (who is out, points, worms) and the unassigned outcomes without
+reading the whole journal."""
+
+TABLE_STATE = """
 CREATE TABLE IF NOT EXISTS table_state (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     current_game INTEGER REFERENCES games(id),
@@ -113,9 +122,12 @@ CREATE TABLE IF NOT EXISTS player_links (
     created_at REAL NOT NULL
 );
 """
-"""The whole schema, as a new file gets it. The last three indexes keep a write's cost flat
-however long the game: the state after a write finds the outcome's entry, the facts (who is
-out, points, worms) and the unassigned outcomes without reading the whole journal."""
+"""Schema 5: the game the table plays (an earlier one can be resumed; without a row: the
+newest) with a version every write bumps, and each player's own phone link (a hash of its
+token; deleting the row revokes it)."""
+
+SCHEMA = BASE_SCHEMA + FLAT_COST_INDEXES + TABLE_STATE
+"""The whole schema, as a new file gets it."""
 
 MIGRATIONS: dict[int, str] = {
     2: """
@@ -226,24 +238,8 @@ BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
     4: """
 ALTER TABLE outcomes ADD COLUMN press_id TEXT;
 CREATE UNIQUE INDEX IF NOT EXISTS outcomes_by_press ON outcomes (press_id);
-CREATE INDEX IF NOT EXISTS entries_by_outcome ON entries (outcome_id) WHERE outcome_id IS NOT NULL;
-CREATE INDEX IF NOT EXISTS moves_by_kind ON moves (game_id, kind, id);
-CREATE INDEX IF NOT EXISTS outcomes_unassigned ON outcomes (game_id, id) WHERE player_id IS NULL;
-""",
-    # The game the table plays (an earlier one can be resumed; without a row: the newest), and
-    # each player's own phone link (a hash of its token; deleting the row revokes it).
-    5: """
-CREATE TABLE IF NOT EXISTS table_state (
-    id INTEGER PRIMARY KEY CHECK (id = 1),
-    current_game INTEGER REFERENCES games(id),
-    version INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS player_links (
-    player_id INTEGER PRIMARY KEY REFERENCES players(id),
-    token_hash TEXT NOT NULL UNIQUE,
-    created_at REAL NOT NULL
-);
-""",
+""" + FLAT_COST_INDEXES,
+    5: TABLE_STATE,
 }
 """Schema changes by the version they bring, applied in place to an older file (version 1 is
 the first schema). A new file gets :data:`SCHEMA` whole."""

@@ -29,6 +29,11 @@ class Debt(StrEnum):
     """No coins in this game."""
 
 
+PAD_AMOUNTS = (1, 2, 3, 4, 5, 10, 15, 20)
+"""Quick keys on the tablet's and the phones' amount pads: a convenience, not a rule (no
+rulebook prints "usual" amounts; README, where the rulebooks are silent). The edition's own
+amounts, its jail fee and GO, are added from its rules (:meth:`Ruleset.quick_amounts`)."""
+
 DEBT_WORDS = {
     Debt.BANKRUPTCY: "A player who can't pay is declared bankrupt to whom they owe: what they "
                      "have left goes there, coins they paid without having them go back, and "
@@ -168,6 +173,19 @@ class Ruleset:
     def has_points(self) -> bool:
         return self.scoring is not None
 
+    def quick_amounts(self) -> list[dict[str, Any]]:
+        """The amount pad's quick keys: :data:`PAD_AMOUNTS`, then the jail fee and GO (those
+        ``named``), for an edition that keeps coins."""
+        if not self.coins:
+            return []
+        keys: list[dict[str, Any]] = [{"coins": n, "label": str(n), "named": False}
+                                      for n in PAD_AMOUNTS]
+        for word, rule in (("Jail", self.jail_fee), ("GO", self.pass_go)):
+            if rule is not None:
+                keys.append({"coins": rule.value, "label": f"{word} {rule.value}",
+                             "named": True})
+        return keys
+
     def to_json(self) -> dict[str, Any]:
         """Everything a tablet needs to play this edition: ``GET /api/rules``."""
         return {
@@ -188,6 +206,7 @@ class Ruleset:
             "turn": {"time_up_passes": bool(self.turn_quote), "quote": list(self.turn_quote),
                      "at_once": list(self.at_once_quote)},
             "notes": list(self.notes), "house_rules": self.house,
+            "quick_amounts": self.quick_amounts(),
         }
 
     def summary(self) -> dict[str, Any]:

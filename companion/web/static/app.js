@@ -624,8 +624,9 @@ function renderRules() {
   }));
 }
 
-// The amount pad: digits 1-9 and 0 (from empty, 1-5 are the quick amounts themselves), then
-// 10, 15, 20 and the edition's jail fee and GO, each the whole amount at one tap.
+// The amount pad: digits 1-9 and 0 (from empty, the small quick amounts are the digits
+// themselves), then the larger quick amounts and the edition's jail fee and GO from /api/rules,
+// each the whole amount at one tap.
 function renderKeys() {
   const keys = [];
   const key = (label, value, cls, aria) => {
@@ -639,9 +640,10 @@ function renderKeys() {
     keys.push(b);
   };
   for (const d of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"]) key(d, d);
-  for (const n of [10, 15, 20]) key(String(n), n, "quick", `${n} coins`);
-  if (rules && rules.jail_fee) key(`Jail ${rules.jail_fee.value}`, rules.jail_fee.value, "quick named", `Jail fee: ${rules.jail_fee.value} coins`);
-  if (rules && rules.pass_go) key(`GO ${rules.pass_go.value}`, rules.pass_go.value, "quick named", `GO: ${rules.pass_go.value} coins`);
+  for (const q of (rules && rules.quick_amounts) || []) {
+    if (q.named) key(q.label, q.coins, "quick named", `${q.label} coins`);
+    else if (q.coins >= 10) key(q.label, q.coins, "quick", `${q.coins} coins`);
+  }
   $("keys").replaceChildren(...keys);
 }
 

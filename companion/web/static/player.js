@@ -6,7 +6,6 @@
 const $ = (id) => document.getElementById(id);
 const TOKEN_KEY = "companion-player-token";  // not the banker's table token
 const STALE_MS = 25000;  // the server says something at least every 10 s
-const QUICK = [1, 2, 3, 4, 5, 10, 15, 20];
 const MAX_AMOUNT = 10000;
 const CONFIRM_ARM_MS = 450;  // a double tap can't confirm a payment larger than the balance
 const TURNED_OFF = "This link was turned off by the banker. Ask the banker for a new one.";
@@ -199,12 +198,8 @@ function setAmount(text) {
 }
 
 function buildPad() {
-  const quick = [...QUICK];
-  const extra = [];
-  if (rules && rules.jail_fee) extra.push(["Jail", rules.jail_fee.value]);
-  if (rules && rules.pass_go) extra.push(["GO", rules.pass_go.value]);
-  $("quick").replaceChildren(...quick.map((n) => [String(n), n]).concat(
-    extra.map(([label, n]) => [`${label} ${n}`, n])).map(([label, n]) => {
+  const quick = ((rules && rules.quick_amounts) || []).map((q) => [q.label, q.coins]);
+  $("quick").replaceChildren(...quick.map(([label, n]) => {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "key quick-amount";
