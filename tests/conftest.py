@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import inspect
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -13,11 +14,47 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+"""Debian's Chromium, driven by Playwright (never ``playwright install``)."""
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+BROWSER_TOKEN = "browser-test-token-0123456789"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    """A Celebration table of three (Mario, Luigi, Peach) on a free port, with the browser
+    tests' token, for ``companion run`` (a module may define its own)."""
+    path = tmp_path / "companion.toml"
+    path.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+                    f'[data]\ndir = "{tmp_path}"\n[web]\nhost = "127.0.0.1"\n'
+                    f'port = {free_port()}\ntoken = "{BROWSER_TOKEN}"\n'
+                    '[game]\nplayers = ["Mario", "Luigi", "Peach"]\n')
+    return path
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Chromium for one module (put a module's async tests before its browser tests:
+    sync Playwright holds an event loop while it runs)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
 
 
 class StepClock:

@@ -7,45 +7,22 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from tests.test_tablet_browser import (
     ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_ARGS,
     TOKEN,
     api,
     api_state,
     daemon,
-    free_port,
     state_of,
 )
 
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}
-
-
-@pytest.fixture
-def config(tmp_path: Path) -> Path:
-    """A Celebration table of three (Mario, Luigi, Peach) with the test's token."""
-    path = tmp_path / "companion.toml"
-    path.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
-                    f'[data]\ndir = "{tmp_path}"\n[web]\nhost = "127.0.0.1"\n'
-                    f'port = {free_port()}\ntoken = "{TOKEN}"\n'
-                    '[game]\nplayers = ["Mario", "Luigi", "Peach"]\n')
-    return path
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def context(browser: Browser, size: dict[str, int], *, touch: bool = True) -> BrowserContext:

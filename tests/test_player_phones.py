@@ -21,15 +21,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from companion.web.address import lan_address
 from companion.web.players import OWN_COINS
 from companion.web.server import start_web
-from tests.conftest import ROOT
-from tests.test_tablet_browser import (
-    TOKEN as BROWSER_TOKEN,
-)
-from tests.test_tablet_browser import (
-    browser,  # noqa: F401  (the module's Chromium, a fixture)
-    config,  # noqa: F401  (the daemon's config, a fixture)
-    daemon,
-)
+from tests.conftest import BROWSER_TOKEN, ROOT
+from tests.test_tablet_browser import daemon
 from tests.test_web_api import AUTH, TOKEN, call, serving
 
 SHOTS = ROOT / "tests" / "screenshots"
@@ -271,7 +264,7 @@ SMALLEST = """() => {
 class Phone:
     """A player's phone: its own browser profile (390x844, touch), counting taps."""
 
-    def __init__(self, browser: Browser, link: str) -> None:  # noqa: F811
+    def __init__(self, browser: Browser, link: str) -> None:
         self.context: BrowserContext = browser.new_context(
             viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
             device_scale_factor=2)
@@ -309,7 +302,7 @@ class Phone:
 
 
 def test_two_phones_pay_each_other_while_the_banker_sees_it_live(
-        browser: Browser, config: Path) -> None:  # noqa: F811 (the fixtures)
+        browser: Browser, config: Path) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     with daemon(config) as base:
         state = json.loads(urllib.request.urlopen(base + "api/state", timeout=10).read())

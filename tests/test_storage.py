@@ -12,7 +12,6 @@ import json
 import os
 import random
 import re
-import socket
 import subprocess
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -30,8 +29,8 @@ from companion.config import AudioConfig, Config, DataConfig, GameConfig
 from companion.core.outcomes import Kind, Outcome
 from companion.daemon import Daemon
 from companion.web.server import WebServer, start_web
-from tests.conftest import ROOT, StepClock, run_companion
-from tests.test_tablet_browser import browser, daemon, open_page  # noqa: F401 (a fixture)
+from tests.conftest import ROOT, StepClock, free_port, run_companion
+from tests.test_tablet_browser import daemon, open_page
 
 TOKEN = "test-token-0123456789abcdef"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -276,12 +275,6 @@ async def test_a_read_only_folder_at_start_is_retried_and_healthz_tells_the_trut
         subprocess.run(["umount", "-l", str(data)], check=False)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 async def _led_states(led: Any, seconds: float = 1.5) -> set[int]:
     seen = set()
     for _ in range(int(seconds / 0.1)):
@@ -297,7 +290,7 @@ async def test_the_status_led_healthz_and_doctor_agree_while_the_disk_is_full(
     from companion.frontends import from_config
 
     with tmpfs(tmp_path / "sd") as data:
-        port = _free_port()
+        port = free_port()
         config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(data)),
                         web=WebConfig(host="127.0.0.1", port=port, token=TOKEN),
                         gpio=GpioConfig(status_led_pin=23))
@@ -424,12 +417,12 @@ async def test_a_bug_is_answered_in_json_too_never_text(tmp_path: Path) -> None:
 
 @needs_root
 def test_the_page_says_not_saved_yet_and_clears_when_the_press_is_banked(
-        tmp_path: Path, browser: Browser) -> None:  # noqa: F811 (the fixture, imported)
+        tmp_path: Path, browser: Browser) -> None:
     with tmpfs(tmp_path / "sd") as data:
         config = tmp_path / "companion.toml"
         config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
                           f'[data]\ndir = "{data}"\n[web]\nhost = "127.0.0.1"\n'
-                          f'port = {_free_port()}\ntoken = "{PAGE_TOKEN}"\n'
+                          f'port = {free_port()}\ntoken = "{PAGE_TOKEN}"\n'
                           '[game]\nplayers = ["Mario", "Luigi", "Peach"]\n')
         with daemon(config) as base:
             page = open_page(browser, f"{base}#token={PAGE_TOKEN}", 1024, 768)

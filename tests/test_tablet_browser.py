@@ -5,41 +5,20 @@ from __future__ import annotations
 import contextlib
 import json
 import signal
-import socket
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from companion.bank import Bank
 from companion.bench.press_latency import write_short_sounds
-from tests.conftest import ROOT, spawn_companion, wait_for_line
+from tests.conftest import BROWSER_TOKEN, ROOT, free_port, spawn_companion, wait_for_line
 
-CHROMIUM = "/usr/bin/chromium"
-TOKEN = "browser-test-token-0123456789"
+TOKEN = BROWSER_TOKEN
 ARTIFACTS = ROOT / "artifacts" / "screenshots"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture
-def config(tmp_path: Path) -> Path:
-    path = tmp_path / "companion.toml"
-    path.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
-                    f'[data]\ndir = "{tmp_path}"\n[web]\nhost = "127.0.0.1"\n'
-                    f'port = {free_port()}\ntoken = "{TOKEN}"\n'
-                    '[game]\nplayers = ["Mario", "Luigi", "Peach"]\n')
-    return path
 
 
 @contextlib.contextmanager
@@ -53,14 +32,6 @@ def daemon(config: Path) -> Iterator[str]:
         finally:
             proc.send_signal(signal.SIGTERM)
             proc.communicate(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def api(base: str, path: str, body: object = None) -> object:

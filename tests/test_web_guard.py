@@ -34,8 +34,7 @@ from companion.web.guard import (
     cap_for_limit,
 )
 from companion.web.server import WebServer
-from tests.conftest import ROOT, wait_for_line
-from tests.test_tablet_browser import browser, free_port  # noqa: F401  (browser: a fixture)
+from tests.conftest import ROOT, free_port, wait_for_line
 from tests.test_web_api import TOKEN, serving
 
 
@@ -419,7 +418,7 @@ def timed(url: str) -> tuple[float, int, bytes]:
         return time.perf_counter() - started, reply.status, body
 
 
-def test_2000_idle_sockets_do_not_lock_out_a_new_tablet(browser: Browser,  # noqa: F811
+def test_2000_idle_sockets_do_not_lock_out_a_new_tablet(browser: Browser,
                                                         tmp_path: Path) -> None:
     config = tmp_path / "companion.toml"
     config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'

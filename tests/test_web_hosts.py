@@ -28,15 +28,8 @@ from companion.web.hardening import CSP
 from companion.web.hosts import AllowedHosts, host_of, ipv6_addresses, normalise, own_names
 from companion.web.privacy import public
 from companion.web.server import WebServer, start_web
-from tests.conftest import StepClock
-from tests.test_tablet_browser import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    browser,  # noqa: F401  (the module's Chromium, a fixture)
-    daemon,
-    free_port,
-    open_page,
-)
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, StepClock, free_port
+from tests.test_tablet_browser import daemon, open_page
 
 TOKEN = "hosts-test-token-0123456789"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -367,7 +360,7 @@ OPEN_SOCKET = """(url) => new Promise((resolve) => {
 
 
 def test_another_site_can_neither_frame_the_page_nor_open_its_websocket(
-        browser: Browser, config: Path) -> None:  # noqa: F811 (the fixture)
+        browser: Browser, config: Path) -> None:
     with daemon(config) as base, other_site(
             f'<!doctype html><title>elsewhere</title><iframe id="f" src="{base}"></iframe>'
     ) as elsewhere:
@@ -397,7 +390,7 @@ def test_another_site_can_neither_frame_the_page_nor_open_its_websocket(
 
 
 def test_the_page_runs_under_its_policy_and_its_socket_has_the_token(
-        browser: Browser, config: Path) -> None:  # noqa: F811 (the fixture)
+        browser: Browser, config: Path) -> None:
     with daemon(config) as base:
         import urllib.request
 
@@ -434,7 +427,7 @@ def test_the_page_runs_under_its_policy_and_its_socket_has_the_token(
 
 
 def test_a_rebound_name_gets_nothing_and_an_allowed_name_works(
-        browser: Browser, config: Path) -> None:  # noqa: F811 (the fixture)
+        browser: Browser, config: Path) -> None:
     """DNS rebinding for real: Chromium resolves evil.example (and companion.test, which the
     config allows) to 127.0.0.1, as an attacker's DNS would."""
     with daemon(config) as base:

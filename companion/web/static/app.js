@@ -16,15 +16,7 @@ const chosenFor = new Map();  // outcome id -> the player picked in "Give"
 const STALE_MS = 25000;  // the server says something at least every 10 s
 
 // The table token arrives once in the link (#token=...), then lives in this browser.
-(function takeToken() {
-  const match = /(?:^|[#&])token=([A-Za-z0-9_-]+)/.exec(location.hash);
-  if (match) {
-    localStorage.setItem(TOKEN_KEY, match[1]);
-    history.replaceState(null, "", location.pathname + location.search);
-  }
-})();
-
-function token() { return localStorage.getItem(TOKEN_KEY) || ""; }
+const token = keepLinkToken(TOKEN_KEY);
 
 // Reads carry the token too: card UIDs and card actions come only with it.
 function authGet(path) {

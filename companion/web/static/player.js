@@ -20,15 +20,7 @@ let stopped = false;
 let pad = null;     // {to, basis, confirmAt}: the payment being made
 
 // The token arrives once in the link (#token=...), then lives in this browser.
-(function takeToken() {
-  const match = /(?:^|[#&])token=([A-Za-z0-9_-]+)/.exec(location.hash);
-  if (match) {
-    localStorage.setItem(TOKEN_KEY, match[1]);
-    history.replaceState(null, "", location.pathname + location.search);
-  }
-})();
-
-function token() { return localStorage.getItem(TOKEN_KEY) || ""; }
+const token = keepLinkToken(TOKEN_KEY);
 
 function toast(message, good) {
   const el = $("toast");
