@@ -35,6 +35,9 @@ BAD = [
     ('[audio]\nsounds_dir = "companion.toml"\n', "audio.sounds_dir", "existing folder"),
     ('[data]\ndir = "a\\u0000b"\n', "data.dir", "NUL"),
     ('[web]\nhost = "not a host"\n', "web.host", "IP address or host name"),
+    ('[web]\nallowed_hosts = ["http://pi.lan:8080"]\n', "web.allowed_hosts",
+     "without a scheme or port"),
+    ('[web]\nallowed_hosts = "pi.lan"\n', "web.allowed_hosts", "list"),
     ("[block]\npin = [17]\n", "block.pin", "must be an integer, got list"),
     ("[block.extra]\nx = 1\n", "block.extra", "unknown key"),
 ]
