@@ -28,6 +28,8 @@ class BlockOutcome:
     instruction: str = ""
     description: str = ""
     """The edition's words for it (the screen's headline, what to do, one line for the log)."""
+    sound_seconds: float = 0.0
+    """How long its sound lasts (the block ignores presses meanwhile; a page pulses the ?)."""
 
 
 SOUNDING = "the block is still sounding"

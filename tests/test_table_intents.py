@@ -233,3 +233,15 @@ async def test_a_press_while_the_game_is_switched_waits_and_resuming_a_won_game_
         assert played == []
         assert app.bank is not None
         assert app.bank.run(lambda bank: bank.outcomes(first)) == []  # nothing banked there
+
+
+async def test_a_press_says_how_long_its_sound_lasts(tmp_path: Path) -> None:
+    """The page pulses the ? for as long as the companion's own sound for the outcome."""
+    from companion.core.outcomes import Kind, Outcome
+
+    async with serving(tmp_path) as (server, app), aiohttp.ClientSession() as s:
+        status, pressed = await call(s, server, "POST", "/api/press", None, AUTH)
+        assert status == 200
+        outcome = Outcome(Kind(pressed["kind"]), pressed.get("coins", 0),
+                          tuple(pressed["rolls"]), pressed["mode"])
+        assert pressed["sound_seconds"] == round(app.table.library.seconds(outcome), 3) > 0

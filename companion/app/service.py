@@ -165,7 +165,7 @@ class TableService:
         event = BlockOutcome(self.block.presses, outcome, at, source, played,
                              self.library.coin_period, self.library.ping_start(outcome),
                              mode.headline(outcome), mode.instruction(outcome),
-                             mode.describe(outcome))
+                             mode.describe(outcome), round(sound.seconds, 3))
         log.info("press %d (%s): %s", event.number, source, event.description)
         self.armed = None  # a mode is for one press: back to the edition's default
         if self.bank is not None:

@@ -444,9 +444,9 @@ class Hub:
                 await asyncio.wait_for(ws.close(), 1.0)
 
 
-def _words(event: BlockOutcome) -> dict[str, str]:
+def _words(event: BlockOutcome) -> dict[str, Any]:
     return {"headline": event.headline, "instruction": event.instruction,
-            "description": event.description}
+            "description": event.description, "sound_seconds": event.sound_seconds}
 
 
 def _message(event: Event) -> dict[str, Any] | None:

@@ -210,14 +210,11 @@ function renderOutcome() {
   }
 }
 
-// The block pulses while its outcome sounds: the coins ping one by one (about 0.3 s apart)
-// after the bump; anything else sounds for about 2.5 s.
+// The block pulses while its outcome sounds, for as long as the companion says its sound lasts.
 let pulseTimer = null;
 let pulseUntil = 0;
 function soundMs(o) {
-  if (!o || o.kind === "lever") return 0;
-  const coins = Number(o.coins) || 0;
-  return o.kind === "coins" ? Math.max(2500, 1500 + 300 * coins) : 2500;
+  return o && o.sound_seconds ? o.sound_seconds * 1000 : 0;
 }
 
 function pulse(ms) {
