@@ -218,6 +218,28 @@ async def test_a_fresh_card_full_before_its_game_starts_holds_presses_then_start
 
 
 @needs_root
+async def test_a_restart_on_a_full_card_keeps_presses_in_the_file_made_before(
+        tmp_path: Path) -> None:
+    """A card full to the last byte at start: SQLite can't even make its WAL index, so the bank
+    can't open (health says why); presses go to the held-presses file the earlier run made,
+    and are banked, to the game's current player, once there is room."""
+    with tmpfs(tmp_path / "sd") as data:
+        async with running(data):
+            pass
+        filler = fill(data)
+        async with running(data) as (app, server), aiohttp.ClientSession() as s:
+            status, health, _ = await call(s, server, "GET", "/healthz")
+            assert status == 503 and "SD card is full" in health["error"]
+            status, pressed, _ = await call(s, server, "POST", "/api/press")
+            assert status == 202 and app.bank is not None and app.bank.status().kept
+            filler.unlink()
+            await healthy_within(s, server, RECOVERY_S)
+            _, state, _ = await call(s, server, "GET", "/api/state")
+            outcomes = banked(data)
+            assert len(outcomes) == 1 and outcomes[0].player_id == state["players"][0]["id"]
+
+
+@needs_root
 async def test_a_write_after_space_returns_waits_for_the_presses_held_before_it(
         tmp_path: Path) -> None:
     """Undo right after space returns (before the two-second retry) undoes the held press,

@@ -259,9 +259,12 @@ class Bank:
             return self._new_game(db, rules, clean, palette)
 
     def ensure_game(self, edition: object, names: Sequence[object]) -> int | None:
-        """Start a game only if the bank has none (atomic: two starters make one game)."""
+        """Start a game only if the bank has none (atomic: two starters make one game). A bank
+        with a game is only read: a start writes nothing most days."""
         rules = self.editions.get_edition(edition)
         clean = check_names(names, rules.min_players, rules.max_players)
+        if self.latest_game() is not None:
+            return None
         with self._write() as db:
             if self.latest_game() is not None:
                 return None
