@@ -231,7 +231,8 @@ async def test_a_restart_on_a_full_card_keeps_presses_in_the_file_made_before(
             status, health, _ = await call(s, server, "GET", "/healthz")
             assert status == 503 and "SD card is full" in health["error"]
             status, pressed, _ = await call(s, server, "POST", "/api/press")
-            assert status == 202 and app.bank is not None and app.bank.status().kept
+            assert status == 202 and pressed["saved"] is False
+            assert app.bank is not None and app.bank.status().kept
             filler.unlink()
             await healthy_within(s, server, RECOVERY_S)
             _, state, _ = await call(s, server, "GET", "/api/state")
