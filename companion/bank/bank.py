@@ -90,7 +90,7 @@ class Current:
 
 
 CURRENT = Current()
-ANYONE = Current()
+ANYONE = object()
 """Next from whoever is current."""
 
 def _party(value: int | None) -> Party:
