@@ -248,6 +248,11 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         count = result.observed[label]
         print(f"{label:<11} {p!s:>6} {float(p):>9.4f} {count / result.presses:>9.4f}  "
               f"{count:>8}")
+    for name, (count, p) in result.groups.items():
+        print(f"{name:<11} {p!s:>6} {float(p):>9.4f} {count / result.presses:>9.4f}  "
+              f"{count:>8}")
+    if mode.table == "battle":
+        print("(each a whole battle: the leader's press and the teammate's)")
     verdict = "fair" if result.p_value >= 0.001 else "NOT matching the rulebook"
     print(f"\nchi-square {result.chi_square:.2f} on {result.degrees_of_freedom} degrees of "
           f"freedom, p-value {result.p_value:.3f}: {verdict}")

@@ -489,6 +489,132 @@ def fanfare() -> Samples:
     return out
 
 
+# ---------------------------------------------------------------- Super Mario Bros. Movie edition
+
+
+def doubles() -> Samples:
+    """Doubles, roll again: two quick rising chimes (each a bright major third) that flick up."""
+    out: Samples = []
+    chime = ((1.0, 1.0, 0), (2.0, 0.3, 12), (3.0, 0.1, 25))
+    for i, (root, seconds) in enumerate(((10, 0.2), (17, 0.36))):  # G5 then D6
+        for semis, gain in ((root, 0.6), (root + 4, 0.45)):
+            base = note_hz(semis)
+            flick = lambda t, f=base: f * (0.95 + 0.05 * smoothstep(t / 0.02))  # noqa: E731
+            mix_into(out, tone(flick, seconds, chime, attack=0.002, decay_tau=0.08 + 0.06 * i,
+                               release=0.04), LEAD_SECONDS + 0.11 * i, gain)
+    return out
+
+
+def toll() -> Samples:
+    """Bowser's toll: one heavy stomp, a sub-bass thud with a dull knock and a little gravel.
+
+    The body glides down to 48 Hz; its second and third harmonics let a small speaker,
+    which cannot play that low, still sound the weight.
+    """
+    rng = random.Random(0x7011)
+    out: Samples = []
+    drop = lambda t: 48.0 + 100.0 * math.exp(-t / 0.035)  # noqa: E731 - the thud sinks
+    body = tone(drop, 0.38, ((1.0, 1.0, 0), (2.0, 0.55, 6), (3.0, 0.3, 12)),
+                attack=0.003, decay_tau=0.13, release=0.08)
+    mix_into(out, body, LEAD_SECONDS, 1.0)
+    mix_into(out, _clack(rng, 0.3, 0.06), LEAD_SECONDS, 0.9)  # the foot lands
+    at = LEAD_SECONDS + 0.01
+    for _ in range(7):  # grit crunching under it
+        mix_into(out, _clack(rng, 0.7 + 0.5 * rng.random(), 0.03), at, 0.12 + 0.1 * rng.random())
+        at += 0.012 + 0.02 * rng.random()
+    # Gentle saturation thickens the thud, as in Bowser's laugh.
+    peak = max(abs(v) for v in out) or 1.0
+    return dc_block([math.tanh(1.5 * v / peak) for v in out])
+
+
+def battle_won() -> Samples:
+    """A battle won: a brassy arpeggio that climbs two octaves and lands on a held major chord."""
+    out: Samples = []
+    brass = ((1.0, 1.0, 0), (2.0, 0.7, 3), (3.0, 0.45, 5), (4.0, 0.25, 8), (5.0, 0.1, 12))
+    at = LEAD_SECONDS
+    for semis in (-7, -3, 0, 5, 9):  # D4 F#4 A4 D5 F#5
+        base = note_hz(semis)
+        scoop = lambda t, f=base: f * (0.977 + 0.023 * smoothstep(t / 0.025))  # noqa: E731 - lip up
+        mix_into(out, tone(scoop, 0.07, brass, attack=0.008, release=0.02), at, 0.5)
+        at += 0.075
+    for semis, gain in ((12, 0.5), (9, 0.3), (5, 0.3), (-7, 0.25)):  # A5 over D major
+        mix_into(out, tone(note_hz(semis), 0.6, brass, attack=0.012, decay_tau=0.6,
+                           release=0.25, vibrato=(5.5, 0.12) if semis == 12 else (0.0, 0.0)),
+                 at, gain)
+    return out
+
+
+def battle_lost() -> Samples:
+    """A battle lost: a muted horn sinking through a diminished chord, each note sagging flat."""
+    out: Samples = []
+    muted = ((1.0, 1.0, 0), (2.0, 0.5, 10), (3.0, 0.25, 18), (4.0, 0.1, 25))
+    phrase = [(2, 0.15), (-1, 0.15), (-4, 0.15), (-10, 0.45)]  # B4 G#4 F4 B3
+    at = LEAD_SECONDS
+    for i, (semis, seconds) in enumerate(phrase):
+        last = i == len(phrase) - 1
+        base = note_hz(semis)
+        flat, span = (0.083, seconds) if last else (0.023, 0.12)  # 1.5 or 0.4 semitone
+        sag = lambda t, f=base, d=flat, s=span: f * (1.0 - d * smoothstep(t / s))  # noqa: E731
+        mix_into(out, tone(sag, seconds * (1.0 if last else 0.92), muted, attack=0.012,
+                           decay_tau=0.45 if last else 0.3, release=0.2 if last else 0.03,
+                           vibrato=(4.5, 0.2) if last else (0.0, 0.0)), at, 0.6)
+        at += seconds
+    return out
+
+
+def piranha() -> Samples:
+    """A Piranha Plant: three snappy chomps, each a knock of teeth over a gulp that drops."""
+    rng = random.Random(0xC40B)
+    out: Samples = []
+    for i, (at, level) in enumerate(((0.0, 0.7), (0.14, 0.75), (0.3, 1.0))):
+        start = 190.0 + 30.0 * i
+        gulp = lambda t, f=start: f * (0.4 + 0.6 * math.exp(-t / 0.025))  # noqa: E731
+        mix_into(out, tone(gulp, 0.1, ((1.0, 1.0, 0), (2.0, 0.5, 20), (3.0, 0.3, 40)),
+                           attack=0.002, decay_tau=0.04, release=0.02),
+                 LEAD_SECONDS + at, 0.8 * level)
+        mix_into(out, _clack(rng, 1.1 + 0.1 * i, 0.04), LEAD_SECONDS + at, level)
+    out += silence(0.04)
+    return out
+
+
+def super_star() -> Samples:
+    """A Super Star: a chime-tree sweep up into high twinkles that sparkle away."""
+    rng = random.Random(0x57A2)
+    out: Samples = []
+    ting = ((1.0, 1.0, 0), (2.0, 0.12, 30))
+    pentatonic = [0, 2, 4, 7, 9]
+    at = LEAD_SECONDS
+    for i in range(15):  # the sweep: C5 up to A7, ever quicker
+        semis = 3 + 12 * (i // 5) + pentatonic[i % 5]
+        mix_into(out, tone(note_hz(semis), 0.2, ting, attack=0.002, decay_tau=0.07,
+                           release=0.05), at, 0.35 + 0.02 * i)
+        at += 0.024 - 0.0007 * i
+    for _ in range(14):  # then twinkles scattered over the top, fading
+        semis = rng.choice((22, 24, 27, 29, 31, 34))  # G6 to G7: the sparkle stays below 3.2 kHz
+        at += 0.025 + 0.015 * rng.random()
+        mix_into(out, tone(note_hz(semis), 0.12, ting, attack=0.002, decay_tau=0.035,
+                           release=0.04), at, 0.45 * math.exp(-(at - 0.4) / 0.3))
+    return out
+
+
+def jail() -> Samples:
+    """A cell door clanks shut (inharmonic iron partials ring and die), then the latch clicks."""
+    rng = random.Random(0x1A11)
+    out: Samples = []
+    iron = ((1.0, 1.0, 4), (2.32, 0.7, 8), (3.87, 0.5, 12), (5.41, 0.3, 18), (6.93, 0.2, 25))
+    mix_into(out, tone(196.0, 0.4, iron, attack=0.001, decay_tau=0.12, release=0.08),
+             LEAD_SECONDS, 0.8)
+    mix_into(out, tone(262.0, 0.3, iron, attack=0.001, decay_tau=0.08, release=0.06),
+             LEAD_SECONDS + 0.004, 0.4)  # a second bar, a little higher
+    mix_into(out, _clack(rng, 0.6, 0.05), LEAD_SECONDS, 0.9)  # the door strikes the frame
+    latch = LEAD_SECONDS + 0.44
+    mix_into(out, _clack(rng, 1.5, 0.04), latch, 0.6)  # the latch drops in
+    mix_into(out, tone(1480.0, 0.08, ((1.0, 1.0, 0), (2.7, 0.3, 40)), attack=0.001,
+                       decay_tau=0.02, release=0.02), latch, 0.25)
+    out += silence(0.03)
+    return out
+
+
 SOUNDS: dict[str, Callable[[], Samples]] = {
     "coin": coin,
     "power_up": power_up,
@@ -502,6 +628,13 @@ SOUNDS: dict[str, Callable[[], Samples]] = {
     "block_bump": block_bump,
     "item_box": item_box,
     "fanfare": fanfare,
+    "doubles": doubles,
+    "toll": toll,
+    "battle_won": battle_won,
+    "battle_lost": battle_lost,
+    "piranha": piranha,
+    "super_star": super_star,
+    "jail": jail,
 }
 
 

@@ -92,12 +92,71 @@ def test_coin_block_and_item_box_collect_the_roll(edition: str, roll: int) -> No
     assert mode.headline(outcome) == f"{roll} COIN{'S' if roll > 1 else ''}!"
 
 
-@pytest.mark.parametrize("roll", range(1, 7))
-def test_the_movie_die_is_a_plain_roll_that_moves_no_coins(roll: int) -> None:
-    mode = editions()["movie"].default_mode
-    outcome = mode.draw(Dice(roll))
-    assert outcome == Outcome(Kind.ROLL, 0, (roll,), "die") and outcome.coin_delta == 0
-    assert mode.headline(outcome) == f"ROLLED {roll}" and not mode.moves_coins
+MOVIE = editions()["movie"]
+
+
+@pytest.mark.parametrize(("red", "black"), list(itertools.product(range(1, 7), repeat=2)))
+def test_the_movie_turn_rolls_both_dice_and_bowser_moves_the_black(red: int, black: int) -> None:
+    turn = MOVIE.default_mode
+    outcome = turn.draw(Dice(red, black), {"doubles": 0})
+    assert outcome.rolls == (red, black) and outcome.total == red + black
+    assert outcome.kind is Kind.DICE and outcome.coin_delta == 0
+    assert outcome.doubles == (red == black) and outcome.step == (1 if red == black else 0)
+    assert f"Bowser moves {black} (black die), then you move {red + black}" in \
+        turn.instruction(outcome)
+    assert ("another turn" in turn.instruction(outcome)) == (red == black)
+
+
+def test_the_third_doubles_in_a_row_is_jail_and_a_miss_breaks_the_run() -> None:
+    turn = MOVIE.default_mode
+    assert turn.fees["doubles_limit"] == 3
+    second = turn.draw(Dice(4, 4), {"doubles": 1})
+    assert second.kind is Kind.DICE and second.step == 2
+    third = turn.draw(Dice(2, 2), {"doubles": 2})
+    assert third.kind is Kind.THIRD_DOUBLES and third.step == 3 and third.label == "dice_2_2"
+    assert "Jail" in turn.instruction(third) and "GO" in turn.instruction(third)
+    assert turn.draw(Dice(2, 5), {"doubles": 2}).kind is Kind.DICE
+
+
+@pytest.mark.parametrize(("first", "second", "won"), [(1, 6, True), (3, 3, False),
+                                                      (6, 1, True), (1, 5, False)])
+def test_a_battle_is_two_presses_and_seven_or_more_wins(first: int, second: int,
+                                                        won: bool) -> None:
+    battle = MOVIE.mode("battle")
+    leader = battle.draw(Dice(first), {})
+    assert leader.kind is Kind.BATTLE_ROLL and leader.rolls == (first,) and leader.coins == 0
+    result = battle.draw(Dice(second), {"first": first})
+    assert result.rolls == (first, second)
+    assert result.kind is (Kind.BATTLE_WON if won else Kind.BATTLE_LOST)
+    assert result.coins == (2 if won else 0) and result.coin_delta == (2 if won else 0)
+    assert battle.odds() == {"won": Fraction(21, 36), "lost": Fraction(15, 36)}
+
+
+def test_piranha_pays_and_super_star_collects_the_red_die() -> None:
+    for roll in range(1, 7):
+        bite = MOVIE.mode("piranha").draw(Dice(roll))
+        star = MOVIE.mode("super_star").draw(Dice(roll))
+        assert (bite.kind, bite.coins, bite.coin_delta) == (Kind.PIRANHA, roll, -roll)
+        assert (star.kind, star.coins, star.coin_delta) == (Kind.SUPER_STAR, roll, roll)
+
+
+def test_rolling_out_of_jail_three_tries_then_pay_one_and_move() -> None:
+    jail = MOVIE.mode("jail")
+    assert jail.automatic and not jail.default and jail.fees == {"tries": 3, "fee": 1}
+    free = jail.draw(Dice(5, 5), {"tries": 2})
+    assert free.kind is Kind.JAIL_FREE and free.label == "doubles" and free.coin_delta == 0
+    stay = jail.draw(Dice(1, 2), {"tries": 0})
+    assert stay.kind is Kind.JAIL_STAY and stay.step == 1 and "2 tries left" in \
+        jail.instruction(stay)
+    paid = jail.draw(Dice(1, 2), {"tries": 2})
+    assert (paid.kind, paid.coins, paid.coin_delta, paid.step) == (Kind.JAIL_PAID, 1, -1, 3)
+    assert jail.instruction(paid) == "Pay the Bank 1 coin and move 3"
+    assert jail.odds() == {"doubles": Fraction(1, 6), "no_doubles": Fraction(5, 6)}
+
+
+def test_the_turn_rolls_doubles_group_is_one_in_six() -> None:
+    (labels, p), = MOVIE.default_mode.groups().values()
+    assert p == Fraction(1, 6) and labels == {f"dice_{k}_{k}" for k in range(1, 7)}
 
 
 def test_the_worms_lever_draws_nothing() -> None:
@@ -112,7 +171,7 @@ def test_each_modes_odds_are_the_exact_enumeration_of_its_dice(edition: str, mod
     weights: Counter[str] = Counter()
     for first, second in itertools.product(range(1, 7), repeat=2):
         dice = Dice(first, second)
-        label = mode.draw(dice, {"utilities": 2}).label
+        label = mode.settle(dice, {"utilities": 2}).label
         weights[label] += Fraction(1, 36) if not dice.faces else Fraction(1, 6) / 6
     assert dict(weights) == mode.odds()
     assert sum(mode.odds().values()) == 1
@@ -198,7 +257,8 @@ def test_odds_command_prints_the_documented_json_shape() -> None:
     ("celebration", "utility_rent", [f"roll_{k}" for k in range(1, 7)]),
     ("gamer", "coin_block", [f"coins_{k}" for k in range(1, 7)]),
     ("mario_kart", "item_box", [f"coins_{k}" for k in range(1, 7)]),
-    ("movie", "die", [f"roll_{k}" for k in range(1, 7)]),
+    ("movie", "piranha", [f"piranha_{k}" for k in range(1, 7)]),
+    ("movie", "super_star", [f"star_{k}" for k in range(1, 7)]),
 ])
 def test_odds_command_for_every_edition_and_mode(edition: str, mode: str,
                                                  classes: list[str]) -> None:
@@ -208,6 +268,24 @@ def test_odds_command_for_every_edition_and_mode(edition: str, mode: str,
     data = json.loads(done.stdout)
     assert list(data["observed"]) == classes == list(data["expected"])
     assert set(data["expected_exact"].values()) == {"1/6"}
+
+
+def test_odds_command_for_the_movies_own_modes() -> None:
+    turn = json.loads(run_companion("odds", "--edition", "movie", "--mode", "turn",
+                                    "--presses", "3600", "--json").stdout)
+    assert len(turn["expected"]) == 36 and set(turn["expected_exact"].values()) == {"1/36"}
+    assert turn["groups"]["doubles"]["expected_exact"] == "1/6"
+    assert turn["groups"]["doubles"]["observed"] == sum(
+        turn["observed"][f"dice_{k}_{k}"] for k in range(1, 7))
+    battle = json.loads(run_companion("odds", "--edition", "movie", "--mode", "battle",
+                                      "--presses", "2000", "--json").stdout)
+    assert battle["expected_exact"] == {"won": "7/12", "lost": "5/12"}  # 21/36 and 15/36
+    assert sum(battle["observed"].values()) == 2000
+    jail = json.loads(run_companion("odds", "--edition", "movie", "--mode", "jail",
+                                    "--presses", "600", "--json").stdout)
+    assert jail["expected_exact"] == {"doubles": "1/6", "no_doubles": "5/6"}
+    text = run_companion("odds", "--edition", "movie", "--mode", "battle", "--presses", "100")
+    assert "a whole battle" in text.stdout and text.returncode == 0
 
 
 def test_odds_list_shows_every_editions_modes_with_exact_odds() -> None:
@@ -226,7 +304,8 @@ def test_odds_command_bad_input_is_one_line_and_exit_2() -> None:
     for args, words in ((["--presses", "89"], "at least 90"),
                         (["--mode", "utility_rent", "--presses", "29"], "at least 30"),
                         (["--edition", "chess"], "unknown edition 'chess'"),
-                        (["--edition", "movie", "--mode", "battle"], "has no 'battle' mode"),
+                        (["--edition", "movie", "--mode", "question_block"],
+                         "has no 'question_block' mode"),
                         (["--edition", "wiggly_worms"], "draws nothing"),
                         (["--presses", "many"], "not a whole number")):
         bad = run_companion("odds", *args)

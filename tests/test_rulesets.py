@@ -35,7 +35,9 @@ EXPECTED = {
         start={n: 30 for n in range(2, 7)},  # "five 1 coins and five 5 coins"
         go=2,  # "you will collect two coins from the Bank"
         jail=1,  # "Pay one coin to the Bank at the start of your turn."
-        debt=Debt.BANKRUPTCY, end=End.LAST_PLAYER, modes=["die"], fees={},
+        debt=Debt.BANKRUPTCY, end=End.LAST_PLAYER,
+        modes=["turn", "battle", "piranha", "super_star", "jail"],
+        fees={"doubles_limit": 3},  # "If you roll doubles three times in a row"
     ),
     "gamer": dict(
         players=(2, 4),  # 4 Character Tokens; rules for two or three players
@@ -68,6 +70,20 @@ def test_each_editions_numbers_are_the_rulebooks(edition: str) -> None:
     assert (rules.debt, rules.end) == (want["debt"], want["end"])
     assert [m.id for m in rules.modes] == want["modes"]
     assert dict(rules.default_mode.fees) == want["fees"]
+
+
+def test_the_movies_own_numbers() -> None:
+    movie = editions()["movie"]
+    assert movie.toll is not None and movie.toll.value == 1  # "pay one coin to the Bank"
+    assert movie.bowser_wins  # "Bowser wins the game. All of the players lose the game."
+    # "If the total is seven or higher" / "both collect two coins from the Bank"
+    assert dict(movie.mode("battle").fees) == {"target": 7, "prize": 2}
+    # "You can attempt this three times." / "you have to pay the one coin"
+    assert dict(movie.mode("jail").fees) == {"tries": 3, "fee": 1}
+    rules = movie.to_json()
+    assert rules["toll"]["value"] == 1 and rules["bowser_wins"]["quote"]
+    assert next(m for m in rules["modes"] if m["id"] == "turn")["groups"] == {"doubles": "1/6"}
+    assert all(editions()[e].toll is None for e in ("celebration", "gamer", "mario_kart"))
 
 
 def test_points_and_worms_numbers() -> None:
@@ -196,7 +212,7 @@ def _celebration_toml() -> str:
     (('rule = "bankruptcy"', 'rule = "cheating"'), "debt.rule: must be one of"),
     (("default = true", "default = false"), "exactly one mode must be the default"),
     (('table = "utility_rent"', 'table = "roulette"'), "table: must be one of"),
-    (("bowser = 5, ", ""), "the Question Block needs bowser and game_over"),
+    (("bowser = 5, ", ""), "question_block needs bowser, game_over"),
     (('id = "celebration"', 'id = "celebration"\ncolour = "red"'), "unknown keys ['colour']"),
 ])
 def test_bad_edition_files_name_the_key(change: tuple[str, str], words: str) -> None:

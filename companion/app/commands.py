@@ -167,12 +167,34 @@ class Tap(Command[dict[str, Any]]):
     uid: str
 
 
+PAY = "pay"
+"""``in_jail`` left out: the player pays the fee (and, if in Jail, leaves it)."""
+
+
 @dataclass(frozen=True, slots=True)
-class Jail(Command[Entry]):
-    """A player (default: the current one) pays the edition's jail fee to the Bank."""
+class Jail(Command[Entry | MoveView]):
+    """A player (default: the current one) pays the edition's jail fee to the Bank, leaving
+    Jail if they were in it; or, with ``in_jail`` true or false, goes to Jail or leaves it
+    without paying (answers the move)."""
 
     action: ClassVar[str] = "jail"
     player: object = CURRENT
+    in_jail: object = PAY
+
+
+@dataclass(frozen=True, slots=True)
+class Toll(Command[MoveView]):
+    """Bowser passed ``players``: each pays the Bank his toll (one move, one undo)."""
+
+    action: ClassVar[str] = "toll"
+    players: object
+
+
+@dataclass(frozen=True, slots=True)
+class BowserWins(Command[MoveView]):
+    """Every deed is on its Game Over side: Bowser wins, everyone loses, the game ends."""
+
+    action: ClassVar[str] = "bowser wins"
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,10 +31,11 @@ from companion.bank.service import BankService
 from companion.bank.store import StorageError
 from companion.core.block import Block
 from companion.core.editions import Editions, editions
-from companion.core.editions.modes import Mode, check_rent
+from companion.core.editions.modes import Mode, check_arming
 from companion.core.editions.ruleset import Ruleset
 from companion.core.ledger import Entry, Payment
 from companion.core.lever import TimerState
+from companion.core.outcomes import Kind
 from companion.core.state import (
     ModeView,
     MoveView,
@@ -90,7 +91,7 @@ class Armed:
     params: Mapping[str, int] = field(default_factory=dict)
 
 
-ENDERS = (c.Bankrupt, c.SetWorms, c.EndGame, c.NewGame, c.ResumeGame)
+ENDERS = (c.Bankrupt, c.SetWorms, c.EndGame, c.NewGame, c.ResumeGame, c.BowserWins)
 """Commands that may end the game, or change which game is played (presses wait for them: a
 press drawn meanwhile would be banked into a game it was not drawn for)."""
 RETRY_S = 2.0
@@ -167,9 +168,13 @@ class TableService:
                              mode.headline(outcome), mode.instruction(outcome),
                              mode.describe(outcome), round(sound.seconds, 3))
         log.info("press %d (%s): %s", event.number, source, event.description)
+        state = self.state
         self.armed = None  # a mode is for one press: back to the edition's default
+        if outcome.kind is Kind.BATTLE_ROLL and state is not None:  # the teammate's die next
+            self.armed = Armed(state.game.id, mode.id, {**params, "first": outcome.rolls[0]})
+        if state is not None:  # the doubles, the Jail: as the bank will have them
+            self.state = state.pressed(outcome, params.get("leader", state.current_player))
         if self.bank is not None:
-            state = self.state
             held = HeldPress(uuid.uuid4().hex, time.time(), outcome, source,
                              None if state is None else state.game.id,
                              None if state is None else state.current_player,
@@ -370,39 +375,67 @@ class TableService:
         """What the next press means: the armed mode while it still fits the game, else the
         edition's default."""
         armed = self.armed
+        state = self.state
         if armed is not None:
             mode = rules.find_mode(armed.mode)
-            game = self.state.game.id if self.state is not None else None
-            active = tuple(p.id for p in self.state.active) if self.state is not None else ()
+            game = state.game.id if state is not None else None
+            active = tuple(p.id for p in state.active) if state is not None else ()
             still = mode is not None and armed.game == game and all(
-                armed.params.get(k) in active for k in ("payer", "owner") if k in armed.params)
+                armed.params.get(k) in active for k in ("payer", "owner", "leader")
+                if k in armed.params) and armed.params.get("teammate") in (None, *active)
             if still and mode is not None:
                 return mode, armed.params
             self.armed = None  # a new game, or a player armed with went out
-        return rules.default_mode, {}
+        default = rules.default_mode
+        current = state.current if state is not None else None
+        jail = rules.mode_for_table("jail_roll")
+        if current is not None and current.in_jail and jail is not None:
+            return jail, {"tries": current.jail_tries}  # a press rolls for doubles
+        if default.table == "two_dice" and state is not None:
+            return default, {"doubles": state.doubles}
+        return default, {}
 
     def mode_view(self) -> ModeView:
         rules = self.rules()
         mode, params = self._mode(rules)
         text = mode.name
-        if params and self.state is not None:
-            payer, owner = self.state.name_of(params["payer"]), self.state.name_of(
-                params["owner"])
+        state = self.state
+        if "payer" in params and state is not None:
+            payer, owner = state.name_of(params["payer"]), state.name_of(params["owner"])
             n = params["utilities"]
             text = f"{mode.name}: {payer} pays {owner}, {n} utilit{'y' if n == 1 else 'ies'}"
-        return ModeView(mode.id, mode.name, mode.default, dict(params), text, mode.hint)
+        elif "leader" in params and state is not None:
+            leader = state.name_of(params["leader"])
+            mate = params.get("teammate")
+            with_whom = f" with {state.name_of(mate)}" if mate is not None else " alone"
+            if "first" in params:
+                roller = state.name_of(mate) if mate is not None else leader
+                text = (f"{mode.name}: {leader} rolled {params['first']}; {roller} presses "
+                        "for the second die")
+            else:
+                text = f"{mode.name}: {leader} leads{with_whom}; {leader} presses first"
+        elif mode.automatic and state is not None and state.current is not None:
+            tries = mode.fees["tries"]
+            text = (f"{state.current.name} is in Jail: a press rolls for doubles (try "
+                    f"{int(params.get('tries', 0)) + 1} of {tries})")
+        elif mode.table == "two_dice" and params.get("doubles"):
+            text = f"{mode.name}: doubles {params['doubles']} of {mode.fees['doubles_limit']}"
+        shown_params = {k: v for k, v in params.items() if k not in ("doubles", "tries")}
+        return ModeView(mode.id, mode.name, mode.default and not mode.automatic, shown_params,
+                        text, mode.hint)
 
     async def _arm(self, command: c.ArmMode) -> ModeView:
         state = await self.read(c.GetState())
         if state.ended:
             raise GameEnded("the game has ended: there is no next press to arm")
         mode = self.rules().mode(command.mode)
-        params: dict[str, int] = {}
+        if mode.automatic:
+            raise Refused(f"{mode.name} is not armed by hand: a player in Jail rolls for "
+                          "doubles by pressing (send them to Jail with /api/jail)")
         given = dict(command.params)
-        if mode.needs:
-            params = check_rent(given, tuple(p.id for p in state.active))
-        elif given:
-            raise Refused(f"{mode.name} takes nothing more: got {', '.join(sorted(given))}")
+        given.pop("first", None)  # a battle starts with the leader's die
+        params = check_arming(mode, given, tuple(p.id for p in state.active),
+                              frozenset(p.id for p in state.active if p.in_jail))
         self.armed = None if mode.default else Armed(state.game.id, mode.id, params)
         view = self.mode_view()
         self.state = state.with_mode(view)
@@ -474,7 +507,10 @@ class TableService:
             self.state.game.id == state.game.id
         state = self._dress(state)
         if state.ended and just_won:  # not an ended game resumed
-            self.speaker.play(self.library.sounds["fanfare"], Priority.OUTCOME)
+            self.speaker.play(self.library.sounds["bowser" if state.bowser_won else "fanfare"],
+                              Priority.OUTCOME)
+        elif action == "toll" and isinstance(result, MoveView) and result.entries:
+            self.speaker.play(self.library.sounds["toll"], Priority.OUTCOME)
         summary = summary or describe_result(result, state)
         log.info("bank %s: %s", action, summary)
         self.bus.publish(StateChanged(action, summary, state))
@@ -517,8 +553,14 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
             return bank.transfer(payer, payee, amount, note=note, **keyed)
         case c.PassGo(player=player):
             return bank.pass_go(player, **keyed)
-        case c.Jail(player=player):
-            return bank.jail(player, **keyed)
+        case c.Jail(player=player, in_jail=in_jail):
+            if in_jail is c.PAY:
+                return bank.jail(player, **keyed)
+            return bank.set_jail(player, in_jail, **keyed)
+        case c.Toll(players=players):
+            return bank.toll(players, **keyed)
+        case c.BowserWins():
+            return bank.bowser_wins(**keyed)
         case c.Undo(move=move):
             return bank.undo(expect=move, **keyed)
         case c.Redo(move=move):

@@ -24,6 +24,13 @@ SOUND_NAMES: tuple[str, ...] = (
     "block_bump",
     "item_box",
     "fanfare",
+    "doubles",
+    "toll",
+    "battle_won",
+    "battle_lost",
+    "piranha",
+    "super_star",
+    "jail",
 )
 
 COIN_PERIOD = 0.30
@@ -35,6 +42,21 @@ INTRO_GAP = 0.08
 first coin ping."""
 INTROS = {"coin_block": "block_bump", "item_box": "item_box"}
 """Press modes whose coins come after a sound of their own: each mode sounds like itself."""
+
+
+_AFTER_THE_DICE: dict[Kind, tuple[str, ...]] = {
+    Kind.THIRD_DOUBLES: ("doubles", "jail"),
+    Kind.BATTLE_ROLL: (),
+    Kind.BATTLE_WON: ("battle_won",),
+    Kind.BATTLE_LOST: ("battle_lost",),
+    Kind.PIRANHA: ("piranha",),
+    Kind.SUPER_STAR: ("super_star",),
+    Kind.JAIL_FREE: ("doubles",),
+    Kind.JAIL_STAY: (),
+    Kind.JAIL_PAID: ("rent",),
+}
+"""The Movie's outcomes: the dice roll, then what it means (a plain turn roll: the dice alone;
+doubles: their flourish)."""
 
 
 def builtin_path(name: str) -> Path:
@@ -56,7 +78,7 @@ class SoundLibrary:
         ping = self.sounds["coin"]
         self.coin_period = max(COIN_PERIOD, ping.seconds + MIN_COIN_GAP)
         """Seconds from one coin ping to the next (screens light a coin per ping)."""
-        self._outcomes: dict[tuple[str, str], Pcm] = {}
+        self._outcomes: dict[tuple[str, str, str], Pcm] = {}
 
     def _load(self, name: str) -> Pcm:
         if self.override_dir is not None:
@@ -77,6 +99,9 @@ class SoundLibrary:
 
     def ping_start(self, outcome: Outcome) -> float:
         """Seconds into the outcome's sound of its first coin ping."""
+        if outcome.kind is Kind.SUPER_STAR:
+            return self.sounds["dice_roll"].seconds + self.sounds["super_star"].seconds + \
+                INTRO_GAP
         intro = INTROS.get(outcome.mode)
         if intro is None or outcome.kind is not Kind.COINS:
             return 0.0
@@ -85,7 +110,7 @@ class SoundLibrary:
     def for_outcome(self, outcome: Outcome) -> Pcm:
         """The finished sound of an outcome, in its press mode's own voice (``coins`` k: k
         pings, evenly spaced, after the mode's intro; a roll: the die; rent: die and till)."""
-        key = (outcome.mode, outcome.label)
+        key = (outcome.mode, outcome.kind.value, outcome.label)
         if key not in self._outcomes:
             self._outcomes[key] = self._compose(outcome)
         return self._outcomes[key]
@@ -104,6 +129,19 @@ class SoundLibrary:
             return self.sounds["dice_roll"]
         if kind is Kind.RENT:
             return self.sounds["dice_roll"] + self.sounds["rent"]
+        after = _AFTER_THE_DICE.get(kind, ())
+        if kind is Kind.DICE and outcome.doubles:
+            after = ("doubles",)
+        if kind in _AFTER_THE_DICE or kind is Kind.DICE:
+            sound = self.sounds["dice_roll"]
+            for name in after:
+                sound = sound + self.sounds[name]
+            if kind is Kind.SUPER_STAR:  # a ping per coin, to count by ear
+                ping = self.sounds["coin"]
+                sound = sound.padded_to(self.ping_start(outcome)) + Pcm(b"".join(
+                    ping.padded_to(self.coin_period).data for _ in range(outcome.coins - 1))
+                    + ping.data)
+            return sound
         return self.sounds[kind.value]
 
     def seconds(self, outcome: Outcome) -> float:

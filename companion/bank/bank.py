@@ -35,12 +35,13 @@ from companion.bank.facts import (
 )
 from companion.bank.store import open_database, open_readonly
 from companion.core.editions import Editions, editions
-from companion.core.editions.modes import Mode, check_rent
+from companion.core.editions.modes import Mode, check_arming
 from companion.core.editions.ruleset import Debt, End, Ruleset
 from companion.core.editions.scoring import Standing, standings, winners
 from companion.core.ledger import (
     BANK,
     CARD_ACTION_NAMES,
+    JAIL_WHY,
     MAX_POINTS,
     REDOABLE,
     Entry,
@@ -56,7 +57,8 @@ from companion.core.ledger import (
     check_note,
     check_source,
     is_id,
-    outcome_movement,
+    jail_change,
+    outcome_movements,
     overdraft,
 )
 from companion.core.outcomes import Kind, Outcome
@@ -133,8 +135,9 @@ def _view(row: sqlite3.Row, entries: list[Entry], facts: Facts,
 
 
 def _outcome(row: sqlite3.Row) -> Outcome:
+    step = json.loads(row["params"]).get("step", 0)
     return Outcome(Kind(row["kind"]), coins=row["coins"], rolls=tuple(json.loads(row["rolls"])),
-                   mode=row["mode"])
+                   mode=row["mode"], step=step)
 
 
 @dataclass(frozen=True, slots=True)
@@ -415,6 +418,13 @@ class Bank:
                 facts.points[row["player_id"]] = (data["points"], data["cards"])
             elif kind is MoveKind.WORMS:
                 facts.worms[row["player_id"]] = data["found"]
+            elif kind is MoveKind.JAIL and data.get("frees"):
+                facts.jailed.pop(row["player_id"], None)
+            elif kind is MoveKind.JAILED:
+                if data["in"]:
+                    facts.jailed[row["player_id"]] = data.get("mark", 0)
+                else:
+                    facts.jailed.pop(row["player_id"], None)
             if row["ends"]:
                 facts.ending = row
         return facts
@@ -461,9 +471,11 @@ class Bank:
         the same kind of request."""
         if to == facts.current:
             return
+        mark = db.execute("SELECT COALESCE(MAX(id), 0) FROM outcomes WHERE game_id = ?",
+                          (facts.gid,)).fetchone()[0]
         self._insert_move(db, facts.gid, MoveKind.TURN, player=to,
-                          data={"from": facts.current, "to": to, "op": op}, source=source,
-                          request_id=request_id)
+                          data={"from": facts.current, "to": to, "op": op, "mark": mark},
+                          source=source, request_id=request_id)
         db.execute("UPDATE games SET current_player = ? WHERE id = ?", (to, facts.gid))
 
     def set_card(self, player: object, uid: object, game_id: int | None = None) -> str | None:
@@ -803,11 +815,98 @@ class Bank:
             if facts.rules.debt is Debt.CAPPED and balance < fee.value:
                 raise Refused(f"{facts.name(pid)} has {balance} coins and can't pay the jail "
                               f"fee of {fee.value}: roll for a 6 instead")
+            frees = pid in facts.jailed
             paid = self._pay(db, facts, MoveKind.JAIL, EntryKind.JAIL, pid, BANK, fee.value,
                              note="jail fee", source=source, request_id=request_id,
-                             data={"player": player})
+                             data={"player": player, "frees": frees})
             assert paid.entry is not None
             return paid.entry
+
+    def set_jail(self, player: object, in_jail: object, *, source: str = "",
+                 request_id: str | None = None, game_id: int | None = None) -> MoveView:
+        """The banker sends a player to Jail (a Go to Jail space, a card) or lets them out
+        without the fee (a Get Out of Jail Free card). A player in Jail pays no toll, can't
+        battle, and presses to roll for doubles where the edition has that mode."""
+        source = check_source(source)
+        with self._write() as db:
+            replay = self._replay(request_id, MoveKind.JAILED, game_id, player=player,
+                                  **{"in": in_jail})
+            if replay is not None:
+                return self._move_view(replay["id"])
+            facts = self._open_facts(game_id)
+            if facts.rules.jail_fee is None:
+                raise Refused(f"{facts.rules.name} has no Jail")
+            if not isinstance(in_jail, bool):
+                raise Refused("in_jail must be true (goes to Jail) or false (leaves it)")
+            pid = self._in_game(facts, or_current(facts, player))
+            if (pid in facts.jailed) == in_jail:
+                raise Refused(f"{facts.name(pid)} is {'already' if in_jail else 'not'} in Jail")
+            why = "sent by the banker" if in_jail else "let out by the banker"
+            move = self._jailed(db, facts, pid, in_jail, why, source, request_id,
+                                {"player": player})
+            return self._move_view(move, facts)
+
+    def _jailed(self, db: sqlite3.Connection, facts: Facts, pid: int, in_jail: bool, why: str,
+                source: str, request_id: str | None, data: Mapping[str, Any]) -> int:
+        """Write a player's way into or out of Jail (their tries count from here)."""
+        mark = db.execute("SELECT COALESCE(MAX(id), 0) FROM outcomes WHERE game_id = ?",
+                          (facts.gid,)).fetchone()[0]
+        return self._insert_move(db, facts.gid, MoveKind.JAILED, player=pid,
+                                 data={**data, "in": in_jail, "why": why, "mark": mark},
+                                 source=source, request_id=request_id)
+
+    def toll(self, players: object, *, source: str = "", request_id: str | None = None,
+             game_id: int | None = None) -> MoveView:
+        """Bowser passed ``players``: each pays the Bank the edition's toll, one move (one
+        undo). A player in Jail pays none (the rulebook); the page leaves out those on Free
+        Parking."""
+        source = check_source(source)
+        with self._write() as db:
+            replay = self._replay(request_id, MoveKind.TOLL, game_id, players=players)
+            if replay is not None:
+                return self._move_view(replay["id"])
+            facts = self._open_facts(game_id)
+            toll = facts.rules.toll
+            if toll is None:
+                raise Refused(f"there is no Bowser's toll in {facts.rules.name}")
+            if not isinstance(players, list) or not players:
+                raise Refused("players must be a non-empty list of the players Bowser passed")
+            payers: list[int] = []
+            for player in players:
+                pid = self._in_game(facts, player)
+                if pid in payers:
+                    raise Refused(f"{facts.name(pid)} is listed twice")
+                if pid in facts.jailed:
+                    raise Refused(f"{facts.name(pid)} is in Jail and pays no toll")
+                payers.append(pid)
+            move = self._insert_move(db, facts.gid, MoveKind.TOLL, data={
+                "players": players, "coins": toll.value}, note="Bowser's toll", source=source,
+                request_id=request_id)
+            money = self._balances(facts.gid)
+            for pid in payers:
+                amount = facts.rules.payable(toll.value, money[pid])
+                if amount:
+                    self._insert_entry(db, facts.gid, move, pid, BANK, amount, EntryKind.TOLL,
+                                       "Bowser's toll", source)
+            return self._move_view(move, facts)
+
+    def bowser_wins(self, *, source: str = "", request_id: str | None = None,
+                    game_id: int | None = None) -> MoveView:
+        """Every Title Deed is on its Game Over side: Bowser wins, every player loses, the
+        game ends (undo reopens it)."""
+        source = check_source(source)
+        with self._write() as db:
+            replay = self._replay(request_id, MoveKind.BOWSER_WINS, game_id)
+            if replay is not None:
+                return self._move_view(replay["id"])
+            facts = self._open_facts(game_id)
+            if not facts.rules.bowser_wins:
+                raise Refused(f"Bowser can't win {facts.rules.name}")
+            data = {**self._ending(facts, self._balances(facts.gid), []), "bowser": True}
+            move = self._insert_move(db, facts.gid, MoveKind.BOWSER_WINS, data=data,
+                                     note="Bowser wins", source=source, ends=True,
+                                     request_id=request_id)
+            return self._move_view(move, facts)
 
     # -- the end of a game -----------------------------------------------------------------
 
@@ -1115,20 +1214,24 @@ class Bank:
             late = held
             facts = self._facts(game_id) if late else self._open_facts(game_id)
             mode = facts.rules.find_mode(outcome.mode)
-            clean: dict[str, int] = {}
+            clean: dict[str, Any] = {}
             who = facts.current if isinstance(player, Current) else player
             if mode is not None and mode.needs:
-                clean = check_rent(params or {}, tuple(facts.ids if late else facts.active))
-                who = clean["payer"]
+                clean = check_arming(mode, params or {}, tuple(facts.ids if late else
+                                                               facts.active),
+                                     frozenset() if late else frozenset(facts.jailed))
+                who = clean.get("payer", clean.get("leader"))
             if late and (facts.ending is not None or who not in facts.active
-                         or clean.get("owner", who) not in facts.active):
+                         or clean.get("owner", who) not in facts.active
+                         or clean.get("teammate") not in (None, *facts.active)):
                 who = None  # kept for the banker to give to someone (or to see)
+            kept = {**clean, "step": outcome.step} if outcome.step else clean
             when = self.clock() if at is None else at
             outcome_id = db.execute(
                 "INSERT INTO outcomes (game_id, at, mode, kind, coins, rolls, params, source,"
                 " press_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (facts.gid, when, outcome.mode, outcome.kind.value, outcome.coins,
-                 json.dumps(list(outcome.rolls)), json.dumps(clean), source,
+                 json.dumps(list(outcome.rolls)), json.dumps(kept), source,
                  press_id)).lastrowid
             assert outcome_id is not None
             if who is None:
@@ -1153,27 +1256,46 @@ class Bank:
             pid = self._in_game(facts, player)
             if params.get("payer") not in (None, pid):
                 raise Refused("utility rent is paid by the player it was rolled for")
+            if params.get("leader") not in (None, pid):
+                raise Refused("a battle's outcome goes to the player who led it")
             return self._apply(db, facts, row["id"], pid, source)
 
     def _apply(self, db: sqlite3.Connection, facts: Facts, outcome_id: int, player: int,
                source: str) -> OutcomeView:
         row = db.execute("SELECT * FROM outcomes WHERE id = ?", (outcome_id,)).fetchone()
         outcome = _outcome(row)
-        owner = json.loads(row["params"]).get("owner")
+        params = json.loads(row["params"])
+        owner = params.get("owner")
         if owner is not None:
             owner = self._in_game(facts, owner, "owner")
+        teammate = params.get("teammate")
+        if teammate not in facts.active:
+            teammate = None  # out since: nobody to pay
         db.execute("UPDATE outcomes SET player_id = ? WHERE id = ?", (player, outcome_id))
         mode = facts.rules.find_mode(outcome.mode)
         # Only a mode of this edition moves coins (an outcome from an older companion in an
         # edition without a block is kept and logged, as it was).
-        movement = outcome_movement(outcome, player, owner) \
-            if facts.rules.coins and mode is not None else None
-        if movement is not None and mode is not None:
-            payer, payee, amount = movement
-            note = mode.describe(outcome)
+        movements = outcome_movements(outcome, player, owner, teammate) \
+            if facts.rules.coins and mode is not None else []
+        note = mode.describe(outcome) if mode is not None else outcome.label
+        change = jail_change(outcome) if facts.rules.jail_fee is not None else None
+        if change is not None and (player in facts.jailed) != change:
+            move = self._jailed(db, facts, player, change, JAIL_WHY[outcome.kind], source,
+                                None, {"outcome": outcome_id})
+            for payer, payee, amount in movements:
+                self._insert_entry(db, facts.gid, move, payer, payee, check_amount(amount),
+                                   EntryKind.BLOCK, note, source, outcome_id=outcome_id)
+        elif len(movements) == 1:
+            payer, payee, amount = movements[0]
             self._pay(db, facts, MoveKind.BLOCK, EntryKind.BLOCK, payer, payee,
                       check_amount(amount), note=note, source=source, request_id=None,
                       data={"outcome": outcome_id}, outcome_id=outcome_id, subject=player)
+        elif movements:  # a won battle: leader and teammate, one move
+            move = self._insert_move(db, facts.gid, MoveKind.BLOCK, player=player,
+                                     data={"outcome": outcome_id}, note=note, source=source)
+            for payer, payee, amount in movements:
+                self._insert_entry(db, facts.gid, move, payer, payee, check_amount(amount),
+                                   EntryKind.BLOCK, note, source, outcome_id=outcome_id)
         return self._outcome_view(outcome_id, facts)
 
     def outcomes(self, game_id: int | None = None, *, unassigned_only: bool = False,
@@ -1233,7 +1355,8 @@ class Bank:
                        points=facts.points.get(p.id, (0, 0))[0] if points else None,
                        cards=facts.points.get(p.id, (0, 0))[1] if points else None,
                        worms=facts.worms.get(p.id, 0) if rules.worms is not None else None,
-                       linked=p.id in phones)
+                       linked=p.id in phones, in_jail=p.id in facts.jailed and p.id not in
+                       facts.out, jail_tries=self._jail_tries(facts, p.id))
             for p in facts.players)
         undo, redo, version = self._previews(facts)
         return TableState(
@@ -1251,7 +1374,70 @@ class Bank:
             version=version,
             undo=undo,
             redo=redo,
+            doubles=self._doubles(facts),
+            bowser_waits=not ended and self._bowser_waits(facts),
+            bowser_won=ended and facts.ending["kind"] == MoveKind.BOWSER_WINS.value,  # type: ignore[index]
         )
+
+    # -- the Movie's table: doubles, Jail, Bowser on GO ------------------------------------
+
+    def _live_moves(self, gid: int, kind: MoveKind, after: int = 0,
+                    player: int | None = None, limit: int = 1) -> list[sqlite3.Row]:
+        """At most ``limit`` moves of ``kind`` (of ``player``) after move ``after``, not
+        undone, newest first."""
+        sql = ("SELECT * FROM moves m INDEXED BY moves_by_kind WHERE game_id = ? AND kind = ?"
+               " AND id > ? AND NOT EXISTS (SELECT 1 FROM moves u WHERE u.undoes = m.id)")
+        args: list[Any] = [gid, kind.value, after]
+        if player is not None:
+            sql += " AND player_id = ?"
+            args.append(player)
+        return self._db.execute(sql + " ORDER BY id DESC LIMIT ?", (*args, limit)).fetchall()
+
+    def _jail_tries(self, facts: Facts, player: int) -> int:
+        """Tries at doubles ``player`` made since going to Jail (0 when not in Jail)."""
+        mode = facts.rules.mode_for_table("jail_roll")
+        if player not in facts.jailed or mode is None:
+            return 0
+        return int(self._db.execute(
+            "SELECT COUNT(*) FROM outcomes INDEXED BY outcomes_by_game WHERE game_id = ? AND"
+            " id > ? AND player_id = ? AND mode = ?",
+            (facts.gid, facts.jailed[player], player, mode.id)).fetchone()[0])
+
+    def _doubles(self, facts: Facts) -> int:
+        """Doubles the current player has rolled in a row since their turn began."""
+        mode = facts.rules.mode_for_table("two_dice")
+        who = facts.current
+        if mode is None or who is None or who in facts.jailed:
+            return 0
+        turns = self._live_moves(facts.gid, MoveKind.TURN)
+        jailed = self._live_moves(facts.gid, MoveKind.JAILED, player=who)
+        mark = max([json.loads(r["data"]).get("mark", 0) for r in turns + jailed] or [0])
+        streak = 0
+        for row in self._db.execute(
+                "SELECT kind, rolls FROM outcomes INDEXED BY outcomes_by_game WHERE game_id = ?"
+                " AND id > ? AND player_id = ? AND mode = ? ORDER BY id DESC LIMIT ?",
+                (facts.gid, mark, who, mode.id, mode.fees["doubles_limit"])):
+            rolls = json.loads(row["rolls"])
+            if row["kind"] != Kind.DICE.value or rolls[0] != rolls[1]:
+                break
+            streak += 1
+        return streak
+
+    def _bowser_waits(self, facts: Facts) -> bool:
+        """Bowser was beaten and waits on GO "until all of the players have completed their
+        next turn": every player still in, the one who beat him too (the FAQ's reading), so
+        until the turn has passed once more than there are players."""
+        row = self._db.execute(
+            "SELECT m.id FROM outcomes o JOIN entries e ON e.outcome_id = o.id JOIN moves m ON"
+            " m.id = e.move_id WHERE o.game_id = ? AND o.kind = ? AND e.kind = 'block' AND"
+            " NOT EXISTS (SELECT 1"
+            " FROM moves u WHERE u.undoes = m.id) ORDER BY o.id DESC LIMIT 1",
+            (facts.gid, Kind.BATTLE_WON.value)).fetchone()
+        if row is None:
+            return False
+        players = len(facts.active)
+        return len(self._live_moves(facts.gid, MoveKind.TURN, after=row["id"],
+                                    limit=players + 1)) <= players
 
     def _recent(self, gid: int, limit: int = RECENT) -> tuple[JournalLine, ...]:
         """The latest journal lines, newest first, with the block outcome's kind (screens)."""

@@ -14,7 +14,8 @@ from companion.core.ledger import BANK, MoveKind
 from companion.core.state import MoveView
 from companion.exc import Refused
 
-FACTS = (MoveKind.BANKRUPTCY, MoveKind.POINTS, MoveKind.WORMS, MoveKind.END)
+FACTS = (MoveKind.BANKRUPTCY, MoveKind.POINTS, MoveKind.WORMS, MoveKind.END, MoveKind.JAILED,
+         MoveKind.JAIL, MoveKind.BOWSER_WINS)
 """Moves that change what a player or the game is, besides coins."""
 
 
@@ -41,6 +42,8 @@ class Facts:
     """Player -> the order they went out in (1 = first)."""
     points: dict[int, tuple[int, int]] = field(default_factory=dict)
     worms: dict[int, int] = field(default_factory=dict)
+    jailed: dict[int, int] = field(default_factory=dict)
+    """Player in Jail -> the last outcome id when they went in (their tries come after it)."""
     ending: sqlite3.Row | None = None
 
     @property
@@ -113,7 +116,18 @@ def move_text(move: MoveView, facts: Facts) -> str:
     if kind is MoveKind.PASS_GO:
         return f"{who} passed GO: +{coins}"
     if kind is MoveKind.JAIL:
-        return f"{who} paid the jail fee: {coins}"
+        return f"{who} paid the jail fee: {coins}" + (" and is out of Jail"
+                                                      if data.get("frees") else "")
+    if kind is MoveKind.JAILED:
+        why = f" ({data['why']})" if data.get("why") else ""
+        paid = f", paid {coins}" if coins else ""
+        return (f"{who} goes to Jail{why}" if data.get("in") else
+                f"{who} is out of Jail{why}{paid}")
+    if kind is MoveKind.TOLL:
+        names = ", ".join(facts.name(e.payer) for e in move.entries)
+        each = move.entries[0].amount if move.entries else 0
+        verb = "pays" if len(move.entries) == 1 else "each pay"
+        return f"Bowser's toll: {names} {verb} {each} coin{'s' if each != 1 else ''}"
     if kind is MoveKind.BANKRUPTCY:
         creditor = facts.name(data.get("creditor"))
         left = data.get("coins", 0)
@@ -129,6 +143,8 @@ def move_text(move: MoveView, facts: Facts) -> str:
         text = f"{who} has found {data['found']} worm{'s' if data['found'] != 1 else ''}"
     elif kind is MoveKind.END:
         text = "The final score"
+    elif kind is MoveKind.BOWSER_WINS:
+        return "Every deed is on its Game Over side: Bowser wins, everyone loses"
     elif kind is MoveKind.UNDO:
         return move.note[:1].upper() + move.note[1:] if move.note else "Undo"  # see _move_view
     else:

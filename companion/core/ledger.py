@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal
 
-from companion.core.outcomes import PAYS_THE_BANK, Kind, Outcome
+from companion.core.outcomes import COLLECTS, PAYS_THE_BANK, Kind, Outcome
 from companion.exc import Refused, shown
 
 BANK: Literal["bank"] = "bank"
@@ -37,6 +37,7 @@ class EntryKind(StrEnum):
     JAIL = "jail"
     BANKRUPTCY = "bankruptcy"
     UNDO = "undo"
+    TOLL = "toll"
 
 
 class MoveKind(StrEnum):
@@ -54,9 +55,16 @@ class MoveKind(StrEnum):
     UNDO = "undo"
     TURN = "turn"
     """The turn passed (Next, a tile or a card tapped, time-up): undone in order like the rest."""
+    JAILED = "jailed"
+    """A player went to Jail or left it (``data``: player, in, why), with the coins it took."""
+    TOLL = "toll"
+    """Bowser passed players: each paid the Bank his toll (the Movie)."""
+    BOWSER_WINS = "bowser_wins"
+    """Every deed on its Game Over side: Bowser wins, everyone loses (the Movie)."""
 
 
-REDOABLE = (MoveKind.TRANSFER, MoveKind.PASS_GO, MoveKind.JAIL, MoveKind.BLOCK, MoveKind.TURN)
+REDOABLE = (MoveKind.TRANSFER, MoveKind.PASS_GO, MoveKind.JAIL, MoveKind.BLOCK, MoveKind.TURN,
+            MoveKind.JAILED, MoveKind.TOLL)
 """What Redo brings back right after its undo: coins and turns. A bankruptcy, points, worms or
 the end are declared again instead (they were judged on the table as it was)."""
 
@@ -294,10 +302,36 @@ def outcome_movement(outcome: Outcome, player: int,
     was priced by its edition's ruleset when it was drawn; ``owner`` is utility rent's payee."""
     if outcome.coins <= 0:
         return None
-    if outcome.kind is Kind.COINS:
+    if outcome.kind in COLLECTS:
         return BANK, player, outcome.coins
     if outcome.kind in PAYS_THE_BANK:
         return player, BANK, outcome.coins
     if outcome.kind is Kind.RENT and owner is not None:
         return player, owner, outcome.coins
+    return None
+
+
+def outcome_movements(outcome: Outcome, player: int, owner: int | None = None,
+                      teammate: int | None = None) -> list[tuple[Party, Party, int]]:
+    """Every payment an outcome applied to ``player`` makes: a won battle pays the leader and
+    the teammate each; the rest make at most one (:func:`outcome_movement`)."""
+    one = outcome_movement(outcome, player, owner)
+    if one is None:
+        return []
+    if outcome.kind is Kind.BATTLE_WON and teammate is not None and teammate != player:
+        return [one, (BANK, teammate, outcome.coins)]
+    return [one]
+
+
+JAIL_WHY = {Kind.THIRD_DOUBLES: "third doubles in a row", Kind.BATTLE_LOST: "lost the battle",
+            Kind.JAIL_FREE: "rolled doubles", Kind.JAIL_PAID: "paid after the third try"}
+"""Outcomes that put a player in Jail or let them out, in a few words."""
+
+
+def jail_change(outcome: Outcome) -> bool | None:
+    """Where an outcome sends its player: True into Jail, False out of it, None: nowhere."""
+    if outcome.kind in (Kind.THIRD_DOUBLES, Kind.BATTLE_LOST):
+        return True
+    if outcome.kind in (Kind.JAIL_FREE, Kind.JAIL_PAID):
+        return False
     return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from companion.core.editions.modes import Mode
@@ -46,6 +46,8 @@ class OddsReport:
     expected: dict[str, Fraction]
     chi_square: float
     p_value: float
+    groups: dict[str, tuple[int, Fraction]] = field(default_factory=dict)
+    """Classes worth their own line (the turn roll's doubles): observed count, exact odds."""
 
     @property
     def degrees_of_freedom(self) -> int:
@@ -63,6 +65,9 @@ class OddsReport:
             "chi_square": self.chi_square,
             "degrees_of_freedom": self.degrees_of_freedom,
             "p_value": self.p_value,
+            "groups": {name: {"observed": count, "expected": float(p),
+                              "expected_exact": str(p)}
+                       for name, (count, p) in self.groups.items()},
         }
 
 
@@ -87,12 +92,15 @@ def report(edition: str, mode: Mode, observed: Counter[str] | dict[str, int]) ->
     for label, p in expected.items():
         mean = presses * float(p)
         chi += (counts[label] - mean) ** 2 / mean
+    groups = {name: (sum(counts[label] for label in labels), p)
+              for name, (labels, p) in mode.groups().items()}
     return OddsReport(edition, mode.id, presses, counts, expected, chi,
-                      chi2_sf(chi, len(expected) - 1))
+                      chi2_sf(chi, len(expected) - 1), groups)
 
 
 def simulate(edition: str, mode: Mode, rng: DieRng, presses: int,
              params: dict[str, int] | None = None) -> OddsReport:
-    """Press ``mode`` ``presses`` times with ``rng`` and report the fit."""
-    tally: Counter[str] = Counter(mode.draw(rng, params).label for _ in range(presses))
+    """Play ``mode`` ``presses`` times with ``rng`` and report the fit (a battle, two presses,
+    counts once: its odds are those of the pair)."""
+    tally: Counter[str] = Counter(mode.settle(rng, params).label for _ in range(presses))
     return report(edition, mode, tally)

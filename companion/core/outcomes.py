@@ -27,9 +27,34 @@ class Kind(StrEnum):
     """A plain die roll, shown and heard: no coins."""
     RENT = "rent"
     """Utility rent: the payer pays the owner ``coins``."""
+    DICE = "dice"
+    """The Movie's turn roll: ``rolls`` = (red, black); move the total, Bowser the black."""
+    THIRD_DOUBLES = "third_doubles"
+    """Doubles for the third time in a row: straight to Jail, no GO coins."""
+    BATTLE_ROLL = "battle_roll"
+    """The leader's die in a battle with Bowser: the teammate's press decides it."""
+    BATTLE_WON = "battle_won"
+    """Both dice make 7 or more: leader and teammate each collect ``coins``."""
+    BATTLE_LOST = "battle_lost"
+    """6 or less: the leader goes to Jail."""
+    PIRANHA = "piranha"
+    """Piranha Plant: pay the Bank the red die, ``coins``."""
+    SUPER_STAR = "super_star"
+    """Super Star: collect the red die, ``coins``."""
+    JAIL_FREE = "jail_free"
+    """Doubles from Jail: out, and move with them."""
+    JAIL_STAY = "jail_stay"
+    """No doubles from Jail, a try left: stay."""
+    JAIL_PAID = "jail_paid"
+    """No doubles on the last try: pay the Bank ``coins`` and move with the roll."""
 
 
-PAYS_THE_BANK = frozenset({Kind.BOWSER, Kind.GAME_OVER})
+PAYS_THE_BANK = frozenset({Kind.BOWSER, Kind.GAME_OVER, Kind.PIRANHA, Kind.JAIL_PAID})
+COLLECTS = frozenset({Kind.COINS, Kind.SUPER_STAR, Kind.BATTLE_WON})
+"""Kinds whose ``coins`` the player collects from the Bank (a won battle: the teammate too)."""
+TWO_DICE = frozenset({Kind.DICE, Kind.THIRD_DOUBLES, Kind.JAIL_FREE, Kind.JAIL_STAY,
+                      Kind.JAIL_PAID})
+"""Kinds whose ``rolls`` are the red and the black die, thrown together."""
 
 
 class DieRng(Protocol):
@@ -47,6 +72,8 @@ class Outcome:
     coins: int = 0
     rolls: tuple[int, ...] = ()
     mode: str = "question_block"
+    step: int = 0
+    """Which one in a row it is: the doubles of this turn, the try out of Jail (1, 2, 3)."""
 
     @property
     def label(self) -> str:
@@ -55,12 +82,34 @@ class Outcome:
             return f"coins_{self.coins}"
         if self.kind in (Kind.ROLL, Kind.RENT):
             return f"roll_{self.rolls[-1]}"
+        if self.kind in (Kind.DICE, Kind.THIRD_DOUBLES):
+            return f"dice_{self.rolls[0]}_{self.rolls[1]}"
+        if self.kind in (Kind.JAIL_FREE, Kind.JAIL_STAY, Kind.JAIL_PAID):
+            return "doubles" if self.kind is Kind.JAIL_FREE else "no_doubles"
+        if self.kind is Kind.BATTLE_ROLL:
+            return f"battle_roll_{self.rolls[0]}"
+        if self.kind in (Kind.BATTLE_WON, Kind.BATTLE_LOST):
+            return "won" if self.kind is Kind.BATTLE_WON else "lost"
+        if self.kind is Kind.PIRANHA:
+            return f"piranha_{self.coins}"
+        if self.kind is Kind.SUPER_STAR:
+            return f"star_{self.coins}"
         return self.kind.value
+
+    @property
+    def doubles(self) -> bool:
+        """Two dice thrown together show the same face."""
+        return self.kind in TWO_DICE and self.rolls[0] == self.rolls[1]
+
+    @property
+    def total(self) -> int:
+        """What the dice add up to (the spaces a player moves; a battle's score)."""
+        return sum(self.rolls)
 
     @property
     def coin_delta(self) -> int:
         """Coins the player it applies to gains (negative: pays)."""
-        if self.kind is Kind.COINS:
+        if self.kind in COLLECTS:
             return self.coins
         if self.kind in PAYS_THE_BANK or self.kind is Kind.RENT:
             return -self.coins
@@ -72,6 +121,11 @@ class Outcome:
                                 "rolls": list(self.rolls), "label": self.label}
         if self.coins or self.kind is Kind.COINS:
             data["coins"] = self.coins
+        if self.kind in TWO_DICE:
+            data.update(red=self.rolls[0], black=self.rolls[1], total=self.total,
+                        doubles=self.doubles)
+        if self.step:
+            data["step"] = self.step
         return data
 
 

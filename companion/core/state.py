@@ -11,9 +11,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.core.editions.scoring import Standing
-from companion.core.ledger import BANK, Entry, MoveKind
+from companion.core.ledger import BANK, Entry, MoveKind, jail_change
 from companion.core.lever import TimerState
-from companion.core.outcomes import Outcome
+from companion.core.outcomes import Kind, Outcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +58,10 @@ class PlayerView:
     """Wiggly Worms: worms found."""
     linked: bool = False
     """The player has a live phone link (the banker's page offers to turn it off)."""
+    in_jail: bool = False
+    """In Jail: pays no Bowser toll, can't battle, presses to roll for doubles (the Movie)."""
+    jail_tries: int = 0
+    """Tries at doubles made since going to Jail."""
 
     @property
     def owes(self) -> bool:
@@ -67,7 +71,8 @@ class PlayerView:
         return {"id": self.id, "name": self.name, "colour": self.colour, "seat": self.seat,
                 "balance": self.balance, "owes": self.owes, "current": self.current,
                 "card": self.card, "out": self.out, "points": self.points,
-                "cards": self.cards, "worms": self.worms, "linked": self.linked}
+                "cards": self.cards, "worms": self.worms, "linked": self.linked,
+                "in_jail": self.in_jail, "jail_tries": self.jail_tries}
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,6 +259,12 @@ class TableState:
     """What Undo would undo now."""
     redo: MoveRef | None = None
     """What Redo would bring back (right after an undo of coins or a turn)."""
+    doubles: int = 0
+    """The Movie: doubles the current player has rolled in a row this turn."""
+    bowser_waits: bool = False
+    """The Movie: Bowser was beaten and waits on GO until everyone has had a turn."""
+    bowser_won: bool = False
+    """The Movie: the game ended with every deed on its Game Over side."""
 
     @property
     def winner(self) -> int | None:
@@ -287,6 +298,25 @@ class TableState:
     def with_storage(self, storage: StorageView) -> TableState:
         return replace(self, storage=storage)
 
+    def pressed(self, outcome: Outcome, player: int | None) -> TableState:
+        """The table as the bank will show it once ``outcome`` (applied to ``player``) is
+        banked: the doubles counted, a try from Jail made, a player into or out of Jail. The
+        press path reads it at once, so the next press never waits for the disk."""
+        doubles = self.doubles
+        if outcome.kind is Kind.DICE:
+            doubles = outcome.step if outcome.doubles else 0
+        elif outcome.kind is Kind.THIRD_DOUBLES:
+            doubles = 0
+        change = jail_change(outcome)
+        players = self.players
+        if player is not None:
+            players = tuple(
+                replace(p, in_jail=p.in_jail if change is None else change,
+                        jail_tries=0 if change is not None else
+                        p.jail_tries + (outcome.kind is Kind.JAIL_STAY))
+                if p.id == player else p for p in self.players)
+        return replace(self, players=players, doubles=doubles)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game.to_json(),
@@ -305,4 +335,7 @@ class TableState:
             "version": self.version,
             "undo": None if self.undo is None else self.undo.to_json(),
             "redo": None if self.redo is None else self.redo.to_json(),
+            "doubles": self.doubles,
+            "bowser_waits": self.bowser_waits,
+            "bowser_won": self.bowser_won,
         }

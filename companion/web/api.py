@@ -233,10 +233,42 @@ async def post_resume(request: web.Request) -> web.Response:
 
 
 async def post_jail(request: web.Request) -> web.Response:
+    """``{"player": id}``: pay the jail fee (out of Jail if in it); with ``"in_jail": true``
+    or ``false``: into Jail, or out without paying (a Get Out of Jail Free card)."""
     data = await _body(request)
-    _only(data, "player")
-    entry = await _act(request, c.Jail(data.get("player")), keyed=True)
-    return web.json_response(entry.to_json(), status=201)
+    _only(data, "player", "in_jail")
+    if "in_jail" in data and not isinstance(data["in_jail"], bool):
+        raise Refused("in_jail must be true (goes to Jail) or false (leaves it without paying)")
+    result = await _act(request, c.Jail(data.get("player"), data.get("in_jail", c.PAY)),
+                        keyed=True)
+    return web.json_response(result.to_json(), status=201)
+
+
+async def post_toll(request: web.Request) -> web.Response:
+    """``{"players": [id, ...]}``: Bowser passed them; each pays the Bank his toll."""
+    data = await _body(request)
+    _only(data, "players")
+    if "players" not in data:
+        raise Refused("players is required: the ids of the players Bowser passed")
+    move = await _act(request, c.Toll(data["players"]), keyed=True)
+    return web.json_response(move.to_json(), status=201)
+
+
+async def post_battle(request: web.Request) -> web.Response:
+    """``{"leader": id, "teammate": id}``: the next two presses are their dice."""
+    data = await _body(request)
+    _only(data, "leader", "teammate")
+    if "leader" not in data:
+        raise Refused("leader is required: the player who landed on Bowser (or he on them)")
+    view = await _act(request, c.ArmMode("battle", {"leader": data["leader"],
+                                                    "teammate": data.get("teammate")}))
+    return web.json_response({"mode": view.to_json()}, status=201)
+
+
+async def post_bowser_wins(request: web.Request) -> web.Response:
+    _only(await _body(request))
+    move = await _act(request, c.BowserWins(), keyed=True)
+    return web.json_response(move.to_json(), status=201)
 
 
 async def post_bankruptcy(request: web.Request) -> web.Response:
@@ -280,7 +312,7 @@ async def post_options(request: web.Request) -> web.Response:
 
 async def post_mode(request: web.Request) -> web.Response:
     data = await _body(request)
-    _only(data, "mode", "payer", "owner", "utilities")
+    _only(data, "mode", "payer", "owner", "utilities", "leader", "teammate")
     if "mode" not in data:
         raise Refused("mode is required (GET /api/rules lists the edition's modes)")
     params = {k: v for k, v in data.items() if k != "mode"}
@@ -542,6 +574,9 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None
     app.router.add_get("/api/rules", get_rules)
     app.router.add_post("/api/mode", post_mode)
     app.router.add_post("/api/jail", post_jail)
+    app.router.add_post("/api/toll", post_toll)
+    app.router.add_post("/api/battle", post_battle)
+    app.router.add_post("/api/bowser-wins", post_bowser_wins)
     app.router.add_post("/api/bankruptcy", post_bankruptcy)
     app.router.add_post("/api/points", post_points)
     app.router.add_post("/api/worms", post_worms)

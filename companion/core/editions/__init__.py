@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from companion.core.editions.modes import TABLES, Mode
+from companion.core.editions.modes import NUMBERS, TABLES, Mode
 from companion.core.editions.ruleset import Debt, End, Rule, Ruleset, Scoring
 from companion.exc import Refused, RulesetError, shown
 
@@ -179,9 +179,15 @@ def parse(data: dict[str, Any], origin: str, *, house: bool = False) -> Ruleset:
 
     go = _amount(top.table("go"), "coins")
     jail = _amount(top.table("jail"), "fee")
+    toll = _amount(top.table("toll"), "coins")
+    bowser_reader = top.table("bowser_wins")
+    bowser_wins: tuple[str, ...] = ()
+    if bowser_reader is not None:
+        bowser_wins = bowser_reader.lines("quote")
+        bowser_reader.done()
     coins = debt is not Debt.NONE
-    if not coins and (go or jail or any(r.value for r in start.values())):
-        raise RulesetError(f"{origin}: a game without coins has no GO, jail fee or "
+    if not coins and (go or jail or toll or any(r.value for r in start.values())):
+        raise RulesetError(f"{origin}: a game without coins has no GO, jail fee, toll or "
                            "starting coins")
     if coins and go is None:
         raise RulesetError(f"{origin}.go: is missing (what passing GO pays)")
@@ -219,6 +225,8 @@ def parse(data: dict[str, Any], origin: str, *, house: bool = False) -> Ruleset:
         raise RulesetError(f"{origin}.modes: exactly one mode must be the default")
     if len({m.id for m in modes}) != len(modes):
         raise RulesetError(f"{origin}.modes: two modes share an id")
+    if any(m.automatic and m.default for m in modes):
+        raise RulesetError(f"{origin}.modes: rolling out of Jail can't be the default mode")
     if not coins and any(m.moves_coins for m in modes):
         raise RulesetError(f"{origin}.modes: a game without coins has no mode that moves "
                            "coins")
@@ -227,7 +235,8 @@ def parse(data: dict[str, Any], origin: str, *, house: bool = False) -> Ruleset:
                    min_players=least, start=start, pass_go=go, jail_fee=jail, debt=debt,
                    debt_quote=debt_quote, end=end, end_quote=end_quote, modes=modes,
                    scoring=scoring, worms=worms, turn_quote=turn_quote,
-                   at_once_quote=at_once, notes=notes, house=house)
+                   at_once_quote=at_once, notes=notes, house=house, toll=toll,
+                   bowser_wins=bowser_wins)
 
 
 def _choice(reader: _Reader, key: str, kind: Any) -> Any:
@@ -268,15 +277,15 @@ def _mode(data: object, where: str) -> Mode:
         raise RulesetError(f"{where}.table: must be one of {', '.join(TABLES)}, got {table!r}")
     fees_reader = reader.table("fees")
     fees: dict[str, int] = {}
+    needed = NUMBERS.get(table, ())
     if fees_reader is not None:
-        for key in ("bowser", "game_over"):
+        for key in needed:
             if key in fees_reader.data:
                 fees[key] = fees_reader.count(key, 1, 1000)
         fees_reader.done()
-    if table == "question_block" and set(fees) != {"bowser", "game_over"}:
-        raise RulesetError(f"{where}.fees: the Question Block needs bowser and game_over")
-    if table != "question_block" and fees:
-        raise RulesetError(f"{where}.fees: only the Question Block has fees")
+    if set(fees) != set(needed):
+        raise RulesetError(f"{where}.fees: {table} needs {', '.join(needed)}" if needed else
+                           f"{where}.fees: a {table} mode has no fees")
     mode = Mode(id=mode_id, name=reader.take("name", str), table=table,
                 quote=reader.lines("quote"), default=reader.take("default", bool, False),
                 fees=fees, hint=reader.take("hint", str, ""))

@@ -12,13 +12,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from companion.core.outcomes import DieRng, Kind, Outcome
+from companion.core.outcomes import TWO_DICE, DieRng, Kind, Outcome
 from companion.exc import Refused, shown
 
 SIDES = 6
 """Every die in these games is a six-sided numbered die."""
 
-TABLES = ("question_block", "coin_roll", "die_roll", "utility_rent", "lever")
+TABLES = ("question_block", "coin_roll", "die_roll", "utility_rent", "lever", "two_dice",
+          "battle", "red_die_pay", "red_die_collect", "jail_roll")
 """The tables a mode can use:
 
 - ``question_block``: Celebration's no-sound table: 1-2 roll again and collect that many,
@@ -26,7 +27,19 @@ TABLES = ("question_block", "coin_roll", "die_roll", "utility_rent", "lever")
 - ``coin_roll``: roll the numbered die and collect that many coins (Coin Block, Item Box);
 - ``die_roll``: a plain roll, shown and heard, no coins;
 - ``utility_rent``: roll; the payer pays the owner the roll, doubled with both utilities;
-- ``lever``: no dice: a press starts or stops the lever timer."""
+- ``lever``: no dice: a press starts or stops the lever timer;
+- ``two_dice``: the Movie's turn: the red and the black die together; doubles give another
+  turn, and the ``doubles_limit``-th doubles in a row sends the player to Jail;
+- ``battle``: two presses, the leader's die then the teammate's; ``target`` or more wins
+  ``prize`` coins each, less sends the leader to Jail;
+- ``red_die_pay`` / ``red_die_collect``: roll the red die, pay the Bank / collect that many
+  (Piranha Plant, Super Star);
+- ``jail_roll``: roll both dice for doubles from Jail; the ``tries``-th miss pays ``fee`` and
+  moves with the roll."""
+
+NUMBERS = {"question_block": ("bowser", "game_over"), "two_dice": ("doubles_limit",),
+           "battle": ("target", "prize"), "jail_roll": ("tries", "fee")}
+"""The rulebook's numbers each table needs (``fees`` in the edition's TOML, quoted)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +52,8 @@ class Mode:
     quote: tuple[str, ...]
     default: bool = False
     fees: Mapping[str, int] = field(default_factory=dict)
-    """Amounts the table needs (``bowser``, ``game_over``), each from the rulebook."""
+    """The numbers the table needs (:data:`NUMBERS`: ``bowser``, ``game_over``, ``target``,
+    ...), each from the rulebook."""
     hint: str = ""
     """What the screen tells the players to do, where a press is not a die (the lever)."""
 
@@ -50,12 +64,22 @@ class Mode:
 
     @property
     def moves_coins(self) -> bool:
-        return self.table in ("question_block", "coin_roll", "utility_rent")
+        return self.table in ("question_block", "coin_roll", "utility_rent", "battle",
+                              "red_die_pay", "red_die_collect", "jail_roll")
 
     @property
     def needs(self) -> tuple[str, ...]:
         """What arming this mode takes besides its name."""
-        return ("payer", "owner", "utilities") if self.table == "utility_rent" else ()
+        if self.table == "utility_rent":
+            return ("payer", "owner", "utilities")
+        if self.table == "battle":
+            return ("leader", "teammate")
+        return ()
+
+    @property
+    def automatic(self) -> bool:
+        """Chosen by the table's state, never armed by hand (rolling out of Jail)."""
+        return self.table == "jail_roll"
 
     # -- the table ---------------------------------------------------------------------------
 
@@ -69,11 +93,45 @@ class Mode:
             return {f"coins_{k}": die for k in range(1, SIDES + 1)}
         if self.table in ("die_roll", "utility_rent"):
             return {f"roll_{k}": die for k in range(1, SIDES + 1)}
+        if self.table == "two_dice":
+            return {f"dice_{r}_{b}": die * die for r in range(1, SIDES + 1)
+                    for b in range(1, SIDES + 1)}
+        if self.table == "battle":
+            target = self.fees["target"]
+            won = sum(Fraction(1, SIDES * SIDES) for a in range(1, SIDES + 1)
+                      for b in range(1, SIDES + 1) if a + b >= target)
+            return {"won": won, "lost": 1 - won}
+        if self.table == "red_die_pay":
+            return {f"piranha_{k}": die for k in range(1, SIDES + 1)}
+        if self.table == "red_die_collect":
+            return {f"star_{k}": die for k in range(1, SIDES + 1)}
+        if self.table == "jail_roll":
+            return {"doubles": die, "no_doubles": 1 - die}
         return {}
 
+    def groups(self) -> dict[str, tuple[frozenset[str], Fraction]]:
+        """Classes of outcomes worth their own line in ``companion odds``: the Movie's turn
+        roll's doubles (1/6), with the labels that make them up."""
+        if self.table != "two_dice":
+            return {}
+        doubles = frozenset(f"dice_{k}_{k}" for k in range(1, SIDES + 1))
+        return {"doubles": (doubles, sum((p for label, p in self.odds().items()
+                                          if label in doubles), Fraction(0)))}
+
     def draw(self, rng: DieRng, params: Mapping[str, Any] | None = None) -> Outcome:
-        """Roll and read the table (``params``: what the mode was armed with)."""
+        """Roll and read the table (``params``: what the mode was armed with, and where the
+        table stands: the doubles so far this turn, the tries made from Jail, a battle's
+        first die)."""
         return _DRAWS[self.table](self, rng, params or {})
+
+    def settle(self, rng: DieRng, params: Mapping[str, Any] | None = None) -> Outcome:
+        """Press until the mode has its verdict: a battle takes two presses (the odds of a
+        battle are those of the pair)."""
+        given = dict(params or {})
+        outcome = self.draw(rng, given)
+        while outcome.kind is Kind.BATTLE_ROLL:
+            outcome = self.draw(rng, {**given, "first": outcome.rolls[0]})
+        return outcome
 
     # -- in words ------------------------------------------------------------------------------
 
@@ -86,6 +144,9 @@ class Mode:
             return f"ROLLED {outcome.rolls[-1]}"
         if kind is Kind.RENT:
             return f"RENT {outcome.coins}"
+        movie = _movie_headline(outcome)
+        if movie:
+            return movie
         return {Kind.BOWSER: "BOWSER!", Kind.POWER_UP: "POWER-UP!",
                 Kind.GAME_OVER: "GAME OVER"}[kind]
 
@@ -100,7 +161,41 @@ class Mode:
             return "Roll the die and move again"
         if kind is Kind.RENT:
             return f"Pay the owner {coins} coin{'s' if coins != 1 else ''}"
+        movie = self._movie_instruction(outcome)
+        if movie:
+            return movie
         return f"The die says {outcome.rolls[-1]}"
+
+    def _movie_instruction(self, outcome: Outcome) -> str:
+        kind, coins, total = outcome.kind, outcome.coins, outcome.total
+        if kind is Kind.DICE:
+            text = f"Bowser moves {outcome.rolls[1]} (black die), then you move {total}"
+            if outcome.doubles:
+                limit = self.fees["doubles_limit"]
+                text += (f". Doubles ({outcome.step} of {limit}): take another turn after "
+                         "this one")
+            return text
+        if kind is Kind.THIRD_DOUBLES:
+            return "Go straight to Jail: no coins for passing GO. Your turn ends"
+        if kind is Kind.BATTLE_ROLL:
+            return f"The leader rolled {outcome.rolls[0]}: now the teammate presses"
+        if kind is Kind.BATTLE_WON:
+            return (f"Leader and teammate collect {coins} coins each. Bowser goes to GO and "
+                    "waits there until everyone has had a turn")
+        if kind is Kind.BATTLE_LOST:
+            return "The leader goes to Jail (no GO coins). Bowser stays where he is"
+        if kind is Kind.PIRANHA:
+            return f"Pay the Bank {coins} coin{'s' if coins != 1 else ''}"
+        if kind is Kind.SUPER_STAR:
+            return f"Collect {coins} coin{'s' if coins != 1 else ''} from the Bank"
+        if kind is Kind.JAIL_FREE:
+            return f"Out of Jail: move {total} with the doubles"
+        if kind is Kind.JAIL_STAY:
+            left = self.fees["tries"] - outcome.step
+            return f"Stay in Jail: {left} tr{'y' if left == 1 else 'ies'} left"
+        if kind is Kind.JAIL_PAID:
+            return f"Pay the Bank {coins} coin{'s' if coins != 1 else ''} and move {total}"
+        return ""
 
     def describe(self, outcome: Outcome) -> str:
         """One line for the log and the demo: what was heard and what to do."""
@@ -114,6 +209,11 @@ class Mode:
             if kind is Kind.POWER_UP:
                 return "Power-up ring: roll the die and move again"
             return f"Game Over tune: pay the Bank {coins} coins"
+        if outcome.kind in TWO_DICE or outcome.kind in (Kind.BATTLE_ROLL, Kind.BATTLE_WON,
+                                                        Kind.BATTLE_LOST, Kind.PIRANHA,
+                                                        Kind.SUPER_STAR):
+            rolled = " + ".join(str(r) for r in outcome.rolls)
+            return f"{self.name}, rolled {rolled}: {self._movie_instruction(outcome)}"
         if kind is Kind.RENT:
             roll = outcome.rolls[-1]
             times = coins // roll
@@ -130,7 +230,37 @@ class Mode:
                 "hint": self.hint}
         if self.table == "utility_rent":
             data["max_utilities"] = MAX_UTILITIES
+        data["automatic"] = self.automatic
+        groups = self.groups()
+        if groups:
+            data["groups"] = {name: str(p) for name, (_labels, p) in groups.items()}
         return data
+
+
+def _movie_headline(outcome: Outcome) -> str:
+    kind, coins = outcome.kind, outcome.coins
+    dice = f"{outcome.rolls[0]} + {outcome.rolls[1]}" if len(outcome.rolls) == 2 else ""
+    if kind is Kind.DICE:
+        return f"DOUBLES! {dice}" if outcome.doubles else f"{dice} = {outcome.total}"
+    if kind is Kind.THIRD_DOUBLES:
+        return f"3RD DOUBLES: JAIL {dice}"
+    if kind is Kind.BATTLE_ROLL:
+        return f"BATTLE! LEADER {outcome.rolls[0]}"
+    if kind is Kind.BATTLE_WON:
+        return f"BOWSER BEATEN {dice} = {outcome.total}"
+    if kind is Kind.BATTLE_LOST:
+        return f"BATTLE LOST {dice} = {outcome.total}"
+    if kind is Kind.PIRANHA:
+        return f"PIRANHA PLANT! PAY {coins}"
+    if kind is Kind.SUPER_STAR:
+        return f"SUPER STAR! +{coins}"
+    if kind is Kind.JAIL_FREE:
+        return f"DOUBLES! FREE {dice}"
+    if kind is Kind.JAIL_STAY:
+        return f"NO DOUBLES {dice}"
+    if kind is Kind.JAIL_PAID:
+        return f"PAY {coins}, MOVE {outcome.total}"
+    return ""
 
 
 def _question_block(mode: Mode, rng: DieRng, _params: Mapping[str, Any]) -> Outcome:
@@ -163,8 +293,53 @@ def _lever(mode: Mode, _rng: DieRng, _params: Mapping[str, Any]) -> Outcome:
     raise Refused(f"{mode.name} draws nothing: a press starts or stops the timer")
 
 
+def _two_dice(mode: Mode, rng: DieRng, params: Mapping[str, Any]) -> Outcome:
+    """``params["doubles"]``: doubles already rolled in a row this turn."""
+    red, black = rng.randint(1, SIDES), rng.randint(1, SIDES)
+    if red != black:
+        return Outcome(Kind.DICE, 0, (red, black), mode.id)
+    step = int(params.get("doubles", 0)) + 1
+    if step >= mode.fees["doubles_limit"]:
+        return Outcome(Kind.THIRD_DOUBLES, 0, (red, black), mode.id, step)
+    return Outcome(Kind.DICE, 0, (red, black), mode.id, step)
+
+
+def _battle(mode: Mode, rng: DieRng, params: Mapping[str, Any]) -> Outcome:
+    """The leader's press, then (``params["first"]``: the leader's die) the teammate's."""
+    roll = rng.randint(1, SIDES)
+    first = params.get("first")
+    if first is None:
+        return Outcome(Kind.BATTLE_ROLL, 0, (roll,), mode.id, 1)
+    if int(first) + roll >= mode.fees["target"]:
+        return Outcome(Kind.BATTLE_WON, mode.fees["prize"], (int(first), roll), mode.id, 2)
+    return Outcome(Kind.BATTLE_LOST, 0, (int(first), roll), mode.id, 2)
+
+
+def _red_die_pay(mode: Mode, rng: DieRng, _params: Mapping[str, Any]) -> Outcome:
+    roll = rng.randint(1, SIDES)
+    return Outcome(Kind.PIRANHA, roll, (roll,), mode.id)
+
+
+def _red_die_collect(mode: Mode, rng: DieRng, _params: Mapping[str, Any]) -> Outcome:
+    roll = rng.randint(1, SIDES)
+    return Outcome(Kind.SUPER_STAR, roll, (roll,), mode.id)
+
+
+def _jail_roll(mode: Mode, rng: DieRng, params: Mapping[str, Any]) -> Outcome:
+    """``params["tries"]``: tries already made from Jail."""
+    red, black = rng.randint(1, SIDES), rng.randint(1, SIDES)
+    step = int(params.get("tries", 0)) + 1
+    if red == black:
+        return Outcome(Kind.JAIL_FREE, 0, (red, black), mode.id, step)
+    if step >= mode.fees["tries"]:
+        return Outcome(Kind.JAIL_PAID, mode.fees["fee"], (red, black), mode.id, step)
+    return Outcome(Kind.JAIL_STAY, 0, (red, black), mode.id, step)
+
+
 _DRAWS = {"question_block": _question_block, "coin_roll": _coin_roll, "die_roll": _die_roll,
-          "utility_rent": _utility_rent, "lever": _lever}
+          "utility_rent": _utility_rent, "lever": _lever, "two_dice": _two_dice,
+          "battle": _battle, "red_die_pay": _red_die_pay, "red_die_collect": _red_die_collect,
+          "jail_roll": _jail_roll}
 """Each table's draw: one die (two for the Question Block's coins), read as the rulebook says."""
 
 MAX_UTILITIES = 2
@@ -185,3 +360,43 @@ def check_rent(params: Mapping[str, object], players: tuple[int, ...]) -> dict[s
         raise Refused(f"utilities must be 1 or {MAX_UTILITIES} (how many the owner has), got "
                       f"{shown(utilities)}")
     return {"payer": payer, "owner": owner, "utilities": utilities}  # type: ignore[dict-item]
+
+
+def check_battle(params: Mapping[str, object], players: tuple[int, ...],
+                 jailed: frozenset[int] = frozenset()) -> dict[str, int | None]:
+    """A battle's arming: ``leader`` (who landed on Bowser, or whom he landed on) and the
+    ``teammate`` they pick, two different players still in the game and not in Jail ("You
+    cannot battle Bowser" from Jail). ``teammate`` may be left out only when nobody else can
+    battle: the leader then rolls both dice (README: the rulebook is silent)."""
+    leader, teammate = params.get("leader"), params.get("teammate")
+    for name, who in (("leader", leader), ("teammate", teammate)):
+        if who is None and name == "teammate":
+            continue
+        if not isinstance(who, int) or isinstance(who, bool) or who not in players:
+            raise Refused(f"{name} must be a player still in the game, got {shown(who)}")
+        if who in jailed:
+            raise Refused(f"the {name} is in Jail, and a player in Jail can't battle Bowser")
+    if leader == teammate:
+        raise Refused("the leader picks another player as teammate")
+    free = [p for p in players if p != leader and p not in jailed]
+    if teammate is None and free:
+        raise Refused("teammate is required: the leader picks another player to battle with")
+    clean: dict[str, int | None] = {"leader": leader, "teammate": teammate}  # type: ignore
+    first = params.get("first")
+    if first is not None:
+        if not isinstance(first, int) or isinstance(first, bool) or not 1 <= first <= SIDES:
+            raise Refused(f"first must be the leader's die, 1 to {SIDES}")
+        clean["first"] = first
+    return clean
+
+
+def check_arming(mode: Mode, params: Mapping[str, object], players: tuple[int, ...],
+                 jailed: frozenset[int] = frozenset()) -> dict[str, Any]:
+    """What arming ``mode`` takes, checked (Refused names the problem)."""
+    if mode.table == "utility_rent":
+        return check_rent(params, players)
+    if mode.table == "battle":
+        return check_battle(params, players, jailed)
+    if params:
+        raise Refused(f"{mode.name} takes nothing more: got {', '.join(sorted(params))}")
+    return {}

@@ -117,6 +117,10 @@ class Ruleset:
     """Where the rulebook is silent and what the companion does instead."""
     house: bool = False
     """Laid over the packaged edition from the table's own house rules folder."""
+    toll: Rule | None = None
+    """What a player pays the Bank when Bowser passes them (the Movie)."""
+    bowser_wins: tuple[str, ...] = ()
+    """The Movie: every deed on its Game Over side ends the game; everyone loses."""
 
     # -- the numbers -------------------------------------------------------------------------
 
@@ -157,6 +161,10 @@ class Ruleset:
 
     def find_mode(self, mode_id: str) -> Mode | None:
         return next((m for m in self.modes if m.id == mode_id), None)
+
+    def mode_for_table(self, table: str) -> Mode | None:
+        """The edition's mode that uses ``table`` (the Movie's ``jail_roll``), if any."""
+        return next((m for m in self.modes if m.table == table), None)
 
     # -- money ---------------------------------------------------------------------------------
 
@@ -206,6 +214,8 @@ class Ruleset:
             "turn": {"time_up_passes": bool(self.turn_quote), "quote": list(self.turn_quote),
                      "at_once": list(self.at_once_quote)},
             "notes": list(self.notes), "house_rules": self.house,
+            "toll": None if self.toll is None else self.toll.to_json(),
+            "bowser_wins": {"quote": list(self.bowser_wins)} if self.bowser_wins else None,
             "quick_amounts": self.quick_amounts(),
         }
 
