@@ -1,0 +1,347 @@
+"""A whole Monopoly Super Mario Bros. Movie game on a real daemon (MockFactory pins, a real SQLite
+file) through the tablet's API on a real aiohttp server and the block's pin: the turn roll with
+three doubles to Jail, Bowser's toll, a won and a lost battle, Piranha Plant and Super Star,
+rolling out of Jail, a bankruptcy, and the end by "Bowser wins"; then the last player standing."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from gpiozero.pins.mock import MockFactory
+
+from companion.audio.null_backend import NullBackend
+from companion.config import AudioConfig, Config, DataConfig, GameConfig
+from companion.daemon import Daemon
+from companion.web.server import start_web
+from tests.conftest import StepClock
+from tests.test_game_api import AUTH, TOKEN, Api, press_the_button, refused
+
+
+class Faces:
+    """The dice the test wants, in order (the companion's own RNG is the OS's entropy; a
+    daemon takes any ``randint``). Running out is a test bug, said loudly."""
+
+    def __init__(self) -> None:
+        self.faces: list[int] = []
+
+    def load(self, *faces: int) -> None:
+        self.faces.extend(faces)
+
+    def randint(self, a: int, b: int) -> int:
+        assert (a, b) == (1, 6)
+        assert self.faces, "the test rolled more dice than it loaded"
+        return self.faces.pop(0)
+
+
+@contextlib.asynccontextmanager
+async def movie(tmp_path: Path, faces: Faces | random.Random,
+                players: tuple[str, ...] = ("Mario", "Luigi", "Peach"),
+                ) -> AsyncIterator[tuple[Api, Daemon]]:
+    config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)),
+                    game=GameConfig(edition="movie", players=players))
+    app = Daemon(config, pin_factory=MockFactory(), rng=faces, backend=NullBackend(),
+                 clock=StepClock(100.0, 10))  # never "still sounding"
+    app.start(asyncio.get_running_loop())
+    server = await start_web(app.table, "127.0.0.1", 0, TOKEN)
+    try:
+        async with aiohttp.ClientSession() as session:
+            yield Api(session, server), app
+    finally:
+        await server.stop()
+        await app.table.drain()
+        app.close()
+
+
+async def roll(api: Api, app: Daemon, faces: Faces, *dice: int) -> dict[str, Any]:
+    """Press the block by its pin with ``dice`` loaded: the outcome as the page sees it."""
+    faces.load(*dice)
+    await press_the_button(app)
+    assert not faces.faces, "the press did not roll every die loaded"
+    return (await api.state())["last_outcome"]  # type: ignore[no-any-return]
+
+
+def coins(state: dict[str, Any]) -> list[int]:
+    return [p["balance"] for p in state["players"]]
+
+
+def jailed(state: dict[str, Any]) -> list[bool]:
+    return [p["in_jail"] for p in state["players"]]
+
+
+async def test_a_movie_game_from_the_first_roll_to_bowser_and_the_last_player(
+        tmp_path: Path) -> None:
+    faces = Faces()
+    async with movie(tmp_path, faces) as (api, app):
+        mario, luigi, peach = await api.ids()
+        start = await api.state()
+        assert coins(start) == [30, 30, 30] and start["current_player"] == mario
+        assert start["mode"]["id"] == "turn" and start["mode"]["default"]
+
+        # The turn roll: both dice; Bowser moves the black one; no coins move.
+        turn = await roll(api, app, faces, 3, 5)
+        assert (turn["kind"], turn["red"], turn["black"], turn["total"]) == ("dice", 3, 5, 8)
+        assert turn["player"] == mario and not turn["doubles"]
+        assert turn["instruction"] == "Bowser moves 5 (black die), then you move 8"
+        assert coins(await api.state()) == [30, 30, 30]
+
+        # Luigi: doubles, doubles, doubles: Jail, no GO coins, the run counted on the way.
+        await api.post("/api/next")
+        first = await roll(api, app, faces, 2, 2)
+        assert first["doubles"] and first["step"] == 1 and "another turn" in first["instruction"]
+        state = await api.state()
+        assert state["doubles"] == 1 and state["mode"]["text"] == "Turn roll: doubles 1 of 3"
+        assert (await roll(api, app, faces, 4, 4))["step"] == 2
+        third = await roll(api, app, faces, 6, 6)
+        assert (third["kind"], third["step"]) == ("third_doubles", 3)
+        state = await api.state()
+        assert jailed(state) == [False, True, False] and state["doubles"] == 0
+        assert coins(state) == [30, 30, 30]
+        journal = await api.get("/api/journal")
+        assert journal["moves"][-1]["text"] == "Luigi goes to Jail (third doubles in a row)"
+
+        # Bowser's toll: a player in Jail is refused by name and nothing moves; then one move.
+        await refused(api, "/api/toll", {"players": [mario, luigi]}, 400,
+                      "Luigi is in Jail and pays no toll")
+        toll = await api.post("/api/toll", {"players": [mario, peach]})
+        assert toll["kind"] == "toll" and len(toll["entries"]) == 2
+        assert toll["text"] == "Bowser's toll: Mario, Peach each pay 1 coin"
+        assert coins(await api.state()) == [29, 30, 29]
+        await api.post("/api/undo")  # one undo takes back the whole toll
+        assert coins(await api.state()) == [30, 30, 30]
+        await api.post("/api/toll", {"players": [mario, peach]})
+
+        # A won battle: Peach leads with Mario (Luigi, in Jail, can't battle).
+        await api.post("/api/next")  # Peach
+        await refused(api, "/api/battle", {"leader": peach, "teammate": luigi}, 400,
+                      "in Jail")
+        armed = (await api.post("/api/battle", {"leader": peach, "teammate": mario}))["mode"]
+        assert armed["text"] == "Battle Bowser: Peach leads with Mario; Peach presses first"
+        lead = await roll(api, app, faces, 3)
+        assert (lead["kind"], lead["rolls"], lead["player"]) == ("battle_roll", [3], peach)
+        state = await api.state()
+        assert state["mode"]["id"] == "battle" and state["mode"]["first"] == 3
+        assert "Mario presses for the second die" in state["mode"]["text"]
+        won = await roll(api, app, faces, 4)
+        assert (won["kind"], won["rolls"], won["coins"]) == ("battle_won", [3, 4], 2)
+        state = await api.state()
+        assert coins(state) == [29 + 2, 30, 29 + 2] and state["bowser_waits"]
+        assert state["mode"]["id"] == "turn"  # the battle is over: back to the turn roll
+        # Bowser waits on GO until everyone has had their next turn, Peach's too (the FAQ).
+        for _ in range(3):
+            await api.post("/api/next")
+            assert (await api.state())["bowser_waits"]
+        await api.post("/api/next")
+        assert not (await api.state())["bowser_waits"]
+        assert (await api.state())["current_player"] == mario
+
+        # A lost battle: Mario leads with Peach; 2 + 4 = 6 sends the leader to Jail.
+        await api.post("/api/battle", {"leader": mario, "teammate": peach})
+        await roll(api, app, faces, 2)
+        lost = await roll(api, app, faces, 4)
+        assert (lost["kind"], lost["rolls"]) == ("battle_lost", [2, 4])
+        state = await api.state()
+        assert jailed(state) == [True, True, False] and coins(state) == [31, 30, 31]
+
+        # Piranha Plant and Super Star: one press each, armed on the tablet, for Peach.
+        await api.post("/api/next")  # Luigi
+        await api.post("/api/next")  # Peach
+        await api.post("/api/mode", {"mode": "piranha"})
+        bite = await roll(api, app, faces, 5)
+        assert (bite["kind"], bite["coins"]) == ("piranha", 5)
+        await api.post("/api/mode", {"mode": "super_star"})
+        star = await roll(api, app, faces, 6)
+        assert (star["kind"], star["coins"]) == ("super_star", 6)
+        assert coins(await api.state()) == [31, 30, 31 - 5 + 6]
+
+        # Mario rolls from Jail: two misses stay, the third pays 1 and moves with the roll.
+        await api.post("/api/next")  # Mario, in Jail: a press rolls for doubles
+        state = await api.state()
+        assert state["mode"]["id"] == "jail" and "try 1 of 3" in state["mode"]["text"]
+        miss = await roll(api, app, faces, 1, 2)
+        assert (miss["kind"], miss["step"]) == ("jail_stay", 1)
+        assert (await api.state())["players"][0]["jail_tries"] == 1
+        for _ in range(3):
+            await api.post("/api/next")  # his next turn
+        assert (await roll(api, app, faces, 3, 4))["kind"] == "jail_stay"
+        for _ in range(3):
+            await api.post("/api/next")
+        paid = await roll(api, app, faces, 5, 6)
+        assert (paid["kind"], paid["coins"], paid["total"]) == ("jail_paid", 1, 11)
+        state = await api.state()
+        assert jailed(state) == [False, True, False] and coins(state)[0] == 30
+        # Luigi rolls doubles from Jail: out, and moves with them.
+        await api.post("/api/next")
+        free = await roll(api, app, faces, 3, 3)
+        assert free["kind"] == "jail_free" and free["total"] == 6
+        assert jailed(await api.state()) == [False, False, False]
+
+        # Bankruptcy: Peach to the Bank; two players are left, the game goes on.
+        await api.post("/api/bankruptcy", {"player": peach, "creditor": "bank"})
+        assert not (await api.state())["ended"]
+
+        # Every deed on its Game Over side: Bowser wins, everyone loses.
+        end = await api.post("/api/bowser-wins")
+        assert end["ends"] and end["data"]["winners"] == [] and end["data"]["bowser"]
+        over = await api.state()
+        assert over["ended"] and over["bowser_won"] and over["winners"] == []
+        await refused(api, "/api/press", None, 409, "ended")
+        # Undo reopens it; Luigi goes bankrupt to Mario, the last player with coins wins.
+        await api.post("/api/undo")
+        assert not (await api.state())["ended"]
+        last = await api.post("/api/bankruptcy", {"player": luigi, "creditor": mario})
+        assert last["ends"] and last["data"]["winners"] == [mario]
+        final = await api.state()
+        assert final["winner"] == mario and not final["bowser_won"]
+        # Coins are conserved: every coin a player holds came from the Bank's journal lines.
+        entries = (await api.get("/api/journal"))["entries"]
+        issued = sum(e["amount"] for e in entries if e["from"] == "bank") - sum(
+            e["amount"] for e in entries if e["to"] == "bank")
+        assert issued == sum(coins(final))
+
+
+async def test_jail_by_hand_pay_to_leave_and_undo_takes_jail_back(tmp_path: Path) -> None:
+    faces = Faces()
+    async with movie(tmp_path, faces, ("Mario", "Luigi")) as (api, app):
+        mario, luigi = await api.ids()
+        sent = await api.post("/api/jail", {"player": luigi, "in_jail": True})
+        assert sent["kind"] == "jailed" and sent["text"] == "Luigi goes to Jail (sent by the banker)"
+        await refused(api, "/api/jail", {"player": luigi, "in_jail": True}, 400,
+                      "already in Jail")
+        await refused(api, "/api/jail", {"player": luigi, "in_jail": "yes"}, 400,
+                      "in_jail must be true")
+        await refused(api, "/api/jail", {"player": 999, "in_jail": True}, 400, "unknown player")
+        # Paying the fee frees him: one coin to the Bank.
+        fee = await api.post("/api/jail", {"player": luigi})
+        assert (fee["from"], fee["to"], fee["amount"]) == (luigi, "bank", 1)
+        state = await api.state()
+        assert jailed(state) == [False, False] and coins(state) == [30, 29]
+        await api.post("/api/undo")  # back in Jail, the coin back
+        state = await api.state()
+        assert jailed(state) == [False, True] and coins(state) == [30, 30]
+        # A Get Out of Jail Free card: out without paying.
+        await api.post("/api/jail", {"player": luigi, "in_jail": False})
+        assert jailed(await api.state()) == [False, False]
+        await api.post("/api/undo")
+        assert jailed(await api.state()) == [False, True]
+        # Undo of an outcome's Jail: third doubles, undone, and he is out again.
+        await api.post("/api/jail", {"player": luigi, "in_jail": False})
+        await roll(api, app, faces, 1, 1)
+        await roll(api, app, faces, 2, 2)
+        await roll(api, app, faces, 5, 5)
+        assert jailed(await api.state()) == [True, False]
+        undone = await api.post("/api/undo")
+        assert undone["undid"]["kind"] == "jailed"
+        assert jailed(await api.state()) == [False, False]
+        assert (await api.post("/api/redo", {"move": undone["move"]["id"]}))["move"]
+        assert jailed(await api.state()) == [True, False]
+        del mario
+
+
+async def test_the_movies_bad_input_is_refused_by_name_and_changes_nothing(
+        tmp_path: Path) -> None:
+    async with movie(tmp_path, Faces()) as (api, _app):
+        mario, luigi, peach = await api.ids()
+        for body, words in (({}, "players is required"),
+                            ({"players": []}, "non-empty list"),
+                            ({"players": "everyone"}, "non-empty list"),
+                            ({"players": [mario, mario]}, "Mario is listed twice"),
+                            ({"players": [mario, 999]}, "unknown player 999"),
+                            ({"players": [mario], "coins": 5}, "unknown field(s): coins")):
+            await refused(api, "/api/toll", body, 400, words)
+        for body, words in (({"teammate": luigi}, "leader is required"),
+                            ({"leader": mario, "teammate": mario}, "another player"),
+                            ({"leader": mario}, "teammate is required"),
+                            ({"leader": "Mario", "teammate": luigi}, "leader must be a player"),
+                            ({"leader": mario, "teammate": luigi, "first": 6},
+                             "unknown field(s): first")):
+            await refused(api, "/api/battle", body, 400, words)
+        await refused(api, "/api/mode", {"mode": "jail"}, 400, "not armed by hand")
+        await refused(api, "/api/mode", {"mode": "piranha", "leader": mario}, 400,
+                      "takes nothing more")
+        await refused(api, "/api/bowser-wins", {"why": "deeds"}, 400, "unknown field(s)")
+        # The other editions have no toll and no Bowser win.
+        await api.post("/api/games", {"edition": "celebration", "players": ["A", "B"]})
+        a, _b = await api.ids()
+        await refused(api, "/api/toll", {"players": [a]}, 400, "no Bowser's toll")
+        await refused(api, "/api/bowser-wins", {}, 400, "Bowser can't win")
+        await refused(api, "/api/battle", {"leader": a, "teammate": _b}, 400, "has no 'battle'")
+        del peach
+
+
+async def test_a_lone_leader_rolls_both_dice_when_everyone_else_is_in_jail(
+        tmp_path: Path) -> None:
+    faces = Faces()
+    async with movie(tmp_path, faces, ("Mario", "Luigi")) as (api, app):
+        mario, luigi = await api.ids()
+        await api.post("/api/jail", {"player": luigi, "in_jail": True})
+        armed = (await api.post("/api/battle", {"leader": mario, "teammate": None}))["mode"]
+        assert "Mario leads alone" in armed["text"]
+        await roll(api, app, faces, 6)
+        won = await roll(api, app, faces, 2)
+        assert won["kind"] == "battle_won"
+        assert coins(await api.state()) == [32, 30]  # the leader alone is paid
+
+
+async def test_the_doubles_run_and_jail_tries_survive_a_restart(tmp_path: Path) -> None:
+    faces = Faces()
+    async with movie(tmp_path, faces, ("Mario", "Luigi")) as (api, app):
+        await roll(api, app, faces, 4, 4)
+        assert (await api.state())["doubles"] == 1
+    faces = Faces()
+    async with movie(tmp_path, faces, ("Mario", "Luigi")) as (api, app):
+        assert (await api.state())["doubles"] == 1  # from the bank, not from memory
+        assert (await roll(api, app, faces, 3, 3))["step"] == 2
+        third = await roll(api, app, faces, 1, 1)
+        assert third["kind"] == "third_doubles"
+        await api.post("/api/next")
+        await api.post("/api/next")  # Mario again, in Jail
+        await roll(api, app, faces, 1, 2)
+    faces = Faces()
+    async with movie(tmp_path, faces, ("Mario", "Luigi")) as (api, app):
+        state = await api.state()
+        assert state["players"][0]["in_jail"] and state["players"][0]["jail_tries"] == 1
+        assert "try 2 of 3" in state["mode"]["text"]
+
+
+async def test_the_odds_of_every_movie_mode_on_a_real_daemon_fit_the_rulebook(
+        tmp_path: Path) -> None:
+    """Presses through the API with the OS's entropy: the tally of each mode fits its exact
+    odds (chi-square), so the daemon draws from the tables ``companion odds`` proves."""
+    from companion.core.editions import editions
+    from companion.core.odds import report
+
+    rules = editions()["movie"]
+    async with movie(tmp_path, random.SystemRandom(), ("Mario", "Luigi")) as (api, _app):
+        mario, luigi = await api.ids()
+        tallies: dict[str, dict[str, int]] = {m.id: {} for m in rules.modes}
+        for mode, presses in (("turn", 720), ("piranha", 120), ("super_star", 120)):
+            for _ in range(presses):
+                if mode != "turn":
+                    await api.post("/api/mode", {"mode": mode})
+                outcome = await api.post("/api/press")
+                label = outcome["label"]
+                if outcome["kind"] == "third_doubles":  # Jail: let him out to keep rolling
+                    await api.post("/api/jail", {"player": mario, "in_jail": False})
+                tallies[mode][label] = tallies[mode].get(label, 0) + 1
+                await api.post("/api/next")
+                await api.post("/api/next")
+        for _ in range(120):
+            await api.post("/api/battle", {"leader": mario, "teammate": luigi})
+            await api.post("/api/press")
+            label = (await api.post("/api/press"))["label"]
+            tallies["battle"][label] = tallies["battle"].get(label, 0) + 1
+            if label == "lost":
+                await api.post("/api/jail", {"player": mario, "in_jail": False})
+        for mode in ("turn", "piranha", "super_star", "battle"):
+            fit = report("movie", rules.mode(mode), tallies[mode])
+            assert fit.p_value > 1e-4, (mode, fit)
+        state = await api.state()
+        assert json.dumps(state)  # the game is still whole
+        assert AUTH and not state["ended"]
