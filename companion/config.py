@@ -270,7 +270,7 @@ class ReaderConfig:
     tap_gap_ms: int = setting(1000, "the same card counts again after it was away this long",
                               _range(100, 60_000))
     cards: tuple[str, ...] = setting((), "cards known in advance: \"UID = player name\" or "
-                                         "\"UID = action:next_player|pass_go|press|timer|undo\"",
+                                         f"\"UID = action:{'|'.join(CARD_ACTION_NAMES)}\"",
                                      _card_map)
 
     def card_map(self) -> dict[str, str]:

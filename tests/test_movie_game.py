@@ -211,7 +211,8 @@ async def test_jail_by_hand_pay_to_leave_and_undo_takes_jail_back(tmp_path: Path
     async with movie(tmp_path, faces, ("Mario", "Luigi")) as (api, app):
         mario, luigi = await api.ids()
         sent = await api.post("/api/jail", {"player": luigi, "in_jail": True})
-        assert sent["kind"] == "jailed" and sent["text"] == "Luigi goes to Jail (sent by the banker)"
+        assert sent["kind"] == "jailed"
+        assert sent["text"] == "Luigi goes to Jail (sent by the banker)"
         await refused(api, "/api/jail", {"player": luigi, "in_jail": True}, 400,
                       "already in Jail")
         await refused(api, "/api/jail", {"player": luigi, "in_jail": "yes"}, 400,
@@ -345,3 +346,37 @@ async def test_the_odds_of_every_movie_mode_on_a_real_daemon_fit_the_rulebook(
         state = await api.state()
         assert json.dumps(state)  # the game is still whole
         assert AUTH and not state["ended"]
+
+
+async def test_battle_piranha_and_super_star_cards_at_the_table(tmp_path: Path) -> None:
+    """Action cards on the reader: a Battle card makes the current player the leader and the
+    next player card tapped the teammate; presses wait for that tap."""
+    from companion.app import commands as c
+
+    faces = Faces()
+    async with movie(tmp_path, faces) as (api, app):
+        mario, luigi, peach = await api.ids()
+        for uid, body in (("04A1B2C3", {"action": "battle"}), ("04A1B2C4", {"action": "piranha"}),
+                          ("04A1B2C5", {"action": "super_star"}),
+                          ("04D1D2D3", {"player": luigi}), ("04D1D2D4", {"player": mario})):
+            await api.post("/api/cards", {"uid": uid, **body})
+        tapped = await app.table.act(c.Tap("04A1B2C3"), source="reader")
+        assert tapped["did"] == "next press: Battle Bowser: Mario leads; tap the teammate's card"
+        state = await api.state()
+        before = state["version"]
+        await press_the_button(app)  # ignored: nobody to battle with yet
+        assert (await api.state())["version"] == before and not faces.faces
+        refused_tap = await app.table.act(c.Tap("04D1D2D4"), source="reader")
+        assert "another player" in refused_tap["did"]  # the leader can't team with himself
+        joined = await app.table.act(c.Tap("04D1D2D3"), source="reader")
+        assert joined["did"] == "Luigi joins Mario's battle"
+        assert (await api.state())["current_player"] == mario  # the tap did not pass the turn
+        await roll(api, app, faces, 6)
+        assert (await roll(api, app, faces, 1))["kind"] == "battle_won"
+        assert coins(await api.state()) == [32, 32, 30]
+        await app.table.act(c.Tap("04A1B2C4"), source="reader")
+        assert (await roll(api, app, faces, 2))["kind"] == "piranha"
+        await app.table.act(c.Tap("04A1B2C5"), source="reader")
+        assert (await roll(api, app, faces, 3))["kind"] == "super_star"
+        assert coins(await api.state()) == [33, 32, 30]
+        del peach

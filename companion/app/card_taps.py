@@ -15,8 +15,9 @@ from typing import Any
 
 from companion.app import commands as c
 from companion.app.contract import Table
+from companion.core.editions.modes import BY_CARD
 from companion.events import BlockOutcome, CardTapped, LeverPressed
-from companion.exc import CompanionError
+from companion.exc import CompanionError, Refused
 
 log = logging.getLogger(__name__)
 
@@ -38,8 +39,7 @@ class CardTaps:
             if kind == "unmatched":
                 did = f"card of {meaning}, who is not in this game: link it on the tablet"
             elif kind == "player":
-                await table.act(c.SetCurrent(meaning), source=_source(uid))
-                did = f"{(await table.read(c.GetState())).name_of(meaning)} is current"
+                did = await self._player(table, meaning, uid)
             elif kind == "action":
                 did = await self._action(table, str(meaning), uid)
         except CompanionError as exc:
@@ -55,8 +55,32 @@ class CardTaps:
         return entry
 
     @staticmethod
+    async def _player(table: Table, player: Any, uid: str) -> str:
+        """A player's card makes them current; while a battle waits for its teammate (a
+        Battle card armed it), it makes them the teammate instead."""
+        state = await table.read(c.GetState())
+        mode = state.mode
+        if mode is not None and mode.params.get("teammate") == BY_CARD:
+            leader = mode.params["leader"]
+            await table.act(c.ArmMode(mode.id, {"leader": leader, "teammate": player}),
+                            source=_source(uid))
+            return f"{state.name_of(player)} joins {state.name_of(leader)}'s battle"
+        await table.act(c.SetCurrent(player), source=_source(uid))
+        return f"{(await table.read(c.GetState())).name_of(player)} is current"
+
+    @staticmethod
     async def _action(table: Table, action: str, uid: str) -> str:
         source = _source(uid)
+        if action in ("piranha", "super_star"):
+            view = await table.act(c.ArmMode(action), source=source)
+            return f"next press: {view.text}"
+        if action == "battle":
+            state = await table.read(c.GetState())
+            if state.current_player is None:
+                raise Refused("nobody is current: tap the leader's card first")
+            view = await table.act(c.ArmMode("battle", {"leader": state.current_player,
+                                                        "teammate": BY_CARD}), source=source)
+            return f"next press: {view.text}"
         if action == "next_player":
             pid = await table.act(c.NextPlayer(), source=source)
             return f"next player: {(await table.read(c.GetState())).name_of(pid)}"

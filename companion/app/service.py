@@ -31,7 +31,7 @@ from companion.bank.service import BankService
 from companion.bank.store import StorageError
 from companion.core.block import Block
 from companion.core.editions import Editions, editions
-from companion.core.editions.modes import Mode, check_arming
+from companion.core.editions.modes import BY_CARD, Mode, check_arming
 from companion.core.editions.ruleset import Ruleset
 from companion.core.ledger import Entry, Payment
 from companion.core.lever import TimerState
@@ -153,6 +153,9 @@ class TableService:
                                              "press again")
         rules = self.rules()
         mode, params = self._mode(rules)
+        if params.get("teammate") == BY_CARD:
+            return self._ignored(at, source, "the battle waits for its teammate: tap their "
+                                             "card, or pick them on the tablet")
         if not mode.draws:  # the block is a second lever
             timer = self.lever.toggle(source)
             event = LeverPressed(at, source, timer.running)
@@ -382,7 +385,8 @@ class TableService:
             active = tuple(p.id for p in state.active) if state is not None else ()
             still = mode is not None and armed.game == game and all(
                 armed.params.get(k) in active for k in ("payer", "owner", "leader")
-                if k in armed.params) and armed.params.get("teammate") in (None, *active)
+                if k in armed.params) and armed.params.get("teammate") in (None, BY_CARD,
+                                                                           *active)
             if still and mode is not None:
                 return mode, armed.params
             self.armed = None  # a new game, or a player armed with went out
@@ -407,6 +411,10 @@ class TableService:
         elif "leader" in params and state is not None:
             leader = state.name_of(params["leader"])
             mate = params.get("teammate")
+            if mate == BY_CARD:
+                return ModeView(mode.id, mode.name, False, dict(params),
+                                f"{mode.name}: {leader} leads; tap the teammate's card",
+                                mode.hint)
             with_whom = f" with {state.name_of(mate)}" if mate is not None else " alone"
             if "first" in params:
                 roller = state.name_of(mate) if mate is not None else leader

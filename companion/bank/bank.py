@@ -27,6 +27,7 @@ from typing import Any
 
 from companion.bank.facts import (
     FACTS,
+    JAIL_MOVES,
     Facts,
     Player,
     move_text,
@@ -418,15 +419,20 @@ class Bank:
                 facts.points[row["player_id"]] = (data["points"], data["cards"])
             elif kind is MoveKind.WORMS:
                 facts.worms[row["player_id"]] = data["found"]
-            elif kind is MoveKind.JAIL and data.get("frees"):
-                facts.jailed.pop(row["player_id"], None)
-            elif kind is MoveKind.JAILED:
-                if data["in"]:
-                    facts.jailed[row["player_id"]] = data.get("mark", 0)
-                else:
-                    facts.jailed.pop(row["player_id"], None)
             if row["ends"]:
                 facts.ending = row
+        jail = ", ".join(f"'{k.value}'" for k in JAIL_MOVES)
+        # Only each player's latest (SQLite walks the rest in C): a game of many trips to
+        # Jail reads no more in Python than a game of one.
+        for row in self._db.execute(
+                "SELECT player_id, kind, data FROM moves WHERE id IN (SELECT MAX(id) FROM moves"
+                f" m INDEXED BY moves_by_kind WHERE game_id = ? AND kind IN ({jail}) AND NOT"
+                " EXISTS (SELECT 1 FROM moves u WHERE u.undoes = m.id) GROUP BY player_id)",
+                (gid,)):
+            if row["kind"] == MoveKind.JAILED.value:
+                data = json.loads(row["data"])
+                if data["in"]:
+                    facts.jailed[row["player_id"]] = data.get("mark", 0)
         return facts
 
     def _open_facts(self, game_id: int | None) -> Facts:
@@ -1426,16 +1432,20 @@ class Bank:
     def _bowser_waits(self, facts: Facts) -> bool:
         """Bowser was beaten and waits on GO "until all of the players have completed their
         next turn": every player still in, the one who beat him too (the FAQ's reading), so
-        until the turn has passed once more than there are players."""
-        row = self._db.execute(
-            "SELECT m.id FROM outcomes o JOIN entries e ON e.outcome_id = o.id JOIN moves m ON"
-            " m.id = e.move_id WHERE o.game_id = ? AND o.kind = ? AND e.kind = 'block' AND"
-            " NOT EXISTS (SELECT 1"
-            " FROM moves u WHERE u.undoes = m.id) ORDER BY o.id DESC LIMIT 1",
-            (facts.gid, Kind.BATTLE_WON.value)).fetchone()
-        if row is None:
+        until the turn has passed once more than there are players. Only the outcomes since
+        that many turns are read, however long the game."""
+        if facts.rules.mode_for_table("battle") is None:
             return False
         players = len(facts.active)
+        turns = self._live_moves(facts.gid, MoveKind.TURN, limit=players + 1)
+        since = json.loads(turns[-1]["data"]).get("mark", 0) if len(turns) > players else 0
+        row = self._db.execute(
+            "SELECT m.id FROM outcomes o JOIN entries e ON e.outcome_id = o.id JOIN moves m ON"
+            " m.id = e.move_id WHERE o.game_id = ? AND o.id > ? AND o.kind = ? AND"
+            " e.kind = 'block' AND NOT EXISTS (SELECT 1 FROM moves u WHERE u.undoes = m.id)"
+            " ORDER BY o.id DESC LIMIT 1", (facts.gid, since, Kind.BATTLE_WON.value)).fetchone()
+        if row is None:
+            return False
         return len(self._live_moves(facts.gid, MoveKind.TURN, after=row["id"],
                                     limit=players + 1)) <= players
 

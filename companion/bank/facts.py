@@ -14,8 +14,11 @@ from companion.core.ledger import BANK, MoveKind
 from companion.core.state import MoveView
 from companion.exc import Refused
 
-FACTS = (MoveKind.BANKRUPTCY, MoveKind.POINTS, MoveKind.WORMS, MoveKind.END, MoveKind.JAILED,
-         MoveKind.JAIL, MoveKind.BOWSER_WINS)
+FACTS = (MoveKind.BANKRUPTCY, MoveKind.POINTS, MoveKind.WORMS, MoveKind.END,
+         MoveKind.BOWSER_WINS)
+JAIL_MOVES = (MoveKind.JAILED, MoveKind.JAIL)
+"""Moves that put a player in Jail or let them out (a fee paid in Jail frees; one paid
+outside leaves them out): each player's latest one says where they are."""
 """Moves that change what a player or the game is, besides coins."""
 
 

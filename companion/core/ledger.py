@@ -162,9 +162,12 @@ def check_colours(colours: object) -> list[str]:
     return [c.lower() for c in colours]
 
 
-CARD_ACTION_NAMES = ("next_player", "pass_go", "press", "timer", "undo")
+CARD_ACTION_NAMES = ("next_player", "pass_go", "press", "timer", "undo", "battle", "piranha",
+                     "super_star")
 """What a card can do instead of naming a player: next turn, pass GO for the current player,
-press the block, start/stop the lever timer, undo the last coin movement."""
+press the block, start/stop the lever timer, undo the last coin movement; the Movie's: a battle
+led by the current player (the next player card tapped is the teammate), Piranha Plant or
+Super Star for the next press."""
 
 
 def check_card_uid(uid: object) -> str | None:

@@ -362,15 +362,19 @@ def check_rent(params: Mapping[str, object], players: tuple[int, ...]) -> dict[s
     return {"payer": payer, "owner": owner, "utilities": utilities}  # type: ignore[dict-item]
 
 
+BY_CARD = "card"
+"""A battle's ``teammate`` still to come: the next player card tapped (a Battle card armed it)."""
+
+
 def check_battle(params: Mapping[str, object], players: tuple[int, ...],
-                 jailed: frozenset[int] = frozenset()) -> dict[str, int | None]:
+                 jailed: frozenset[int] = frozenset()) -> dict[str, Any]:
     """A battle's arming: ``leader`` (who landed on Bowser, or whom he landed on) and the
     ``teammate`` they pick, two different players still in the game and not in Jail ("You
     cannot battle Bowser" from Jail). ``teammate`` may be left out only when nobody else can
     battle: the leader then rolls both dice (README: the rulebook is silent)."""
     leader, teammate = params.get("leader"), params.get("teammate")
     for name, who in (("leader", leader), ("teammate", teammate)):
-        if who is None and name == "teammate":
+        if name == "teammate" and who in (None, BY_CARD):
             continue
         if not isinstance(who, int) or isinstance(who, bool) or who not in players:
             raise Refused(f"{name} must be a player still in the game, got {shown(who)}")
@@ -381,7 +385,7 @@ def check_battle(params: Mapping[str, object], players: tuple[int, ...],
     free = [p for p in players if p != leader and p not in jailed]
     if teammate is None and free:
         raise Refused("teammate is required: the leader picks another player to battle with")
-    clean: dict[str, int | None] = {"leader": leader, "teammate": teammate}  # type: ignore
+    clean: dict[str, Any] = {"leader": leader, "teammate": teammate}
     first = params.get("first")
     if first is not None:
         if not isinstance(first, int) or isinstance(first, bool) or not 1 <= first <= SIDES:
