@@ -103,6 +103,11 @@ def test_bench_command_prints_json_figures() -> None:
     assert (fanout["clients"], fanout["events"]) == (10, 200)
     assert 0 < fanout["p50"] <= fanout["p99"] <= fanout["max"]
     assert data["startup_to_ready_ms"] > 0
+    movie = data["movie_state_read_ms"]  # the Movie's state read against a Celebration game's
+    assert movie["presses"] == 3000 and movie["movie_moves"] > 2000
+    assert movie["movie"]["n"] == movie["celebration_floor"]["n"] == 200
+    assert movie["ratio_p50"] == pytest.approx(
+        movie["movie"]["p50"] / movie["celebration_floor"]["p50"], abs=0.01)
     growth = data["write_cost_growth"]
     assert (growth["writes"], growth["window"], growth["balances_checked"]) == (400, 200, True)
     assert growth["ratio"] == pytest.approx(

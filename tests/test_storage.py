@@ -360,6 +360,22 @@ def _press(n: int) -> HeldPress:
                      True, {})
 
 
+def test_a_first_start_in_a_folder_not_made_yet_keeps_held_presses_on_disk(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A newcomer's first run: the data folder does not exist yet; the held-presses file is
+    made in it at once (no warning that presses would be kept in memory only)."""
+    from companion.bank.service import BankService
+
+    folder = tmp_path / "not" / "made" / "yet"
+    service = BankService(folder / "bank.sqlite3")
+    try:
+        service.open()
+        assert service.status().kept and (folder / FILE_NAME).is_file()
+        assert "held presses can't be kept" not in caplog.text
+    finally:
+        service.close()
+
+
 def test_the_held_file_keeps_the_newest_whole_slot_when_the_other_is_torn(
         tmp_path: Path) -> None:
     path = tmp_path / FILE_NAME

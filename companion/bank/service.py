@@ -107,7 +107,8 @@ class BankService:
     def _open_held_file(self) -> None:
         if self._held_file.is_open:
             return
-        try:
+        try:  # the first start makes the data folder (the bank would, a moment later)
+            self._held_file.path.parent.mkdir(parents=True, exist_ok=True)
             found = self._held_file.open()
         except OSError as exc:
             if self._held_on_disk:
