@@ -13,11 +13,21 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 import pygame
 
 from companion.core.editions import editions
-from companion.core.outcomes import Kind
+from companion.core.outcomes import TWO_DICE, Kind
 from companion.display import SIZES as DISPLAY_SIZES
 from companion.display.previews import SAMPLE_LINK, sample_scenes, size_of
 from companion.display.qr import qr_geometry, qr_matrix
-from companion.display.render import GOLD, GOLD_DARK, Label, font, render
+from companion.display.render import (
+    BLACK_DIE,
+    BOWSER_WAITS,
+    GOLD,
+    GOLD_DARK,
+    RED_DIE,
+    DieStyle,
+    Label,
+    font,
+    render,
+)
 from companion.display.scene import OutcomeFace, PlayerRow, Scene
 from tests.conftest import run_companion
 
@@ -90,7 +100,8 @@ def test_what_each_screen_must_say(size: str) -> None:
     rent = texts("outcome-utility-rent")
     assert {"RENT 8", "\u22128", "Pay the owner 8 coins"} <= set(rent)
     assert any(t.startswith("Luigi \u22128 to Mario") for t in rent)
-    assert {"ROLLED 4", "The die says 4"} <= set(texts("outcome-movie-roll"))
+    assert {"4 + 2 = 6", "Bowser moves 2 (black die), then you move 6",
+            "Luigi's turn"} <= set(texts("outcome-movie-turn"))  # the Movie's two dice
     assert {"4 COINS!", "Collect 4 coins from the Bank"} <= set(texts("outcome-coin-block"))
     assert {"5 COINS!", "Collect 5 coins from the Bank"} <= set(texts("outcome-item-box"))
     out = texts("table-player-out")
@@ -106,6 +117,150 @@ def test_what_each_screen_must_say(size: str) -> None:
     strip = [t for t in texts("table-not-saved") if t.startswith("NOT SAVED YET")]
     assert strip == ["NOT SAVED YET · the SD card is full · 2 presses held"]
     assert "Mario's turn" in texts("table-not-saved")  # the table still shows, above it
+
+
+MOVIE_OUTCOMES = sorted(name for name in SCENES if name.startswith("outcome-movie-"))
+
+
+@pytest.mark.parametrize("size", DISPLAY_SIZES)
+def test_what_the_movie_screens_say(size: str) -> None:
+    """Each Movie outcome in the mode's own words (its headline and instruction), who it was
+    for and what it did to them; the table's Jail, Bowser on GO and armed battle; Bowser's
+    win."""
+    movie = editions()["movie"]
+
+    def texts(name: str) -> list[str]:
+        return [label.text for label in drawn(SCENES[name], size)[1]]
+
+    assert len(MOVIE_OUTCOMES) >= 10 and "outcome-movie-roll" not in SCENES
+    for name in MOVIE_OUTCOMES:  # the mode's headline, whole, and its first sentence
+        face = SCENES[name].outcome
+        assert face is not None and face.kind in MOVIE_KINDS, name
+        said = texts(name)
+        assert face.headline and face.headline in said, (name, said)
+        assert face.instruction.split(". ")[0] in said, (name, said)
+    prize = movie.mode("battle").fees["prize"]
+    assert {"DOUBLES! 3 + 3", "Bowser moves 3 (black die), then you move 6",
+            "Doubles (2 of 3): take another turn after this one",
+            "Luigi's turn"} <= set(texts("outcome-movie-doubles"))
+    third = texts("outcome-movie-third-doubles")
+    assert "Luigi goes to Jail" in third and "JAIL" in third  # said, and the cell's plate
+    assert "Go straight to Jail: no coins for passing GO" in third
+    roll = texts("outcome-movie-battle-roll")  # the leader's die, the teammate's to come
+    assert {"BATTLE! LEADER 4", "Mario", "Luigi", "?",
+            "Luigi presses for the second die"} <= set(roll)
+    won = texts("outcome-movie-battle-won")
+    assert {"BOWSER BEATEN 4 + 5 = 9", f"Leader and teammate collect {prize} coins each",
+            BOWSER_WAITS, f"Mario +{prize}  ·  Luigi +{prize}"} <= set(won)
+    assert BOWSER_WAITS == "Bowser waits on GO until everyone has had a turn"
+    lost = texts("outcome-movie-battle-lost")
+    assert {"BATTLE LOST 4 + 1 = 5", "Mario goes to Jail", "JAIL"} <= set(lost)
+    assert {"PIRANHA PLANT! PAY 4", "Pay the Bank 4 coins", "\u22124",
+            "Luigi \u22124  ·  now 23"} <= set(texts("outcome-movie-piranha"))
+    assert {"SUPER STAR! +5", "Collect 5 coins from the Bank",
+            "Luigi +5  ·  now 32"} <= set(texts("outcome-movie-super-star"))
+    tries = movie.mode("jail").fees["tries"]
+    assert {"NO DOUBLES 2 + 1", f"Stay in Jail: {tries - 1} tries left", "Luigi stays in Jail",
+            "JAIL"} <= set(texts("outcome-movie-jail-stay"))
+    assert {"DOUBLES! FREE 6 + 6", "Out of Jail: move 12 with the doubles",
+            "Luigi is out of Jail"} <= set(texts("outcome-movie-jail-free"))
+    paid = texts("outcome-movie-jail-paid")
+    assert "Pay the Bank 1 coin and move 7" in paid
+    assert "Luigi \u22121  ·  now 26  ·  out of Jail" in paid
+    for name in ("outcome-movie-turn", "outcome-movie-doubles", "outcome-movie-piranha"):
+        assert not any("Jail" in t or t == "JAIL" for t in texts(name)), name
+
+    jail = drawn(SCENES["table-movie-jail"], size)[1]
+    words = " ".join(label.text for label in jail)  # a long band may take two lines
+    assert BOWSER_WAITS in [label.text for label in jail]
+    assert "Next press: Luigi is in Jail: a press rolls for doubles (try 2 of 3)" in words
+    marks = [label for label in jail if label.text == "IN JAIL"]
+    luigi = next(label for label in jail if label.text == "Luigi")
+    assert len(marks) == 1 and marks[0].rect.top < luigi.rect.centery < marks[0].rect.bottom
+    assert marks[0].rect.left > luigi.rect.right  # on Luigi's row, after his name
+    armed = " ".join(texts("table-movie-battle-armed"))
+    assert "Next press: Battle Bowser: Mario leads with Peach; Mario presses first" in armed
+    assert BOWSER_WAITS not in armed  # nobody beat him in that game
+    for name in ("table-4-players", "table-armed-rent", "table-6-players"):
+        assert not {"IN JAIL", BOWSER_WAITS} & set(texts(name)), name
+    bowser = texts("winner-bowser")
+    assert {"BOWSER WINS", "Every player loses", "12 coins", "out"} <= set(bowser)
+    assert not any(t.endswith(("wins!", "share the win!")) for t in bowser)
+
+
+MOVIE_KINDS = TWO_DICE | {Kind.BATTLE_ROLL, Kind.BATTLE_WON, Kind.BATTLE_LOST, Kind.PIRANHA,
+                          Kind.SUPER_STAR}
+
+
+def die_on(surface: pygame.Surface, style: DieStyle) -> tuple[pygame.Rect, int] | None:
+    """The die of ``style`` on the frame, found by the colour of its body (the largest patch
+    of it), and the pips on it: the patches of pip colour inside its body."""
+    body = pygame.mask.from_threshold(surface, style.body, (1, 1, 1, 255))
+    if body.count() == 0:
+        return None
+    patch = body.connected_component()  # the largest one
+    rect = patch.get_bounding_rects()[0]
+    pips = pygame.mask.from_threshold(surface.subsurface(rect), style.pip, (1, 1, 1, 255))
+    return rect, len([r for r in pips.get_bounding_rects() if r.width > 1 and r.height > 1])
+
+
+@pytest.mark.parametrize("size", DISPLAY_SIZES)
+@pytest.mark.parametrize("name", MOVIE_OUTCOMES)
+def test_the_movie_dice_are_drawn_large_with_their_pips(size: str, name: str) -> None:
+    """Red die and black die, side by side, each showing its roll in pips, large (a quarter of
+    the screen's height at least); one die, the red, where the Movie rolls one."""
+    scene = SCENES[name]
+    assert scene.outcome is not None
+    rolls = scene.outcome.rolls
+    surface, _ = drawn(scene, size)
+    red, black = die_on(surface, RED_DIE), die_on(surface, BLACK_DIE)
+    assert red is not None, "no red die"
+    assert red[1] == rolls[0], f"the red die shows {red[1]} pips, rolled {rolls[0]}"
+    h = surface.get_height()
+    assert red[0].height >= h * 0.25 and abs(red[0].width - red[0].height) <= 2
+    if len(rolls) == 1:
+        assert black is None, "one die rolled, two drawn"
+        return
+    assert black is not None, "no black die"
+    assert black[1] == rolls[1], f"the black die shows {black[1]} pips, rolled {rolls[1]}"
+    assert black[0].size == red[0].size and black[0].centery == red[0].centery
+    assert red[0].right < black[0].left  # side by side: red first
+
+
+def gold_beside(surface: pygame.Surface) -> bool:
+    """Gold pixels on the dice's middle row left of the red die and right of the black one
+    (the frame that makes doubles stand out)."""
+    red, black = die_on(surface, RED_DIE), die_on(surface, BLACK_DIE)
+    assert red is not None and black is not None
+    y = red[0].centery
+    left = any(surface.get_at((x, y))[:3] == GOLD for x in range(red[0].left))
+    right = any(surface.get_at((x, y))[:3] == GOLD
+                for x in range(black[0].right, surface.get_width()))
+    return left and right
+
+
+@pytest.mark.parametrize("size", DISPLAY_SIZES)
+def test_doubles_stand_out(size: str) -> None:
+    assert gold_beside(drawn(SCENES["outcome-movie-doubles"], size)[0])
+    assert gold_beside(drawn(SCENES["outcome-movie-jail-free"], size)[0])
+    assert not gold_beside(drawn(SCENES["outcome-movie-turn"], size)[0])
+    assert not gold_beside(drawn(SCENES["outcome-movie-jail-stay"], size)[0])
+
+
+@pytest.mark.parametrize("size", DISPLAY_SIZES)
+def test_a_super_star_lights_one_coin_per_ping(size: str) -> None:
+    counts = []
+    for shown in range(0, 7):
+        face = OutcomeFace(Kind.SUPER_STAR, 6, shown, 99, "Luigi", 6, 30, False, True,
+                           "SUPER STAR! +6", "Collect 6 coins from the Bank", rolls=(6,),
+                           tracked=True)
+        surface, _ = drawn(Scene("outcome", outcome=face), size)
+        die = die_on(surface, RED_DIE)
+        assert die is not None and die[1] == 6
+        right = surface.subsurface((die[0].right, 0, surface.get_width() - die[0].right,
+                                    surface.get_height()))
+        counts.append(lit_coins(right, die[0].centery))
+    assert counts == [0, 1, 2, 3, 4, 5, 6]
 
 
 def lit_coins(surface: pygame.Surface, y: int) -> int:

@@ -111,6 +111,7 @@ async def test_a_movie_game_from_the_first_roll_to_bowser_and_the_last_player(
                       "Luigi is in Jail and pays no toll")
         toll = await api.post("/api/toll", {"players": [mario, peach]})
         assert toll["kind"] == "toll" and len(toll["entries"]) == 2
+        assert app.speaker.backend.played[-1] == app.table.library.sounds["toll"]  # the low stomp
         assert toll["text"] == "Bowser's toll: Mario, Peach each pay 1 coin"
         assert coins(await api.state()) == [29, 30, 29]
         await api.post("/api/undo")  # one undo takes back the whole toll
@@ -187,7 +188,9 @@ async def test_a_movie_game_from_the_first_roll_to_bowser_and_the_last_player(
         assert not (await api.state())["ended"]
 
         # Every deed on its Game Over side: Bowser wins, everyone loses.
+        laughs = app.speaker.backend.played.count(app.table.library.sounds["bowser"])
         end = await api.post("/api/bowser-wins")
+        assert app.speaker.backend.played.count(app.table.library.sounds["bowser"]) == laughs + 1
         assert end["ends"] and end["data"]["winners"] == [] and end["data"]["bowser"]
         over = await api.state()
         assert over["ended"] and over["bowser_won"] and over["winners"] == []

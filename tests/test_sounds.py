@@ -469,3 +469,35 @@ def test_a_roll_and_rent_sound_the_die_and_the_till(library: SoundLibrary) -> No
     rent = library.for_outcome(Outcome(Kind.RENT, 8, (4,), "utility_rent"))
     assert rent.data == library.sounds["dice_roll"].data + library.sounds["rent"].data
     assert library.seconds(Outcome(Kind.RENT, 8, (4,), "utility_rent")) == rent.seconds
+
+
+MOVIE_VOICES = [
+    (Outcome(Kind.DICE, 0, (2, 5), "turn"), ()),
+    (Outcome(Kind.DICE, 0, (4, 4), "turn", 1), ("doubles",)),
+    (Outcome(Kind.THIRD_DOUBLES, 0, (6, 6), "turn", 3), ("doubles", "jail")),
+    (Outcome(Kind.BATTLE_ROLL, 0, (3,), "battle", 1), ()),
+    (Outcome(Kind.BATTLE_WON, 2, (3, 5), "battle", 2), ("battle_won",)),
+    (Outcome(Kind.BATTLE_LOST, 0, (1, 4), "battle", 2), ("battle_lost",)),
+    (Outcome(Kind.PIRANHA, 4, (4,), "piranha"), ("piranha",)),
+    (Outcome(Kind.SUPER_STAR, 3, (3,), "super_star"), ("super_star", "coin")),
+    (Outcome(Kind.JAIL_FREE, 0, (2, 2), "jail", 1), ("doubles",)),
+    (Outcome(Kind.JAIL_STAY, 0, (2, 3), "jail", 1), ()),
+    (Outcome(Kind.JAIL_PAID, 1, (2, 3), "jail", 3), ("rent",)),
+]
+"""Each Movie outcome: the dice first, then the sounds that say what it means."""
+
+
+@pytest.mark.parametrize(("outcome", "voices"), MOVIE_VOICES,
+                         ids=[f"{o.kind.value}-{o.label}" for o, _ in MOVIE_VOICES])
+def test_every_movie_outcome_rolls_the_dice_then_says_what_it_means(
+        outcome: Outcome, voices: tuple[str, ...], library: SoundLibrary) -> None:
+    pcm = library.for_outcome(outcome).data
+    assert pcm.startswith(library.sounds["dice_roll"].data)
+    movie_own = ("doubles", "jail", "battle_won", "battle_lost", "piranha", "super_star", "rent")
+    for name in movie_own:
+        assert (library.sounds[name].data in pcm) == (name in voices), name
+    if outcome.kind is Kind.SUPER_STAR:  # one ping per coin, after the sparkle
+        ping = library.sounds["coin"].data
+        start = round(library.ping_start(outcome) * RATE) * 2
+        assert pcm[start:start + len(ping)] == ping
+        assert pcm.count(ping) == outcome.coins
