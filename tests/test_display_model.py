@@ -5,10 +5,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.core.editions import editions
 from companion.core.ledger import BANK, Entry, EntryKind
 from companion.core.lever import LeverSettings, LeverTimer
 from companion.core.outcomes import Kind, Outcome
-from companion.core.state import JournalLine
+from companion.core.state import JournalLine, ModeView
 from companion.display.previews import sample_state
 from companion.display.scene import (
     ANIMATION_FRAMES,
@@ -27,11 +28,14 @@ IDLE_TIMER = LeverTimer(LeverSettings()).state(0.0)
 
 
 def played(model: DisplayModel, outcome: Outcome, at: float, *, player: int | None = 2,
-           balance: int = 30, bank_after: float | None = None) -> None:
-    model.apply(BlockOutcome(1, outcome, at, "button", True, ping_period=0.3), at)
+           balance: int = 30, bank_after: float | None = None,
+           ping_start: float = 0.0) -> None:
+    model.apply(BlockOutcome(1, outcome, at, "button", True, ping_period=0.3,
+                             ping_start=ping_start), at)
     balances = (32, balance, -3, 41)
+    movie = editions()["movie"].find_mode(outcome.mode) is not None  # the Movie's own modes
     state = sample_state(current=player or 0, balances=balances, outcome=outcome,
-                         outcome_player=player)
+                         outcome_player=player, edition="movie" if movie else "celebration")
     model.apply(StateChanged("outcome", "", state), at if bank_after is None else bank_after)
 
 
@@ -153,7 +157,9 @@ def test_log_shows_both_sides_of_a_payment_and_marks_undone_lines() -> None:
         st.floats(0, 40, allow_nan=False),
         st.sampled_from([Outcome(Kind.COINS, k, (1, k)) for k in (1, 3, 6)]
                         + [Outcome(k, 0, (6,)) for k in (Kind.BOWSER, Kind.POWER_UP,
-                                                         Kind.GAME_OVER)]),
+                                                         Kind.GAME_OVER)]
+                        + [Outcome(Kind.SUPER_STAR, 4, (4,), "super_star"),
+                           Outcome(Kind.DICE, 0, (3, 3), "turn", 1)]),
         st.floats(1, 20, allow_nan=False)), max_size=6),
     probes=st.lists(st.floats(0, 120, allow_nan=False), min_size=1, max_size=8),
     fractions=st.lists(st.floats(0, 1, exclude_max=True), min_size=1, max_size=6),
@@ -169,8 +175,9 @@ def test_the_scene_never_changes_before_next_change_says(events, probes, fractio
     for now in sorted(probes):
         while pending and pending[0][1] <= now:
             kind, at, outcome, seconds = pending.pop(0)
-            if kind == "press":
-                played(model, outcome, at)
+            if kind == "press":  # a Super Star pings after its dice and fanfare
+                played(model, outcome, at,
+                       ping_start=1.3 if outcome.kind is Kind.SUPER_STAR else 0.0)
             elif kind == "bank":
                 model.apply(StateChanged("pass GO", "", sample_state()), at)
             elif kind == "timer":
@@ -240,3 +247,88 @@ def test_the_daemons_timer_events_drive_the_countdown() -> None:
     assert running.timer.label == "Worms are moving!"
     model.apply(TimerChanged("stopped", "tablet", None, None, "", IDLE_TIMER), 2.0)
     assert model.scene(2.0).screen == "table"
+
+
+MOVIE_BATTLE = {"leader": 1, "teammate": 3, "step": 2}
+
+
+def test_a_won_battle_shows_its_leader_and_teammate_and_both_dice() -> None:
+    model = DisplayModel(idle_after=None)
+    won = Outcome(Kind.BATTLE_WON, 2, (4, 5), "battle", 2)
+    model.apply(BlockOutcome(1, won, 0.0, "button", True), 0.0)
+    waiting = model.scene(0.5).outcome
+    assert waiting is not None and waiting.teammate is None and waiting.rolls == (4, 5)
+    state = sample_state(current=1, balances=(34, 27, 12, 41), outcome=won, outcome_player=1,
+                         edition="movie", params=MOVIE_BATTLE)
+    model.apply(StateChanged("outcome", "", state), 0.01)
+    face = model.scene(1.0).outcome
+    assert face is not None and (face.player, face.balance) == ("Mario", 34)
+    assert (face.teammate, face.teammate_balance) == ("Peach", 12)
+    assert face.delta == 2 and face.banked and face.tracked and face.step == 2
+
+
+def test_a_roll_that_moves_no_coins_is_still_kept_for_its_player() -> None:
+    """The Movie's turn roll moves no coins, but who rolled it counts (doubles, Jail)."""
+    model = DisplayModel(idle_after=None)
+    played(model, Outcome(Kind.DICE, 0, (2, 2), "turn", 1), 0.0)
+    face = model.scene(1.0).outcome
+    assert face is not None and face.tracked and not face.banked and face.player == "Luigi"
+    assert face.rolls == (2, 2) and face.step == 1
+    offline = DisplayModel(bank_online=False)
+    offline.apply(BlockOutcome(1, Outcome(Kind.DICE, 0, (2, 5), "turn"), 0.0, "button", True),
+                  0.0)
+    face = offline.scene(1.0).outcome
+    assert face is not None and not face.tracked and not face.waiting
+
+
+def test_a_super_star_lights_a_coin_per_ping_after_its_dice() -> None:
+    model = DisplayModel(idle_after=None)
+    played(model, Outcome(Kind.SUPER_STAR, 5, (5,), "super_star"), 0.0, ping_start=1.5)
+    shown = [model.scene(t).outcome.coins_shown for t in (0.0, 1.49, 1.5, 1.8, 2.75, 6.0)]
+    assert shown == [0, 0, 1, 2, 5, 5]
+    assert model.next_change(1.0) == 1.5  # settled, and the first ping is next
+    assert model.next_change(1.5) == 1.8
+    piranha = DisplayModel(idle_after=None)  # pays: no coins light up
+    played(piranha, Outcome(Kind.PIRANHA, 4, (4,), "piranha"), 0.0, ping_start=1.5)
+    assert piranha.scene(3.0).outcome.coins_shown == 0
+    assert piranha.next_change(1.0) == 8.0
+
+
+def test_the_movie_table_shows_jail_bowser_on_go_and_the_doubles_so_far() -> None:
+    doubles = ModeView("turn", "Turn roll", True, {}, "Turn roll: doubles 1 of 3")
+    state = sample_state(edition="movie", current=1, jailed=(2, 3), out=(3,),
+                         bowser_waits=True, doubles=1, mode=doubles)
+    model = DisplayModel(idle_after=None)
+    model.apply(StateChanged("outcome", "", state), 0.0)
+    table = model.scene(1.0)
+    assert table.screen == "table" and table.bowser_waits
+    assert [p.in_jail for p in table.players] == [False, True, False, False]  # out: not shown
+    assert table.mode == "Turn roll: doubles 1 of 3"  # the default mode, with doubles to say
+    model.apply(StateChanged("next", "", sample_state(edition="movie", current=2)), 2.0)
+    plain = model.scene(3.0)
+    assert plain.mode is None and not plain.bowser_waits
+    assert not any(p.in_jail for p in plain.players)
+
+
+def test_bowsers_win_ends_the_game_with_no_winner() -> None:
+    model = DisplayModel(idle_after=None)
+    model.apply(StateChanged("bowser wins", "", sample_state(
+        edition="movie", balances=(12, 0, 7, 3), out=(2,), ended=True, bowser_won=True)), 0.0)
+    scene = model.scene(1.0)
+    assert scene.screen == "winner" and scene.bowser_won and scene.title == "BOWSER WINS"
+    assert not any(row.winner for row in scene.standings)
+    last = DisplayModel(idle_after=None)  # the last player with coins: a winner, not Bowser
+    last.apply(StateChanged("end", "", sample_state(
+        edition="movie", balances=(12, 0, 0, 0), out=(2, 3, 4), ended=True)), 0.0)
+    scene = last.scene(1.0)
+    assert scene.title == "Mario wins!" and not scene.bowser_won
+
+
+def test_the_log_says_the_movies_coins_in_words() -> None:
+    names = sample_state(players=3, edition="movie")
+    toll = Entry(1, 1, 0.0, 3, BANK, 1, EntryKind.TOLL, "Bowser's toll")
+    assert log_lines(JournalLine(toll), names) == [LogLine("Peach", -1, "Bowser's toll")]
+    for kind, why in (("battle_won", "beat Bowser"), ("piranha", "Piranha Plant"),
+                      ("super_star", "Super Star"), ("jail_paid", "jail fee")):
+        entry = Entry(2, 1, 0.0, BANK, 1, 2, EntryKind.BLOCK)
+        assert log_lines(JournalLine(entry, outcome_kind=kind), names)[0].why == why

@@ -26,6 +26,23 @@ from companion.display import SIZES
 from companion.display.scene import ANIMATION_FRAMES, FPS, DisplayModel, Scene, TimerView
 from companion.events import BlockOutcome, CardTapped, StateChanged, StorageChanged
 
+Move = tuple[int, int, int, EntryKind, str, str | None, int | None]
+"""A coin movement for the log: payer, payee, amount, kind, note, the outcome's kind, undone
+by."""
+CELEBRATION_MOVES: tuple[Move, ...] = (
+    (BANK, 2, 3, EntryKind.BLOCK, "", "coins", None),
+    (3, BANK, 5, EntryKind.BLOCK, "", "bowser", None),
+    (1, 3, 4, EntryKind.TRANSFER, "rent", None, None),
+    (BANK, 4, 2, EntryKind.PASS_GO, "passed GO", None, None),
+    (1, BANK, 10, EntryKind.BLOCK, "", "game_over", 9))
+MOVIE_MOVES: tuple[Move, ...] = (
+    (3, BANK, 1, EntryKind.TOLL, "Bowser's toll", None, None),
+    (BANK, 1, 2, EntryKind.BLOCK, "", "battle_won", None),
+    (BANK, 3, 2, EntryKind.BLOCK, "", "battle_won", None),
+    (BANK, 4, 5, EntryKind.BLOCK, "", "super_star", None),
+    (2, BANK, 4, EntryKind.BLOCK, "", "piranha", None))
+"""A Movie game's coin log: a toll, a won battle (both collect), a Super Star, a Piranha
+Plant."""
 SAMPLE_LINK = "http://192.168.1.23:8080/#token=Zm9yLXRoZS10YWJsZS1vbmx5LXNhbXBsZQ"
 NAMES = ("Mario", "Luigi", "Peach", "Yoshi", "Toad", "Daisy")
 COLOURS = ("#e52521", "#43b047", "#f497c0", "#6cc24a", "#2f5fd0", "#f08c00")
@@ -36,16 +53,16 @@ def sample_state(players: int = 4, current: int = 1, balances: tuple[int, ...] =
                  outcome_id: int = 7, edition: str = "celebration", *,
                  params: dict[str, int] | None = None, out: tuple[int, ...] = (),
                  worms: tuple[int, ...] = (), points: tuple[tuple[int, int], ...] = (),
-                 ended: bool = False, mode: ModeView | None = None) -> TableState:
+                 ended: bool = False, mode: ModeView | None = None,
+                 jailed: tuple[int, ...] = (), bowser_waits: bool = False,
+                 bowser_won: bool = False, doubles: int = 0,
+                 moves: tuple[Move, ...] = ()) -> TableState:
     """A made-up table of the shape :meth:`Bank.state` returns (players' ids are 1..n), by the
-    edition's own rules (its name, what it counts, who wins)."""
+    edition's own rules (its name, what it counts, who wins); ``moves``: the coin log, oldest
+    first (else a Celebration game's)."""
     rules = editions()[edition]
     money = balances or (32, 27, -3, 41, 18, 30)[:players]
-    moves = [(BANK, 2, 3, EntryKind.BLOCK, "", "coins", None),
-             (3, BANK, 5, EntryKind.BLOCK, "", "bowser", None),
-             (1, 3, 4, EntryKind.TRANSFER, "rent", None, None),
-             (BANK, 4, 2, EntryKind.PASS_GO, "passed GO", None, None),
-             (1, BANK, 10, EntryKind.BLOCK, "", "game_over", 9)]
+    moves = moves or CELEBRATION_MOVES
     recent = tuple(
         JournalLine(Entry(i, 1, 0.0, payer, payee, amount, kind, note), undone_by, why)
         for i, (payer, payee, amount, kind, note, why, undone_by) in enumerate(moves, 1)
@@ -67,32 +84,42 @@ def sample_state(players: int = 4, current: int = 1, balances: tuple[int, ...] =
                                  None, out=i + 1 in out,
                                  points=points[i][0] if points else None,
                                  cards=points[i][1] if points else None,
-                                 worms=found[i] if found else None)
+                                 worms=found[i] if found else None,
+                                 in_jail=i + 1 in jailed)
                       for i in range(players)),
         current_player=current or None,
         last_outcome=last,
         unassigned=(),
         recent=recent if rules.coins else (),
         ended=ended,
-        winners=winners(rules, seats) if ended else (),
+        winners=winners(rules, seats) if ended and not bowser_won else (),
         standings=standings(rules, seats),
         mode=mode or ModeView(rules.default_mode.id, rules.default_mode.name, True,
                               text=rules.default_mode.name, hint=rules.default_mode.hint),
+        doubles=doubles,
+        bowser_waits=bowser_waits,
+        bowser_won=bowser_won,
     )
 
 
 def _outcome_scene(outcome: Outcome, delta: int, *, player: int | None = 2,
                    seconds: float = 2.5, edition: str = "celebration",
                    params: dict[str, int] | None = None,
-                   held: StorageView | None = None) -> Scene:
+                   held: StorageView | None = None, ping_start: float | None = None,
+                   jailed: tuple[int, ...] = ()) -> Scene:
     balances = (32, 27 + delta, -3, 41)
+    if params is not None and "teammate" in params:  # a battle: leader and teammate collect
+        balances = tuple(b + (delta if i + 1 in (params["leader"], params["teammate"]) else 0)
+                         for i, b in enumerate((32, 27, -3, 41)))
     mode = editions()[edition].find_mode(outcome.mode) or editions()[edition].default_mode
+    if ping_start is None:
+        ping_start = 0.2 if outcome.mode in ("coin_block", "item_box") else 0.0
     model = DisplayModel(idle_after=None)
-    model.apply(BlockOutcome(1, outcome, 0.0, "button", True, 0.30, 0.2 if outcome.mode in (
-        "coin_block", "item_box") else 0.0, mode.headline(outcome), mode.instruction(outcome),
-        mode.describe(outcome)), 0.0)
+    model.apply(BlockOutcome(1, outcome, 0.0, "button", True, 0.30, ping_start,
+                             mode.headline(outcome), mode.instruction(outcome),
+                             mode.describe(outcome)), 0.0)
     state = sample_state(current=player or 0, balances=balances, outcome=outcome,
-                         outcome_player=player, edition=edition, params=params)
+                         outcome_player=player, edition=edition, params=params, jailed=jailed)
     if held is None:
         model.apply(StateChanged("outcome", "", state), 0.0)
     else:  # the disk refused it: the bank's state stays as it was, the press is held
@@ -133,8 +160,7 @@ def sample_scenes() -> dict[str, Scene]:
                                              edition="gamer"),
         "outcome-item-box": _outcome_scene(Outcome(Kind.COINS, 5, (5,), "item_box"), 5,
                                            edition="mario_kart"),
-        "outcome-movie-roll": _outcome_scene(Outcome(Kind.ROLL, 0, (4,), "die"), 0,
-                                             edition="movie"),
+        **movie_outcomes(),
     }
     table = DisplayModel(idle_after=None)
     table.apply(StateChanged("transfer", "", sample_state()), 0.0)
@@ -175,6 +201,7 @@ def sample_scenes() -> dict[str, Scene]:
     scenes["timer-running"] = timer.scene(2.2)
     scenes["timer-last-seconds"] = timer.scene(11.4)
     scenes["timer-time-up"] = timer.scene(14.2)
+    scenes.update(movie_tables())
     idle = DisplayModel()
     idle.set_link(SAMPLE_LINK)
     idle.apply(StateChanged("transfer", "", sample_state()), 0.0)
@@ -184,6 +211,59 @@ def sample_scenes() -> dict[str, Scene]:
     assert all(s.outcome is None or s.outcome.frame >= ANIMATION_FRAMES
                for s in scenes.values()), f"previews show settled frames ({FPS} fps)"
     return scenes
+
+
+def movie_outcomes() -> dict[str, Scene]:
+    """The Movie's presses: the turn roll (doubles, the third), a battle's two presses and its
+    verdicts, Piranha Plant, Super Star and the rolls out of Jail (for Luigi, player 2)."""
+    def movie(kind: Kind, rolls: tuple[int, ...], mode: str, coins: int = 0, step: int = 0,
+              **kwargs: object) -> Scene:
+        outcome = Outcome(kind, coins, rolls, mode, step)
+        return _outcome_scene(outcome, outcome.coin_delta, edition="movie",
+                              **kwargs)  # type: ignore[arg-type]
+
+    battle = {"leader": 1, "teammate": 2}
+    prize = editions()["movie"].mode("battle").fees["prize"]
+    fee = editions()["movie"].mode("jail").fees["fee"]
+    return {
+        "outcome-movie-turn": movie(Kind.DICE, (4, 2), "turn"),
+        "outcome-movie-doubles": movie(Kind.DICE, (3, 3), "turn", step=2),
+        "outcome-movie-third-doubles": movie(Kind.THIRD_DOUBLES, (5, 5), "turn", step=3),
+        "outcome-movie-battle-roll": movie(Kind.BATTLE_ROLL, (4,), "battle", step=1,
+                                           player=1, params={**battle, "step": 1}),
+        "outcome-movie-battle-won": movie(Kind.BATTLE_WON, (4, 5), "battle", prize, 2,
+                                          player=1, params={**battle, "step": 2}),
+        "outcome-movie-battle-lost": movie(Kind.BATTLE_LOST, (4, 1), "battle", step=2,
+                                           player=1, params={**battle, "step": 2}),
+        "outcome-movie-piranha": movie(Kind.PIRANHA, (4,), "piranha", 4),
+        "outcome-movie-super-star": movie(Kind.SUPER_STAR, (5,), "super_star", 5,
+                                          ping_start=1.6, seconds=3.5),
+        "outcome-movie-jail-stay": movie(Kind.JAIL_STAY, (2, 1), "jail", step=1,
+                                         jailed=(2,)),
+        "outcome-movie-jail-free": movie(Kind.JAIL_FREE, (6, 6), "jail", step=2),
+        "outcome-movie-jail-paid": movie(Kind.JAIL_PAID, (5, 2), "jail", fee, 3),
+    }
+
+
+def movie_tables() -> dict[str, Scene]:
+    """A Movie game's table: Luigi in Jail rolls for doubles while Bowser waits on GO, a
+    battle armed, and Bowser's win."""
+    tries = editions()["movie"].mode("jail").fees["tries"]
+    jail = ModeView("jail", "Roll for doubles (in Jail)", False, {},
+                    f"Luigi is in Jail: a press rolls for doubles (try 2 of {tries})")
+    battle = ModeView("battle", "Battle Bowser", False, {"leader": 1, "teammate": 3},
+                      "Battle Bowser: Mario leads with Peach; Mario presses first")
+    return {
+        "table-movie-jail": _still(sample_state(
+            edition="movie", current=2, balances=(34, 21, 27, 35), jailed=(2,),
+            bowser_waits=True, mode=jail, moves=MOVIE_MOVES)),
+        "table-movie-battle-armed": _still(sample_state(
+            edition="movie", current=1, balances=(34, 21, 27, 35), jailed=(2,), mode=battle,
+            moves=MOVIE_MOVES)),
+        "winner-bowser": _still(sample_state(
+            edition="movie", balances=(12, 0, 7, 3), out=(2,), ended=True, bowser_won=True,
+            moves=MOVIE_MOVES)),
+    }
 
 
 def size_of(text: str) -> tuple[int, int]:

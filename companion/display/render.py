@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import pygame
 
-from companion.core.outcomes import Kind
+from companion.core.outcomes import TWO_DICE, Kind
 from companion.display.qr import draw_qr
 from companion.display.scene import ANIMATION_FRAMES, OutcomeFace, Scene, TimerFace
 
@@ -35,7 +35,16 @@ BACKGROUNDS: dict[Kind, Colour] = {
     Kind.COINS: (18, 44, 120), Kind.POWER_UP: (16, 100, 56),
     Kind.BOWSER: (120, 24, 16), Kind.GAME_OVER: (10, 10, 10),
     Kind.ROLL: (24, 70, 88), Kind.RENT: (70, 40, 100),
+    Kind.DICE: (24, 70, 88), Kind.THIRD_DOUBLES: (84, 18, 30),
+    Kind.BATTLE_ROLL: (104, 50, 14), Kind.BATTLE_WON: (18, 44, 120),
+    Kind.BATTLE_LOST: (96, 20, 14), Kind.PIRANHA: (78, 22, 58),
+    Kind.SUPER_STAR: (18, 44, 120), Kind.JAIL_FREE: (16, 100, 56),
+    Kind.JAIL_STAY: (44, 50, 72), Kind.JAIL_PAID: (70, 40, 100),
 }
+MOVIE = TWO_DICE | {Kind.BATTLE_ROLL, Kind.BATTLE_WON, Kind.BATTLE_LOST, Kind.PIRANHA,
+                    Kind.SUPER_STAR}
+"""The Movie's outcomes: drawn as its red and black dice (:func:`_movie`)."""
+BOWSER_WAITS = "Bowser waits on GO until everyone has had a turn"
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +77,11 @@ class Painter:
     def px(self, value: float) -> int:
         """A length designed for 480x320, scaled to this surface."""
         return max(1, round(value * self.s))
+
+    def y(self, value: float) -> int:
+        """A height on the 320 rows of the design, on this surface's rows (a 320x240 panel is
+        less wide than tall: its lines spread over all of its height)."""
+        return round(value * self.h / 320)
 
     def text(self, text: str, size: int, colour: Colour, *, max_width: int | None = None,
              min_size: int = 10, strike: bool = False, **anchor: tuple[int, int] | int
@@ -171,6 +185,11 @@ def parse_colour(value: str, default: Colour = DIM) -> Colour:
 
 
 def _outcome(p: Painter, face: OutcomeFace, timer: TimerFace | None) -> None:
+    if face.kind in MOVIE:
+        _movie(p, face)
+        if timer is not None:
+            _timer_strip(p, timer)
+        return
     p.surface.fill(BACKGROUNDS[face.kind])
     grow = min(1.0, 0.55 + 0.45 * face.frame / (ANIMATION_FRAMES * 0.5))
     colour = GOLD if face.kind in (Kind.COINS, Kind.POWER_UP, Kind.ROLL) else WHITE
@@ -305,6 +324,280 @@ def _shell(surface: pygame.Surface, centre: tuple[int, int], r: int) -> None:
     pygame.draw.circle(surface, (25, 110, 45), centre, round(r * 0.45), max(2, r // 10))
 
 
+# -- the Movie's dice ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DieStyle:
+    body: Colour
+    rim: Colour
+    pip: Colour
+
+
+RED_DIE = DieStyle((204, 30, 42), (255, 150, 150), (250, 248, 240))
+BLACK_DIE = DieStyle((30, 30, 36), (150, 150, 166), (250, 248, 240))
+"""The Movie's two dice: Bowser moves by the black one (white pips on both)."""
+JAILED: frozenset[Kind] = frozenset({Kind.THIRD_DOUBLES, Kind.BATTLE_LOST, Kind.JAIL_STAY})
+"""Outcomes that leave their player behind bars: the screen shows a Jail cell."""
+HAPPY: frozenset[Kind] = frozenset({Kind.BATTLE_WON, Kind.SUPER_STAR, Kind.JAIL_FREE})
+
+
+def _movie(p: Painter, face: OutcomeFace) -> None:
+    """A Movie outcome: the dice large (red and black, side by side; a battle's leader's and
+    teammate's), the mode's headline and instruction, and what it did to whom. Sizes follow
+    the panel's height (:meth:`Painter.y`); a line too wide for it shrinks to fit."""
+    kind = face.kind
+    v = p.y
+    p.surface.fill(BACKGROUNDS[kind])
+    grow = min(1.0, 0.55 + 0.45 * face.frame / (ANIMATION_FRAMES * 0.5))
+    landed = min(1.0, face.frame / ANIMATION_FRAMES)  # the dice land: turning, growing
+    rolls = face.rolls or ((face.roll,) if face.roll else ())
+    doubles = kind in TWO_DICE and len(rolls) == 2 and rolls[0] == rolls[1]
+    gold = (doubles and kind is not Kind.THIRD_DOUBLES) or kind in HAPPY
+    p.text(face.headline, round(v(60) * grow), GOLD if gold else WHITE,
+           max_width=p.w - p.px(24), center=(p.w // 2, v(34)))
+    battle = kind in (Kind.BATTLE_ROLL, Kind.BATTLE_WON, Kind.BATTLE_LOST) and bool(face.player)
+    side = v(100) if battle or kind is Kind.SUPER_STAR else v(112)
+    cy = v(72) + side // 2
+    centres = _dice_row(p, face, rolls, doubles, landed, cy, side)
+    y = cy + side // 2 + v(8)
+    if battle:  # who rolled which die
+        assert face.player is not None
+        names = (face.player, face.teammate or face.player)
+        for x, name in zip(centres, names, strict=False):
+            label = p.text(name, v(24), WHITE, max_width=side + v(20), midtop=(x, y))
+        y = label.rect.bottom + v(4)
+    lines = _sentences(face.instruction)[:2]
+    if kind is Kind.BATTLE_WON:  # the state's words for Bowser's wait, as the table says it
+        lines = [*lines[:1], BOWSER_WAITS]
+    player, colour = _movie_player_line(face)
+    bottom = v(272) if player else p.h - v(8)  # the player's line below
+    size = v(30)
+    line_h = font(size).get_linesize()
+    gap = v(5)
+    y = max(y, y + (bottom - y - (line_h + gap) * len(lines)) // 2)
+    for i, line in enumerate(lines):
+        badge = bool(i) and doubles  # "Doubles (2 of 3): ...": gold, it stands out
+        jail = kind is Kind.THIRD_DOUBLES  # "Your turn ends": red
+        ink = (WHITE if jail else NAVY) if badge else GOLD if i and kind is Kind.BATTLE_WON \
+            else WHITE
+        width = p.w - p.px(20) - (2 * v(12) if badge else 0)
+        size_, text = fit(line, size, width, max(10, round(size * 0.7)))
+        if badge:
+            w, h = font(size_).size(text)
+            pill = pygame.Rect(0, 0, w + 2 * v(12), h + v(6))
+            pill.midtop = (p.w // 2, y)
+            pygame.draw.rect(p.surface, URGENT if jail else GOLD, pill,
+                             border_radius=pill.height // 2)
+            p.text(text, size_, ink, center=pill.center)
+            y = pill.bottom + gap
+        else:
+            y = p.text(text, size_, ink, midtop=(p.w // 2, y)).rect.bottom + gap
+    if player:
+        p.text(player, v(34), colour, max_width=p.w - p.px(20),
+               center=(p.w // 2, max(v(294), y + v(20))))
+
+
+def _sentences(text: str) -> list[str]:
+    """The instruction's sentences, one a line: "Bowser moves 2 (black die), then you move 6"
+    and "Doubles (1 of 3): take another turn after this one"."""
+    return [part.strip().rstrip(".") for part in text.split(". ") if part.strip()]
+
+
+def _dice_row(p: Painter, face: OutcomeFace, rolls: tuple[int, ...], doubles: bool,
+              landed: float, cy: int, side: int) -> list[int]:
+    """The dice side by side, centred on row ``cy``, with what goes beside them (a battle's
+    "+", the coins paid or collected, the Jail cell); returns the dice's centres. While they
+    land (``landed`` < 1) they turn, the two ways, and grow: never over each other."""
+    kind = face.kind
+    gap = round(side * 0.24)
+    items: list[tuple[str, int]] = []  # what, width
+    if kind is Kind.BATTLE_ROLL:
+        items = [("die", side), ("plus", round(side * 0.3)), ("slot", side)]
+    elif kind in (Kind.BATTLE_WON, Kind.BATTLE_LOST):
+        items = [("die", side), ("plus", round(side * 0.3)), ("die", side)]
+    else:
+        items = [("die", side) for _ in rolls]
+    if kind is Kind.PIRANHA:
+        items.insert(0, ("plant", round(side * 0.8)))
+    amount = f"{MINUS}{face.coins}" if kind in (Kind.PIRANHA, Kind.JAIL_PAID) else ""
+    if amount:
+        items.append(("amount", font(round(side * 0.8)).size(amount)[0]))
+    elif kind is Kind.SUPER_STAR:
+        coin_r = min(round(side * 0.24),
+                     int((p.w - 2 * p.px(14) - side - gap) / (2.5 * face.coins - 0.5)))
+        items.append(("coins", face.coins * 2 * coin_r + (face.coins - 1) * (coin_r // 2)))
+    if kind in JAILED:
+        items.append(("jail", round(side * 0.86)))
+    total = sum(w for _, w in items) + gap * (len(items) - 1)
+    room = p.w - 2 * p.px(14)
+    if total > room:  # a narrow panel: the row shrinks as a whole
+        scale = room / total
+        side, gap = round(side * scale), round(gap * scale)
+        items = [(what, round(w * scale)) for what, w in items]
+        total = sum(w for _, w in items) + gap * (len(items) - 1)
+    x = (p.w - total) // 2
+    centres: list[int] = []
+    dice = iter(zip(rolls, (RED_DIE, BLACK_DIE), strict=False))
+    if doubles:  # a frame round the pair: doubles stand out (red: the third, to Jail)
+        pad = max(4, side // 9)
+        frame = pygame.Rect(x - pad, cy - side // 2 - pad, 2 * side + gap + 2 * pad,
+                            side + 2 * pad)
+        pygame.draw.rect(p.surface, RED if kind is Kind.THIRD_DOUBLES else GOLD, frame,
+                         max(3, side // 20), border_radius=side // 5)
+    for what, width in items:
+        mid = x + width // 2
+        if what == "die":
+            value, style = next(dice, (0, RED_DIE))
+            turn = 0.7 * (1 - landed) * (1 if len(centres) % 2 == 0 else -1)
+            movie_die(p.surface, (mid, cy), round(side * (0.7 + 0.3 * landed)), value, style,
+                      turn)
+            centres.append(mid)
+        elif what == "slot":
+            _empty_die(p, (mid, cy), side)
+            centres.append(mid)
+        elif what == "plus":
+            p.text("+", round(side * 0.6), WHITE, center=(mid, cy))
+        elif what == "amount":
+            p.text(amount, round(side * 0.8), RED, max_width=width, center=(mid, cy))
+        elif what == "coins":  # lit one per ping of the sound, as a Coin Block's
+            r = round(width / (2.5 * face.coins - 0.5))
+            for i in range(face.coins):
+                coin(p.surface, (x + r + i * (2 * r + r // 2), cy), r, lit=i < face.coins_shown)
+        elif what == "jail":
+            _jail_cell(p, pygame.Rect(x, cy - side // 2, width, side))
+        elif what == "plant":
+            _piranha(p.surface, pygame.Rect(x, cy - side // 2, width, side))
+        x += width + gap
+    return centres
+
+
+def movie_die(surface: pygame.Surface, centre: tuple[int, int], side: int, face: int,
+              style: DieStyle, tilt: float = 0.0) -> None:
+    """One of the Movie's dice showing ``face``: a rounded die with a light rim (it shows on
+    any background) and white pips; turned by ``tilt`` radians while it lands."""
+    cx, cy = centre
+    r = max(2, round(side * 0.085))
+    if tilt:
+        half = side / 2
+        corners = [(cx + dx * half * math.cos(tilt) - dy * half * math.sin(tilt),
+                    cy + dx * half * math.sin(tilt) + dy * half * math.cos(tilt))
+                   for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        pygame.draw.polygon(surface, style.body, corners)
+        pygame.draw.polygon(surface, style.rim, corners, max(2, side // 30))
+    else:
+        box = pygame.Rect(0, 0, side, side)
+        box.center = centre
+        shadow = box.move(max(2, side // 22), max(2, side // 16))
+        pygame.draw.rect(surface, (0, 0, 0), shadow, border_radius=side // 6)
+        pygame.draw.rect(surface, style.rim, box, border_radius=side // 6)
+        pygame.draw.rect(surface, style.body, box.inflate(-2 * max(2, side // 30),
+                                                          -2 * max(2, side // 30)),
+                         border_radius=side // 6)
+    for px, py in PIPS.get(face, ()):
+        x, y = px * side * 0.27, py * side * 0.27
+        pygame.draw.circle(surface, style.pip,
+                           (round(cx + x * math.cos(tilt) - y * math.sin(tilt)),
+                            round(cy + x * math.sin(tilt) + y * math.cos(tilt))), r)
+
+
+def _empty_die(p: Painter, centre: tuple[int, int], side: int) -> None:
+    """The die still to come (a battle's teammate's): a dashed outline with a "?"."""
+    box = pygame.Rect(0, 0, side, side)
+    box.center = centre
+    width = max(2, side // 30)
+    dash = max(4, side // 9)
+    for i in range(0, side, 2 * dash):
+        end = min(side, i + dash)
+        for a, b in (((box.left + i, box.top), (box.left + end, box.top)),
+                     ((box.left + i, box.bottom - 1), (box.left + end, box.bottom - 1)),
+                     ((box.left, box.top + i), (box.left, box.top + end)),
+                     ((box.right - 1, box.top + i), (box.right - 1, box.top + end))):
+            pygame.draw.line(p.surface, DIM, a, b, width)
+    p.text("?", round(side * 0.8), DIM, center=centre)
+
+
+def _jail_cell(p: Painter, box: pygame.Rect) -> None:
+    """Jail: a barred cell window under a "JAIL" plate."""
+    steel, light = (150, 156, 178), (214, 218, 232)
+    radius = max(2, box.width // 10)
+    pygame.draw.rect(p.surface, (16, 16, 22), box, border_radius=radius)
+    plate = pygame.Rect(box.left, box.top, box.width, round(box.height * 0.3))
+    pygame.draw.rect(p.surface, light, plate, border_top_left_radius=radius,
+                     border_top_right_radius=radius)
+    p.text("JAIL", round(plate.height * 0.95), (30, 30, 40), max_width=plate.width - 4,
+           min_size=10, center=plate.center)
+    bars = 3
+    for i in range(1, bars + 1):
+        x = box.left + round(i * box.width / (bars + 1))
+        pygame.draw.line(p.surface, light, (x, plate.bottom), (x, box.bottom - 2),
+                         max(3, box.width // 11))
+    pygame.draw.rect(p.surface, steel, box, max(3, box.width // 14), border_radius=radius)
+
+
+def _piranha(surface: pygame.Surface, box: pygame.Rect) -> None:
+    """A Piranha Plant: a red, white-spotted head with its jaws open, on a stem with leaves."""
+    green, dark = (60, 176, 70), (30, 110, 40)
+    cx = box.centerx
+    r = round(box.width * 0.46)
+    head = (cx, box.top + r + box.height // 20)
+    stem = pygame.Rect(0, 0, max(3, box.width // 7), box.bottom - head[1])
+    stem.midbottom = (cx, box.bottom)
+    pygame.draw.rect(surface, green, stem)
+    for sign in (-1, 1):  # two leaves at the foot
+        tip = (cx + sign * box.width * 0.5, box.bottom - box.height * 0.24)
+        leaf = [(cx, box.bottom - box.height * 0.04),
+                (cx + sign * box.width * 0.22, box.bottom - box.height * 0.3), tip,
+                (cx + sign * box.width * 0.3, box.bottom - box.height * 0.06)]
+        pygame.draw.polygon(surface, green, leaf)
+        pygame.draw.polygon(surface, dark, leaf, max(1, box.width // 40))
+    pygame.draw.circle(surface, (214, 34, 40), head, r)
+    for dx, dy, k in ((-0.45, -0.45, 0.22), (0.1, -0.62, 0.16), (-0.62, 0.15, 0.15)):
+        pygame.draw.circle(surface, (250, 248, 240),
+                           (round(head[0] + dx * r), round(head[1] + dy * r)), round(r * k))
+    apex = (head[0] - r * 0.15, head[1] + r * 0.05)  # the jaws: a slice open to the right
+    edge = [(head[0] + r * math.cos(math.radians(a)), head[1] + r * math.sin(math.radians(a)))
+            for a in range(-34, 41, 5)]
+    pygame.draw.polygon(surface, (60, 8, 16), [apex, *edge])
+    for end, sign in ((edge[0], 1), (edge[-1], -1)):  # teeth along both jaws
+        for t in (0.38, 0.62, 0.86):
+            x, y = apex[0] + (end[0] - apex[0]) * t, apex[1] + (end[1] - apex[1]) * t
+            pygame.draw.polygon(surface, (250, 248, 240),
+                                [(x - r * 0.08, y), (x + r * 0.08, y),
+                                 (x, y + sign * r * 0.17)])
+
+
+def _movie_player_line(face: OutcomeFace) -> tuple[str, Colour]:
+    """Who it was for and what it did to them: coins, another die to come, Jail."""
+    if not face.tracked:
+        return "", WHITE
+    if face.held:
+        return "Not saved yet: kept, and saved when it can be", GOLD
+    if face.waiting:
+        return "…", DIM
+    who = face.player
+    if who is None:
+        return "Nobody's turn: give it on the tablet", GOLD
+    kind = face.kind
+    if kind is Kind.BATTLE_ROLL:
+        return f"{face.teammate or who} presses for the second die", GOLD
+    if kind is Kind.BATTLE_WON and face.delta:
+        if face.teammate is None:
+            return f"{who} {signed(face.delta)}  ·  now {face.balance}", GREEN
+        return f"{who} {signed(face.delta)}  ·  {face.teammate} {signed(face.coins)}", GREEN
+    if kind in (Kind.BATTLE_LOST, Kind.THIRD_DOUBLES):
+        return f"{who} goes to Jail", RED
+    if kind is Kind.JAIL_STAY:
+        return f"{who} stays in Jail", WHITE
+    if kind is Kind.JAIL_FREE:
+        return f"{who} is out of Jail", WHITE
+    if face.delta and face.balance is not None:
+        out = "  ·  out of Jail" if kind is Kind.JAIL_PAID else ""
+        return (f"{who} {signed(face.delta)}  ·  now {face.balance}{out}",
+                GREEN if face.delta > 0 else RED)
+    return f"{who}'s turn", WHITE
+
+
 # -- the countdown -------------------------------------------------------------------------
 
 
@@ -358,15 +651,52 @@ def _table(p: Painter, scene: Scene) -> None:
            midleft=(x, header.centery))
     top = header.bottom
     if scene.mode:  # an armed press: the next press is not the usual one
-        banner = pygame.Rect(0, top, p.w, p.px(30))
-        pygame.draw.rect(p.surface, GOLD, banner)
-        p.text(f"Next press: {scene.mode}", p.px(22), NAVY, max_width=p.w - p.px(16),
-               min_size=9, center=banner.center)
-        top = banner.bottom
+        top = _band(p, f"Next press: {scene.mode}", top, GOLD, NAVY)
+    if scene.bowser_waits:
+        top = _band(p, BOWSER_WAITS, top, (150, 52, 20), WHITE, shell=True)
     split = round(p.w * 0.56)
     _player_rows(p, scene, pygame.Rect(0, top + p.px(4), split, p.h - top - p.px(8)))
     _log(p, scene, pygame.Rect(split + p.px(6), top + p.px(4),
                                p.w - split - p.px(10), p.h - top - p.px(8)))
+
+
+def _band(p: Painter, text: str, top: int, colour: Colour, ink: Colour, *,
+          shell: bool = False) -> int:
+    """A full-width band of ``text`` under the header, centred (on two lines when one would
+    be too small to read across the table), after Bowser's shell if ``shell``; returns its
+    bottom."""
+    icon = p.px(28) if shell else 0
+    width = p.w - p.px(16) - icon
+    size = p.px(22)
+    lines = [text]
+    if fit(text, size, width, 10)[0] < max(10, p.px(19)):
+        lines = _halves(text, size, width)
+    line_h = round(font(size).get_linesize() * 0.92)
+    band = pygame.Rect(0, top, p.w, max(p.px(30), line_h * len(lines) + p.px(8)))
+    pygame.draw.rect(p.surface, colour, band)
+    widest = max(font(fit(line, size, width, 10)[0]).size(fit(line, size, width, 10)[1])[0]
+                 for line in lines)
+    centre = p.w // 2 + icon // 2
+    if shell:
+        _shell(p.surface, (centre - widest // 2 - icon + p.px(11), band.centery), p.px(9))
+    for i, line in enumerate(lines):
+        y = band.centery + round((i - (len(lines) - 1) / 2) * line_h)
+        p.text(line, size, ink, max_width=width, min_size=10, center=(centre, y))
+    return band.bottom
+
+
+def _halves(text: str, size: int, width: int) -> list[str]:
+    """``text`` on two lines broken at the space (after a colon or semicolon if one fits)
+    that balances them best."""
+    words = text.split(" ")
+    best: tuple[float, list[str]] = (math.inf, [text])
+    for i in range(1, len(words)):
+        first, second = " ".join(words[:i]), " ".join(words[i:])
+        widest = max(font(size).size(first)[0], font(size).size(second)[0])
+        cost = widest - (width * 0.25 if first.endswith((":", ";")) else 0)
+        if cost < best[0]:
+            best = (cost, [first, second])
+    return best[1]
 
 
 def _player_rows(p: Painter, scene: Scene, box: pygame.Rect) -> None:
@@ -392,11 +722,25 @@ def _player_rows(p: Painter, scene: Scene, box: pygame.Rect) -> None:
             right = p.text(str(pl.balance) if pl.balance >= 0 else MINUS + str(-pl.balance),
                            size, RED if pl.balance < 0 else GOLD,
                            midright=(right, row.centery)).rect.left
+        if pl.in_jail:
+            right = _jail_tag(p, right - p.px(8), row.centery, size)
         name_left = row.left + p.px(30)
         p.text(pl.name, size, GREY if pl.out else WHITE, max_width=right - name_left - p.px(8),
                min_size=max(10, round(size * 0.7)), strike=pl.out,
                midleft=(name_left, row.centery))
         y += row_h
+
+
+def _jail_tag(p: Painter, right: int, cy: int, size: int) -> int:
+    """"IN JAIL" in a barred tag ending at ``right``; returns its left edge."""
+    text_size = max(10, round(size * 0.62))
+    w, h = font(text_size).size("IN JAIL")
+    tag = pygame.Rect(0, 0, w + p.px(12), h + p.px(6))
+    tag.midright = (right, cy)
+    pygame.draw.rect(p.surface, (20, 20, 28), tag, border_radius=p.px(5))
+    pygame.draw.rect(p.surface, (170, 176, 196), tag, max(1, p.px(2)), border_radius=p.px(5))
+    p.text("IN JAIL", text_size, WHITE, center=tag.center)
+    return tag.left
 
 
 def _worm_marks(p: Painter, found: int, target: int, row: pygame.Rect, size: int) -> int:
@@ -449,21 +793,33 @@ def _log(p: Painter, scene: Scene, box: pygame.Rect) -> None:
 
 
 def _winner(p: Painter, scene: Scene) -> None:
-    """The game has ended: who won, in gold, and the final standings."""
-    p.surface.fill((40, 22, 70))
+    """The game has ended: who won, in gold, and the final standings (Bowser's win: his
+    shells, in red, and nobody's row lit)."""
+    bowser = scene.bowser_won
+    p.surface.fill((70, 14, 14) if bowser else (40, 22, 70))
     for i in range(12):  # rays behind the headline
         angle = i * math.pi / 6
         tip = (p.w // 2 + p.w * math.cos(angle), p.px(46) + p.w * math.sin(angle))
         side = (p.w // 2 + p.w * math.cos(angle + 0.12), p.px(46) + p.w * math.sin(angle + 0.12))
-        pygame.draw.polygon(p.surface, (54, 32, 92), [(p.w // 2, p.px(46)), tip, side])
-    _star(p.surface, (p.px(34), p.px(44)), p.px(24))
-    _star(p.surface, (p.w - p.px(34), p.px(44)), p.px(24))
-    p.text(scene.title, p.px(52), GOLD, max_width=p.w - p.px(120),
-           center=(p.w // 2, p.px(46)))
+        pygame.draw.polygon(p.surface, (92, 22, 18) if bowser else (54, 32, 92),
+                            [(p.w // 2, p.px(46)), tip, side])
+    top = p.px(88)
+    if bowser:
+        _shell(p.surface, (p.px(34), p.px(40)), p.px(20))
+        _shell(p.surface, (p.w - p.px(34), p.px(40)), p.px(20))
+        p.text(scene.title, p.px(52), RED, max_width=p.w - p.px(130),
+               center=(p.w // 2, p.px(38)))
+        p.text("Every player loses", p.px(24), WHITE, max_width=p.w - p.px(130),
+               center=(p.w // 2, p.px(76)))
+        top = p.px(98)
+    else:
+        _star(p.surface, (p.px(34), p.px(44)), p.px(24))
+        _star(p.surface, (p.w - p.px(34), p.px(44)), p.px(24))
+        p.text(scene.title, p.px(52), GOLD, max_width=p.w - p.px(120),
+               center=(p.w // 2, p.px(46)))
     rows = scene.standings
     if not rows:
         return
-    top = p.px(88)
     row_h = min(p.px(44), (p.h - top - p.px(8)) // len(rows))
     size = min(p.px(30), round(row_h * 0.62))
     for i, row in enumerate(rows):

@@ -33,6 +33,8 @@ TIME_UP_SECONDS = 4.0
 LOG_LINES = 4
 NEW_CARD_SECONDS = 5.0
 """How long "new card" stays on screen after an unknown card is tapped."""
+PINGED = frozenset({Kind.COINS, Kind.SUPER_STAR})
+"""Outcomes whose sound pings once per coin (a screen lights a coin per ping)."""
 EPS = 1e-9
 """Quantising time into frames and seconds allows for float rounding at the boundaries, so the
 scene and :meth:`DisplayModel.next_change` agree on where a boundary lies."""
@@ -65,6 +67,8 @@ class PlayerRow:
     """Bankrupt: greyed, no coins."""
     worms: int | None = None
     """Wiggly Worms: worms found (the row shows worms, not coins)."""
+    in_jail: bool = False
+    """The Movie: in Jail (the row says so)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +115,16 @@ class OutcomeFace:
     """Who the coins go to when it is a player (utility rent's owner)."""
     held: bool = False
     """The disk refused it: shown, kept and retried, not saved yet."""
+    rolls: tuple[int, ...] = ()
+    """Every die of it: the Movie's red and black die, a battle's leader's and teammate's."""
+    step: int = 0
+    """Which one in a row: the doubles of this turn, the try out of Jail."""
+    teammate: str | None = None
+    """A battle: the leader's teammate (the leader is ``player``)."""
+    teammate_balance: int | None = None
+    tracked: bool = False
+    """The bank keeps it (online, a game with coins): who it was for is worth saying even
+    when it moves no coins (the Movie's rolls: doubles, Jail)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +162,10 @@ class Scene:
     warning: str = ""
     """The bank is not saving: why, and how many presses are held (a strip on every
     screen)."""
+    bowser_waits: bool = False
+    """The Movie: Bowser was beaten and waits on GO until everyone has had a turn."""
+    bowser_won: bool = False
+    """The Movie: the game ended with Bowser's win: everyone lost."""
 
 
 @dataclass
@@ -163,6 +181,8 @@ class _Flash:
     player: str | None = None
     payee: str | None = None
     balance: int | None = None
+    teammate: str | None = None
+    teammate_balance: int | None = None
     waiting: bool = True
     outcome_id: int | None = None
     held: bool = False
@@ -232,6 +252,9 @@ class DisplayModel:
             flash.player, flash.balance = player.name, player.balance
         if last is not None and "owner" in last.params:
             flash.payee = state.name_of(last.params["owner"])
+        mate = None if last is None else state.player(last.params.get("teammate"))
+        if mate is not None:  # a battle: the leader is the player, with a teammate
+            flash.teammate, flash.teammate_balance = mate.name, mate.balance
 
     def set_timer(self, timer: TimerView | None, now: float) -> None:
         """Start, restart or stop (None) the countdown shown."""
@@ -264,15 +287,18 @@ class DisplayModel:
         if self._idle(now):
             return Scene("idle", title=self._title(), players=self._players(), link=self.link,
                          address=_address(self.link))
-        if self.state is not None and self.state.ended:
-            return Scene("winner", title=_winner_title(self.state),
-                         standings=_standing_rows(self.state))
-        coins = self.state is None or self.state.game.bank
-        mode = self.state.mode if self.state is not None else None
+        state = self.state
+        if state is not None and state.ended:
+            return Scene("winner", title=_winner_title(state),
+                         standings=_standing_rows(state), bowser_won=state.bowser_won)
+        coins = state is None or state.game.bank
+        mode = state.mode if state is not None else None
+        doubles = state is not None and state.doubles > 0  # the Movie: "doubles 1 of 3"
         return Scene("table", title=self._title(), players=self._players(),
                      log=self._log() if coins else (), coins=coins,
-                     mode=None if mode is None or mode.default else mode.text,
-                     target=_worm_target(self.state), hint="" if mode is None else mode.hint)
+                     mode=None if mode is None or (mode.default and not doubles) else mode.text,
+                     target=_worm_target(state), hint="" if mode is None else mode.hint,
+                     bowser_waits=state is not None and state.bowser_waits)
 
     def next_change(self, now: float) -> float | None:
         """The earliest later time at which :meth:`scene` may differ; None: only on input."""
@@ -282,7 +308,7 @@ class DisplayModel:
             frame = _floor((now - flash.at) * FPS)
             if frame < ANIMATION_FRAMES:
                 times.append(_next_step(now, flash.at, 1 / FPS, frame + 1))
-            if flash.outcome.kind is Kind.COINS:
+            if flash.outcome.kind in PINGED:
                 first = flash.at + flash.start
                 if now < first:
                     times.append(first)
@@ -329,7 +355,8 @@ class DisplayModel:
     def _players(self) -> tuple[PlayerRow, ...]:
         if self.state is None:
             return ()
-        return tuple(PlayerRow(p.name, p.balance, p.current, p.colour, p.out, p.worms)
+        return tuple(PlayerRow(p.name, p.balance, p.current, p.colour, p.out, p.worms,
+                               p.in_jail and not p.out)
                      for p in self.state.players)
 
     def _log(self) -> tuple[LogLine, ...]:
@@ -346,16 +373,18 @@ class DisplayModel:
         outcome = flash.outcome
         elapsed = now - flash.at
         shown = 0
-        if outcome.kind is Kind.COINS and elapsed >= flash.start:
+        if outcome.kind in PINGED and elapsed >= flash.start:
             shown = min(outcome.coins, _floor((elapsed - flash.start) / flash.period) + 1)
-        banked = self.bank_online and outcome.coin_delta != 0 and (
-            self.state is None or self.state.game.bank)
+        tracked = self.bank_online and (self.state is None or self.state.game.bank)
+        banked = tracked and outcome.coin_delta != 0
         return OutcomeFace(outcome.kind, outcome.coins, shown,
                            min(ANIMATION_FRAMES, _floor(elapsed * FPS)), flash.player,
                            outcome.coin_delta if banked else 0, flash.balance,
                            flash.waiting, banked, flash.headline, flash.instruction,
                            outcome.rolls[-1] if outcome.rolls else 0, flash.payee,
-                           held=flash.held)
+                           held=flash.held, rolls=outcome.rolls, step=outcome.step,
+                           teammate=flash.teammate, teammate_balance=flash.teammate_balance,
+                           tracked=tracked)
 
     def _timer_face(self, now: float) -> TimerFace | None:
         timer = self.timer
@@ -374,9 +403,11 @@ class DisplayModel:
 
 
 WHY = {"opening": "start", "pass_go": "passed GO", "transfer": "", "undo": "undo",
-       "jail": "jail", "bankruptcy": "bankrupt"}
+       "jail": "jail", "bankruptcy": "bankrupt", "toll": "Bowser's toll"}
 OUTCOME_WHY = {"coins": "coins", "bowser": "Bowser", "power_up": "power-up",
-               "game_over": "Game Over", "roll": "roll", "rent": "rent"}
+               "game_over": "Game Over", "roll": "roll", "rent": "rent",
+               "battle_won": "beat Bowser", "piranha": "Piranha Plant",
+               "super_star": "Super Star", "jail_paid": "jail fee"}
 
 
 def log_lines(line: JournalLine, state: TableState) -> list[LogLine]:
@@ -398,6 +429,8 @@ def log_lines(line: JournalLine, state: TableState) -> list[LogLine]:
 
 
 def _winner_title(state: TableState) -> str:
+    if state.bowser_won:
+        return "BOWSER WINS"
     names = [state.name_of(p) for p in state.winners]
     if not names:
         return "GAME OVER"
