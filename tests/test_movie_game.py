@@ -103,8 +103,10 @@ async def test_a_movie_game_from_the_first_roll_to_bowser_and_the_last_player(
         state = await api.state()
         assert jailed(state) == [False, True, False] and state["doubles"] == 0
         assert coins(state) == [30, 30, 30]
+        assert state["current_player"] == peach  # "Your turn then ends"
         journal = await api.get("/api/journal")
-        assert journal["moves"][-1]["text"] == "Luigi goes to Jail (third doubles in a row)"
+        assert journal["moves"][-1]["text"] == \
+            "Luigi goes to Jail (third doubles in a row); Peach's turn"
 
         # Bowser's toll: a player in Jail is refused by name and nothing moves; then one move.
         await refused(api, "/api/toll", {"players": [mario, luigi]}, 400,
@@ -119,7 +121,6 @@ async def test_a_movie_game_from_the_first_roll_to_bowser_and_the_last_player(
         await api.post("/api/toll", {"players": [mario, peach]})
 
         # A won battle: Peach leads with Mario (Luigi, in Jail, can't battle).
-        await api.post("/api/next")  # Peach
         await refused(api, "/api/battle", {"leader": peach, "teammate": luigi}, 400,
                       "in Jail")
         armed = (await api.post("/api/battle", {"leader": peach, "teammate": mario}))["mode"]
@@ -149,9 +150,9 @@ async def test_a_movie_game_from_the_first_roll_to_bowser_and_the_last_player(
         assert (lost["kind"], lost["rolls"]) == ("battle_lost", [2, 4])
         state = await api.state()
         assert jailed(state) == [True, True, False] and coins(state) == [31, 30, 31]
+        assert state["current_player"] == luigi  # the leader's turn ended with the battle
 
         # Piranha Plant and Super Star: one press each, armed on the tablet, for Peach.
-        await api.post("/api/next")  # Luigi
         await api.post("/api/next")  # Peach
         await api.post("/api/mode", {"mode": "piranha"})
         bite = await roll(api, app, faces, 5)
@@ -239,13 +240,15 @@ async def test_jail_by_hand_pay_to_leave_and_undo_takes_jail_back(tmp_path: Path
         await roll(api, app, faces, 1, 1)
         await roll(api, app, faces, 2, 2)
         await roll(api, app, faces, 5, 5)
-        assert jailed(await api.state()) == [True, False]
-        undone = await api.post("/api/undo")
+        state = await api.state()
+        assert jailed(state) == [True, False] and state["current_player"] == luigi
+        undone = await api.post("/api/undo")  # one undo: out of Jail, and his turn again
         assert undone["undid"]["kind"] == "jailed"
-        assert jailed(await api.state()) == [False, False]
+        state = await api.state()
+        assert jailed(state) == [False, False] and state["current_player"] == mario
         assert (await api.post("/api/redo", {"move": undone["move"]["id"]}))["move"]
-        assert jailed(await api.state()) == [True, False]
-        del mario
+        state = await api.state()
+        assert jailed(state) == [True, False] and state["current_player"] == luigi
 
 
 async def test_the_movies_bad_input_is_refused_by_name_and_changes_nothing(
@@ -304,8 +307,7 @@ async def test_the_doubles_run_and_jail_tries_survive_a_restart(tmp_path: Path) 
         assert (await roll(api, app, faces, 3, 3))["step"] == 2
         third = await roll(api, app, faces, 1, 1)
         assert third["kind"] == "third_doubles"
-        await api.post("/api/next")
-        await api.post("/api/next")  # Mario again, in Jail
+        await api.post("/api/next")  # Mario again (his turn ended with Jail), in Jail
         await roll(api, app, faces, 1, 2)
     faces = Faces()
     async with movie(tmp_path, faces, ("Mario", "Luigi")) as (api, app):
@@ -331,10 +333,11 @@ async def test_the_odds_of_every_movie_mode_on_a_real_daemon_fit_the_rulebook(
                     await api.post("/api/mode", {"mode": mode})
                 outcome = await api.post("/api/press")
                 label = outcome["label"]
-                if outcome["kind"] == "third_doubles":  # Jail: let him out to keep rolling
-                    await api.post("/api/jail", {"player": mario, "in_jail": False})
                 tallies[mode][label] = tallies[mode].get(label, 0) + 1
-                await api.post("/api/next")
+                if outcome["kind"] == "third_doubles":  # Jail: out, to keep rolling the dice
+                    jailed_one = (await api.state())["last_outcome"]["player"]
+                    await api.post("/api/jail", {"player": jailed_one, "in_jail": False})
+                    continue  # the turn has passed with it
                 await api.post("/api/next")
         for _ in range(120):
             await api.post("/api/battle", {"leader": mario, "teammate": luigi})

@@ -1094,8 +1094,8 @@ class Bank:
             if row["kind"] == MoveKind.TURN.value:
                 db.execute("UPDATE games SET current_player = ? WHERE id = ?",
                            (data["from"], gid))
-            if row["kind"] == MoveKind.BANKRUPTCY.value and data.get("current_after") != \
-                    data.get("current_before"):
+            if row["kind"] in (MoveKind.BANKRUPTCY.value, MoveKind.JAILED.value) and \
+                    data.get("current_after") != data.get("current_before"):
                 current = db.execute("SELECT current_player FROM games WHERE id = ?",
                                      (gid,)).fetchone()[0]
                 if current == data["current_after"]:  # nobody moved the turn on since
@@ -1147,6 +1147,10 @@ class Bank:
             moved = self._insert_move(db, facts.gid, target.kind, player=target.player_id,
                                       data=data, note=target.note, source=source,
                                       request_id=request_id)
+            if target.kind is MoveKind.JAILED and facts.current == data.get("current_before") \
+                    and data.get("current_after") is not None:  # the turn passes again
+                db.execute("UPDATE games SET current_player = ? WHERE id = ?",
+                           (data["current_after"], facts.gid))
             for entry in target.entries:
                 self._insert_entry(db, facts.gid, moved, entry.payer, entry.payee,
                                    entry.amount, entry.kind, entry.note, source,
@@ -1286,8 +1290,15 @@ class Bank:
         note = mode.describe(outcome) if mode is not None else outcome.label
         change = jail_change(outcome) if facts.rules.jail_fee is not None else None
         if change is not None and (player in facts.jailed) != change:
+            turn: dict[str, Any] = {}
+            if change and player == facts.current and len(facts.active) > 1:
+                # "Your turn then ends": the turn passes with the move (one undo for both).
+                after = next_seat(facts, player)
+                turn = {"current_before": player, "current_after": after}
+                db.execute("UPDATE games SET current_player = ? WHERE id = ?",
+                           (after, facts.gid))
             move = self._jailed(db, facts, player, change, JAIL_WHY[outcome.kind], source,
-                                None, {"outcome": outcome_id})
+                                None, {"outcome": outcome_id, **turn})
             for payer, payee, amount in movements:
                 self._insert_entry(db, facts.gid, move, payer, payee, check_amount(amount),
                                    EntryKind.BLOCK, note, source, outcome_id=outcome_id)

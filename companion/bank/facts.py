@@ -124,7 +124,9 @@ def move_text(move: MoveView, facts: Facts) -> str:
     if kind is MoveKind.JAILED:
         why = f" ({data['why']})" if data.get("why") else ""
         paid = f", paid {coins}" if coins else ""
-        return (f"{who} goes to Jail{why}" if data.get("in") else
+        turn = f"; {facts.name(data['current_after'])}'s turn" \
+            if data.get("current_after") is not None else ""
+        return (f"{who} goes to Jail{why}{turn}" if data.get("in") else
                 f"{who} is out of Jail{why}{paid}")
     if kind is MoveKind.TOLL:
         names = ", ".join(facts.name(e.payer) for e in move.entries)

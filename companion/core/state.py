@@ -308,14 +308,21 @@ class TableState:
         elif outcome.kind is Kind.THIRD_DOUBLES:
             doubles = 0
         change = jail_change(outcome)
-        players = self.players
+        players, current = self.players, self.current_player
+        if change and player is not None and player == current:  # "Your turn then ends"
+            seats = [p.id for p in self.players if not p.out]
+            if len(seats) > 1:
+                current = seats[(seats.index(player) + 1) % len(seats)]
+                doubles = 0
         if player is not None:
             players = tuple(
                 replace(p, in_jail=p.in_jail if change is None else change,
                         jail_tries=0 if change is not None else
                         p.jail_tries + (outcome.kind is Kind.JAIL_STAY))
                 if p.id == player else p for p in self.players)
-        return replace(self, players=players, doubles=doubles)
+        if current != self.current_player:
+            players = tuple(replace(p, current=p.id == current) for p in players)
+        return replace(self, players=players, doubles=doubles, current_player=current)
 
     def to_json(self) -> dict[str, Any]:
         return {

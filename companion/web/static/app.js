@@ -68,7 +68,7 @@ const ARM_MS = 600;
 function armLater(button) {
   button.disabled = true;
   button.classList.add("arming");
-  setTimeout(() => { button.disabled = false; button.classList.remove("arming"); }, ARM_MS);
+  setTimeout(() => { button.disabled = button.dataset.off === "1"; button.classList.remove("arming"); }, ARM_MS);
 }
 
 // -- writes: one intent, one write -----------------------------------------------------------
@@ -194,20 +194,159 @@ function renderOutcome() {
     return;
   }
   const o = state.last_outcome;
-  if (!o) { el.className = "outcome coins-only"; el.innerHTML = '<span class="muted">Press the block!</span>'; return; }
-  el.textContent = outcomeText(o) + (o.player === null ? " (waiting for a player)" : "");
+  el.hidden = !o && state.ended;  // an ended game asks for no press
+  if (!o) {
+    shownRoll = null;
+    el.className = "outcome coins-only";
+    el.innerHTML = `<span class="muted">${rules && rules.toll ? "Press to roll the dice!" : "Press the block!"}</span>`;
+    return;
+  }
   if (o.id !== lastOutcomeId) {
     // A fresh page takes the outcome's player as its turn; a live one, the turn it came in.
     outcomeTurn = lastOutcomeId === null && o.player !== null ? o.player : state.current_player;
   }
   // After Next the outcome belongs to the turn before: dimmed, so nobody acts on it twice.
   const past = state.current_player !== outcomeTurn;
-  el.className = "outcome coins-only " + o.kind + (past ? " past" : "");
+  const rolled = DICE_KINDS.has(o.kind);
+  if (rolled) drawRoll(el, o);
+  else { shownRoll = null; el.textContent = outcomeText(o) + (o.player === null ? " (waiting for a player)" : ""); }
+  const doubles = rolled && (o.doubles || o.kind === "third_doubles");
+  el.className = "outcome coins-only " + o.kind + (rolled ? " rolled" : "") + (doubles ? " doubles" : "") + (past ? " past" : "");
   if (o.id !== lastOutcomeId) {
     void el.offsetWidth;  // restart the animation
     if (lastOutcomeId !== null) el.classList.add("fresh");
     lastOutcomeId = o.id;
   }
+}
+
+// -- the Movie edition's dice: large, with pips, and what the roll means ----------------------
+
+// The outcomes that are dice: [red, black] for a turn or a roll from Jail, one red die for the
+// Piranha Plant and Super Star, the leader's die then the teammate's in a battle.
+const DICE_KINDS = new Set(["dice", "third_doubles", "battle_roll", "battle_won", "battle_lost",
+                            "piranha", "super_star", "jail_free", "jail_stay", "jail_paid"]);
+const PIPS = {
+  1: [[50, 50]],
+  2: [[27, 27], [73, 73]],
+  3: [[27, 27], [50, 50], [73, 73]],
+  4: [[27, 27], [73, 27], [27, 73], [73, 73]],
+  5: [[27, 27], [73, 27], [50, 50], [27, 73], [73, 73]],
+  6: [[27, 25], [73, 25], [27, 50], [73, 50], [27, 75], [73, 75]],
+};
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function dieNode(face, colour, label) {
+  const die = document.createElement("span");
+  die.className = `die ${colour}`;
+  die.dataset.face = String(face);
+  die.setAttribute("role", "img");
+  die.setAttribute("aria-label", label);
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", "0 0 100 100");
+  svg.setAttribute("aria-hidden", "true");
+  const body = document.createElementNS(SVG_NS, "rect");
+  for (const [k, v] of Object.entries({ x: 4, y: 4, width: 92, height: 92, rx: 19, class: "die-face" })) body.setAttribute(k, v);
+  svg.append(body);
+  for (const [cx, cy] of PIPS[face] || []) {
+    const pip = document.createElementNS(SVG_NS, "circle");
+    for (const [k, v] of Object.entries({ cx, cy, r: 9.5, class: "pip" })) pip.setAttribute(k, v);
+    svg.append(pip);
+  }
+  die.append(svg);
+  return die;
+}
+
+function modeRule(test) { return rules ? rules.modes.find(test) : undefined; }
+function feeOf(table, fee) {
+  const m = modeRule((x) => x.table === table);
+  return m && m.fees && m.fees[fee] !== undefined ? m.fees[fee] : null;
+}
+function ofLimit(n, limit) { return limit ? `${n} of ${limit}` : String(n); }
+
+// Each die of an outcome: its face, colour, words (for a screen reader) and caption.
+function diceOf(o) {
+  const rolls = o.rolls || [];
+  if (o.kind.startsWith("battle_")) {
+    const p = o.params || {};
+    const leader = p.leader ?? o.player;
+    const mate = p.teammate ?? leader;  // nobody else can battle: the leader rolls both
+    return rolls.map((face, i) => {
+      const who = (i === 0 ? leader : mate) ?? null;
+      const name = who === null ? (i === 0 ? "leader" : "teammate") : title(who);
+      return { face, colour: "ivory", label: `${name} ${face}`, caption: name };
+    });
+  }
+  if (rolls.length === 2) {
+    return [{ face: rolls[0], colour: "red", label: `red ${rolls[0]}` },
+            { face: rolls[1], colour: "black", label: `black ${rolls[1]}` }];
+  }
+  return rolls.map((face) => ({ face, colour: "red", label: `red ${face}` }));
+}
+
+// The small labels beside the headline: doubles so far, tries from Jail, the coins moved.
+function rollChips(o) {
+  const chips = [];
+  const limit = feeOf("two_dice", "doubles_limit");
+  const tries = feeOf("jail_roll", "tries");
+  if ((o.kind === "dice" && o.doubles) || o.kind === "third_doubles") {
+    chips.push({ text: `doubles ${ofLimit(o.step || state.doubles || 1, limit)}`, cls: o.kind === "third_doubles" ? "bad" : "gold" });
+  }
+  if (o.kind.startsWith("jail_") && o.step) chips.push({ text: `try ${ofLimit(o.step, tries)}`, cls: o.kind === "jail_free" ? "good" : "" });
+  if (o.kind === "piranha" || o.kind === "jail_paid") chips.push({ text: `−${o.coins}`, cls: "bad coin" });
+  if (o.kind === "super_star") chips.push({ text: `+${o.coins}`, cls: "gold coin" });
+  if (o.kind === "battle_won") chips.push({ text: `+${o.coins} each`, cls: "good coin" });
+  return chips;
+}
+
+let shownRoll = null;  // what the outcome box shows now (it is drawn again only when that changes)
+
+function drawRoll(el, o) {
+  const dice = diceOf(o);
+  const who = o.player === null ? "Waiting for a player" : title(o.player);
+  let pending = null;
+  if (o.kind === "battle_roll") {
+    const p = o.params || {};
+    const mate = p.teammate ?? p.leader ?? null;
+    pending = mate === null ? "next" : title(mate);
+  }
+  const chips = rollChips(o);
+  const key = JSON.stringify([o.id, dice, who, pending, chips, o.headline, o.instruction]);
+  if (key === shownRoll && el.querySelector(".roll-box")) return;
+  shownRoll = key;
+  const roll = document.createElement("div");
+  roll.className = "roll-box" + (o.doubles || o.kind === "third_doubles" ? " doubles" : "") + (dice.length === 1 && !pending ? " one" : "");
+  const group = document.createElement("div");
+  group.className = "dice-row";
+  group.setAttribute("role", "group");
+  group.setAttribute("aria-label", dice.map((d) => d.label).join(", ") + (pending ? `; ${pending} rolls next` : ""));
+  for (const d of dice) {
+    const cell = document.createElement("span");
+    cell.className = "die-cell";
+    cell.append(dieNode(d.face, d.colour, d.label));
+    if (d.caption) cell.append(Object.assign(document.createElement("span"), { className: "die-caption", textContent: d.caption }));
+    group.append(cell);
+  }
+  if (pending) {  // the teammate's die, still to roll
+    const cell = document.createElement("span");
+    cell.className = "die-cell";
+    const slot = Object.assign(document.createElement("span"), { className: "die-slot", textContent: "?" });
+    slot.setAttribute("aria-hidden", "true");
+    cell.append(slot, Object.assign(document.createElement("span"), { className: "die-caption", textContent: pending }));
+    group.append(cell);
+  }
+  const head = document.createElement("div");
+  head.className = "roll-head";
+  const headline = Object.assign(document.createElement("div"), { className: "roll-headline", textContent: o.headline });
+  const line = document.createElement("div");
+  line.className = "roll-who";
+  line.append(Object.assign(document.createElement("span"), { className: "roll-name", textContent: who }));
+  for (const c of chips) {
+    line.append(Object.assign(document.createElement("span"), { className: `chip ${c.cls}`.trim(), textContent: c.text }));
+  }
+  head.append(headline, line);
+  const say = Object.assign(document.createElement("p"), { className: "roll-say", textContent: o.instruction });
+  roll.append(group, head, say);
+  el.replaceChildren(roll);
 }
 
 // The block pulses while its outcome sounds, for as long as the companion says its sound lasts.
@@ -235,13 +374,21 @@ function renderWinner() {
   box.hidden = !state.ended;
   if (!state.ended) return;
   const names = state.winners.map(title);
-  $("winner-title").textContent = names.length === 0 ? "Game over: nobody wins"
-    : names.length === 1 ? `${names[0]} wins!` : `${names.join(" & ")} share the win!`;
+  const bowser = Boolean(state.bowser_won);
+  box.classList.toggle("bowser", bowser);
+  if (bowser) {  // every deed on its Game Over side: nobody wins, the table's coins are left
+    const rest = Object.assign(document.createElement("span"), { className: "winner-sub",
+      textContent: "every deed is on its Game Over side. Everyone loses." });
+    $("winner-title").replaceChildren("Bowser wins: ", rest);
+  } else {
+    $("winner-title").textContent = names.length === 0 ? "Game over: nobody wins"
+      : names.length === 1 ? `${names[0]} wins!` : `${names.join(" & ")} share the win!`;
+  }
   $("standings").replaceChildren(...state.standings.map((s) => {
     const li = document.createElement("li");
     if (state.winners.includes(s.player)) li.className = "won";
     const who = document.createElement("span");
-    who.textContent = `${s.rank}. ${title(s.player)}`;
+    who.textContent = bowser ? title(s.player) : `${s.rank}. ${title(s.player)}`;
     const score = document.createElement("span");
     score.className = "score";
     score.textContent = s.total !== null ? `${s.total} points` + (s.cards ? ` · ${plural(s.cards, "card")}` : "")
@@ -338,6 +485,15 @@ function renderPad() {
     $("pad-current").textContent = `Make ${own.name} current`;
     $("pad-phone").textContent = own.linked ? "Phone: linked" : "Phone link";
     $("pad-phone").classList.toggle("linked", Boolean(own.linked));
+    const jail = jailTracked();
+    const fee = rules && rules.jail_fee ? rules.jail_fee.value : null;
+    $("pad-jail-in").hidden = !jail || own.in_jail;
+    $("pad-jail-pay").hidden = !jail || !own.in_jail || fee === null;
+    $("pad-jail-pay").textContent = `Pay ${fee} to leave`;
+    $("pad-jail-free").hidden = !jail || !own.in_jail;
+    // An odd one out takes the whole row.
+    const shownButtons = [...$("pad-player").children].filter((b) => !b.hidden);
+    shownButtons.forEach((b, i) => b.classList.toggle("wide", i === shownButtons.length - 1 && shownButtons.length % 2 === 1));
   }
   const ready = pay.from !== null && pay.to !== null && n >= 1;
   const payButton = $("pad-pay");
@@ -453,7 +609,7 @@ function renderPlayers() {
     pick.className = "pick";
     pick.type = "button";
     pick.disabled = p.out || state.ended || watching();
-    pick.innerHTML = '<span class="badge" hidden></span><span class="name"><span class="who"></span></span><span class="coins"></span><span class="owe"></span><span class="extra"></span><span class="turn"></span>';
+    pick.innerHTML = '<span class="badge" hidden></span><span class="name"><span class="who"></span></span><span class="coins"></span><span class="owe"></span><span class="extra"></span><span class="jail"></span><span class="turn"></span>';
     pick.querySelector(".who").textContent = p.name;
     if (p.linked) {
       const phone = document.createElement("span");
@@ -467,6 +623,14 @@ function renderPlayers() {
     if (p.owes && !p.out) pick.querySelector(".owe").innerHTML = '<span class="owes">owes</span>';
     if (p.points !== null && (p.points || p.cards)) {
       pick.querySelector(".extra").textContent = `${p.points} points · ${plural(p.cards, "card")}`;
+    }
+    if (p.in_jail && !p.out) {
+      tile.classList.add("jailed");
+      const tries = feeOf("jail_roll", "tries");
+      const jail = pick.querySelector(".jail");
+      jail.append(Object.assign(document.createElement("span"), { className: "jail-badge", textContent: "in Jail" }),
+                  Object.assign(document.createElement("span"), { className: "jail-tries",
+                    textContent: tries ? `${p.jail_tries} of ${tries} tries` : plural(p.jail_tries || 0, "try") }));
     }
     if (p.out) pick.querySelector(".turn").textContent = "bankrupt";
     else if (p.current) pick.querySelector(".turn").innerHTML = 'current<span class="turn-more"> player</span>';
@@ -595,9 +759,15 @@ function renderRules() {
   const block = $("press");
   const main = rules.modes.find((m) => m.default);
   block.title = `Press: ${main.name}`;
-  block.textContent = main.table === "lever" ? "Lever" : main.table === "die_roll" ? "Roll" : "?";
+  block.textContent = main.table === "lever" ? "Lever" : main.table === "die_roll" || main.table === "two_dice" ? "Roll" : "?";
   block.classList.toggle("word", block.textContent.length > 1);
-  $("modes").hidden = rules.modes.length < 2;
+  document.body.classList.toggle("movie", Boolean(rules.toll));
+  const inBar = renderBowserBar();
+  $("modes").hidden = rules.modes.filter((m) => !m.automatic && !inBar.has(m.id)).length < 2;
+  $("bowser-card").hidden = !rules.bowser_wins;
+  $("bowser-rule").textContent = rules.bowser_wins ? rules.bowser_wins.quote.join(" ") : "";
+  $("tiles-hint").textContent = "Pay: tap who pays, then who gets paid. A tapped tile also offers Make current"
+    + (jailTracked() ? ", Phone link and Jail." : " and Phone link.");
   $("mode-buttons").replaceChildren(...rules.modes.map((m) => {
     const b = document.createElement("button");
     b.className = "big mode";
@@ -656,6 +826,7 @@ function renderModes() {
   $("mode-now").textContent = mode.text || mode.name;
   for (const b of $("mode-buttons").children) b.classList.toggle("armed", b.dataset.mode === mode.id);
   $("modes").classList.toggle("armed", !mode.default);
+  renderMovie();
 }
 
 function renderBankrupt() {
@@ -689,6 +860,200 @@ function renderScores() {
     });
     return row;
   }));
+}
+
+// -- the Movie edition: Bowser's toll, battles, the Piranha Plant and Super Star, Jail ------------
+
+// Jail is kept for each player when the edition rolls for doubles from it.
+function jailTracked() { return Boolean(modeRule((m) => m.table === "jail_roll")); }
+
+const BAR_WORDS = { red_die_pay: "pay the red die", red_die_collect: "collect the red die" };
+
+function barButton(id, main, sub, run, cls) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.id = id;
+  b.className = "big bar-btn" + (cls ? " " + cls : "");
+  b.append(Object.assign(document.createElement("span"), { className: "bar-main", textContent: main }),
+           Object.assign(document.createElement("span"), { className: "bar-sub", textContent: sub }));
+  b.addEventListener("click", () => run(b));
+  return b;
+}
+
+// The buttons for what happens on the board: Bowser passed players (his toll), a battle, the
+// Piranha Plant and Super Star spaces (each arms the next press). Says which modes it offers.
+function renderBowserBar() {
+  const offered = new Set();
+  const buttons = [];
+  if (rules.toll) {
+    buttons.push(barButton("toll", "Bowser passed…", `${plural(rules.toll.value, "coin")} each`, openToll, "bowser"));
+  }
+  for (const m of rules.modes) {
+    if (m.default || m.automatic) continue;
+    if (m.table === "battle") {
+      buttons.push(barButton("battle", m.name, m.fees.target ? `${m.fees.target} or more wins` : "team up", openBattle, "battle"));
+      offered.add(m.id);
+    } else if (BAR_WORDS[m.table] && !m.needs.length) {
+      const b = barButton(`arm-${m.id}`, m.name, BAR_WORDS[m.table], (button) => armMode(m, button), "arm " + m.table);
+      b.dataset.mode = m.id;
+      b.title = m.quote.join(" ");
+      buttons.push(b);
+      offered.add(m.id);
+    }
+  }
+  $("bowser-bar").hidden = buttons.length === 0;
+  $("bowser-bar").replaceChildren(...buttons);
+  return offered;
+}
+
+function defaultMode() { return rules ? rules.default_mode || (rules.modes.find((m) => m.default) || {}).id : "turn"; }
+
+function armMode(m, button) {
+  if (!state) return;
+  const again = state.mode && state.mode.id === m.id;  // armed already: the tap disarms it
+  write("mode", "/api/mode", { mode: again ? defaultMode() : m.id }, { button })
+    .then(() => { if (again) snack(`${m.name}: cancelled`); })
+    .catch(() => {});
+}
+
+function renderMovie() {
+  const mode = state.mode;
+  const rule = mode ? modeRule((m) => m.id === mode.id) : undefined;
+  const armed = Boolean(rules && (rules.toll || jailTracked()) && mode && !mode.default && !state.ended);
+  const box = $("armed");
+  box.hidden = !armed;
+  if (armed) {
+    const auto = Boolean(rule && rule.automatic);
+    box.className = `armed coins-only playing mode-${mode.id}` + (auto ? " auto" : "");
+    $("armed-label").textContent = auto ? "Next press" : "Armed: next press";
+    $("armed-text").textContent = mode.text || mode.name;
+    $("armed-cancel").hidden = auto;  // rolling from Jail is not armed by hand: nothing to cancel
+  }
+  $("bowser-waits").hidden = !state.bowser_waits || state.ended;
+  for (const b of $("bowser-bar").querySelectorAll("[data-mode]")) {
+    const on = Boolean(mode && b.dataset.mode === mode.id);
+    b.classList.toggle("armed", on);
+    b.setAttribute("aria-pressed", on ? "true" : "false");
+    const sub = b.querySelector(".bar-sub");
+    if (!sub.dataset.words) sub.dataset.words = sub.textContent;
+    sub.textContent = on ? "armed: tap to cancel" : sub.dataset.words;
+  }
+}
+
+function playerRow(p, type, name, checked, disabled, note) {
+  const row = document.createElement("label");
+  row.className = "pick-row" + (disabled ? " off" : "");
+  row.style.setProperty("--colour", p.colour);
+  const input = Object.assign(document.createElement("input"), { type, name, value: String(p.id), checked, disabled });
+  const who = Object.assign(document.createElement("span"), { className: "pick-name", textContent: p.name });
+  const what = Object.assign(document.createElement("span"), { className: "pick-note", textContent: note || "" });
+  row.append(input, who, what);
+  return row;
+}
+
+// Bowser passed players: every player ticked but those in Jail (who pay none); the banker
+// unticks anyone on Free Parking. One write, one move, one undo.
+async function openToll() {
+  if (!state || !rules.toll) return;
+  const toll = rules.toll.value;
+  const list = document.createElement("div");
+  list.className = "pick-list";
+  const rows = active().map((p) => playerRow(p, "checkbox", "toll", !p.in_jail, Boolean(p.in_jail), ""));
+  list.append(...rows);
+  const note = Object.assign(document.createElement("p"), { className: "dialog-note",
+    textContent: "Players on Free Parking pay none: untick them." });
+  const box = document.createElement("div");
+  box.append(list, note);
+  const asked = ask("Bowser passed…", [`Tick every player Bowser passed: each pays the Bank ${plural(toll, "coin")}.`],
+    [{ label: "Cancel", value: false, cls: "quiet" }, { label: "Pay the toll", value: true, cls: "pay-now" }], "toll", box);
+  const go = $("dialog-buttons").lastElementChild;
+  const ticked = () => rows.map((r) => r.querySelector("input")).filter((i) => i.checked).map((i) => Number(i.value));
+  const update = () => {
+    for (const r of rows) {
+      const p = player(Number(r.querySelector("input").value));
+      const on = r.querySelector("input").checked;
+      r.classList.toggle("on", on);
+      r.querySelector(".pick-note").textContent = p.in_jail ? "in Jail: no toll" : on ? `${p.balance} → ${p.balance - toll}` : "no toll";
+    }
+    const ids = ticked();
+    go.dataset.off = ids.length ? "" : "1";
+    if (!go.classList.contains("arming")) go.disabled = ids.length === 0;
+    go.textContent = ids.length === 0 ? "Nobody ticked" : ids.length === 1 ? `${title(ids[0])} pays ${toll}`
+      : `${ids.length} players pay ${toll} each`;
+  };
+  list.addEventListener("change", update);
+  update();
+  if (!(await asked)) return;
+  const players = ticked();
+  if (!players.length) return;
+  write("toll", "/api/toll", { players }, { button: $("toll") })
+    .then((move) => snack(move.text || "Bowser's toll paid", "Undo", () => undoLatest(move.id)))
+    .catch(() => {});
+}
+
+// A battle: the leader (the current player unless in Jail) and a teammate who is not in Jail.
+async function openBattle() {
+  if (!state) return;
+  const m = modeRule((x) => x.table === "battle");
+  const free = active().filter((p) => !p.in_jail);
+  if (!m) return;
+  if (!free.length) { showError("Everyone is in Jail: nobody can battle Bowser."); return; }
+  const current = free.find((p) => p.id === state.current_player);
+  let leader = (current || free[0]).id;
+  let mate = null;
+  const box = document.createElement("div");
+  box.className = "battle-picks";
+  const leaders = Object.assign(document.createElement("fieldset"), { className: "pick-set" });
+  leaders.append(Object.assign(document.createElement("legend"), { textContent: "Leader: who met Bowser" }));
+  const leaderList = Object.assign(document.createElement("div"), { className: "pick-list chips" });
+  leaders.append(leaderList);
+  const mates = Object.assign(document.createElement("fieldset"), { className: "pick-set" });
+  mates.append(Object.assign(document.createElement("legend"), { textContent: "Teams up with" }));
+  const mateList = Object.assign(document.createElement("div"), { className: "pick-list chips" });
+  mates.append(mateList);
+  const jailed = active().filter((p) => p.in_jail);
+  const jailNote = Object.assign(document.createElement("p"), { className: "dialog-note",
+    textContent: jailed.length ? `In Jail, can't battle: ${jailed.map((p) => p.name).join(", ")}.` : "" });
+  jailNote.hidden = !jailed.length;
+  box.append(leaders, mates, jailNote);
+  const f = m.fees || {};
+  const why = f.target ? `Each rolls one die: ${f.target} or more beats Bowser and both collect ${plural(f.prize, "coin")}; less, and the leader goes to Jail.`
+    : m.quote.join(" ");
+  const asked = ask(m.name, [why], [{ label: "Cancel", value: false, cls: "quiet" }, { label: "Arm the battle", value: true, cls: "battle-go" }], "battle", box);
+  const go = $("dialog-buttons").lastElementChild;
+  const draw = () => {
+    leaderList.replaceChildren(...free.map((p) => playerRow(p, "radio", "leader", p.id === leader, false, "")));
+    const options = free.filter((p) => p.id !== leader);
+    if (mate === leader || !options.some((p) => p.id === mate)) mate = options.length === 1 ? options[0].id : null;
+    mateList.replaceChildren(...options.map((p) => playerRow(p, "radio", "teammate", p.id === mate, false, "")));
+    if (!options.length) {
+      mateList.append(Object.assign(document.createElement("p"), { className: "dialog-note",
+        textContent: `Nobody else can battle: ${title(leader)} rolls both dice.` }));
+    }
+    for (const r of box.querySelectorAll(".pick-row")) r.classList.toggle("on", r.querySelector("input").checked);
+    const ready = mate !== null || !options.length;
+    go.dataset.off = ready ? "" : "1";
+    if (!go.classList.contains("arming")) go.disabled = !ready;
+    go.textContent = !ready ? "Pick a teammate" : mate === null ? `${title(leader)} battles alone` : `${title(leader)} + ${title(mate)}: battle!`;
+  };
+  box.addEventListener("change", (ev) => {
+    if (ev.target.name === "leader") leader = Number(ev.target.value);
+    if (ev.target.name === "teammate") mate = Number(ev.target.value);
+    draw();
+  });
+  draw();
+  if (!(await asked)) return;
+  write("battle", "/api/battle", { leader, teammate: mate }, { button: $("battle") }).catch(() => {});
+}
+
+function jailWrite(action, body, words) {
+  const who = pay.from;
+  const button = $(action);
+  write(`${action}:${body.player}`, "/api/jail", body, { button, sticky: true }).then((reply) => {
+    resetPay();
+    const move = typeof reply.move === "number" ? reply.move : reply.id;
+    snack(reply.text || words(title(who), reply), "Undo", () => undoLatest(move));
+  }).catch(() => {});
 }
 
 // -- the controls that follow the state: Undo says what it would undo ----------------------------
@@ -1347,6 +1712,30 @@ $("pad-current").addEventListener("click", () => {
   if (who === null || who === "bank") return;
   write("current", "/api/current", { player: who }, { button: $("pad-current"), sticky: true })
     .then((reply) => { resetPay(); snack(`${title(who)} is the current player`, "Undo", () => undoLatest(reply.move)); })
+    .catch(() => {});
+});
+$("pad-jail-in").addEventListener("click", () => {
+  if (typeof pay.from !== "number") return;
+  jailWrite("pad-jail-in", { player: pay.from, in_jail: true }, (name) => `${name} goes to Jail`);
+});
+$("pad-jail-pay").addEventListener("click", () => {
+  if (typeof pay.from !== "number") return;
+  jailWrite("pad-jail-pay", { player: pay.from }, (name, reply) => `${name} paid ${reply.amount} and left Jail`);
+});
+$("pad-jail-free").addEventListener("click", () => {
+  if (typeof pay.from !== "number") return;
+  jailWrite("pad-jail-free", { player: pay.from, in_jail: false }, (name) => `${name} left Jail (card)`);
+});
+$("armed-cancel").addEventListener("click", () => {
+  if (!state || !state.mode) return;
+  const was = state.mode.name;
+  write("mode", "/api/mode", { mode: defaultMode() }, { button: $("armed-cancel") })
+    .then(() => snack(`${was}: cancelled`)).catch(() => {});
+});
+$("bowser-wins").addEventListener("click", () => {
+  if (!confirm("Every Title Deed is on its Game Over side? Then Bowser wins and everyone loses: the game ends. (Undo reopens it.)")) return;
+  write("bowser-wins", "/api/bowser-wins", {}, { button: $("bowser-wins"), sticky: true })
+    .then((move) => snack(move.text || "Bowser wins", "Undo", () => undoLatest(move.id)))
     .catch(() => {});
 });
 $("pad-phone").addEventListener("click", () => {
