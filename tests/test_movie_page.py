@@ -79,8 +79,9 @@ def movie_config(tmp_path: Path) -> Path:
 
 @contextlib.contextmanager
 def movie_daemon(config_path: Path, dice: Dice) -> Iterator[str]:
-    """The daemon ``companion run`` starts (its web page, the card reader), with ``dice``
-    for its RNG, on its own loop in a thread; yields the page's base URL."""
+    """What ``companion run --config`` starts (the daemon with its frontends from the config:
+    the real web server and page), with ``dice`` for its RNG, on its own loop in a thread (a
+    child process can't be handed the dice); yields the page's base URL."""
     config = load(config_path)
     app = Daemon(config, rng=dice)
     failed: list[BaseException] = []
@@ -104,6 +105,7 @@ def movie_daemon(config_path: Path, dice: Dice) -> Iterator[str]:
         app.request_stop_from_thread()
         thread.join(timeout=15)
         assert not thread.is_alive(), "the daemon did not stop"
+        assert not failed, failed
 
 
 def readme_shot(page: Page, name: str) -> None:
@@ -322,6 +324,7 @@ def test_a_battle_is_armed_in_a_dialog_and_its_two_dice_are_shown(browser: Brows
         expect(go).to_be_disabled()
         mates.locator(".pick-row", has_text="Luigi").tap()
         expect(go).to_have_text("Mario + Luigi: battle!")
+        readme_shot(page, "phone-movie-battle-dialog")
         go.tap()
         banner = page.locator("#armed")
         expect(banner).to_be_visible()
@@ -408,6 +411,9 @@ def test_jail_from_a_tile_the_badge_the_tries_and_paying_to_leave(browser: Brows
         expect(outcome.locator(".chip")).to_have_text("try 1 of 3")
         expect(luigi.locator(".jail-tries")).to_have_text("1 of 3 tries")
         expect(page.locator("#armed-text")).to_contain_text("(try 2 of 3)")
+        expect(page.locator("#toast")).to_be_hidden(timeout=8000)  # "Luigi's turn" is gone
+        to_top(page)
+        readme_shot(page, "phone-movie-jail")
         # Tapped, a player in Jail offers paying to leave, or leaving free with a card.
         tile(page, "Luigi").tap()
         expect(page.locator("#pad-jail-pay")).to_have_text("Pay 1 to leave")  # the rules' fee
@@ -415,7 +421,13 @@ def test_jail_from_a_tile_the_badge_the_tries_and_paying_to_leave(browser: Brows
         expect(page.locator("#pad-jail-in")).to_be_hidden()
         for name in ("Mario", "Luigi"):
             assert in_view(page, tile(page, name)), name
-        readme_shot(page, "phone-movie-jail")
+        assert in_view(page, page.locator("#pad-jail-free"))
+        page.evaluate("""() => {  // for the picture: the tiles right under the header
+          const head = document.getElementById('top').getBoundingClientRect().bottom;
+          const tiles = document.getElementById('players').getBoundingClientRect().top;
+          window.scrollBy(0, tiles - head - 10);
+        }""")
+        readme_shot(page, "phone-movie-jail-pad")
         page.locator("#pad-jail-pay").tap()
         expect(luigi.locator(".jail-badge")).to_have_count(0)
         expect(coins(page, "Luigi")).to_have_text("29")
@@ -473,6 +485,8 @@ def test_bowser_wins_ends_the_game_with_no_winner_and_undo_reopens_it(
             expect(page.locator(gone)).to_be_hidden()
         expect(page.locator("#history li").first).to_contain_text(
             "Every deed is on its Game Over side: Bowser wins, everyone loses")
+        expect(page.locator("#outcome")).to_be_hidden()  # nothing to press for
+        expect(page.locator("#toast")).to_be_hidden(timeout=8000)
         to_top(page)
         readme_shot(page, "phone-movie-bowser-wins")
         page.wait_for_timeout(700)
@@ -513,6 +527,9 @@ def test_the_tablet_and_a_watching_phone(browser: Browser, movie_config: Path) -
         page.locator("#arm-super_star").click()
         expect(page.locator("#armed-text")).to_have_text("Super Star")
         no_overflow(page, TABLET["width"])
+        to_top(page)
+        for seen in ("#outcome .dice-row", "#press", "#armed"):  # one screen, no scrolling
+            assert in_view(page, page.locator(seen)), seen
         readme_shot(page, "tablet-movie")
         ctx.close()
         # Watching: the dice, the badges and the banners; none of the banker's buttons.

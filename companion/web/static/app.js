@@ -210,7 +210,7 @@ function renderOutcome() {
   const rolled = DICE_KINDS.has(o.kind);
   if (rolled) drawRoll(el, o);
   else { shownRoll = null; el.textContent = outcomeText(o) + (o.player === null ? " (waiting for a player)" : ""); }
-  const doubles = rolled && (o.doubles || o.kind === "third_doubles");
+  const doubles = rolled && o.kind !== "third_doubles" && Boolean(o.doubles);
   el.className = "outcome coins-only " + o.kind + (rolled ? " rolled" : "") + (doubles ? " doubles" : "") + (past ? " past" : "");
   if (o.id !== lastOutcomeId) {
     void el.offsetWidth;  // restart the animation
@@ -314,7 +314,7 @@ function drawRoll(el, o) {
   if (key === shownRoll && el.querySelector(".roll-box")) return;
   shownRoll = key;
   const roll = document.createElement("div");
-  roll.className = "roll-box" + (o.doubles || o.kind === "third_doubles" ? " doubles" : "") + (dice.length === 1 && !pending ? " one" : "");
+  roll.className = "roll-box" + (o.doubles && o.kind !== "third_doubles" ? " doubles" : "");
   const group = document.createElement("div");
   group.className = "dice-row";
   group.setAttribute("role", "group");
@@ -336,7 +336,11 @@ function drawRoll(el, o) {
   }
   const head = document.createElement("div");
   head.className = "roll-head";
-  const headline = Object.assign(document.createElement("div"), { className: "roll-headline", textContent: o.headline });
+  const headline = Object.assign(document.createElement("div"), { className: "roll-headline" });
+  // "BATTLE LOST 1 + 2 = 3": the sum is never broken over two lines.
+  const sum = /^(.*?)\s*(\d+(?:\s*[+=]\s*\d+)+)$/.exec(String(o.headline || ""));
+  if (sum && sum[1]) headline.append(sum[1], " ", Object.assign(document.createElement("span"), { className: "roll-sum", textContent: sum[2] }));
+  else headline.textContent = o.headline;
   const line = document.createElement("div");
   line.className = "roll-who";
   line.append(Object.assign(document.createElement("span"), { className: "roll-name", textContent: who }));
