@@ -168,11 +168,13 @@ async def test_a_movie_game_from_the_first_roll_to_bowser_and_the_last_player(
         assert state["mode"]["id"] == "jail" and "try 1 of 3" in state["mode"]["text"]
         miss = await roll(api, app, faces, 1, 2)
         assert (miss["kind"], miss["step"]) == ("jail_stay", 1)
-        assert (await api.state())["players"][0]["jail_tries"] == 1
-        for _ in range(3):
+        state = await api.state()
+        assert state["players"][0]["jail_tries"] == 1
+        assert state["current_player"] == luigi  # no doubles: he stays, and his turn is over
+        for _ in range(2):
             await api.post("/api/next")  # his next turn
         assert (await roll(api, app, faces, 3, 4))["kind"] == "jail_stay"
-        for _ in range(3):
+        for _ in range(2):
             await api.post("/api/next")
         paid = await roll(api, app, faces, 5, 6)
         assert (paid["kind"], paid["coins"], paid["total"]) == ("jail_paid", 1, 11)
@@ -313,7 +315,9 @@ async def test_the_doubles_run_and_jail_tries_survive_a_restart(tmp_path: Path) 
     async with movie(tmp_path, faces, ("Mario", "Luigi")) as (api, app):
         state = await api.state()
         assert state["players"][0]["in_jail"] and state["players"][0]["jail_tries"] == 1
-        assert "try 2 of 3" in state["mode"]["text"]
+        assert state["current_player"] == state["players"][1]["id"]  # the miss ended his turn
+        await api.post("/api/next")
+        assert "try 2 of 3" in (await api.state())["mode"]["text"]
 
 
 async def test_the_odds_of_every_movie_mode_on_a_real_daemon_fit_the_rulebook(
@@ -386,3 +390,100 @@ async def test_battle_piranha_and_super_star_cards_at_the_table(tmp_path: Path) 
         assert (await roll(api, app, faces, 3))["kind"] == "super_star"
         assert coins(await api.state()) == [33, 32, 30]
         del peach
+
+
+# -- what a review found: each case as the table would meet it ------------------------------
+
+
+async def test_a_battler_sent_to_jail_after_arming_disarms_it_and_nothing_is_lost(
+        tmp_path: Path) -> None:
+    faces = Faces()
+    async with movie(tmp_path, faces) as (api, app):
+        mario, luigi, _peach = await api.ids()
+        await api.post("/api/battle", {"leader": mario, "teammate": luigi})
+        await roll(api, app, faces, 4)  # Mario's die
+        await api.post("/api/jail", {"player": luigi, "in_jail": True})
+        state = await api.state()
+        assert state["mode"]["id"] == "turn"  # a battle with a jailed teammate is no battle
+        turn = await roll(api, app, faces, 2, 5)  # the next press is Mario's turn roll
+        assert turn["kind"] == "dice" and turn["player"] == mario
+        outcomes = (await api.get("/api/journal"))["entries"]
+        assert coins(await api.state()) == [30, 30, 30] and outcomes  # nothing lost, no coins
+
+
+async def test_arming_the_same_battle_again_keeps_its_first_die(tmp_path: Path) -> None:
+    faces = Faces()
+    async with movie(tmp_path, faces) as (api, app):
+        mario, luigi, _peach = await api.ids()
+        body = {"leader": mario, "teammate": luigi}
+        await api.post("/api/battle", body)
+        await roll(api, app, faces, 5)
+        again = (await api.post("/api/battle", body))["mode"]  # a retry of the same request
+        assert again["first"] == 5 and "Mario rolled 5" in again["text"]
+        assert (await roll(api, app, faces, 2))["kind"] == "battle_won"
+
+
+async def test_undoing_doubles_out_of_jail_gives_the_try_back(tmp_path: Path) -> None:
+    faces = Faces()
+    async with movie(tmp_path, faces, ("Mario", "Luigi")) as (api, app):
+        mario, _luigi = await api.ids()
+        await api.post("/api/jail", {"player": mario, "in_jail": True})
+        free = await roll(api, app, faces, 4, 4)
+        assert free["kind"] == "jail_free"
+        await api.post("/api/undo")
+        state = await api.state()
+        assert state["players"][0]["in_jail"] and state["players"][0]["jail_tries"] == 0
+        assert "try 1 of 3" in state["mode"]["text"]
+        assert [o["kind"] for o in state["unassigned"]] == ["jail_free"]  # for the banker
+
+
+async def test_a_turn_that_ended_in_jail_counts_as_a_turn(tmp_path: Path) -> None:
+    """Bowser on GO waits until everyone has had their next turn, however the turn passed;
+    the doubles of a turn that ended in Jail don't carry over to the next player."""
+    faces = Faces()
+    async with movie(tmp_path, faces) as (api, app):
+        mario, luigi, peach = await api.ids()
+        await api.post("/api/battle", {"leader": mario, "teammate": luigi})
+        await roll(api, app, faces, 6)
+        await roll(api, app, faces, 6)  # won: Bowser waits
+        await api.post("/api/next")  # Luigi
+        for face in (1, 2, 3):
+            await roll(api, app, faces, face, face)  # three doubles: Jail, Peach's turn
+        state = await api.state()
+        assert state["current_player"] == peach and state["doubles"] == 0
+        assert state["bowser_waits"]
+        await api.post("/api/next")  # Mario's next turn: the FAQ lets him have it first
+        assert (await api.state())["bowser_waits"]
+        await api.post("/api/next")  # the fourth pass since the battle (three players)
+        assert not (await api.state())["bowser_waits"]
+
+
+async def test_a_battle_card_with_nobody_free_is_the_leader_alone(tmp_path: Path) -> None:
+    from companion.app import commands as c
+
+    faces = Faces()
+    async with movie(tmp_path, faces, ("Mario", "Luigi")) as (api, app):
+        _mario, luigi = await api.ids()
+        await api.post("/api/jail", {"player": luigi, "in_jail": True})
+        await api.post("/api/cards", {"uid": "04A1B2C3", "action": "battle"})
+        tapped = await app.table.act(c.Tap("04A1B2C3"), source="reader")
+        assert tapped["did"] == "next press: Battle Bowser: Mario leads alone; Mario presses " \
+                                "first"
+        await roll(api, app, faces, 3)
+        lost = await roll(api, app, faces, 3)
+        assert (lost["kind"], lost["rolls"]) == ("battle_lost", [3, 3])  # 6 or less
+        assert (await api.state())["players"][0]["in_jail"]  # the leader goes to Jail
+
+
+def test_a_held_battle_keeps_its_lone_leader_and_a_held_doubles_its_step() -> None:
+    """The held-presses file keeps what a press was armed with, a lone leader's missing
+    teammate included, and which doubles in a row it was."""
+    from companion.bank.held import HeldPress
+    from companion.core.outcomes import Kind, Outcome
+
+    battle = HeldPress("a" * 32, 1.0, Outcome(Kind.BATTLE_WON, 2, (3, 5), "battle", 2),
+                       "button", 1, 1, True, {"leader": 1, "teammate": None, "first": 3})
+    doubles = HeldPress("b" * 32, 2.0, Outcome(Kind.DICE, 0, (4, 4), "turn", 2), "button",
+                        1, 1, True, {"doubles": 1})
+    for press in (battle, doubles):
+        assert HeldPress.from_json(json.loads(json.dumps(press.to_json()))) == press

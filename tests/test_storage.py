@@ -176,6 +176,53 @@ async def test_a_full_disk_holds_every_press_says_so_and_banks_them_when_space_r
 
 
 @needs_root
+async def test_a_full_disk_keeps_the_movies_doubles_and_jail_as_the_table_played_them(
+        tmp_path: Path) -> None:
+    """Three doubles held while the card is full: the third still sends the player to Jail
+    and ends his turn (reads of the bank meanwhile don't lose what was held), and once space
+    returns the bank says the same."""
+    from tests.test_movie_game import Faces
+
+    faces = Faces()
+    with tmpfs(tmp_path / "sd") as data:
+        config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(data)),
+                        game=GameConfig(edition="movie", players=("Mario", "Luigi")))
+        app = Daemon(config, pin_factory=MockFactory(), rng=faces, backend=NullBackend(),
+                     clock=StepClock(100.0, 10))
+        app.start(asyncio.get_running_loop())
+        keeper = asyncio.ensure_future(app.table.keep_bank())
+        server = await start_web(app.table, "127.0.0.1", 0, TOKEN)
+        try:
+            async with aiohttp.ClientSession() as s:
+                _, state, _ = await call(s, server, "GET", "/api/state")
+                mario, luigi = (p["id"] for p in state["players"])
+                filler = fill(data)
+                kinds = []
+                for face in (2, 3, 4):
+                    faces.load(face, face)
+                    status, pressed, _ = await call(s, server, "POST", "/api/press")
+                    assert status == 202, pressed
+                    kinds.append((pressed["kind"], pressed.get("step")))
+                    _, state, _ = await call(s, server, "GET", "/api/state")  # a read between
+                assert kinds == [("dice", 1), ("dice", 2), ("third_doubles", 3)]
+                assert state["players"][0]["in_jail"] and state["current_player"] == luigi
+                assert state["storage"]["held"] == 3
+                filler.unlink()
+                await healthy_within(s, server, RECOVERY_S)
+                _, state, _ = await call(s, server, "GET", "/api/state")
+                assert state["players"][0]["in_jail"] and state["current_player"] == luigi
+                assert state["doubles"] == 0 and state["storage"]["held"] == 0
+                assert [o.outcome.kind.value for o in reversed(banked(data))] == [
+                    "dice", "dice", "third_doubles"]
+                del mario
+        finally:
+            keeper.cancel()
+            await server.stop()
+            await app.table.drain()
+            app.close()
+
+
+@needs_root
 async def test_held_presses_survive_a_restart_and_are_banked_once(tmp_path: Path) -> None:
     with tmpfs(tmp_path / "sd") as data:
         async with running(data) as (app, server), aiohttp.ClientSession() as s:

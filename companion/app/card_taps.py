@@ -78,8 +78,10 @@ class CardTaps:
             state = await table.read(c.GetState())
             if state.current_player is None:
                 raise Refused("nobody is current: tap the leader's card first")
-            view = await table.act(c.ArmMode("battle", {"leader": state.current_player,
-                                                        "teammate": BY_CARD}), source=source)
+            free = [p for p in state.active if p.id != state.current_player and not p.in_jail]
+            view = await table.act(c.ArmMode("battle", {  # nobody free: the leader alone
+                "leader": state.current_player, "teammate": BY_CARD if free else None}),
+                source=source)
             return f"next press: {view.text}"
         if action == "next_player":
             pid = await table.act(c.NextPlayer(), source=source)

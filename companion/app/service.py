@@ -35,7 +35,7 @@ from companion.core.editions.modes import BY_CARD, Mode, check_arming
 from companion.core.editions.ruleset import Ruleset
 from companion.core.ledger import Entry, Payment
 from companion.core.lever import TimerState
-from companion.core.outcomes import Kind
+from companion.core.outcomes import Kind, Outcome
 from companion.core.state import (
     ModeView,
     MoveView,
@@ -129,6 +129,11 @@ class TableService:
         self._press_task: asyncio.Future[OutcomeView | None] | None = None
         """The bank write of the latest press (a frontend that waits for it awaits this)."""
         self._storage = StorageView()
+        self._unbanked: dict[str, tuple[int | None, Outcome, int | None]] = {}
+        """Presses drawn and not in the bank yet (on their way, or held while the disk
+        refuses): every state the bank sends is shown with them, so the doubles run, the tries
+        from Jail and whose turn it is stay as the table played them."""
+        self._held_presses: set[str] = set()
         self.parts: Callable[[], tuple[c.Part, ...]] = tuple
         """The hardware's parts for ``/healthz`` (the daemon's; none by default)."""
         bus.subscribe(self._heard)
@@ -175,13 +180,15 @@ class TableService:
         self.armed = None  # a mode is for one press: back to the edition's default
         if outcome.kind is Kind.BATTLE_ROLL and state is not None:  # the teammate's die next
             self.armed = Armed(state.game.id, mode.id, {**params, "first": outcome.rolls[0]})
+        player = params.get("leader", None if state is None else state.current_player)
         if state is not None:  # the doubles, the Jail: as the bank will have them
-            self.state = state.pressed(outcome, params.get("leader", state.current_player))
+            self.state = state.pressed(outcome, player)
         if self.bank is not None:
             held = HeldPress(uuid.uuid4().hex, time.time(), outcome, source,
                              None if state is None else state.game.id,
                              None if state is None else state.current_player,
                              state is not None, dict(params))
+            self._unbanked[held.press_id] = (held.game, outcome, player)
             # Queued on the writer thread now (a close() right after still banks it).
             self._press_task = self._background(self._bank_press(held,
                                                                  self.bank.bank_press(held)))
@@ -195,11 +202,14 @@ class TableService:
         try:
             view, state = await pending
         except Exception:
+            self._unbanked.pop(held.press_id, None)
             log.exception("press %s can't be banked", held.press_id)
             raise
         if view is None:
+            self._held_presses.add(held.press_id)
             self._storage_changed(f"press not saved yet: {self.bank.problem}")
             return None
+        self._unbanked.pop(held.press_id, None)  # the state after it has it
         if state is not None:  # else banked, and the next read shows it
             self._announced("outcome", view, state)
         if not self._storage.ok:
@@ -383,13 +393,15 @@ class TableService:
             mode = rules.find_mode(armed.mode)
             game = state.game.id if state is not None else None
             active = tuple(p.id for p in state.active) if state is not None else ()
+            jailed = {p.id for p in state.active if p.in_jail} if state is not None else set()
             still = mode is not None and armed.game == game and all(
                 armed.params.get(k) in active for k in ("payer", "owner", "leader")
                 if k in armed.params) and armed.params.get("teammate") in (None, BY_CARD,
-                                                                           *active)
+                                                                           *active) and \
+                not jailed & {armed.params.get("leader"), armed.params.get("teammate")}
             if still and mode is not None:
                 return mode, armed.params
-            self.armed = None  # a new game, or a player armed with went out
+            self.armed = None  # a new game, a player armed with went out or to Jail
         default = rules.default_mode
         current = state.current if state is not None else None
         jail = rules.mode_for_table("jail_roll")
@@ -444,6 +456,10 @@ class TableService:
         given.pop("first", None)  # a battle starts with the leader's die
         params = check_arming(mode, given, tuple(p.id for p in state.active),
                               frozenset(p.id for p in state.active if p.in_jail))
+        armed = self.armed
+        if armed is not None and armed.game == state.game.id and armed.mode == mode.id and \
+                {k: v for k, v in armed.params.items() if k != "first"} == params:
+            return self.mode_view()  # the same battle again (a retry): its first die stays
         self.armed = None if mode.default else Armed(state.game.id, mode.id, params)
         view = self.mode_view()
         self.state = state.with_mode(view)
@@ -454,7 +470,16 @@ class TableService:
     # -- inside ----------------------------------------------------------------------------
 
     def _dress(self, state: TableState) -> TableState:
-        """The bank's state with what only the service knows: the timer and the press mode."""
+        """The bank's state with what only the service knows: the presses not in the bank yet,
+        the timer and the press mode."""
+        if self._held_presses and self.bank is not None:  # banked since (the keeper, or a
+            still = self.bank.held_ids()                     # write that banks them first)
+            for press_id in self._held_presses - still:
+                self._unbanked.pop(press_id, None)
+            self._held_presses &= still
+        for game, outcome, player in self._unbanked.values():
+            if game == state.game.id:
+                state = state.pressed(outcome, player)
         self.state = state
         self.lever.set_label(WORMS_LABEL if self.rules().worms is not None else TIMER_LABEL)
         return state.with_timer(self.lever.state()).with_mode(self.mode_view()).with_storage(

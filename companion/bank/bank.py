@@ -1094,6 +1094,11 @@ class Bank:
             if row["kind"] == MoveKind.TURN.value:
                 db.execute("UPDATE games SET current_player = ? WHERE id = ?",
                            (data["from"], gid))
+            if row["kind"] == MoveKind.JAILED.value and data.get("outcome") is not None:
+                # The outcome that sent them (or let them out) is unassigned again, like a block
+                # outcome's coins: its try or its doubles no longer count.
+                db.execute("UPDATE outcomes SET player_id = NULL WHERE id = ?",
+                           (data["outcome"],))
             if row["kind"] in (MoveKind.BANKRUPTCY.value, MoveKind.JAILED.value) and \
                     data.get("current_after") != data.get("current_before"):
                 current = db.execute("SELECT current_player FROM games WHERE id = ?",
@@ -1151,6 +1156,9 @@ class Bank:
                     and data.get("current_after") is not None:  # the turn passes again
                 db.execute("UPDATE games SET current_player = ? WHERE id = ?",
                            (data["current_after"], facts.gid))
+            if target.kind is MoveKind.JAILED and data.get("outcome") is not None:
+                db.execute("UPDATE outcomes SET player_id = ? WHERE id = ?",
+                           (target.player_id, data["outcome"]))
             for entry in target.entries:
                 self._insert_entry(db, facts.gid, moved, entry.payer, entry.payee,
                                    entry.amount, entry.kind, entry.note, source,
@@ -1229,7 +1237,7 @@ class Bank:
             if mode is not None and mode.needs:
                 clean = check_arming(mode, params or {}, tuple(facts.ids if late else
                                                                facts.active),
-                                     frozenset() if late else frozenset(facts.jailed))
+                                     frozenset(facts.jailed), late=late)
                 who = clean.get("payer", clean.get("leader"))
             if late and (facts.ending is not None or who not in facts.active
                          or clean.get("owner", who) not in facts.active
@@ -1302,6 +1310,9 @@ class Bank:
             for payer, payee, amount in movements:
                 self._insert_entry(db, facts.gid, move, payer, payee, check_amount(amount),
                                    EntryKind.BLOCK, note, source, outcome_id=outcome_id)
+        elif outcome.kind is Kind.JAIL_STAY and player == facts.current and \
+                len(facts.active) > 1:  # no doubles from Jail: stay, and the turn is over
+            self._turn(db, facts, next_seat(facts, player), source, None, "jail")
         elif len(movements) == 1:
             payer, payee, amount = movements[0]
             self._pay(db, facts, MoveKind.BLOCK, EntryKind.BLOCK, payer, payee,
@@ -1426,7 +1437,7 @@ class Bank:
         who = facts.current
         if mode is None or who is None or who in facts.jailed:
             return 0
-        turns = self._live_moves(facts.gid, MoveKind.TURN)
+        turns = self._turn_passes(facts.gid, 1)
         jailed = self._live_moves(facts.gid, MoveKind.JAILED, player=who)
         mark = max([json.loads(r["data"]).get("mark", 0) for r in turns + jailed] or [0])
         streak = 0
@@ -1440,25 +1451,38 @@ class Bank:
             streak += 1
         return streak
 
+    def _turn_passes(self, gid: int, limit: int, after: int = 0) -> list[sqlite3.Row]:
+        """The latest ``limit`` times the turn passed after move ``after``, newest first: a
+        turn move (Next, a tile, a card, time-up) or going to Jail ("Your turn then ends")."""
+        turns = self._live_moves(gid, MoveKind.TURN, after=after, limit=limit)
+        floor = turns[-1]["id"] if len(turns) == limit else after
+        jails = [r for r in self._live_moves(gid, MoveKind.JAILED, after=floor, limit=2**31)
+                 if json.loads(r["data"]).get("current_after") is not None]
+        return sorted(turns + jails, key=lambda r: r["id"], reverse=True)[:limit]
+
     def _bowser_waits(self, facts: Facts) -> bool:
         """Bowser was beaten and waits on GO "until all of the players have completed their
         next turn": every player still in, the one who beat him too (the FAQ's reading), so
-        until the turn has passed once more than there are players. Only the outcomes since
-        that many turns are read, however long the game."""
+        until the turn has passed once more than there are players. Only the battles won
+        since that many turns are read (by their index), however long the game."""
         if facts.rules.mode_for_table("battle") is None:
             return False
         players = len(facts.active)
-        turns = self._live_moves(facts.gid, MoveKind.TURN, limit=players + 1)
+        turns = self._turn_passes(facts.gid, players + 1)
         since = json.loads(turns[-1]["data"]).get("mark", 0) if len(turns) > players else 0
-        row = self._db.execute(
-            "SELECT m.id FROM outcomes o JOIN entries e ON e.outcome_id = o.id JOIN moves m ON"
-            " m.id = e.move_id WHERE o.game_id = ? AND o.id > ? AND o.kind = ? AND"
-            " e.kind = 'block' AND NOT EXISTS (SELECT 1 FROM moves u WHERE u.undoes = m.id)"
-            " ORDER BY o.id DESC LIMIT 1", (facts.gid, since, Kind.BATTLE_WON.value)).fetchone()
-        if row is None:
-            return False
-        return len(self._live_moves(facts.gid, MoveKind.TURN, after=row["id"],
-                                    limit=players + 1)) <= players
+        for battle in self._db.execute(
+                "SELECT id FROM outcomes INDEXED BY outcomes_by_kind WHERE game_id = ? AND"
+                " kind = ? AND id > ? ORDER BY id DESC", (facts.gid, Kind.BATTLE_WON.value,
+                                                          since)):
+            move = self._db.execute(
+                "SELECT m.id FROM entries e JOIN moves m ON m.id = e.move_id WHERE"
+                " e.outcome_id = ? AND e.kind = 'block' AND NOT EXISTS (SELECT 1 FROM moves u"
+                " WHERE u.undoes = m.id) ORDER BY m.id DESC LIMIT 1", (battle["id"],)
+            ).fetchone()
+            if move is not None:
+                return len(self._turn_passes(facts.gid, players + 1, after=move["id"])) <= \
+                    players
+        return False
 
     def _recent(self, gid: int, limit: int = RECENT) -> tuple[JournalLine, ...]:
         """The latest journal lines, newest first, with the block outcome's kind (screens)."""

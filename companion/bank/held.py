@@ -48,21 +48,25 @@ class HeldPress:
     known: bool
     """Whether ``game`` and ``player`` were known at the press; if not, the bank's latest game
     and its current player when it is banked."""
-    params: Mapping[str, int] = field(default_factory=dict)
+    params: Mapping[str, int | None] = field(default_factory=dict)
+    """What the mode was armed with and where the table stood (a lone leader's battle has no
+    teammate: None)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.press_id, "at": self.at, "mode": self.outcome.mode,
                 "kind": self.outcome.kind.value, "coins": self.outcome.coins,
-                "rolls": list(self.outcome.rolls), "source": self.source, "game": self.game,
-                "player": self.player, "known": self.known, "params": dict(self.params)}
+                "rolls": list(self.outcome.rolls), "step": self.outcome.step,
+                "source": self.source, "game": self.game, "player": self.player,
+                "known": self.known, "params": dict(self.params)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> HeldPress:
         outcome = Outcome(Kind(data["kind"]), coins=int(data["coins"]),
-                          rolls=tuple(int(r) for r in data["rolls"]), mode=str(data["mode"]))
+                          rolls=tuple(int(r) for r in data["rolls"]), mode=str(data["mode"]),
+                          step=int(data.get("step", 0)))
         return cls(str(data["id"]), float(data["at"]), outcome, str(data["source"]),
                    data["game"], data["player"], bool(data["known"]),
-                   {str(k): int(v) for k, v in data["params"].items()})
+                   {str(k): None if v is None else int(v) for k, v in data["params"].items()})
 
 
 class HeldFile:

@@ -26,7 +26,7 @@ from companion.bank.held import FILE_NAME, HeldFile, HeldPress
 from companion.bank.store import BankUnavailable, StorageError, storage_problem
 from companion.core.editions import Editions
 from companion.core.state import OutcomeView, StorageView, TableState
-from companion.exc import CompanionError
+from companion.exc import CompanionError, GameEnded, Refused
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -71,6 +71,10 @@ class BankService:
         """Try again now (on the writer thread): True when the bank is open, every held press
         is banked and the disk takes writes."""
         return asyncio.wrap_future(self._executor.submit(self._recover))
+
+    def held_ids(self) -> set[str]:
+        """The presses held now (read from the loop)."""
+        return {p.press_id for p in list(self._held)}
 
     def status(self) -> StorageView:
         """How things stand (read from the loop: plain attribute reads)."""
@@ -214,6 +218,11 @@ class BankService:
         if self._bank is not None and self._prepared and not self._held:
             try:
                 view = self._record(self._bank, press, held=False)
+            except (Refused, GameEnded) as exc:  # the table changed under it: kept, never lost
+                log.warning("press %s can't be applied as it stands (%s): kept for the banker",
+                            press.press_id, exc)
+                view = self._record(self._bank, replace(press, known=True), held=True)
+                return view, self._state_after(self._bank)
             except Exception as exc:
                 if storage_problem(exc) is None:
                     raise

@@ -19,7 +19,7 @@ from companion.exc import Unavailable
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 BUSY_TIMEOUT_S = 10.0
 
 BASE_SCHEMA = """
@@ -126,7 +126,12 @@ CREATE TABLE IF NOT EXISTS player_links (
 newest) with a version every write bumps, and each player's own phone link (a hash of its
 token; deleting the row revokes it)."""
 
-SCHEMA = BASE_SCHEMA + FLAT_COST_INDEXES + TABLE_STATE
+MOVIE_INDEXES = """
+CREATE INDEX IF NOT EXISTS outcomes_by_kind ON outcomes (game_id, kind, id);
+"""
+"""Schema 6: the Movie's state finds the latest battle won without reading every outcome."""
+
+SCHEMA = BASE_SCHEMA + FLAT_COST_INDEXES + TABLE_STATE + MOVIE_INDEXES
 """The whole schema, as a new file gets it."""
 
 MIGRATIONS: dict[int, str] = {
@@ -240,6 +245,7 @@ ALTER TABLE outcomes ADD COLUMN press_id TEXT;
 CREATE UNIQUE INDEX IF NOT EXISTS outcomes_by_press ON outcomes (press_id);
 """ + FLAT_COST_INDEXES,
     5: TABLE_STATE,
+    6: MOVIE_INDEXES,
 }
 """Schema changes by the version they bring, applied in place to an older file (version 1 is
 the first schema). A new file gets :data:`SCHEMA` whole."""

@@ -309,7 +309,8 @@ class TableState:
             doubles = 0
         change = jail_change(outcome)
         players, current = self.players, self.current_player
-        if change and player is not None and player == current:  # "Your turn then ends"
+        ends_turn = bool(change) or outcome.kind is Kind.JAIL_STAY  # "Your turn then ends"
+        if ends_turn and player is not None and player == current:
             seats = [p.id for p in self.players if not p.out]
             if len(seats) > 1:
                 current = seats[(seats.index(player) + 1) % len(seats)]

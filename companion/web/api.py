@@ -262,7 +262,7 @@ async def post_battle(request: web.Request) -> web.Response:
         raise Refused("leader is required: the player who landed on Bowser (or he on them)")
     view = await _act(request, c.ArmMode("battle", {"leader": data["leader"],
                                                     "teammate": data.get("teammate")}))
-    return web.json_response({"mode": view.to_json()}, status=201)
+    return web.json_response({"mode": view.to_json()})
 
 
 async def post_bowser_wins(request: web.Request) -> web.Response:

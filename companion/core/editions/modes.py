@@ -367,11 +367,14 @@ BY_CARD = "card"
 
 
 def check_battle(params: Mapping[str, object], players: tuple[int, ...],
-                 jailed: frozenset[int] = frozenset()) -> dict[str, Any]:
+                 jailed: frozenset[int] = frozenset(), *, late: bool = False
+                 ) -> dict[str, Any]:
     """A battle's arming: ``leader`` (who landed on Bowser, or whom he landed on) and the
     ``teammate`` they pick, two different players still in the game and not in Jail ("You
     cannot battle Bowser" from Jail). ``teammate`` may be left out only when nobody else can
-    battle: the leader then rolls both dice (README: the rulebook is silent)."""
+    battle: the leader then rolls both dice (README: the rulebook is silent); ``"card"``: the
+    next player card tapped joins (:data:`BY_CARD`). ``late``: a press held while the disk
+    refused it, banked as it was armed (who is in Jail now does not matter)."""
     leader, teammate = params.get("leader"), params.get("teammate")
     for name, who in (("leader", leader), ("teammate", teammate)):
         if name == "teammate" and who in (None, BY_CARD):
@@ -383,7 +386,7 @@ def check_battle(params: Mapping[str, object], players: tuple[int, ...],
     if leader == teammate:
         raise Refused("the leader picks another player as teammate")
     free = [p for p in players if p != leader and p not in jailed]
-    if teammate is None and free:
+    if teammate is None and free and not late:
         raise Refused("teammate is required: the leader picks another player to battle with")
     clean: dict[str, Any] = {"leader": leader, "teammate": teammate}
     first = params.get("first")
@@ -395,12 +398,14 @@ def check_battle(params: Mapping[str, object], players: tuple[int, ...],
 
 
 def check_arming(mode: Mode, params: Mapping[str, object], players: tuple[int, ...],
-                 jailed: frozenset[int] = frozenset()) -> dict[str, Any]:
-    """What arming ``mode`` takes, checked (Refused names the problem)."""
+                 jailed: frozenset[int] = frozenset(), *, late: bool = False
+                 ) -> dict[str, Any]:
+    """What arming ``mode`` takes, checked (Refused names the problem); ``late``: a held
+    press, banked as it was armed."""
     if mode.table == "utility_rent":
         return check_rent(params, players)
     if mode.table == "battle":
-        return check_battle(params, players, jailed)
+        return check_battle(params, players, frozenset() if late else jailed, late=late)
     if params:
         raise Refused(f"{mode.name} takes nothing more: got {', '.join(sorted(params))}")
     return {}
