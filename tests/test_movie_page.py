@@ -410,8 +410,11 @@ def test_jail_from_a_tile_the_badge_the_tries_and_paying_to_leave(browser: Brows
         expect(outcome.locator(".dice-row")).to_have_attribute("aria-label", "red 1, black 2")
         expect(outcome.locator(".chip")).to_have_text("try 1 of 3")
         expect(luigi.locator(".jail-tries")).to_have_text("1 of 3 tries")
-        expect(page.locator("#armed-text")).to_contain_text("(try 2 of 3)")
-        expect(page.locator("#toast")).to_be_hidden(timeout=8000)  # "Luigi's turn" is gone
+        # No doubles: he stays in Jail, and his turn is over: Peach's turn.
+        expect(page.locator("#players .tile.current")).to_contain_text("Peach")
+        expect(page.locator("#armed")).to_be_hidden()
+        assert state_of(base)["current_player"] == who["Peach"]
+        expect(page.locator("#toast")).to_be_hidden(timeout=8000)  # "Peach's turn" is gone
         to_top(page)
         readme_shot(page, "phone-movie-jail")
         # Tapped, a player in Jail offers paying to leave, or leaving free with a card.
