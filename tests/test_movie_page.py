@@ -26,9 +26,11 @@ from tests.test_banker_page import (
     PHONE,
     READABILITY,
     TABLET,
+    bank_tile,
     banker,
     context,
     in_view,
+    key,
     kinds,
     no_overflow,
     tile,
@@ -498,6 +500,32 @@ def test_bowser_wins_ends_the_game_with_no_winner_and_undo_reopens_it(
         expect(page.locator("#press")).to_be_visible()
         expect(page.locator("#bowser-bar")).to_be_visible()
         assert not state_of(base)["ended"] and not state_of(base)["bowser_won"]
+        ctx.close()
+
+
+def test_a_continue_cost_is_a_payment_to_the_bank_with_its_own_reason(
+        browser: Browser, movie_config: Path) -> None:
+    """The Continue cost is printed on each deed, not in the rules: the pad offers the reason,
+    the banker types the amount."""
+    with movie_daemon(movie_config, Dice()) as base:
+        ctx = context(browser, PHONE)
+        page = banker(ctx, base)
+        tile(page, "Mario").tap()
+        bank_tile(page).tap()
+        key(page, "4").tap()
+        reason = page.locator("#pad-reasons .reason", has_text="Continue")
+        expect(reason).to_be_visible()
+        assert "pay the Continue cost to the Bank" in (reason.get_attribute("title") or "")
+        reason.tap()
+        expect(page.locator("#pad-note")).to_have_value(
+            "Continue cost: a deed back from its Game Over side")
+        expect(page.locator("#pad-pay")).to_have_text("Pay 4: Mario → Bank")
+        readme_shot(page, "phone-movie-continue")
+        page.locator("#pad-pay").tap()
+        expect(coins(page, "Mario")).to_have_text("26")
+        expect(page.locator("#history li").first).to_contain_text(
+            "Mario pays the Bank 4 · Continue cost: a deed back from its Game Over side")
+        expect(page.locator("#pad-reasons .reason[aria-pressed=true]")).to_have_count(0)
         ctx.close()
 
 

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.editions.modes import NUMBERS, TABLES, Mode
-from companion.core.editions.ruleset import Debt, End, Rule, Ruleset, Scoring
+from companion.core.editions.ruleset import Debt, End, Reason, Rule, Ruleset, Scoring
+from companion.core.ledger import MAX_NOTE
 from companion.exc import Refused, RulesetError, shown
 
 __all__ = ["Editions", "Mode", "Ruleset", "editions"]
@@ -219,6 +220,10 @@ def parse(data: dict[str, Any], origin: str, *, house: bool = False) -> Ruleset:
     if end is End.LAST_PLAYER and debt is not Debt.BANKRUPTCY:
         raise RulesetError(f"{origin}: the last player standing needs debt rule 'bankruptcy'")
 
+    reasons = tuple(_reason(row, f"{origin}.reasons[{i}]")
+                    for i, row in enumerate(top.take("reasons", list, [])))
+    if reasons and not coins:
+        raise RulesetError(f"{origin}.reasons: a game without coins has no payments")
     modes = tuple(_mode(row, f"{origin}.modes[{i}]")
                   for i, row in enumerate(top.take("modes", list)))
     if [m.default for m in modes].count(True) != 1:
@@ -236,7 +241,7 @@ def parse(data: dict[str, Any], origin: str, *, house: bool = False) -> Ruleset:
                    debt_quote=debt_quote, end=end, end_quote=end_quote, modes=modes,
                    scoring=scoring, worms=worms, turn_quote=turn_quote,
                    at_once_quote=at_once, notes=notes, house=house, toll=toll,
-                   bowser_wins=bowser_wins)
+                   bowser_wins=bowser_wins, reasons=reasons)
 
 
 def _choice(reader: _Reader, key: str, kind: Any) -> Any:
@@ -267,6 +272,17 @@ def _scoring(reader: _Reader | None, origin: str) -> Scoring | None:
                       tie=reader.lines("tie"), example=reader.lines("example", required=False))
     reader.done()
     return scoring
+
+
+def _reason(data: object, where: str) -> Reason:
+    reader = _Reader(data, where)
+    label = reader.take("label", str)
+    note = reader.take("note", str)
+    if not label.strip() or not 1 <= len(note) <= MAX_NOTE:
+        raise RulesetError(f"{where}: label must be words and note 1-{MAX_NOTE} characters")
+    reason = Reason(label, note, reader.lines("quote"))
+    reader.done()
+    return reason
 
 
 def _mode(data: object, where: str) -> Mode:

@@ -67,6 +67,20 @@ class Rule:
 
 
 @dataclass(frozen=True, slots=True)
+class Reason:
+    """A payment the rulebook names whose amount is printed on a game piece, not in the text
+    (the Movie's Continue cost, on each deed): the pad offers its words, the table types the
+    amount."""
+
+    label: str
+    note: str
+    quote: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"label": self.label, "note": self.note, "quote": list(self.quote)}
+
+
+@dataclass(frozen=True, slots=True)
 class Scoring:
     """Points games: coins count in sets (``every`` coins are worth ``points``), printed
     points are typed in, and a tie goes to the most cards."""
@@ -121,6 +135,8 @@ class Ruleset:
     """What a player pays the Bank when Bowser passes them (the Movie)."""
     bowser_wins: tuple[str, ...] = ()
     """The Movie: every deed on its Game Over side ends the game; everyone loses."""
+    reasons: tuple[Reason, ...] = ()
+    """Payments the rulebook names, amounts typed (the Movie's Continue cost)."""
 
     # -- the numbers -------------------------------------------------------------------------
 
@@ -216,6 +232,7 @@ class Ruleset:
             "notes": list(self.notes), "house_rules": self.house,
             "toll": None if self.toll is None else self.toll.to_json(),
             "bowser_wins": {"quote": list(self.bowser_wins)} if self.bowser_wins else None,
+            "reasons": [r.to_json() for r in self.reasons],
             "quick_amounts": self.quick_amounts(),
         }
 

@@ -418,6 +418,7 @@ function resetPay() {
   pay.digits = "";
   pay.done = null;
   if ($("pad-note")) { $("pad-note").value = ""; $("pad-note-box").hidden = true; }
+  for (const b of $("pad-reasons").children) b.setAttribute("aria-pressed", "false");
   if (state) { markTiles(); renderPad(); }
 }
 
@@ -737,8 +738,32 @@ function renderWaiting() {
 
 // -- what the edition has: modes, jail, bankruptcy, points, worms -------------------------------
 
+function renderReasons() {
+  // The rules' own payments whose amount is printed on a piece (the Movie's Continue cost, on
+  // each deed): a tap writes the reason as the payment's note; the amount is typed.
+  const reasons = (rules && rules.reasons) || [];
+  $("pad-reasons").replaceChildren(...reasons.map((r) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "big quiet reason";
+    b.textContent = r.label;
+    b.title = r.quote.join(" ");
+    b.setAttribute("aria-pressed", "false");
+    b.addEventListener("click", () => {
+      const on = b.getAttribute("aria-pressed") !== "true";
+      for (const other of $("pad-reasons").children) other.setAttribute("aria-pressed", "false");
+      b.setAttribute("aria-pressed", String(on));
+      $("pad-note-box").hidden = !on && !$("pad-note").value;
+      $("pad-note").value = on ? r.note : "";
+    });
+    return b;
+  }));
+  $("pad-reasons").hidden = !reasons.length;
+}
+
 function renderRules() {
   if (!rules) return;
+  renderReasons();
   const goRule = rules.pass_go;
   $("go").textContent = goRule ? `Pass GO +${goRule.value}` : "Pass GO";
   $("go").title = goRule ? goRule.quote.join(" ") : "";
