@@ -223,6 +223,37 @@ def test_bad_edition_files_name_the_key(change: tuple[str, str], words: str) -> 
         parse(tomllib.loads(text), "celebration.toml")
 
 
+@pytest.mark.parametrize(("change", "words"), [
+    (("doubles_limit = 3", "doubles_limit = 0"), "fees.doubles_limit: must be between 1"),
+    (("target = 7", ""), "battle needs target, prize"),
+    (('label = "Continue cost"', 'label = ""'), "reasons[0]: label must be words"),
+    (('note = "Continue cost', 'colour = "red"\nnote = "Continue cost'),
+     "reasons[0]: unknown keys ['colour']"),
+    (("[toll]\ncoins = 1", "[toll]\ncoins = 0"), "toll.coins: must be between 1 and 1000"),
+    (('id = "jail"\nname = "Roll for doubles (in Jail)"\ntable = "jail_roll"',
+      'id = "jail"\nname = "Roll for doubles (in Jail)"\ntable = "jail_roll"\ndefault = true'),
+     "exactly one mode must be the default"),
+])
+def test_bad_movie_files_name_the_key(change: tuple[str, str], words: str) -> None:
+    import tomllib
+
+    movie = (ROOT / "companion" / "core" / "editions" / "movie.toml").read_text()
+    assert change[0] in movie
+    with pytest.raises(RulesetError, match=re.escape(words)):
+        parse(tomllib.loads(movie.replace(*change, 1)), "movie.toml")
+
+
+def test_rolling_out_of_jail_cannot_be_the_default_press() -> None:
+    import tomllib
+
+    movie = (ROOT / "companion" / "core" / "editions" / "movie.toml").read_text()
+    swapped = movie.replace('table = "two_dice"\ndefault = true', 'table = "two_dice"', 1) \
+        .replace('table = "jail_roll"', 'table = "jail_roll"\ndefault = true', 1)
+    assert swapped.count("default = true") == 1
+    with pytest.raises(RulesetError, match="rolling out of Jail can't be the default mode"):
+        parse(tomllib.loads(swapped), "movie.toml")
+
+
 def test_house_rules_replace_an_editions_numbers(tmp_path: Path) -> None:
     house = tmp_path / "house"
     house.mkdir()
