@@ -57,11 +57,13 @@ class Api:
 @contextlib.asynccontextmanager
 async def game(tmp_path: Path, edition: str, players: tuple[str, ...], *,
                lever: LeverConfig | None = None, seed: int = 5,
-               clock: Any = None) -> AsyncIterator[tuple[Api, Daemon]]:
+               clock: Any = None, rng: Any = None) -> AsyncIterator[tuple[Api, Daemon]]:
+    """A daemon of ``edition`` on mock pins with its web server (``rng``: the dice, default a
+    seeded ``random.Random``)."""
     config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)),
                     game=GameConfig(edition=edition, players=players),
                     lever=lever or LeverConfig())
-    app = Daemon(config, pin_factory=MockFactory(), rng=random.Random(seed),
+    app = Daemon(config, pin_factory=MockFactory(), rng=rng or random.Random(seed),
                  backend=NullBackend(), **({"clock": clock} if clock else {
                      "clock": StepClock(100.0, 10)}))  # never "still sounding"
     app.start(asyncio.get_running_loop())

@@ -5,23 +5,14 @@ rolling out of Jail, a bankruptcy, and the end by "Bowser wins"; then the last p
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import aiohttp
-from gpiozero.pins.mock import MockFactory
-
-from companion.audio.null_backend import NullBackend
-from companion.config import AudioConfig, Config, DataConfig, GameConfig
 from companion.daemon import Daemon
-from companion.web.server import start_web
-from tests.conftest import StepClock
-from tests.test_game_api import AUTH, TOKEN, Api, press_the_button, refused
+from tests.test_game_api import AUTH, Api, game, press_the_button, refused
 
 
 class Faces:
@@ -40,23 +31,11 @@ class Faces:
         return self.faces.pop(0)
 
 
-@contextlib.asynccontextmanager
-async def movie(tmp_path: Path, faces: Faces | random.Random,
-                players: tuple[str, ...] = ("Mario", "Luigi", "Peach"),
-                ) -> AsyncIterator[tuple[Api, Daemon]]:
-    config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)),
-                    game=GameConfig(edition="movie", players=players))
-    app = Daemon(config, pin_factory=MockFactory(), rng=faces, backend=NullBackend(),
-                 clock=StepClock(100.0, 10))  # never "still sounding"
-    app.start(asyncio.get_running_loop())
-    server = await start_web(app.table, "127.0.0.1", 0, TOKEN)
-    try:
-        async with aiohttp.ClientSession() as session:
-            yield Api(session, server), app
-    finally:
-        await server.stop()
-        await app.table.drain()
-        app.close()
+def movie(tmp_path: Path, faces: Faces | random.Random,
+          players: tuple[str, ...] = ("Mario", "Luigi", "Peach"),
+          ) -> contextlib.AbstractAsyncContextManager[tuple[Api, Daemon]]:
+    """A Movie table on a real daemon and server, its dice ``faces``."""
+    return game(tmp_path, "movie", players, rng=faces)
 
 
 async def roll(api: Api, app: Daemon, faces: Faces, *dice: int) -> dict[str, Any]:
