@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from companion.bank import turns
 from companion.bank.facts import (
     FACTS,
     JAIL_MOVES,
@@ -1384,7 +1385,7 @@ class Bank:
                        cards=facts.points.get(p.id, (0, 0))[1] if points else None,
                        worms=facts.worms.get(p.id, 0) if rules.worms is not None else None,
                        linked=p.id in phones, in_jail=p.id in facts.jailed and p.id not in
-                       facts.out, jail_tries=self._jail_tries(facts, p.id))
+                       facts.out, jail_tries=turns.jail_tries(self._db, facts, p.id))
             for p in facts.players)
         undo, redo, version = self._previews(facts)
         return TableState(
@@ -1402,87 +1403,10 @@ class Bank:
             version=version,
             undo=undo,
             redo=redo,
-            doubles=self._doubles(facts),
-            bowser_waits=not ended and self._bowser_waits(facts),
+            doubles=turns.doubles(self._db, facts),
+            bowser_waits=not ended and turns.bowser_waits(self._db, facts),
             bowser_won=ended and facts.ending["kind"] == MoveKind.BOWSER_WINS.value,  # type: ignore[index]
         )
-
-    # -- the Movie's table: doubles, Jail, Bowser on GO ------------------------------------
-
-    def _live_moves(self, gid: int, kind: MoveKind, after: int = 0,
-                    player: int | None = None, limit: int = 1) -> list[sqlite3.Row]:
-        """At most ``limit`` moves of ``kind`` (of ``player``) after move ``after``, not
-        undone, newest first."""
-        sql = ("SELECT * FROM moves m INDEXED BY moves_by_kind WHERE game_id = ? AND kind = ?"
-               " AND id > ? AND NOT EXISTS (SELECT 1 FROM moves u WHERE u.undoes = m.id)")
-        args: list[Any] = [gid, kind.value, after]
-        if player is not None:
-            sql += " AND player_id = ?"
-            args.append(player)
-        return self._db.execute(sql + " ORDER BY id DESC LIMIT ?", (*args, limit)).fetchall()
-
-    def _jail_tries(self, facts: Facts, player: int) -> int:
-        """Tries at doubles ``player`` made since going to Jail (0 when not in Jail)."""
-        mode = facts.rules.mode_for_table("jail_roll")
-        if player not in facts.jailed or mode is None:
-            return 0
-        return int(self._db.execute(
-            "SELECT COUNT(*) FROM outcomes INDEXED BY outcomes_by_game WHERE game_id = ? AND"
-            " id > ? AND player_id = ? AND mode = ?",
-            (facts.gid, facts.jailed[player], player, mode.id)).fetchone()[0])
-
-    def _doubles(self, facts: Facts) -> int:
-        """Doubles the current player has rolled in a row since their turn began."""
-        mode = facts.rules.mode_for_table("two_dice")
-        who = facts.current
-        if mode is None or who is None or who in facts.jailed:
-            return 0
-        turns = self._turn_passes(facts.gid, 1)
-        jailed = self._live_moves(facts.gid, MoveKind.JAILED, player=who)
-        mark = max([json.loads(r["data"]).get("mark", 0) for r in turns + jailed] or [0])
-        streak = 0
-        for row in self._db.execute(
-                "SELECT kind, rolls FROM outcomes INDEXED BY outcomes_by_game WHERE game_id = ?"
-                " AND id > ? AND player_id = ? AND mode = ? ORDER BY id DESC LIMIT ?",
-                (facts.gid, mark, who, mode.id, mode.fees["doubles_limit"])):
-            rolls = json.loads(row["rolls"])
-            if row["kind"] != Kind.DICE.value or rolls[0] != rolls[1]:
-                break
-            streak += 1
-        return streak
-
-    def _turn_passes(self, gid: int, limit: int, after: int = 0) -> list[sqlite3.Row]:
-        """The latest ``limit`` times the turn passed after move ``after``, newest first: a
-        turn move (Next, a tile, a card, time-up) or going to Jail ("Your turn then ends")."""
-        turns = self._live_moves(gid, MoveKind.TURN, after=after, limit=limit)
-        floor = turns[-1]["id"] if len(turns) == limit else after
-        jails = [r for r in self._live_moves(gid, MoveKind.JAILED, after=floor, limit=2**31)
-                 if json.loads(r["data"]).get("current_after") is not None]
-        return sorted(turns + jails, key=lambda r: r["id"], reverse=True)[:limit]
-
-    def _bowser_waits(self, facts: Facts) -> bool:
-        """Bowser was beaten and waits on GO "until all of the players have completed their
-        next turn": every player still in, the one who beat him too (the FAQ's reading), so
-        until the turn has passed once more than there are players. Only the battles won
-        since that many turns are read (by their index), however long the game."""
-        if facts.rules.mode_for_table("battle") is None:
-            return False
-        players = len(facts.active)
-        turns = self._turn_passes(facts.gid, players + 1)
-        since = json.loads(turns[-1]["data"]).get("mark", 0) if len(turns) > players else 0
-        for battle in self._db.execute(
-                "SELECT id FROM outcomes INDEXED BY outcomes_by_kind WHERE game_id = ? AND"
-                " kind = ? AND id > ? ORDER BY id DESC", (facts.gid, Kind.BATTLE_WON.value,
-                                                          since)):
-            move = self._db.execute(
-                "SELECT m.id FROM entries e JOIN moves m ON m.id = e.move_id WHERE"
-                " e.outcome_id = ? AND e.kind = 'block' AND NOT EXISTS (SELECT 1 FROM moves u"
-                " WHERE u.undoes = m.id) ORDER BY m.id DESC LIMIT 1", (battle["id"],)
-            ).fetchone()
-            if move is not None:
-                return len(self._turn_passes(facts.gid, players + 1, after=move["id"])) <= \
-                    players
-        return False
 
     def _recent(self, gid: int, limit: int = RECENT) -> tuple[JournalLine, ...]:
         """The latest journal lines, newest first, with the block outcome's kind (screens)."""

@@ -1,0 +1,95 @@
+"""The Movie's table as its journal left it: whose turn began when (a turn move, or a turn that
+ended in Jail), the doubles run of the current player, the tries made from Jail and whether
+Bowser waits on GO. Read on every state, so each read is bounded by what it looks for (an
+index, a limit), never by the length of the game."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from companion.bank.facts import Facts
+from companion.core.ledger import MoveKind
+from companion.core.outcomes import Kind
+
+
+def live_moves(db: sqlite3.Connection, gid: int, kind: MoveKind, after: int = 0,
+               player: int | None = None, limit: int = 1) -> list[sqlite3.Row]:
+    """At most ``limit`` moves of ``kind`` (of ``player``) after move ``after``, not
+    undone, newest first."""
+    sql = ("SELECT * FROM moves m INDEXED BY moves_by_kind WHERE game_id = ? AND kind = ?"
+           " AND id > ? AND NOT EXISTS (SELECT 1 FROM moves u WHERE u.undoes = m.id)")
+    args: list[Any] = [gid, kind.value, after]
+    if player is not None:
+        sql += " AND player_id = ?"
+        args.append(player)
+    return db.execute(sql + " ORDER BY id DESC LIMIT ?", (*args, limit)).fetchall()
+
+
+def jail_tries(db: sqlite3.Connection, facts: Facts, player: int) -> int:
+    """Tries at doubles ``player`` made since going to Jail (0 when not in Jail)."""
+    mode = facts.rules.mode_for_table("jail_roll")
+    if player not in facts.jailed or mode is None:
+        return 0
+    return int(db.execute(
+        "SELECT COUNT(*) FROM outcomes INDEXED BY outcomes_by_game WHERE game_id = ? AND"
+        " id > ? AND player_id = ? AND mode = ?",
+        (facts.gid, facts.jailed[player], player, mode.id)).fetchone()[0])
+
+
+def doubles(db: sqlite3.Connection, facts: Facts) -> int:
+    """Doubles the current player has rolled in a row since their turn began."""
+    mode = facts.rules.mode_for_table("two_dice")
+    who = facts.current
+    if mode is None or who is None or who in facts.jailed:
+        return 0
+    turns = turn_passes(db, facts.gid, 1)
+    jailed = live_moves(db, facts.gid, MoveKind.JAILED, player=who)
+    mark = max([json.loads(r["data"]).get("mark", 0) for r in turns + jailed] or [0])
+    streak = 0
+    for row in db.execute(
+            "SELECT kind, rolls FROM outcomes INDEXED BY outcomes_by_game WHERE game_id = ?"
+            " AND id > ? AND player_id = ? AND mode = ? ORDER BY id DESC LIMIT ?",
+            (facts.gid, mark, who, mode.id, mode.fees["doubles_limit"])):
+        rolls = json.loads(row["rolls"])
+        if row["kind"] != Kind.DICE.value or rolls[0] != rolls[1]:
+            break
+        streak += 1
+    return streak
+
+
+def turn_passes(db: sqlite3.Connection, gid: int, limit: int,
+                after: int = 0) -> list[sqlite3.Row]:
+    """The latest ``limit`` times the turn passed after move ``after``, newest first: a
+    turn move (Next, a tile, a card, time-up) or going to Jail ("Your turn then ends")."""
+    turns = live_moves(db, gid, MoveKind.TURN, after=after, limit=limit)
+    floor = turns[-1]["id"] if len(turns) == limit else after
+    jails = [r for r in live_moves(db, gid, MoveKind.JAILED, after=floor, limit=2**31)
+             if json.loads(r["data"]).get("current_after") is not None]
+    return sorted(turns + jails, key=lambda r: r["id"], reverse=True)[:limit]
+
+
+def bowser_waits(db: sqlite3.Connection, facts: Facts) -> bool:
+    """Bowser was beaten and waits on GO "until all of the players have completed their
+    next turn": every player still in, the one who beat him too (the FAQ's reading), so
+    until the turn has passed once more than there are players. Only the battles won
+    since that many turns are read (by their index), however long the game."""
+    if facts.rules.mode_for_table("battle") is None:
+        return False
+    players = len(facts.active)
+    turns = turn_passes(db, facts.gid, players + 1)
+    since = json.loads(turns[-1]["data"]).get("mark", 0) if len(turns) > players else 0
+    for battle in db.execute(
+            "SELECT id FROM outcomes INDEXED BY outcomes_by_kind WHERE game_id = ? AND"
+            " kind = ? AND id > ? ORDER BY id DESC", (facts.gid, Kind.BATTLE_WON.value,
+                                                      since)):
+        move = db.execute(
+            "SELECT m.id FROM entries e JOIN moves m ON m.id = e.move_id WHERE"
+            " e.outcome_id = ? AND e.kind = 'block' AND NOT EXISTS (SELECT 1 FROM moves u"
+            " WHERE u.undoes = m.id) ORDER BY m.id DESC LIMIT 1", (battle["id"],)
+        ).fetchone()
+        if move is not None:
+            return len(turn_passes(db, facts.gid, players + 1, after=move["id"])) <= \
+                players
+    return False
