@@ -346,6 +346,12 @@ def test_two_phones_pay_each_other_while_the_banker_sees_it_live(
         expect(banker.locator("#history")).to_contain_text("Luigi pays the Bank 5")
         expect(banker.locator(".tile", has_text="Luigi").locator(".coins")).to_have_text("20")
 
+        # Sent to Jail by the banker: Luigi's own page says so; out again, it no longer does.
+        post(base, "api/jail", body={"player": luigi, "in_jail": True})
+        expect(lu.page.locator("#me-note")).to_have_text("in Jail")
+        post(base, "api/jail", body={"player": luigi, "in_jail": False})
+        expect(lu.page.locator("#me-note")).not_to_contain_text("Jail")
+
         # A double tap on Pay (two taps 130 ms apart) pays once.
         m.tap("#payees .payee:has-text('Luigi')")
         m.type_digits(2)

@@ -85,8 +85,11 @@ function render() {
   $("me").style.setProperty("--colour", player.colour);
   $("me-name").textContent = player.name;
   $("me-coins").textContent = String(player.balance);
+  const jailMode = rules && rules.modes ? rules.modes.find((m) => m.table === "jail_roll") : null;
+  const tries = jailMode && jailMode.fees ? ` (${player.jail_tries} of ${jailMode.fees.tries} tries made)` : "";
+  const jail = player.in_jail ? `in Jail${tries}` : "";
   $("me-note").textContent = player.out ? "out of the game" : player.owes ? "owes coins"
-    : player.current ? "your turn" : "";
+    : [jail, player.current ? "your turn" : ""].filter(Boolean).join(" · ");
   const why = whyNot(player);
   $("why-not").textContent = why;
   $("why-not").hidden = !why;
