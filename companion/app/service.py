@@ -587,7 +587,7 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
         case c.PassGo(player=player):
             return bank.pass_go(player, **keyed)
         case c.Jail(player=player, in_jail=in_jail):
-            if in_jail is c.PAY:
+            if in_jail == c.PAY:
                 return bank.jail(player, **keyed)
             return bank.set_jail(player, in_jail, **keyed)
         case c.Toll(players=players):
