@@ -191,6 +191,25 @@ class Toll(Command[MoveView]):
 
 
 @dataclass(frozen=True, slots=True)
+class Drop(Command[MoveView]):
+    """``player`` drops ``coins`` on ``space`` of the board (what they have, at most)."""
+
+    action: ClassVar[str] = "drop"
+    player: object
+    space: object
+    coins: object
+
+
+@dataclass(frozen=True, slots=True)
+class Scoop(Command[MoveView]):
+    """``player`` scoops up the whole pile on ``space``."""
+
+    action: ClassVar[str] = "scoop"
+    player: object
+    space: object
+
+
+@dataclass(frozen=True, slots=True)
 class BowserWins(Command[MoveView]):
     """Every deed is on its Game Over side: Bowser wins, everyone loses, the game ends."""
 

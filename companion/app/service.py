@@ -594,6 +594,10 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
             return bank.toll(players, **keyed)
         case c.BowserWins():
             return bank.bowser_wins(**keyed)
+        case c.Drop(player=player, space=space, coins=coins):
+            return bank.drop(player, space, coins, **keyed)
+        case c.Scoop(player=player, space=space):
+            return bank.scoop(player, space, **keyed)
         case c.Undo(move=move):
             return bank.undo(expect=move, **keyed)
         case c.Redo(move=move):

@@ -58,6 +58,7 @@ from companion.core.ledger import (
     check_names,
     check_note,
     check_source,
+    check_space,
     is_id,
     jail_change,
     outcome_movements,
@@ -117,7 +118,8 @@ def _entry(row: sqlite3.Row) -> Entry:
     return Entry(id=row["id"], game_id=row["game_id"], at=row["at"], payer=_party(row["payer"]),
                  payee=_party(row["payee"]), amount=row["amount"], kind=EntryKind(row["kind"]),
                  note=row["note"], source=row["source"], outcome_id=row["outcome_id"],
-                 undoes=row["undoes"], move_id=row["move_id"])
+                 undoes=row["undoes"], move_id=row["move_id"],
+                 space=row["space"] if "space" in row.keys() else None)  # noqa: SIM118 (a Row: `in` looks at values)
 
 
 MOVES_SQL = ("SELECT m.*, (SELECT u.id FROM moves u WHERE u.undoes = m.id) AS undone_by"
@@ -680,20 +682,21 @@ class Bank:
     def _insert_entry(self, db: sqlite3.Connection, gid: int, move: int, payer: Party,
                       payee: Party, amount: int, kind: EntryKind, note: str = "",
                       source: str = "", outcome_id: int | None = None,
-                      undoes: int | None = None) -> Entry:
-        """Write one journal line (inside a write) and count it in the balances kept."""
+                      undoes: int | None = None, space: str | None = None) -> Entry:
+        """Write one journal line (inside a write) and count it in the balances kept;
+        ``space``: its ``"bank"`` side is the Board's pile there."""
         assert self._working is not None, "entries are written inside a write"
         money = self._kept(gid)  # first: a first read sums the journal without this line
         now = self.clock()
         entry_id = db.execute(
             "INSERT INTO entries (game_id, at, payer, payee, amount, kind, note, source,"
-            " outcome_id, undoes, move_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " outcome_id, undoes, move_id, space) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (gid, now, _column(payer), _column(payee), amount, kind.value, note, source,
-             outcome_id, undoes, move)).lastrowid
+             outcome_id, undoes, move, space)).lastrowid
         assert entry_id is not None
         _credit(money, payer, payee, amount)
         return Entry(entry_id, gid, now, payer, payee, amount, kind, note, source, outcome_id,
-                     undoes, move)
+                     undoes, move, space)
 
     def _move_entries(self, move_id: int) -> list[Entry]:
         return [_entry(row) for row in self._db.execute(
@@ -897,6 +900,80 @@ class Bank:
                                        "Bowser's toll", source)
             return self._move_view(move, facts)
 
+    # -- coins on the board (Gamer, Mario Kart) -------------------------------------------
+
+    def board(self, game_id: int | None = None) -> dict[str, int]:
+        """The coins on the board: each space's pile, by name (empty piles left out)."""
+        with self.snapshot():
+            return self._board(self._game(game_id))
+
+    def _board(self, gid: int) -> dict[str, int]:
+        rows = self._db.execute(
+            "SELECT space, SUM(CASE WHEN payee IS NULL THEN amount ELSE -amount END) AS coins"
+            " FROM entries INDEXED BY entries_on_board WHERE game_id = ? AND space IS NOT NULL"
+            " GROUP BY space ORDER BY MIN(id)", (gid,)).fetchall()
+        return {row["space"]: row["coins"] for row in rows if row["coins"] > 0}
+
+    def _board_facts(self, game_id: int | None) -> tuple[Facts, Any]:
+        facts = self._open_facts(game_id)
+        board = facts.rules.board
+        if board is None:
+            raise Refused(f"{facts.rules.name} has no coins on the board")
+        return facts, board
+
+    def drop(self, player: object, space: object, coins: object, *, source: str = "",
+             request_id: str | None = None, game_id: int | None = None) -> MoveView:
+        """``player`` drops ``coins`` on ``space`` (a Thwomp, a shell, POW, Lightning): they
+        leave the player for the pile there. A player never drops more than they have: they
+        drop what they have ("Then drop or give any Coins you still owe"). A player in Jail
+        drops on Just Visiting."""
+        source = check_source(source)
+        with self._write() as db:
+            replay = self._replay(request_id, MoveKind.DROP, game_id, player=player,
+                                  space=space, asked=coins)
+            if replay is not None:
+                return self._move_view(replay["id"])
+            facts, board = self._board_facts(game_id)
+            pid = self._in_game(facts, player)
+            n = check_amount(coins)
+            where = check_space(space, (*board.spaces, *self._board(facts.gid)))
+            if pid in facts.jailed and where != board.jail_space:
+                raise Refused(f"{facts.name(pid)} is in Jail: a player in Jail drops coins on "
+                              f"{board.jail_space}")
+            moved = max(0, min(n, self._balances(facts.gid)[pid]))
+            message = "" if moved == n else (
+                f"{facts.name(pid)} has no coins: nothing to drop" if moved == 0 else
+                f"{facts.name(pid)} had only {moved} of {n} coins: dropped {moved}")
+            move = self._insert_move(db, facts.gid, MoveKind.DROP, player=pid, data={
+                "player": player, "space": where, "asked": coins, "message": message},
+                source=source, request_id=request_id)
+            if moved:
+                self._insert_entry(db, facts.gid, move, pid, BANK, moved, EntryKind.DROP,
+                                   f"dropped on {where}", source, space=where)
+            return self._move_view(move, facts)
+
+    def scoop(self, player: object, space: object, *, source: str = "",
+              request_id: str | None = None, game_id: int | None = None) -> MoveView:
+        """``player`` passed or landed on ``space``: they scoop up its whole pile."""
+        source = check_source(source)
+        with self._write() as db:
+            replay = self._replay(request_id, MoveKind.SCOOP, game_id, player=player,
+                                  space=space)
+            if replay is not None:
+                return self._move_view(replay["id"])
+            facts, board = self._board_facts(game_id)
+            pid = self._in_game(facts, player)
+            piles = self._board(facts.gid)
+            where = check_space(space, (*piles, *board.spaces))
+            pile = piles.get(where, 0)
+            if pile <= 0:
+                raise Refused(f"there are no coins on {where}")
+            move = self._insert_move(db, facts.gid, MoveKind.SCOOP, player=pid, data={
+                "player": player, "space": where}, source=source, request_id=request_id)
+            self._insert_entry(db, facts.gid, move, BANK, pid, pile, EntryKind.SCOOP,
+                               f"scooped up from {where}", source, space=where)
+            return self._move_view(move, facts)
+
     def bowser_wins(self, *, source: str = "", request_id: str | None = None,
                     game_id: int | None = None) -> MoveView:
         """Every Title Deed is on its Game Over side: Bowser wins, every player loses, the
@@ -1090,7 +1167,8 @@ class Bank:
                                (entry.outcome_id,))
                 self._insert_entry(db, gid, move, entry.payee, entry.payer, entry.amount,
                                    EntryKind.UNDO, f"undo: {target.text}"[:200], source,
-                                   outcome_id=entry.outcome_id, undoes=entry.id)
+                                   outcome_id=entry.outcome_id, undoes=entry.id,
+                                   space=entry.space)
             data = json.loads(row["data"])
             if row["kind"] == MoveKind.TURN.value:
                 db.execute("UPDATE games SET current_player = ? WHERE id = ?",
@@ -1163,7 +1241,7 @@ class Bank:
             for entry in target.entries:
                 self._insert_entry(db, facts.gid, moved, entry.payer, entry.payee,
                                    entry.amount, entry.kind, entry.note, source,
-                                   outcome_id=entry.outcome_id)
+                                   outcome_id=entry.outcome_id, space=entry.space)
                 if entry.outcome_id is not None:
                     db.execute("UPDATE outcomes SET player_id = ? WHERE id = ?",
                                (target.player_id, entry.outcome_id))
@@ -1403,6 +1481,7 @@ class Bank:
             version=version,
             undo=undo,
             redo=redo,
+            board=tuple(self._board(facts.gid).items()) if rules.board is not None else (),
             doubles=turns.doubles(self._db, facts),
             bowser_waits=not ended and turns.bowser_waits(self._db, facts),
             bowser_won=ended and facts.ending["kind"] == MoveKind.BOWSER_WINS.value,  # type: ignore[index]

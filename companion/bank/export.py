@@ -6,9 +6,10 @@ import csv
 import io
 import json
 from datetime import datetime
+from typing import Any
 
 from companion.bank.bank import Bank
-from companion.core.ledger import BANK
+from companion.core.ledger import BANK, BOARD
 
 CSV_FIELDS = ("id", "at", "from", "to", "amount", "kind", "note", "source", "outcome", "undoes",
               "undone_by")
@@ -49,7 +50,7 @@ def export_journal(bank: Bank, game_id: int | None, fmt: str) -> str:
     writer.writeheader()
     for e in entries:
         when = datetime.fromtimestamp(e["at"]).astimezone().isoformat(timespec="seconds")
-        row = {**e, "at": when, "from": name(e["from"]), "to": name(e["to"])}
+        row = {**e, "at": when, "from": _side(name, e, "from"), "to": _side(name, e, "to")}
         writer.writerow({key: _cell(value) for key, value in row.items()})
     if state.ended:  # the final standings, as a second table under the journal
         out.write("\n")
@@ -59,3 +60,10 @@ def export_journal(bank: Bank, game_id: int | None, fmt: str) -> str:
         for row in standings:
             table.writerow({**row, "player": _cell(row["name"])})
     return out.getvalue()
+
+
+def _side(name: Any, entry: dict[str, Any], key: str) -> str:
+    """A line's side in words: a player's name, the Bank, or the Board's pile on a space."""
+    if entry[key] == BOARD:
+        return f"the Board: {entry.get('space')}"
+    return str(name(entry[key]))

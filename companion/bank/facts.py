@@ -128,6 +128,16 @@ def move_text(move: MoveView, facts: Facts) -> str:
             if data.get("current_after") is not None else ""
         return (f"{who} goes to Jail{why}{turn}" if data.get("in") else
                 f"{who} is out of Jail{why}{paid}")
+    if kind in (MoveKind.DROP, MoveKind.SCOOP):
+        space = data.get("space", "")
+        if not move.entries:
+            return str(data.get("message") or f"{who}: no coins moved")
+        verb = "drops" if kind is MoveKind.DROP else "scoops up"
+        where = "on" if kind is MoveKind.DROP else "from"
+        text = f"{who} {verb} {coins} coin{'s' if coins != 1 else ''} {where} {space}"
+        asked = data.get("asked", coins)
+        return text + (f" (had only {coins} of {asked})" if kind is MoveKind.DROP and
+                       asked > coins else "")
     if kind is MoveKind.TOLL:
         names = ", ".join(facts.name(e.payer) for e in move.entries)
         each = move.entries[0].amount if move.entries else 0

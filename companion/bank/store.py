@@ -19,7 +19,7 @@ from companion.exc import Unavailable
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 BUSY_TIMEOUT_S = 10.0
 
 BASE_SCHEMA = """
@@ -131,7 +131,14 @@ CREATE INDEX IF NOT EXISTS outcomes_by_kind ON outcomes (game_id, kind, id);
 """
 """Schema 6: the Movie's state finds the latest battle won without reading every outcome."""
 
-SCHEMA = BASE_SCHEMA + FLAT_COST_INDEXES + TABLE_STATE + MOVIE_INDEXES
+BOARD = """
+ALTER TABLE entries ADD COLUMN space TEXT;
+CREATE INDEX IF NOT EXISTS entries_on_board ON entries (game_id, space) WHERE space IS NOT NULL;
+"""
+"""Schema 7: coins on the board (Gamer, Mario Kart): a line whose ``NULL`` side is the pile on
+``space``, not the Bank."""
+
+SCHEMA = BASE_SCHEMA + FLAT_COST_INDEXES + TABLE_STATE + MOVIE_INDEXES + BOARD
 """The whole schema, as a new file gets it."""
 
 MIGRATIONS: dict[int, str] = {
@@ -246,6 +253,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS outcomes_by_press ON outcomes (press_id);
 """ + FLAT_COST_INDEXES,
     5: TABLE_STATE,
     6: MOVIE_INDEXES,
+    7: BOARD,
 }
 """Schema changes by the version they bring, applied in place to an older file (version 1 is
 the first schema). A new file gets :data:`SCHEMA` whole."""

@@ -21,6 +21,8 @@ from companion.core.outcomes import COLLECTS, PAYS_THE_BANK, Kind, Outcome
 from companion.exc import Refused, shown
 
 BANK: Literal["bank"] = "bank"
+BOARD = "board"
+"""The Board's piles (Gamer, Mario Kart), as JSON names the side of a line that is a pile."""
 Party = int | Literal["bank"]
 
 MAX_AMOUNT = 10_000
@@ -38,6 +40,8 @@ class EntryKind(StrEnum):
     BANKRUPTCY = "bankruptcy"
     UNDO = "undo"
     TOLL = "toll"
+    DROP = "drop"
+    SCOOP = "scoop"
 
 
 class MoveKind(StrEnum):
@@ -61,10 +65,14 @@ class MoveKind(StrEnum):
     """Bowser passed players: each paid the Bank his toll (the Movie)."""
     BOWSER_WINS = "bowser_wins"
     """Every deed on its Game Over side: Bowser wins, everyone loses (the Movie)."""
+    DROP = "drop"
+    """A player dropped coins on a space of the board (Gamer, Mario Kart)."""
+    SCOOP = "scoop"
+    """A player scooped up a space's whole pile."""
 
 
 REDOABLE = (MoveKind.TRANSFER, MoveKind.PASS_GO, MoveKind.JAIL, MoveKind.BLOCK, MoveKind.TURN,
-            MoveKind.JAILED, MoveKind.TOLL)
+            MoveKind.JAILED, MoveKind.TOLL, MoveKind.DROP, MoveKind.SCOOP)
 """What Redo brings back right after its undo: coins and turns. A bankruptcy, points, worms or
 the end are declared again instead (they were judged on the table as it was)."""
 
@@ -87,14 +95,23 @@ class Entry:
     """The entry this one compensates (an undo's entries)."""
     move_id: int | None = None
     """The move this entry belongs to: a move's entries are undone together."""
+    space: str | None = None
+    """Set: the ``"bank"`` side of this line is the Board's pile on that space, not the Bank
+    (coins dropped there, or scooped up)."""
 
     def to_json(self, undone_by: int | None = None) -> dict[str, Any]:
-        return {
-            "id": self.id, "game": self.game_id, "at": self.at, "from": self.payer,
-            "to": self.payee, "amount": self.amount, "kind": self.kind.value, "note": self.note,
-            "source": self.source, "outcome": self.outcome_id, "undoes": self.undoes,
-            "undone_by": undone_by, "move": self.move_id,
+        def side(party: Party) -> Party | str:
+            return BOARD if party == BANK and self.space is not None else party
+
+        data = {
+            "id": self.id, "game": self.game_id, "at": self.at, "from": side(self.payer),
+            "to": side(self.payee), "amount": self.amount, "kind": self.kind.value,
+            "note": self.note, "source": self.source, "outcome": self.outcome_id,
+            "undoes": self.undoes, "undone_by": undone_by, "move": self.move_id,
         }
+        if self.space is not None:  # a line of the Board's pile on that space
+            data["space"] = self.space
+        return data
 
 
 def check_amount(amount: object) -> int:
@@ -142,6 +159,23 @@ def check_note(note: object) -> str:
     if not all(c.isprintable() or c == "\n" for c in note):  # no surrogates, bidi tricks
         raise Refused("note must be printable text")
     return note
+
+
+MAX_SPACE = 40
+"""A board space's name, as printed on the board ("Mario Kart Stadium")."""
+
+
+def check_space(space: object, known: Iterable[str]) -> str:
+    """A board space's name: printable words, 1-40 characters, spaces collapsed; a name known
+    already (the edition's or a pile's) in any case is that name, so one space has one pile."""
+    import unicodedata
+
+    if not isinstance(space, str):
+        raise Refused(f"space must be the name of a space on the board, got {shown(space)}")
+    clean = " ".join(unicodedata.normalize("NFC", space).split())
+    if not 1 <= len(clean) <= MAX_SPACE or not clean.isprintable():
+        raise Refused(f"space must be a space's name, 1-{MAX_SPACE} printable characters")
+    return next((k for k in known if k.casefold() == clean.casefold()), clean)
 
 
 def check_source(source: object) -> str:

@@ -265,6 +265,8 @@ class TableState:
     """The Movie: Bowser was beaten and waits on GO until everyone has had a turn."""
     bowser_won: bool = False
     """The Movie: the game ended with every deed on its Game Over side."""
+    board: tuple[tuple[str, int], ...] = ()
+    """Gamer, Mario Kart: the coins on the board, each space's pile (oldest pile first)."""
 
     @property
     def winner(self) -> int | None:
@@ -346,4 +348,5 @@ class TableState:
             "doubles": self.doubles,
             "bowser_waits": self.bowser_waits,
             "bowser_won": self.bowser_won,
+            "board": [{"space": space, "coins": coins} for space, coins in self.board],
         }

@@ -417,6 +417,8 @@ def log_lines(line: JournalLine, state: TableState) -> list[LogLine]:
     kind = entry.kind.value
     if kind == "block":
         why = OUTCOME_WHY.get(line.outcome_kind or "", "block")
+    elif entry.space is not None:  # the Board's pile: dropped there, or scooped up
+        why = f"{'on' if entry.payer != BANK else 'from'} {entry.space}"
     else:
         why = WHY.get(kind, kind)
         if entry.note and kind == "transfer":

@@ -265,6 +265,30 @@ async def post_battle(request: web.Request) -> web.Response:
     return web.json_response({"mode": view.to_json()})
 
 
+async def post_drops(request: web.Request) -> web.Response:
+    """``{"player": id, "space": name, "coins": n}``: coins from a player onto the board's
+    pile on that space (what the player has, at most: ``message`` says so)."""
+    data = await _body(request)
+    _only(data, "player", "space", "coins")
+    for key in ("player", "space", "coins"):
+        if key not in data:
+            raise Refused(f"{key} is required")
+    move = await _act(request, c.Drop(data["player"], data["space"], data["coins"]),
+                      keyed=True)
+    return web.json_response(move.to_json(), status=201)
+
+
+async def post_scoops(request: web.Request) -> web.Response:
+    """``{"player": id, "space": name}``: the whole pile on that space to the player."""
+    data = await _body(request)
+    _only(data, "player", "space")
+    for key in ("player", "space"):
+        if key not in data:
+            raise Refused(f"{key} is required")
+    move = await _act(request, c.Scoop(data["player"], data["space"]), keyed=True)
+    return web.json_response(move.to_json(), status=201)
+
+
 async def post_bowser_wins(request: web.Request) -> web.Response:
     _only(await _body(request))
     move = await _act(request, c.BowserWins(), keyed=True)
@@ -577,6 +601,8 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None
     app.router.add_post("/api/toll", post_toll)
     app.router.add_post("/api/battle", post_battle)
     app.router.add_post("/api/bowser-wins", post_bowser_wins)
+    app.router.add_post("/api/drops", post_drops)
+    app.router.add_post("/api/scoops", post_scoops)
     app.router.add_post("/api/bankruptcy", post_bankruptcy)
     app.router.add_post("/api/points", post_points)
     app.router.add_post("/api/worms", post_worms)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.editions.modes import NUMBERS, TABLES, Mode
-from companion.core.editions.ruleset import Debt, End, Reason, Rule, Ruleset, Scoring
+from companion.core.editions.ruleset import Board, Debt, End, Reason, Rule, Ruleset, Scoring
 from companion.core.ledger import MAX_NOTE
 from companion.exc import Refused, RulesetError, shown
 
@@ -220,6 +220,9 @@ def parse(data: dict[str, Any], origin: str, *, house: bool = False) -> Ruleset:
     if end is End.LAST_PLAYER and debt is not Debt.BANKRUPTCY:
         raise RulesetError(f"{origin}: the last player standing needs debt rule 'bankruptcy'")
 
+    board = _board(top.table("board"))
+    if board is not None and not coins:
+        raise RulesetError(f"{origin}.board: a game without coins has no coins on the board")
     reasons = tuple(_reason(row, f"{origin}.reasons[{i}]")
                     for i, row in enumerate(top.take("reasons", list, [])))
     if reasons and not coins:
@@ -241,7 +244,7 @@ def parse(data: dict[str, Any], origin: str, *, house: bool = False) -> Ruleset:
                    debt_quote=debt_quote, end=end, end_quote=end_quote, modes=modes,
                    scoring=scoring, worms=worms, turn_quote=turn_quote,
                    at_once_quote=at_once, notes=notes, house=house, toll=toll,
-                   bowser_wins=bowser_wins, reasons=reasons)
+                   bowser_wins=bowser_wins, reasons=reasons, board=board)
 
 
 def _choice(reader: _Reader, key: str, kind: Any) -> Any:
@@ -272,6 +275,20 @@ def _scoring(reader: _Reader | None, origin: str) -> Scoring | None:
                       tie=reader.lines("tie"), example=reader.lines("example", required=False))
     reader.done()
     return scoring
+
+
+def _board(reader: _Reader | None) -> Board | None:
+    if reader is None:
+        return None
+    spaces = reader.lines("spaces")
+    if len({s.casefold() for s in spaces}) != len(spaces):
+        raise RulesetError(f"{reader.where}.spaces: a space is named twice")
+    board = Board(spaces, reader.lines("quote"))
+    reader.done()
+    if board.jail_space not in spaces:
+        raise RulesetError(f"{reader.where}.spaces: must name {board.jail_space!r} (where a "
+                           "player in Jail drops coins)")
+    return board
 
 
 def _reason(data: object, where: str) -> Reason:

@@ -81,6 +81,22 @@ class Reason:
 
 
 @dataclass(frozen=True, slots=True)
+class Board:
+    """Coins dropped on the board's spaces, in piles anyone scoops up (Gamer, Mario Kart).
+    ``spaces``: the ones the rulebook names (a page offers them; any other space's name, as
+    printed on the board, is typed)."""
+
+    spaces: tuple[str, ...]
+    quote: tuple[str, ...]
+    jail_space: str = "Just Visiting"
+    """Where a player in Jail drops coins ("drop them on the Just Visiting space")."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"spaces": list(self.spaces), "quote": list(self.quote),
+                "jail_space": self.jail_space}
+
+
+@dataclass(frozen=True, slots=True)
 class Scoring:
     """Points games: coins count in sets (``every`` coins are worth ``points``), printed
     points are typed in, and a tie goes to the most cards."""
@@ -137,6 +153,8 @@ class Ruleset:
     """The Movie: every deed on its Game Over side ends the game; everyone loses."""
     reasons: tuple[Reason, ...] = ()
     """Payments the rulebook names, amounts typed (the Movie's Continue cost)."""
+    board: Board | None = None
+    """Coins dropped on the board and scooped up (Gamer, Mario Kart)."""
 
     # -- the numbers -------------------------------------------------------------------------
 
@@ -233,6 +251,7 @@ class Ruleset:
             "toll": None if self.toll is None else self.toll.to_json(),
             "bowser_wins": {"quote": list(self.bowser_wins)} if self.bowser_wins else None,
             "reasons": [r.to_json() for r in self.reasons],
+            "board": None if self.board is None else self.board.to_json(),
             "quick_amounts": self.quick_amounts(),
         }
 
