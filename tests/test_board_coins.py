@@ -154,3 +154,44 @@ def test_the_board_in_the_export_and_on_the_screens_coin_log(tmp_path: Path) -> 
              for line in log_lines(recent, state)]
     assert words == [("Daisy", 2, "from Thwomp"), ("Toad", -2, "on Thwomp")]
     bank.close()
+
+
+def test_the_piles_kept_with_every_line_are_the_journals_sum(tmp_path: Path) -> None:
+    """Drops, scoops, undos and redos at random: the piles the bank keeps (read on every
+    state) are always what the journal's lines add up to, and a pile emptied and filled again
+    is the newest."""
+    import random
+
+    from companion.exc import CompanionError
+
+    rng = random.Random(16)
+    bank = Bank(tmp_path / "bank.sqlite3")
+    bank.new_game("gamer", ["Mario", "Peach", "Yoshi"])
+    ids = [p.id for p in bank.players()]
+    spaces = ["GO", "Thwomp", "Coin Block", "Bowser's Castle"]
+    last_undo = None
+    for _ in range(400):
+        roll = rng.random()
+        try:
+            if roll < 0.45:
+                bank.drop(rng.choice(ids), rng.choice(spaces), rng.randint(1, 4))
+            elif roll < 0.7:
+                bank.scoop(rng.choice(ids), rng.choice(spaces))
+            elif roll < 0.85:
+                last_undo = bank.undo().move.id
+            elif last_undo is not None:
+                bank.redo(last_undo)
+                last_undo = None
+        except CompanionError:
+            pass  # an empty pile, nothing to redo: refused, nothing written
+        assert bank.board() == bank.board_summed()
+        total = sum(bank.balances().values()) + sum(bank.board().values())
+        assert total == 3 * 10  # every coin is a player's or on the board (no Bank moves)
+    richest = max(ids, key=lambda p: bank.balances()[p])
+    bank.drop(richest, "Warp Pipe", 1)
+    assert list(bank.board())[-1] == "Warp Pipe"  # the newest pile last
+    first = next(iter(bank.board()))
+    bank.scoop(richest, first)
+    bank.drop(richest, first, 1)  # emptied and filled again: the newest now
+    assert list(bank.board())[-1] == first
+    bank.close()

@@ -695,6 +695,13 @@ class Bank:
              outcome_id, undoes, move, space)).lastrowid
         assert entry_id is not None
         _credit(money, payer, payee, amount)
+        if space is not None:  # the Board's side: its pile on that space grows or shrinks
+            delta = amount if payee == BANK else -amount
+            db.execute("INSERT OR IGNORE INTO board_piles (game_id, space, coins, since)"
+                       " VALUES (?, ?, 0, ?)", (gid, space, entry_id))
+            db.execute("UPDATE board_piles SET coins = coins + ?, since = CASE WHEN coins = 0"
+                       " THEN ? ELSE since END WHERE game_id = ? AND space = ?",
+                       (delta, entry_id, gid, space))
         return Entry(entry_id, gid, now, payer, payee, amount, kind, note, source, outcome_id,
                      undoes, move, space)
 
@@ -908,10 +915,17 @@ class Bank:
             return self._board(self._game(game_id))
 
     def _board(self, gid: int) -> dict[str, int]:
+        """The piles as kept with every line (:meth:`board_summed` checks them)."""
+        rows = self._db.execute("SELECT space, coins FROM board_piles WHERE game_id = ? AND"
+                                " coins > 0 ORDER BY since", (gid,)).fetchall()
+        return {row["space"]: row["coins"] for row in rows}
+
+    def board_summed(self, game_id: int | None = None) -> dict[str, int]:
+        """The piles summed from the journal's lines (for tests and checks: slow)."""
         rows = self._db.execute(
             "SELECT space, SUM(CASE WHEN payee IS NULL THEN amount ELSE -amount END) AS coins"
             " FROM entries INDEXED BY entries_on_board WHERE game_id = ? AND space IS NOT NULL"
-            " GROUP BY space ORDER BY MIN(id)", (gid,)).fetchall()
+            " GROUP BY space ORDER BY MIN(id)", (self._game(game_id),)).fetchall()
         return {row["space"]: row["coins"] for row in rows if row["coins"] > 0}
 
     def _board_facts(self, game_id: int | None) -> tuple[Facts, Any]:

@@ -134,9 +134,17 @@ CREATE INDEX IF NOT EXISTS outcomes_by_kind ON outcomes (game_id, kind, id);
 BOARD = """
 ALTER TABLE entries ADD COLUMN space TEXT;
 CREATE INDEX IF NOT EXISTS entries_on_board ON entries (game_id, space) WHERE space IS NOT NULL;
+CREATE TABLE IF NOT EXISTS board_piles (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    space TEXT NOT NULL,
+    coins INTEGER NOT NULL CHECK (coins >= 0),
+    since INTEGER NOT NULL,
+    PRIMARY KEY (game_id, space)
+);
 """
 """Schema 7: coins on the board (Gamer, Mario Kart): a line whose ``NULL`` side is the pile on
-``space``, not the Bank."""
+``space``, not the Bank; ``board_piles`` keeps each pile's sum as the lines are written (in
+the same transaction), so reading the board never sums the game's lines."""
 
 SCHEMA = BASE_SCHEMA + FLAT_COST_INDEXES + TABLE_STATE + MOVIE_INDEXES + BOARD
 """The whole schema, as a new file gets it."""
