@@ -332,3 +332,19 @@ def test_the_log_says_the_movies_coins_in_words() -> None:
                       ("super_star", "Super Star"), ("jail_paid", "jail fee")):
         entry = Entry(2, 1, 0.0, BANK, 1, 2, EntryKind.BLOCK)
         assert log_lines(JournalLine(entry, outcome_kind=kind), names)[0].why == why
+
+
+def test_the_table_carries_the_coins_on_the_board_and_only_piles_of_coins() -> None:
+    """Gamer, Mario Kart: the board's piles, oldest first, on the table scene (a pile of no
+    coins is left out); none in a game without them, none on other screens."""
+    model = DisplayModel(idle_after=None)
+    board = (("Thwomp", 4), ("Item Box", 0), ("Coin Block", 1))
+    model.apply(StateChanged("drop", "", sample_state(players=3, edition="mario_kart",
+                                                      board=board)), 0.0)
+    assert model.scene(1.0).board == (("Thwomp", 4), ("Coin Block", 1))
+    model.apply(StateChanged("scoop", "", sample_state(players=3, edition="mario_kart")), 2.0)
+    assert model.scene(3.0).board == ()
+    model.apply(StateChanged("transfer", "", sample_state()), 4.0)
+    assert model.scene(5.0).board == ()
+    model.apply(BlockOutcome(1, THREE, 6.0, "button", True), 6.0)
+    assert model.scene(6.5).screen == "outcome" and model.scene(6.5).board == ()

@@ -15,10 +15,12 @@ import pygame
 from companion.core.editions import editions
 from companion.core.outcomes import TWO_DICE, Kind
 from companion.display import SIZES as DISPLAY_SIZES
-from companion.display.previews import SAMPLE_LINK, sample_scenes, size_of
+from companion.display.previews import GAMER_BOARD, SAMPLE_LINK, sample_scenes, size_of
 from companion.display.qr import qr_geometry, qr_matrix
 from companion.display.render import (
     BLACK_DIE,
+    BOARD_BAND,
+    BOARD_LABEL,
     BOWSER_WAITS,
     GOLD,
     GOLD_DARK,
@@ -117,6 +119,85 @@ def test_what_each_screen_must_say(size: str) -> None:
     strip = [t for t in texts("table-not-saved") if t.startswith("NOT SAVED YET")]
     assert strip == ["NOT SAVED YET · the SD card is full · 2 presses held"]
     assert "Mario's turn" in texts("table-not-saved")  # the table still shows, above it
+
+
+def band_labels(labels: list[Label]) -> list[Label]:
+    """The board's band, left to right: "On the board" and the labels on its line."""
+    head = next(label for label in labels if label.text == BOARD_LABEL)
+    return sorted((label for label in labels if label.rect.centery == head.rect.centery),
+                  key=lambda label: label.rect.left)
+
+
+def pile_labels(labels: list[Label]) -> list[tuple[Label, Label]]:
+    """The board's band: each pile's space and its count (the count the next label, on the
+    same line, to its right), after the band's "On the board"."""
+    line = band_labels(labels)
+    assert line[0].text == BOARD_LABEL
+    band = [label for label in line[1:] if not label.text.startswith("+")]
+    pairs = list(zip(band[::2], band[1::2], strict=True))
+    for name, count in pairs:
+        assert count.text.isdigit() and count.colour == GOLD, count
+        assert count.rect.left > name.rect.right and count.rect.centery == name.rect.centery
+    return pairs
+
+
+@pytest.mark.parametrize("size", DISPLAY_SIZES)
+def test_the_coins_on_the_board_show_in_a_band_below_the_table(size: str) -> None:
+    """Gamer, Mario Kart: every pile on the board, oldest first, with its coins, in one band
+    along the bottom under the players and the coin log (which says where coins went)."""
+    surface, labels = drawn(SCENES["table-gamer-board"], size)
+    texts = [label.text for label in labels]
+    assert BOARD_LABEL in texts and not any(t.endswith(" more") for t in texts)
+    pairs = pile_labels(labels)
+    assert [(name.text, int(count.text)) for name, count in pairs] == list(GAMER_BOARD)
+    band = band_labels(labels)
+    assert len(band) == 1 + 2 * len(GAMER_BOARD)
+    band_top = min(label.rect.top for label in band)
+    assert band_top >= surface.get_height() * 0.85  # along the bottom
+    assert {"Mario", "Luigi", "Peach", "9", "7", "11", "Luigi's turn"} <= set(texts)
+    assert all(label.rect.bottom < band_top for label in labels if label not in band)
+    assert "on Bowser's Castle" in texts  # the log: where the coins went
+
+
+@pytest.mark.parametrize("size", DISPLAY_SIZES)
+def test_too_many_piles_end_in_a_count_of_the_rest(size: str) -> None:
+    """More piles than fit: the oldest whole, then "+N more"; one pile with a long name: the
+    name shortened, its coins whole. Nothing leaves the frame or is drawn over."""
+    players = (PlayerRow("Mario", 9, True, "#e52521"), PlayerRow("Luigi", 7, False, "#43b047"))
+    # (counts from 2: a "1" at 14px has no fully solid pixel for assert_visible to check)
+    many = tuple((f"{space} Space", i + 2) for i, space in enumerate(
+        ("Bowser's Castle", "Coin Block", "Acorn Plains", "Warp Pipe", "Mario Kart Stadium",
+         "Rainbow Road", "Boost Pad", "Thwomp")))
+    long = (("Mario Kart Stadium and Rainbow Road Pier", 12),)  # a space's longest name
+    for piles in (many, long, many[:1] + long, long + many):
+        scene = Scene("table", title="Mario's turn", players=players, board=piles)
+        surface, labels = drawn(scene, size)
+        for i, label in enumerate(labels):
+            assert surface.get_rect().contains(label.rect), (label.text, size)
+            assert label.size >= 10
+            assert_visible(surface, label)
+            for other in labels[i + 1:]:
+                assert not label.rect.colliderect(other.rect), (label.text, other.text)
+        texts = [label.text for label in labels]
+        pairs = pile_labels(labels)
+        assert pairs, f"not even the oldest pile at {size}"
+        for (name, count), (space, coins) in zip(pairs, piles, strict=False):
+            assert count.text == str(coins)
+            assert name.text == space or (name.text.endswith("…")
+                                          and space.startswith(name.text[:-1]))
+        rest = len(piles) - len(pairs)
+        assert (f"+{rest} more" in texts) == (rest > 0), texts
+        if size == "320x240" and piles[0] == long[0] and len(piles) > 1:
+            assert pairs[0][0].text.endswith("…"), pairs  # shortened, not left out
+
+
+@pytest.mark.parametrize("size", DISPLAY_SIZES)
+def test_no_band_without_coins_on_the_board(size: str) -> None:
+    for name in ("table-4-players", "table-armed-rent", "table-movie-jail"):
+        assert BOARD_LABEL not in [label.text for label in drawn(SCENES[name], size)[1]], name
+    surface, _ = drawn(SCENES["table-4-players"], size)
+    assert not any(surface.get_at((x, surface.get_height() - 3))[:3] == BOARD_BAND
+                   for x in range(surface.get_width()))
 
 
 MOVIE_OUTCOMES = sorted(name for name in SCENES if name.startswith("outcome-movie-"))

@@ -26,9 +26,10 @@ from companion.display import SIZES
 from companion.display.scene import ANIMATION_FRAMES, FPS, DisplayModel, Scene, TimerView
 from companion.events import BlockOutcome, CardTapped, StateChanged, StorageChanged
 
-Move = tuple[int, int, int, EntryKind, str, str | None, int | None]
+Move = (tuple[int, int, int, EntryKind, str, str | None, int | None]
+        | tuple[int, int, int, EntryKind, str, str | None, int | None, str])
 """A coin movement for the log: payer, payee, amount, kind, note, the outcome's kind, undone
-by."""
+by, and the board's space for a drop or a scoop."""
 CELEBRATION_MOVES: tuple[Move, ...] = (
     (BANK, 2, 3, EntryKind.BLOCK, "", "coins", None),
     (3, BANK, 5, EntryKind.BLOCK, "", "bowser", None),
@@ -43,6 +44,16 @@ MOVIE_MOVES: tuple[Move, ...] = (
     (2, BANK, 4, EntryKind.BLOCK, "", "piranha", None))
 """A Movie game's coin log: a toll, a won battle (both collect), a Super Star, a Piranha
 Plant."""
+GAMER_MOVES: tuple[Move, ...] = (
+    (BANK, 1, 4, EntryKind.BLOCK, "", "coins", None),
+    (2, BANK, 3, EntryKind.DROP, "", None, None, "Bowser's Castle"),
+    (3, BANK, 1, EntryKind.DROP, "", None, None, "Bowser's Castle"),
+    (1, BANK, 1, EntryKind.DROP, "", None, None, "Coin Block"),
+    (BANK, 3, 2, EntryKind.SCOOP, "", None, None, "Warp Pipe"))
+"""A Gamer game's coin log: a Coin Block, coins dropped on the board and a pile scooped up
+(the last item: the space)."""
+GAMER_BOARD: tuple[tuple[str, int], ...] = (("Bowser's Castle", 4), ("Coin Block", 1),
+                                              ("Acorn Plains", 2))
 SAMPLE_LINK = "http://192.168.1.23:8080/#token=Zm9yLXRoZS10YWJsZS1vbmx5LXNhbXBsZQ"
 NAMES = ("Mario", "Luigi", "Peach", "Yoshi", "Toad", "Daisy")
 COLOURS = ("#e52521", "#43b047", "#f497c0", "#6cc24a", "#2f5fd0", "#f08c00")
@@ -56,7 +67,8 @@ def sample_state(players: int = 4, current: int = 1, balances: tuple[int, ...] =
                  ended: bool = False, mode: ModeView | None = None,
                  jailed: tuple[int, ...] = (), bowser_waits: bool = False,
                  bowser_won: bool = False, doubles: int = 0,
-                 moves: tuple[Move, ...] = ()) -> TableState:
+                 moves: tuple[Move, ...] = (),
+                 board: tuple[tuple[str, int], ...] = ()) -> TableState:
     """A made-up table of the shape :meth:`Bank.state` returns (players' ids are 1..n), by the
     edition's own rules (its name, what it counts, who wins); ``moves``: the coin log, oldest
     first (else a Celebration game's)."""
@@ -64,8 +76,9 @@ def sample_state(players: int = 4, current: int = 1, balances: tuple[int, ...] =
     money = balances or (32, 27, -3, 41, 18, 30)[:players]
     moves = moves or CELEBRATION_MOVES
     recent = tuple(
-        JournalLine(Entry(i, 1, 0.0, payer, payee, amount, kind, note), undone_by, why)
-        for i, (payer, payee, amount, kind, note, why, undone_by) in enumerate(moves, 1)
+        JournalLine(Entry(i, 1, 0.0, payer, payee, amount, kind, note,
+                          space=space[0] if space else None), undone_by, why)
+        for i, (payer, payee, amount, kind, note, why, undone_by, *space) in enumerate(moves, 1)
         if all(p == BANK or p <= players for p in (payer, payee)))
     found = worms or ((0,) * players if rules.worms is not None else ())
     seats = [Seat(i + 1, money[i], out.index(i + 1) + 1 if i + 1 in out else None,
@@ -99,6 +112,7 @@ def sample_state(players: int = 4, current: int = 1, balances: tuple[int, ...] =
         doubles=doubles,
         bowser_waits=bowser_waits,
         bowser_won=bowser_won,
+        board=board,
     )
 
 
@@ -183,6 +197,9 @@ def sample_scenes() -> dict[str, Scene]:
                     {"payer": 2, "owner": 1, "utilities": 2},
                     "Utility rent: Luigi pays Mario, 2 utilities")
     scenes["table-armed-rent"] = _still(sample_state(current=2, mode=rent))
+    scenes["table-gamer-board"] = _still(sample_state(
+        players=3, current=2, edition="gamer", balances=(9, 7, 11),
+        points=((60, 3), (40, 2), (50, 2)), moves=GAMER_MOVES, board=GAMER_BOARD))
     scenes["winner-celebration"] = _still(sample_state(current=3, balances=(0, 0, 120, 0),
                                                        out=(2, 4, 1), ended=True))
     scenes["winner-mario-kart"] = _still(sample_state(

@@ -654,10 +654,85 @@ def _table(p: Painter, scene: Scene) -> None:
         top = _band(p, f"Next press: {scene.mode}", top, GOLD, NAVY)
     if scene.bowser_waits:
         top = _band(p, BOWSER_WAITS, top, (150, 52, 20), WHITE, shell=True)
+    bottom = _board_band(p, scene.board) if scene.board else p.h
     split = round(p.w * 0.56)
-    _player_rows(p, scene, pygame.Rect(0, top + p.px(4), split, p.h - top - p.px(8)))
+    _player_rows(p, scene, pygame.Rect(0, top + p.px(4), split, bottom - top - p.px(8)))
     _log(p, scene, pygame.Rect(split + p.px(6), top + p.px(4),
-                               p.w - split - p.px(10), p.h - top - p.px(8)))
+                               p.w - split - p.px(10), bottom - top - p.px(8)))
+
+
+BOARD_BAND: Colour = (66, 48, 8)
+BOARD_INK: Colour = (236, 206, 140)
+"""The board's band: coin-coloured, its label a pale gold beside the piles' gold."""
+
+
+def _board_band(p: Painter, piles: tuple[tuple[str, int], ...]) -> int:
+    """The coins on the board (Gamer, Mario Kart) in a band along the bottom: "On the board",
+    then each pile's space and a coin with its count, oldest first. All of them, a little
+    smaller if need be; else as many as fit and "+N more" (the oldest at least, its name
+    shortened if it must). Returns the band's top."""
+    right = p.w - p.px(8)
+    sizes = (p.px(21), max(12, p.px(19)), max(12, p.px(17)))  # shrunk: still readable
+    size = next((z for z in sizes if _piles_fit(p, piles, z, right) == len(piles)), sizes[0])
+    band = pygame.Rect(0, 0, p.w, max(p.px(30), font(sizes[0]).get_linesize() + p.px(6)))
+    band.bottom = p.h
+    pygame.draw.rect(p.surface, BOARD_BAND, band)
+    pygame.draw.line(p.surface, GOLD_DARK, band.topleft, band.topright, max(1, p.px(2)))
+    cy = band.centery
+    x = p.text(BOARD_LABEL, size, BOARD_INK, midleft=(p.px(8), cy)).rect.right
+    sep = _pile_metrics(p, size)[2]
+    shown = _piles_fit(p, piles, size, right)
+    for name, coins in piles[:shown]:
+        x = _pile(p, name, coins, size, x + sep, cy)
+    if shown == 0:  # not even the oldest whole: its name shortened, its coins whole
+        name, coins = piles[0]
+        room = right - _more_width(p, size, len(piles) - 1) - x - sep - _pile_width(
+            p, "", coins, size)
+        if room >= font(size).size("M…")[0]:
+            shown = 1
+            x = _pile(p, fit(name, size, room, size)[1], coins, size, x + sep, cy)
+    if shown < len(piles):
+        p.text(f"+{len(piles) - shown} more", size, BOARD_INK, midleft=(x + sep, cy))
+    return band.top
+
+
+BOARD_LABEL = "On the board"
+
+
+def _pile_metrics(p: Painter, size: int) -> tuple[int, int, int]:
+    """A pile's coin radius, the gap around its coin, the space between piles."""
+    return max(4, round(size * 0.34)), p.px(4), p.px(16)
+
+
+def _pile_width(p: Painter, name: str, coins: int, size: int) -> int:
+    r, gap, _ = _pile_metrics(p, size)
+    return font(size).size(name)[0] + gap + 2 * r + gap + font(size).size(str(coins))[0]
+
+
+def _more_width(p: Painter, size: int, left: int) -> int:
+    return _pile_metrics(p, size)[2] + font(size).size(f"+{left} more")[0] if left else 0
+
+
+def _piles_fit(p: Painter, piles: tuple[tuple[str, int], ...], size: int, right: int) -> int:
+    """How many piles, oldest first, fit whole after the label at ``size`` (leaving room for
+    "+N more" when some do not)."""
+    sep = _pile_metrics(p, size)[2]
+    x = p.px(8) + font(size).size(BOARD_LABEL)[0]
+    shown = 0
+    for i, (name, coins) in enumerate(piles):
+        x += sep + _pile_width(p, name, coins, size)
+        if x + _more_width(p, size, len(piles) - i - 1) > right:
+            break
+        shown = i + 1
+    return shown
+
+
+def _pile(p: Painter, name: str, coins: int, size: int, x: int, cy: int) -> int:
+    """One pile: the space's name, a coin, the count; returns its right edge."""
+    r, gap, _ = _pile_metrics(p, size)
+    x = p.text(name, size, WHITE, midleft=(x, cy)).rect.right + gap
+    coin(p.surface, (x + r, cy), r)
+    return p.text(str(coins), size, GOLD, midleft=(x + 2 * r + gap, cy)).rect.right
 
 
 def _band(p: Painter, text: str, top: int, colour: Colour, ink: Colour, *,

@@ -166,6 +166,8 @@ class Scene:
     """The Movie: Bowser was beaten and waits on GO until everyone has had a turn."""
     bowser_won: bool = False
     """The Movie: the game ended with Bowser's win: everyone lost."""
+    board: tuple[tuple[str, int], ...] = ()
+    """Gamer, Mario Kart: the coins on the board, each space's pile (oldest pile first)."""
 
 
 @dataclass
@@ -298,7 +300,8 @@ class DisplayModel:
                      log=self._log() if coins else (), coins=coins,
                      mode=None if mode is None or (mode.default and not doubles) else mode.text,
                      target=_worm_target(state), hint="" if mode is None else mode.hint,
-                     bowser_waits=state is not None and state.bowser_waits)
+                     bowser_waits=state is not None and state.bowser_waits,
+                     board=_board(state) if coins else ())
 
     def next_change(self, now: float) -> float | None:
         """The earliest later time at which :meth:`scene` may differ; None: only on input."""
@@ -457,6 +460,13 @@ def _standing_rows(state: TableState) -> tuple[StandingRow, ...]:
                                 player.colour if player is not None else "",
                                 s.player in state.winners))
     return tuple(rows)
+
+
+def _board(state: TableState | None) -> tuple[tuple[str, int], ...]:
+    """The board's piles worth showing (a pile of no coins is no pile)."""
+    if state is None:
+        return ()
+    return tuple((space, coins) for space, coins in state.board if coins > 0)
 
 
 def _worm_target(state: TableState | None) -> int:
