@@ -496,6 +496,7 @@ function renderPad() {
     $("pad-jail-pay").hidden = !jail || !own.in_jail || fee === null;
     $("pad-jail-pay").textContent = `Pay ${fee} to leave`;
     $("pad-jail-free").hidden = !jail || !own.in_jail;
+    $("pad-drop").hidden = !(rules && rules.board);
     // An odd one out takes the whole row.
     const shownButtons = [...$("pad-player").children].filter((b) => !b.hidden);
     shownButtons.forEach((b, i) => b.classList.toggle("wide", i === shownButtons.length - 1 && shownButtons.length % 2 === 1));
@@ -1075,6 +1076,145 @@ async function openBattle() {
   write("battle", "/api/battle", { leader, teammate: mate }, { button: $("battle") }).catch(() => {});
 }
 
+// -- coins on the board (Gamer, Mario Kart): piles on spaces, dropped and scooped up -------------
+
+function boardRules() { return rules && rules.board ? rules.board : null; }
+
+function sameSpace(a, b) { return String(a).toLowerCase() === String(b).toLowerCase(); }
+
+function renderCoinsBoard() {
+  const board = boardRules();
+  $("coins-card").hidden = !board;
+  if (!board) return;
+  const piles = (state.board || []).filter((pile) => pile.coins > 0);
+  $("piles-empty").hidden = piles.length > 0;
+  $("piles").replaceChildren(...piles.map((pile) => {
+    const li = document.createElement("li");
+    li.className = "pile";
+    li.dataset.space = pile.space;
+    const coin = Object.assign(document.createElement("span"), { className: "pile-coin", textContent: String(pile.coins) });
+    coin.setAttribute("aria-hidden", "true");
+    const words = Object.assign(document.createElement("span"), { className: "pile-words" });
+    words.append(Object.assign(document.createElement("span"), { className: "pile-space", textContent: pile.space }),
+                 Object.assign(document.createElement("span"), { className: "pile-count", textContent: plural(pile.coins, "coin") }));
+    li.append(coin, words);
+    if (!watching() && !state.ended) {
+      const scoop = Object.assign(document.createElement("button"), { type: "button", className: "big quiet pile-scoop write", textContent: "Scoop" });
+      scoop.setAttribute("aria-label", `Scoop the ${plural(pile.coins, "coin")} on ${pile.space}`);
+      scoop.addEventListener("click", () => openScoop(pile, scoop));
+      li.append(scoop);
+    }
+    return li;
+  }));
+}
+
+function moveSnack(move, fallback) {
+  const message = move.message || (move.data && move.data.message);
+  const text = message || move.text || fallback;  // the player had less: the server says so
+  if (move.entries && move.entries.length === 0) snack(text);  // nothing moved: nothing to undo
+  else snack(text, "Undo", () => undoLatest(move.id));
+}
+
+// Who scoops up a pile: the current player unless another is picked.
+async function openScoop(pile, button) {
+  if (!state) return;
+  const players = active();
+  if (!players.length) return;
+  const current = players.find((p) => p.id === state.current_player);
+  let who = (current || players[0]).id;
+  const list = Object.assign(document.createElement("div"), { className: "pick-list chips" });
+  const asked = ask(`Scoop ${pile.space}`, [`${plural(pile.coins, "coin")} on ${pile.space}: who scoops them up?`],
+    [{ label: "Cancel", value: false, cls: "quiet" }, { label: "Scoop", value: true, cls: "pay-now" }], "scoop", list);
+  const go = $("dialog-buttons").lastElementChild;
+  const draw = () => {
+    list.replaceChildren(...players.map((p) => playerRow(p, "radio", "scooper", p.id === who, false, "")));
+    for (const r of list.querySelectorAll(".pick-row")) r.classList.toggle("on", r.querySelector("input").checked);
+    go.textContent = `${title(who)} scoops ${pile.coins}`;
+  };
+  list.addEventListener("change", (ev) => { who = Number(ev.target.value); draw(); });
+  draw();
+  if (!(await asked)) return;
+  write("scoop", "/api/scoops", { player: who, space: pile.space }, { button })
+    .then((move) => moveSnack(move, `${title(who)} scooped up the coins on ${pile.space}`))
+    .catch(() => {});
+}
+
+// Drop coins from a tapped tile: the space (the rulebook's, a pile's, or one typed as printed on
+// the board; in Jail, only the jail space) and how many.
+async function openDrop() {
+  const board = boardRules();
+  const p = typeof pay.from === "number" ? player(pay.from) : null;
+  if (!board || !p) return;
+  const jailed = Boolean(p.in_jail);
+  const names = [];
+  for (const name of jailed ? [board.jail_space] : [...board.spaces, ...(state.board || []).map((x) => x.space)]) {
+    if (!names.some((n) => sameSpace(n, name))) names.push(name);
+  }
+  let space = jailed ? board.jail_space : null;
+  let coins = null;
+  const box = document.createElement("div");
+  box.className = "drop-picks";
+  const spaces = Object.assign(document.createElement("fieldset"), { className: "pick-set" });
+  spaces.append(Object.assign(document.createElement("legend"), { textContent: "On which space" }));
+  const spaceList = Object.assign(document.createElement("div"), { className: "pick-list chips space-chips" });
+  spaces.append(spaceList);
+  const other = Object.assign(document.createElement("input"), { id: "drop-other", maxLength: 40, autocomplete: "off",
+    placeholder: "its name" });
+  const otherBox = Object.assign(document.createElement("label"), { className: "drop-other",
+    textContent: "Or another space, as printed on the board" });
+  otherBox.append(other);
+  if (!jailed) spaces.append(otherBox);
+  else {
+    spaces.append(Object.assign(document.createElement("p"), { className: "dialog-note",
+      textContent: `${p.name} is in Jail: coins go on ${board.jail_space}.` }));
+  }
+  const count = Object.assign(document.createElement("fieldset"), { className: "pick-set" });
+  count.append(Object.assign(document.createElement("legend"), { textContent: "How many coins" }));
+  const keys = Object.assign(document.createElement("div"), { className: "drop-keys" });
+  const typed = Object.assign(document.createElement("input"), { id: "drop-coins", type: "number", min: "1", max: "999",
+    inputMode: "numeric", placeholder: "6+" });
+  typed.setAttribute("aria-label", "Coins to drop");
+  for (let n = 1; n <= 5; n++) {
+    const b = Object.assign(document.createElement("button"), { type: "button", className: "drop-key", textContent: String(n) });
+    b.dataset.coins = String(n);
+    b.addEventListener("click", () => { coins = n; typed.value = ""; draw(); });
+    keys.append(b);
+  }
+  keys.append(typed);
+  count.append(keys);
+  box.append(spaces, count);
+  const asked = ask(`${p.name} drops coins`, [`${p.name} has ${plural(p.balance, "coin")}. Dropped coins stay on the space until someone scoops them up.`],
+    [{ label: "Cancel", value: false, cls: "quiet" }, { label: "Drop", value: true, cls: "pay-now" }], "drop", box);
+  const go = $("dialog-buttons").lastElementChild;
+  const draw = () => {
+    spaceList.replaceChildren(...names.map((name) => {
+      const row = document.createElement("label");
+      const on = space !== null && other.value.trim() === "" && sameSpace(space, name);
+      row.className = "pick-row space-row" + (on ? " on" : "");
+      const input = Object.assign(document.createElement("input"), { type: "radio", name: "space", value: name, checked: on });
+      row.append(input, Object.assign(document.createElement("span"), { className: "pick-name", textContent: name }));
+      const pile = (state.board || []).find((x) => sameSpace(x.space, name));
+      if (pile && pile.coins) row.append(Object.assign(document.createElement("span"), { className: "pick-note", textContent: `${pile.coins}` }));
+      return row;
+    }));
+    for (const b of keys.querySelectorAll(".drop-key")) b.setAttribute("aria-pressed", String(Number(b.dataset.coins) === coins));
+    const ready = space !== null && space !== "" && coins !== null && coins >= 1;
+    go.dataset.off = ready ? "" : "1";
+    if (!go.classList.contains("arming")) go.disabled = !ready;
+    go.textContent = !space ? "Pick a space" : !coins ? "How many coins?" : `Drop ${coins} on ${space}`;
+  };
+  spaceList.addEventListener("change", (ev) => { space = ev.target.value; other.value = ""; draw(); });
+  other.addEventListener("input", () => { space = other.value.trim() || null; draw(); });
+  typed.addEventListener("input", () => { const n = Number(typed.value); coins = Number.isInteger(n) && n >= 1 ? n : null; draw(); });
+  draw();
+  if (!(await asked)) return;
+  const who = p.id;
+  write(`drop:${who}`, "/api/drops", { player: who, space, coins }, { button: $("pad-drop") }).then((move) => {
+    resetPay();
+    moveSnack(move, `${title(who)} drops ${plural(coins, "coin")} on ${space}`);
+  }).catch(() => {});
+}
+
 function jailWrite(action, body, words) {
   const who = pay.from;
   const button = $(action);
@@ -1565,6 +1705,7 @@ function render() {
   renderWaiting();
   renderModes();
   renderBankrupt();
+  renderCoinsBoard();
   if (rules) renderScores();
   renderControls();
   renderHistory().catch(() => {});
@@ -1767,6 +1908,7 @@ $("bowser-wins").addEventListener("click", () => {
     .then((move) => snack(move.text || "Bowser wins", "Undo", () => undoLatest(move.id)))
     .catch(() => {});
 });
+$("pad-drop").addEventListener("click", openDrop);
 $("pad-phone").addEventListener("click", () => {
   const p = player(pay.from);
   if (p) phoneLink(p);
