@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.bank import Bank
 from companion.core.editions import editions
-from tests.test_game_api import game, refused
+from tests.test_game_api import AUTH, game, refused
 
 
 def coins(state: dict[str, Any]) -> list[int]:
@@ -195,3 +195,29 @@ def test_the_piles_kept_with_every_line_are_the_journals_sum(tmp_path: Path) -> 
     bank.drop(richest, first, 1)  # emptied and filled again: the newest now
     assert list(bank.board())[-1] == first
     bank.close()
+
+
+async def test_a_retried_drop_or_scoop_is_written_once(tmp_path: Path) -> None:
+    """The same Idempotency-Key, the same request (a space typed in any case): one move; the
+    key for another request: 400."""
+    import json
+
+    async with game(tmp_path, "gamer", ("Mario", "Peach")) as (api, _app):
+        mario, peach = await api.ids()
+
+        async def post(path: str, body: dict[str, Any], key: str) -> tuple[int, Any]:
+            async with api.session.post(api.base + path, data=json.dumps(body), headers={
+                    **AUTH, "Idempotency-Key": key}) as reply:
+                return reply.status, await reply.json()
+
+        body = {"player": mario, "space": "  warp pipe ", "coins": 2}
+        first = await post("/api/drops", body, "drop-1")
+        again = await post("/api/drops", body, "drop-1")
+        assert first[0] == again[0] == 201 and first[1]["id"] == again[1]["id"]
+        assert piles(await api.state()) == {"Warp Pipe": 2}
+        other = await post("/api/drops", {**body, "coins": 3}, "drop-1")
+        assert other[0] == 400 and "already used" in other[1]["error"]
+        scoop = {"player": peach, "space": "WARP PIPE"}
+        assert (await post("/api/scoops", scoop, "scoop-1"))[1]["id"] == \
+            (await post("/api/scoops", scoop, "scoop-1"))[1]["id"]
+        assert coins(await api.state()) == [20 - 2, 20 + 2] and piles(await api.state()) == {}

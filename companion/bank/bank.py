@@ -944,7 +944,7 @@ class Bank:
         source = check_source(source)
         with self._write() as db:
             replay = self._replay(request_id, MoveKind.DROP, game_id, player=player,
-                                  space=space, asked=coins)
+                                  typed=space, asked=coins)
             if replay is not None:
                 return self._move_view(replay["id"])
             facts, board = self._board_facts(game_id)
@@ -959,7 +959,8 @@ class Bank:
                 f"{facts.name(pid)} has no coins: nothing to drop" if moved == 0 else
                 f"{facts.name(pid)} had only {moved} of {n} coins: dropped {moved}")
             move = self._insert_move(db, facts.gid, MoveKind.DROP, player=pid, data={
-                "player": player, "space": where, "asked": coins, "message": message},
+                "player": player, "space": where, "typed": space, "asked": coins,
+                "message": message},
                 source=source, request_id=request_id)
             if moved:
                 self._insert_entry(db, facts.gid, move, pid, BANK, moved, EntryKind.DROP,
@@ -972,7 +973,7 @@ class Bank:
         source = check_source(source)
         with self._write() as db:
             replay = self._replay(request_id, MoveKind.SCOOP, game_id, player=player,
-                                  space=space)
+                                  typed=space)
             if replay is not None:
                 return self._move_view(replay["id"])
             facts, board = self._board_facts(game_id)
@@ -983,7 +984,8 @@ class Bank:
             if pile <= 0:
                 raise Refused(f"there are no coins on {where}")
             move = self._insert_move(db, facts.gid, MoveKind.SCOOP, player=pid, data={
-                "player": player, "space": where}, source=source, request_id=request_id)
+                "player": player, "space": where, "typed": space}, source=source,
+                request_id=request_id)
             self._insert_entry(db, facts.gid, move, BANK, pid, pile, EntryKind.SCOOP,
                                f"scooped up from {where}", source, space=where)
             return self._move_view(move, facts)
