@@ -108,6 +108,11 @@ def test_bench_command_prints_json_figures() -> None:
     assert movie["movie"]["n"] == movie["celebration_floor"]["n"] == 200
     assert movie["ratio_p50"] == pytest.approx(
         movie["movie"]["p50"] / movie["celebration_floor"]["p50"], abs=0.01)
+    board = data["board_state_read_ms"]  # the piles read with every Gamer state
+    assert board["lines"] == 5000 and board["piles"] >= 1
+    assert board["board"]["n"] == board["short_board"]["n"] == board["payments_floor"]["n"]
+    assert board["growth_p50"] == pytest.approx(
+        board["board"]["p50"] / board["short_board"]["p50"], abs=0.01)
     growth = data["write_cost_growth"]
     assert (growth["writes"], growth["window"], growth["balances_checked"]) == (400, 200, True)
     assert growth["ratio"] == pytest.approx(
