@@ -479,3 +479,32 @@ def test_a_held_battle_keeps_its_lone_leader_and_a_held_doubles_its_step() -> No
                         1, 1, True, {"doubles": 1})
     for press in (battle, doubles):
         assert HeldPress.from_json(json.loads(json.dumps(press.to_json()))) == press
+
+
+def test_the_press_path_lays_a_press_over_the_state_as_the_bank_will_have_it(
+        tmp_path: Path) -> None:
+    """``TableState.pressed``: coins alone leave the state as it is (the bank's answer says
+    them); the Movie's doubles, Jail and turn are as the bank will write them."""
+    from companion.bank import DB_NAME, Bank
+    from companion.core.outcomes import Kind, Outcome
+
+    bank = Bank(tmp_path / DB_NAME)
+    bank.new_game("movie", ["Mario", "Luigi", "Peach"])
+    mario, luigi, _peach = (p.id for p in bank.players())
+    bank.set_current(mario)
+    state = bank.state()
+    assert state.pressed(Outcome(Kind.SUPER_STAR, 4, (4,), "super_star"), mario) is state
+    twice = state.pressed(Outcome(Kind.DICE, 0, (2, 2), "turn", 1), mario) \
+        .pressed(Outcome(Kind.DICE, 0, (5, 5), "turn", 2), mario)
+    assert twice.doubles == 2 and twice.current_player == mario
+    jailed = twice.pressed(Outcome(Kind.THIRD_DOUBLES, 0, (1, 1), "turn", 3), mario)
+    assert jailed.doubles == 0 and jailed.current_player == luigi
+    assert [p.in_jail for p in jailed.players] == [True, False, False]
+    for outcome in (Outcome(Kind.DICE, 0, (2, 2), "turn", 1),
+                    Outcome(Kind.DICE, 0, (5, 5), "turn", 2),
+                    Outcome(Kind.THIRD_DOUBLES, 0, (1, 1), "turn", 3)):
+        bank.record_outcome(outcome)  # the same presses, banked
+    after = bank.state()
+    assert (after.doubles, after.current_player, [p.in_jail for p in after.players]) == (
+        jailed.doubles, jailed.current_player, [p.in_jail for p in jailed.players])
+    bank.close()

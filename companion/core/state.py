@@ -230,6 +230,11 @@ class StorageView:
                 "warning": self.warning}
 
 
+TABLE_MOVERS = frozenset({Kind.DICE, Kind.THIRD_DOUBLES, Kind.BATTLE_LOST, Kind.JAIL_FREE,
+                          Kind.JAIL_STAY, Kind.JAIL_PAID})
+"""Outcomes that change more than coins: the doubles run, the Jail, the turn."""
+
+
 @dataclass(frozen=True, slots=True)
 class TableState:
     """Everything a screen or the tablet shows, from one snapshot of the bank."""
@@ -304,6 +309,8 @@ class TableState:
         """The table as the bank will show it once ``outcome`` (applied to ``player``) is
         banked: the doubles counted, a try from Jail made, a player into or out of Jail. The
         press path reads it at once, so the next press never waits for the disk."""
+        if outcome.kind not in TABLE_MOVERS:  # coins only: the bank's state says the rest
+            return self
         doubles = self.doubles
         if outcome.kind is Kind.DICE:
             doubles = outcome.step if outcome.doubles else 0
