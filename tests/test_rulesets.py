@@ -243,6 +243,24 @@ def test_bad_movie_files_name_the_key(change: tuple[str, str], words: str) -> No
         parse(tomllib.loads(movie.replace(*change, 1)), "movie.toml")
 
 
+@pytest.mark.parametrize(("change", "words"), [
+    (('spaces = ["GO", "Just Visiting",', 'spaces = ["GO",'),
+     "board.spaces: must name 'Just Visiting'"),
+    (('spaces = ["GO", "Just Visiting",', 'spaces = ["GO", "go", "Just Visiting",'),
+     "board.spaces: a space is named twice"),
+    (('spaces = ["GO", "Just Visiting",', 'spaces = ["", "Just Visiting",'),
+     "board.spaces: must be a list of the rulebook's lines"),
+    (("[board]\n", "[board]\ncolour = 1\n"), "board: unknown keys ['colour']"),
+])
+def test_bad_board_files_name_the_key(change: tuple[str, str], words: str) -> None:
+    import tomllib
+
+    gamer = (ROOT / "companion" / "core" / "editions" / "gamer.toml").read_text()
+    assert change[0] in gamer
+    with pytest.raises(RulesetError, match=re.escape(words)):
+        parse(tomllib.loads(gamer.replace(*change, 1)), "gamer.toml")
+
+
 def test_rolling_out_of_jail_cannot_be_the_default_press() -> None:
     import tomllib
 
