@@ -615,6 +615,207 @@ def jail() -> Samples:
     return out
 
 
+# ---------------------------------------------------------------- Monopoly Gamer / Mario Kart
+
+
+def _clink(rng: random.Random, freq: float, seconds: float) -> Samples:
+    """One coin striking: an inharmonic metal ping, a hair detuned so no two are alike."""
+    f = freq * (0.98 + 0.04 * rng.random())
+    metal = ((1.0, 1.0, 0), (1.48, 0.45, 14), (2.09, 0.22, 26))
+    return tone(f, seconds, metal, attack=0.0015, decay_tau=0.045, release=0.02)
+
+
+def _noise_band(rng: random.Random, seconds: float, centre: Callable[[float], float],
+                bandwidth: float, level: Callable[[float], float]) -> Samples:
+    """Noise through a resonator whose centre glides, then a low-pass: a whoosh or a hiss."""
+    res = Formant()
+    smooth = math.exp(-TWO_PI * 3500.0 / RATE)
+    y = 0.0
+    out: Samples = []
+    for i in range(round(seconds * RATE)):
+        t = i / RATE
+        if i % 16 == 0:
+            res.tune(centre(t), bandwidth)
+        value = res.step(rng.gauss(0.0, 1.0) * level(t))
+        y = (1.0 - smooth) * value + smooth * y
+        out.append(y)
+    return out
+
+
+def coin_drop() -> Samples:
+    """Coins dropped on the board: three coins clink down, each bouncing to a rest."""
+    rng = random.Random(0xC0D2)
+    out: Samples = []
+    for start, freq, level in ((0.0, 1560.0, 1.0), (0.09, 1320.0, 0.8), (0.2, 1750.0, 0.7)):
+        at, gap = LEAD_SECONDS + start, 0.055
+        for bounce in range(5):
+            gain = level * 0.55 ** bounce
+            mix_into(out, _clink(rng, freq, 0.12), at, 0.5 * gain)
+            mix_into(out, _clack(rng, 1.3 + 0.2 * rng.random(), 0.03), at, 0.25 * gain)
+            at += gap
+            gap *= 0.62  # each bounce lower and quicker, as a coin settles
+    out += silence(0.03)
+    return out
+
+
+def scoop() -> Samples:
+    """A pile of coins scooped up: a quickening, rising shuffle of pings gathered in."""
+    rng = random.Random(0x5C00)
+    out: Samples = []
+    at, gap = LEAD_SECONDS, 0.05
+    for i in range(13):  # the pings climb about an octave as the pile comes in
+        freq = 1050.0 * 2.0 ** (i / 13.0 + 0.06 * (rng.random() - 0.5))
+        mix_into(out, _clink(rng, freq, 0.09), at, 0.25 + 0.025 * i)
+        mix_into(out, _clack(rng, 1.0 + 0.4 * rng.random(), 0.03), at + 0.012,
+                 0.12 + 0.1 * rng.random())  # coins sliding over each other
+        at += gap
+        gap = max(0.024, gap * 0.9)
+    for freq, gain in ((2100.0, 0.55), (1580.0, 0.45)):  # gathered in: one bright chink
+        mix_into(out, _clink(rng, freq, 0.16), at + 0.02, gain)
+    return out
+
+
+def shell() -> Samples:
+    """A shell thrown: a spinning whoosh that rises and speeds up, then a hard knock."""
+    rng = random.Random(0x5E11)
+    out: Samples = []
+    fly = 0.36
+    spin = lambda t: 0.55 + 0.45 * math.sin(TWO_PI * (9.0 * t + 14.0 * t * t))  # noqa: E731
+    swell = lambda t: spin(t) * smoothstep(t / 0.12) * (0.4 + 0.6 * t / fly)  # noqa: E731
+    whoosh = _noise_band(rng, fly, lambda t: 450.0 + 1400.0 * t / fly, 350.0, swell)
+    mix_into(out, whoosh, LEAD_SECONDS, 0.6)
+    hit = LEAD_SECONDS + fly
+    drop = lambda t: 90.0 + 210.0 * math.exp(-t / 0.025)  # noqa: E731 - the knock's body
+    mix_into(out, tone(drop, 0.22, ((1.0, 1.0, 0), (2.0, 0.5, 10), (3.1, 0.3, 25)),
+                       attack=0.001, decay_tau=0.06, release=0.05), hit, 1.0)
+    mix_into(out, _clack(rng, 0.55, 0.06), hit, 1.2)  # shell on shell: the crack
+    mix_into(out, _clack(rng, 0.9, 0.04), hit + 0.004, 0.5)
+    out += silence(0.02)
+    peak = max(abs(v) for v in out) or 1.0
+    return dc_block([math.tanh(1.5 * v / peak) for v in out])
+
+
+def blooper() -> Samples:
+    """A squid's ink squirt: a short wet spurt, a wobbling blorp that sinks, and bubbles."""
+    rng = random.Random(0xB100)
+    out: Samples = []
+    spurt = _noise_band(rng, 0.07, lambda t: 900.0 - 3000.0 * t, 500.0,
+                        lambda t: smoothstep(t / 0.01) * math.exp(-t / 0.025))
+    mix_into(out, spurt, LEAD_SECONDS, 0.5)
+    sink = lambda t: (110.0 + 430.0 * math.exp(-t / 0.12)) * (  # noqa: E731
+        1.0 + 0.07 * math.sin(TWO_PI * 26.0 * t))  # the wet wobble
+    mix_into(out, tone(sink, 0.42, ((1.0, 1.0, 0), (2.0, 0.45, 6), (3.0, 0.2, 10)),
+                       attack=0.012, decay_tau=0.2, release=0.08), LEAD_SECONDS + 0.02, 1.0)
+    at = LEAD_SECONDS + 0.12
+    for _ in range(6):  # bubbles rise in pitch as they pop
+        base = 280.0 + 380.0 * rng.random()
+        rise = lambda t, f=base: f * (1.0 + 6.0 * t)  # noqa: E731
+        mix_into(out, tone(rise, 0.04, attack=0.003, decay_tau=0.015, release=0.01), at,
+                 0.35 * rng.random() + 0.2)
+        at += 0.04 + 0.04 * rng.random()
+    out += silence(0.02)
+    return out
+
+
+def pow_block() -> Samples:
+    """A POW block / lightning: a deep boom and a falling zap, a crackle, then a shaking rumble."""
+    rng = random.Random(0x0B0)
+    out: Samples = []
+    boom = lambda t: 42.0 + 150.0 * math.exp(-t / 0.04)  # noqa: E731
+    mix_into(out, tone(boom, 0.6, ((1.0, 1.0, 0), (2.0, 0.6, 4), (3.0, 0.35, 8)),
+                       attack=0.002, decay_tau=0.2, release=0.12), LEAD_SECONDS, 1.0)
+    zap = lambda t: 180.0 + 1300.0 * math.exp(-t / 0.05)  # noqa: E731 - the bolt falls
+    mix_into(out, tone(zap, 0.2, ((1.0, 1.0, 0), (2.0, 0.4, 10), (3.0, 0.2, 20)),
+                       attack=0.002, decay_tau=0.07, release=0.04), LEAD_SECONDS, 0.35)
+    mix_into(out, _clack(rng, 0.4, 0.07), LEAD_SECONDS, 1.0)
+    at = LEAD_SECONDS + 0.01
+    while at < LEAD_SECONDS + 0.45:  # the crackle, thinning out
+        fade = math.exp(-(at - LEAD_SECONDS) / 0.18)
+        mix_into(out, _clack(rng, 0.9 + 0.8 * rng.random(), 0.025), at,
+                 (0.15 + 0.35 * rng.random()) * fade)
+        at += 0.008 + 0.03 * rng.random()
+    shake = tone(58.0, 0.6, ((1.0, 1.0, 0), (2.0, 0.7, 3), (3.0, 0.4, 6)),
+                 attack=0.03, decay_tau=0.22, release=0.15)
+    shake = [v * (0.5 + 0.5 * math.sin(TWO_PI * 13.0 * i / RATE)) for i, v in enumerate(shake)]
+    mix_into(out, shake, LEAD_SECONDS + 0.06, 0.7)  # the board shakes
+    out += silence(0.02)
+    peak = max(abs(v) for v in out) or 1.0
+    return dc_block([math.tanh(1.7 * v / peak) for v in out])
+
+
+def boss_won() -> Samples:
+    """A Boss beaten: a rising brass call, a lift through the flat seventh, a major chord."""
+    out: Samples = []
+    brass = ((1.0, 1.0, 0), (2.0, 0.65, 3), (3.0, 0.4, 5), (4.0, 0.2, 8))
+    phrase = [(-2, 0.08), (3, 0.08), (7, 0.08), (10, 0.24), (7, 0.08), (10, 0.08)]
+    at = LEAD_SECONDS
+    for semis, seconds in phrase:  # G4 C5 E5 G5, then E5 G5: "to arms!"
+        mix_into(out, tone(note_hz(semis), seconds * 0.9, brass, attack=0.01,
+                           decay_tau=0.5, release=0.025), at, 0.55)
+        at += seconds
+    for semis, gain in ((13, 0.5), (8, 0.3), (5, 0.3), (-11, 0.3)):  # Bb major: the lift
+        mix_into(out, tone(note_hz(semis), 0.15, brass, attack=0.01, release=0.03), at, gain)
+    at += 0.16
+    for semis, gain in ((15, 0.5), (10, 0.3), (7, 0.3), (3, 0.25), (-9, 0.3)):  # C major
+        mix_into(out, tone(note_hz(semis), 0.45, brass, attack=0.012, decay_tau=0.6,
+                           release=0.22, vibrato=(5.5, 0.12) if semis == 15 else (0.0, 0.0)),
+                 at, gain)
+    return out
+
+
+def boss_lost() -> Samples:
+    """A Boss fight lost: a low reedy "nyah-nyaah", two notes a tritone apart, the last sagging."""
+    out: Samples = []
+    reed = ((1.0, 1.0, 0), (2.0, 0.7, 8), (3.0, 0.6, 12), (4.0, 0.3, 16), (5.0, 0.2, 22))
+    first = note_hz(-16)  # F3
+    mix_into(out, tone(first, 0.22, reed, attack=0.015, decay_tau=0.4, release=0.04),
+             LEAD_SECONDS, 0.7)
+    second = note_hz(-22)  # B2, sagging a semitone as it mocks
+    sag = lambda t: second * (1.0 - 0.056 * smoothstep((t - 0.15) / 0.35))  # noqa: E731
+    mix_into(out, tone(sag, 0.52, reed, attack=0.02, decay_tau=0.6, release=0.18,
+                       vibrato=(6.5, 0.25)), LEAD_SECONDS + 0.26, 0.8)
+    return out
+
+
+def race_countdown() -> Samples:
+    """A race start: three short low beeps a beat apart, then one long high beep: go!"""
+    out: Samples = []
+    beep = ((1.0, 1.0, 0), (3.0, 0.25, 0), (5.0, 0.08, 0))  # a soft square
+    for i in range(3):
+        mix_into(out, tone(note_hz(-2), 0.2, beep, attack=0.005, decay_tau=0.4, release=0.02),
+                 LEAD_SECONDS + 0.6 * i, 0.7)
+    mix_into(out, tone(note_hz(10), 0.58, beep, attack=0.005, decay_tau=1.5, release=0.06),
+             LEAD_SECONDS + 1.8, 0.8)
+    return out
+
+
+def race_finish() -> Samples:
+    """A race finished: a quick run up, two stabs, and a trilling bright chord: the flag falls."""
+    out: Samples = []
+    bright = ((1.0, 1.0, 0), (2.0, 0.5, 4), (3.0, 0.3, 8))
+    at = LEAD_SECONDS
+    for semis in (-2, 0, 2, 3, 5, 7, 9, 10):  # G4 up to G5, quick as a lap
+        mix_into(out, tone(note_hz(semis), 0.05, bright, attack=0.004, decay_tau=0.05,
+                           release=0.015), at, 0.45)
+        at += 0.04
+    for _ in range(2):  # two stabs of C major
+        for semis, gain in ((15, 0.45), (10, 0.3), (7, 0.3), (-9, 0.3)):
+            mix_into(out, tone(note_hz(semis), 0.09, bright, attack=0.004, release=0.03),
+                     at + 0.02, gain)
+        at += 0.14
+    trill_at = at + 0.02
+    for i in range(12):  # a trill on top of the held chord, waving like a flag
+        semis = 19 if i % 2 == 0 else 17  # E6 and D6
+        mix_into(out, tone(note_hz(semis), 0.055, ((1.0, 1.0, 0), (2.0, 0.2, 10)),
+                           attack=0.004, release=0.02), trill_at + 0.05 * i,
+                 0.35 * (1.0 - i / 16.0))
+    for semis, gain in ((15, 0.45), (10, 0.3), (7, 0.3), (3, 0.25), (-9, 0.3)):
+        mix_into(out, tone(note_hz(semis), 0.82, bright, attack=0.01, decay_tau=0.6,
+                           release=0.3, vibrato=(6.0, 0.1) if semis == 15 else (0.0, 0.0)),
+                 trill_at, gain)
+    return out
+
+
 SOUNDS: dict[str, Callable[[], Samples]] = {
     "coin": coin,
     "power_up": power_up,
@@ -635,6 +836,15 @@ SOUNDS: dict[str, Callable[[], Samples]] = {
     "piranha": piranha,
     "super_star": super_star,
     "jail": jail,
+    "coin_drop": coin_drop,
+    "scoop": scoop,
+    "shell": shell,
+    "blooper": blooper,
+    "pow": pow_block,
+    "boss_won": boss_won,
+    "boss_lost": boss_lost,
+    "race_countdown": race_countdown,
+    "race_finish": race_finish,
 }
 
 

@@ -26,7 +26,8 @@ RATE = 44100
 SOUNDS_DIR = Path(__file__).resolve().parents[1] / "sounds"
 NAMES = ("coin", "power_up", "bowser", "game_over", "timer_tick", "timer_loop", "time_up",
          "dice_roll", "rent", "block_bump", "item_box", "fanfare", "doubles", "toll",
-         "battle_won", "battle_lost", "piranha", "super_star", "jail")
+         "battle_won", "battle_lost", "piranha", "super_star", "jail", "coin_drop", "scoop",
+         "shell", "blooper", "pow", "boss_won", "boss_lost", "race_countdown", "race_finish")
 
 FULL_SCALE = 32768.0
 MAX_PEAK = FULL_SCALE * 10.0 ** (-1.0 / 20.0)  # -1 dBFS

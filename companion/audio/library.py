@@ -31,6 +31,15 @@ SOUND_NAMES: tuple[str, ...] = (
     "piranha",
     "super_star",
     "jail",
+    "coin_drop",
+    "scoop",
+    "shell",
+    "blooper",
+    "pow",
+    "boss_won",
+    "boss_lost",
+    "race_countdown",
+    "race_finish",
 )
 
 COIN_PERIOD = 0.30

@@ -47,11 +47,19 @@ class Kind(StrEnum):
     """No doubles from Jail, a try left: stay."""
     JAIL_PAID = "jail_paid"
     """No doubles on the last try: pay the Bank ``coins`` and move with the roll."""
+    BOSS_WON = "boss_won"
+    """The fighter's roll reached the Boss's required roll: they win the card."""
+    BOSS_LOST = "boss_lost"
+    """Less than the required roll: the next player fights or passes."""
+    RACE_ROLL = "race_roll"
+    """A racer's roll: places follow the rolls."""
 
 
 PAYS_THE_BANK = frozenset({Kind.BOWSER, Kind.GAME_OVER, Kind.PIRANHA, Kind.JAIL_PAID})
 COLLECTS = frozenset({Kind.COINS, Kind.SUPER_STAR, Kind.BATTLE_WON})
 """Kinds whose ``coins`` the player collects from the Bank (a won battle: the teammate too)."""
+CONTEST_ROLLS = frozenset({Kind.BOSS_WON, Kind.BOSS_LOST, Kind.RACE_ROLL})
+"""A Boss fight's or a Race's roll: the contest moves on, no coins from the press itself."""
 TWO_DICE = frozenset({Kind.DICE, Kind.THIRD_DOUBLES, Kind.JAIL_FREE, Kind.JAIL_STAY,
                       Kind.JAIL_PAID})
 """Kinds whose ``rolls`` are the red and the black die, thrown together."""
@@ -80,7 +88,7 @@ class Outcome:
         """The outcome class in odds tables: ``coins_3``, ``bowser``, ``roll_4``, ..."""
         if self.kind is Kind.COINS:
             return f"coins_{self.coins}"
-        if self.kind in (Kind.ROLL, Kind.RENT):
+        if self.kind in (Kind.ROLL, Kind.RENT, Kind.BOSS_WON, Kind.BOSS_LOST, Kind.RACE_ROLL):
             return f"roll_{self.rolls[-1]}"
         if self.kind in (Kind.DICE, Kind.THIRD_DOUBLES):
             return f"dice_{self.rolls[0]}_{self.rolls[1]}"

@@ -15,7 +15,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from companion.core.editions.contests import ContestKind, Deck
 from companion.core.editions.modes import NUMBERS, TABLES, Mode
+from companion.core.editions.powers import Ability, Boost, Character, Effect, Powers, Targets
 from companion.core.editions.ruleset import Board, Debt, End, Reason, Rule, Ruleset, Scoring
 from companion.core.ledger import MAX_NOTE
 from companion.exc import Refused, RulesetError, shown
@@ -227,6 +229,10 @@ def parse(data: dict[str, Any], origin: str, *, house: bool = False) -> Ruleset:
                     for i, row in enumerate(top.take("reasons", list, [])))
     if reasons and not coins:
         raise RulesetError(f"{origin}.reasons: a game without coins has no payments")
+    powers = _powers(top.table("powers"), least, most)
+    contest = _contest(top.table("contest"), least, most)
+    if (powers is not None or contest is not None) and board is None:
+        raise RulesetError(f"{origin}: characters and contests need coins on the [board]")
     modes = tuple(_mode(row, f"{origin}.modes[{i}]")
                   for i, row in enumerate(top.take("modes", list)))
     if [m.default for m in modes].count(True) != 1:
@@ -244,7 +250,8 @@ def parse(data: dict[str, Any], origin: str, *, house: bool = False) -> Ruleset:
                    debt_quote=debt_quote, end=end, end_quote=end_quote, modes=modes,
                    scoring=scoring, worms=worms, turn_quote=turn_quote,
                    at_once_quote=at_once, notes=notes, house=house, toll=toll,
-                   bowser_wins=bowser_wins, reasons=reasons, board=board)
+                   bowser_wins=bowser_wins, reasons=reasons, board=board, powers=powers,
+                   contest=contest)
 
 
 def _choice(reader: _Reader, key: str, kind: Any) -> Any:
@@ -324,3 +331,103 @@ def _mode(data: object, where: str) -> Mode:
                 fees=fees, hint=reader.take("hint", str, ""))
     reader.done()
     return mode
+
+
+def _by_players(reader: _Reader, key: str, least: int, most: int, value: str
+                ) -> dict[int, tuple[Any, tuple[str, ...]]]:
+    """Rows of ``{players = [...], <value> = ..., quote = [...]}``, each count once."""
+    found: dict[int, tuple[Any, tuple[str, ...]]] = {}
+    for i, row in enumerate(reader.take(key, list, [])):
+        sub = _Reader(row, f"{reader.where}.{key}[{i}]")
+        counts = sub.take("players", list)
+        got = sub.take(value, int if value == "each" else list)
+        quote = sub.lines("quote")
+        sub.done()
+        for n in counts:
+            if not isinstance(n, int) or n in found or not least <= n <= most:
+                raise RulesetError(f"{sub.where}.players: each count once, within "
+                                   f"{least}-{most}, got {n!r}")
+            found[n] = (got, quote)
+    return found
+
+
+def _powers(reader: _Reader | None, least: int, most: int) -> Powers | None:
+    if reader is None:
+        return None
+    quote = reader.lines("quote")
+    picks = {n: each for n, (each, _q) in _by_players(reader, "picks", least, most,
+                                                      "each").items()}
+    characters = []
+    for i, row in enumerate(reader.take("characters", list)):
+        sub = _Reader(row, f"{reader.where}.characters[{i}]")
+        characters.append(Character(sub.take("id", str), sub.take("name", str)))
+        sub.done()
+    ids = [c.id for c in characters]
+    if len(set(ids)) != len(ids) or not characters:
+        raise RulesetError(f"{reader.where}.characters: each character once, at least one")
+    abilities = tuple(_ability(row, f"{reader.where}.abilities[{i}]", ids)
+                      for i, row in enumerate(reader.take("abilities", list)))
+    if len({(a.id, a.star) for a in abilities}) != len(abilities):
+        raise RulesetError(f"{reader.where}.abilities: two abilities share an id")
+    reader.done()
+    for n, each in picks.items():
+        if each < 1 or each * n > len(characters):
+            raise RulesetError(f"{reader.where}.picks: {n} players can't each pick {each} of "
+                               f"{len(characters)} characters")
+    return Powers(tuple(characters), abilities, picks, quote)
+
+
+def _ability(data: object, where: str, characters: list[str]) -> Ability:
+    reader = _Reader(data, where)
+    ability_id = reader.take("id", str)
+    star = reader.take("star", str, None)
+    if star is not None and star not in characters:
+        raise RulesetError(f"{where}.star: unknown character {star!r}")
+    effect = _choice(reader, "effect", Effect)
+    coins = reader.count("coins", 0, 100, 0)
+    targets = Targets(reader.take("targets", str, "none")) \
+        if reader.data.get("targets", "none") in {t.value for t in Targets} else None
+    if targets is None:
+        raise RulesetError(f"{where}.targets: must be one of "
+                           f"{', '.join(t.value for t in Targets)}")
+    name, text = reader.take("name", str), reader.take("text", str)
+    give = reader.count("give", 0, 100, 0)
+    spaces_instead = reader.take("spaces_instead", bool, False)
+    quote = reader.lines("quote")
+    boosts = []
+    for i, row in enumerate(reader.take("boosts", list, [])):
+        sub = _Reader(row, f"{where}.boosts[{i}]")
+        who = sub.take("character", str)
+        if who not in characters:
+            raise RulesetError(f"{sub.where}.character: unknown character {who!r}")
+        b_effect = _choice(sub, "effect", Effect) if "effect" in sub.data else effect
+        b_targets = Targets(sub.take("targets", str)) if "targets" in sub.data else targets
+        boosts.append(Boost(who, b_effect, sub.count("coins", 0, 100, coins), b_targets,
+                            sub.take("text", str), sub.lines("quote"),
+                            sub.count("give", 0, 100, give),
+                            sub.take("spaces_instead", bool, False)))
+        sub.done()
+    reader.done()
+    return Ability(ability_id, name, effect, coins, targets, text, quote, give, star,
+                   tuple(boosts), spaces_instead)
+
+
+def _contest(reader: _Reader | None, least: int, most: int) -> Deck | None:
+    if reader is None:
+        return None
+    kind = _choice(reader, "kind", ContestKind)
+    card = reader.take("card", str)
+    quote = reader.lines("quote")
+    rematch = reader.lines("rematch", required=False)
+    found = _by_players(reader, "decks", least, most, "cards")
+    reader.done()
+    if sorted(found) != list(range(least, most + 1)):
+        raise RulesetError(f"{reader.where}.decks: must give the cards for every player "
+                           f"count {least}-{most}")
+    decks: dict[int, tuple[int, ...]] = {}
+    for n, (cards, _q) in found.items():
+        if not cards or not all(isinstance(c, int) and not isinstance(c, bool) and 1 <= c <= 99
+                                for c in cards) or len(set(cards)) != len(cards):
+            raise RulesetError(f"{reader.where}.decks: card numbers 1-99, each once")
+        decks[n] = tuple(cards)
+    return Deck(kind, card, decks, quote, rematch)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from companion.core.editions.contests import win_chance
 from companion.core.outcomes import TWO_DICE, DieRng, Kind, Outcome
 from companion.exc import Refused, shown
 
@@ -19,7 +20,7 @@ SIDES = 6
 """Every die in these games is a six-sided numbered die."""
 
 TABLES = ("question_block", "coin_roll", "die_roll", "utility_rent", "lever", "two_dice",
-          "battle", "red_die_pay", "red_die_collect", "jail_roll")
+          "battle", "red_die_pay", "red_die_collect", "jail_roll", "boss_roll", "race_roll")
 """The tables a mode can use:
 
 - ``question_block``: Celebration's no-sound table: 1-2 roll again and collect that many,
@@ -35,7 +36,9 @@ TABLES = ("question_block", "coin_roll", "die_roll", "utility_rent", "lever", "t
 - ``red_die_pay`` / ``red_die_collect``: roll the red die, pay the Bank / collect that many
   (Piranha Plant, Super Star);
 - ``jail_roll``: roll both dice for doubles from Jail; the ``tries``-th miss pays ``fee`` and
-  moves with the roll."""
+  moves with the roll;
+- ``boss_roll``: a Boss fighter's numbered die; ``required`` (typed from the card) or more wins;
+- ``race_roll``: a racer's numbered die (places follow; ties re-roll)."""
 
 NUMBERS = {"question_block": ("bowser", "game_over"), "two_dice": ("doubles_limit",),
            "battle": ("target", "prize"), "jail_roll": ("tries", "fee")}
@@ -78,8 +81,9 @@ class Mode:
 
     @property
     def automatic(self) -> bool:
-        """Chosen by the table's state, never armed by hand (rolling out of Jail)."""
-        return self.table == "jail_roll"
+        """Chosen by the table's state, never armed by hand (rolling out of Jail, a Boss
+        fighter's or a racer's roll)."""
+        return self.table in ("jail_roll", "boss_roll", "race_roll")
 
     # -- the table ---------------------------------------------------------------------------
 
@@ -91,7 +95,7 @@ class Mode:
                     "bowser": Fraction(2, SIDES), "power_up": die, "game_over": die}
         if self.table == "coin_roll":
             return {f"coins_{k}": die for k in range(1, SIDES + 1)}
-        if self.table in ("die_roll", "utility_rent"):
+        if self.table in ("die_roll", "utility_rent", "boss_roll", "race_roll"):
             return {f"roll_{k}": die for k in range(1, SIDES + 1)}
         if self.table == "two_dice":
             return {f"dice_{r}_{b}": die * die for r in range(1, SIDES + 1)
@@ -109,9 +113,18 @@ class Mode:
             return {"doubles": die, "no_doubles": 1 - die}
         return {}
 
-    def groups(self) -> dict[str, tuple[frozenset[str], Fraction]]:
+    def groups(self, params: Mapping[str, Any] | None = None
+               ) -> dict[str, tuple[frozenset[str], Fraction]]:
         """Classes of outcomes worth their own line in ``companion odds``: the Movie's turn
-        roll's doubles (1/6), with the labels that make them up."""
+        roll's doubles (1/6); a Boss fight won and lost for a ``required`` roll ((7 - r)/6),
+        with the labels that make them up."""
+        if self.table == "boss_roll":
+            required = int((params or {}).get("required", 0))
+            if not 1 <= required <= SIDES:
+                return {}
+            won = frozenset(f"roll_{k}" for k in range(required, SIDES + 1))
+            lost = frozenset(f"roll_{k}" for k in range(1, required))
+            return {"won": (won, win_chance(required)), "lost": (lost, 1 - win_chance(required))}
         if self.table != "two_dice":
             return {}
         doubles = frozenset(f"dice_{k}_{k}" for k in range(1, SIDES + 1))
@@ -147,6 +160,12 @@ class Mode:
         movie = _movie_headline(outcome)
         if movie:
             return movie
+        if kind is Kind.BOSS_WON:
+            return f"ROLLED {outcome.rolls[-1]}: BOSS BEATEN!"
+        if kind is Kind.BOSS_LOST:
+            return f"ROLLED {outcome.rolls[-1]}: NOT ENOUGH"
+        if kind is Kind.RACE_ROLL:
+            return f"ROLLED {outcome.rolls[-1]}"
         return {Kind.BOWSER: "BOWSER!", Kind.POWER_UP: "POWER-UP!",
                 Kind.GAME_OVER: "GAME OVER"}[kind]
 
@@ -164,6 +183,10 @@ class Mode:
         movie = self._movie_instruction(outcome)
         if movie:
             return movie
+        if kind is Kind.BOSS_WON:
+            return "The Boss is beaten: carry out the Bonus and keep the card for its points"
+        if kind is Kind.BOSS_LOST:
+            return "The fight is lost: the next player fights or passes"
         return f"The die says {outcome.rolls[-1]}"
 
     def _movie_instruction(self, outcome: Outcome) -> str:
@@ -325,6 +348,15 @@ def _red_die_collect(mode: Mode, rng: DieRng, _params: Mapping[str, Any]) -> Out
     return Outcome(Kind.SUPER_STAR, roll, (roll,), mode.id)
 
 
+def _contest_roll(mode: Mode, rng: DieRng, params: Mapping[str, Any]) -> Outcome:
+    """A Boss fighter's die (won at ``params["required"]`` or more) or a racer's die."""
+    roll = rng.randint(1, SIDES)
+    if mode.table == "race_roll":
+        return Outcome(Kind.RACE_ROLL, 0, (roll,), mode.id)
+    required = int(params.get("required", SIDES + 1))
+    return Outcome(Kind.BOSS_WON if roll >= required else Kind.BOSS_LOST, 0, (roll,), mode.id)
+
+
 def _jail_roll(mode: Mode, rng: DieRng, params: Mapping[str, Any]) -> Outcome:
     """``params["tries"]``: tries already made from Jail."""
     red, black = rng.randint(1, SIDES), rng.randint(1, SIDES)
@@ -339,7 +371,7 @@ def _jail_roll(mode: Mode, rng: DieRng, params: Mapping[str, Any]) -> Outcome:
 _DRAWS = {"question_block": _question_block, "coin_roll": _coin_roll, "die_roll": _die_roll,
           "utility_rent": _utility_rent, "lever": _lever, "two_dice": _two_dice,
           "battle": _battle, "red_die_pay": _red_die_pay, "red_die_collect": _red_die_collect,
-          "jail_roll": _jail_roll}
+          "jail_roll": _jail_roll, "boss_roll": _contest_roll, "race_roll": _contest_roll}
 """Each table's draw: one die (two for the Question Block's coins), read as the rulebook says."""
 
 MAX_UTILITIES = 2

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from companion.core.editions.contests import Deck
 from companion.core.editions.modes import Mode
+from companion.core.editions.powers import Powers
 from companion.core.ledger import MAX_POINTS
 from companion.exc import Refused, shown
 
@@ -155,6 +157,10 @@ class Ruleset:
     """Payments the rulebook names, amounts typed (the Movie's Continue cost)."""
     board: Board | None = None
     """Coins dropped on the board and scooped up (Gamer, Mario Kart)."""
+    powers: Powers | None = None
+    """Characters and their abilities (Gamer, Mario Kart)."""
+    contest: Deck | None = None
+    """Boss fights or Races, and their decks (Gamer, Mario Kart)."""
 
     # -- the numbers -------------------------------------------------------------------------
 
@@ -252,6 +258,8 @@ class Ruleset:
             "bowser_wins": {"quote": list(self.bowser_wins)} if self.bowser_wins else None,
             "reasons": [r.to_json() for r in self.reasons],
             "board": None if self.board is None else self.board.to_json(),
+            "powers": None if self.powers is None else self.powers.to_json(),
+            "contest": None if self.contest is None else self.contest.to_json(),
             "quick_amounts": self.quick_amounts(),
         }
 
