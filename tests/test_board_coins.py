@@ -128,13 +128,14 @@ def test_an_older_bank_gets_the_board_column_in_place(tmp_path: Path) -> None:
     bank.close()
     db = sqlite3.connect(path)
     db.executescript("DROP INDEX entries_on_board; ALTER TABLE entries DROP COLUMN space;"
+                     "ALTER TABLE players DROP COLUMN characters; DROP TABLE contest_cards;"
                      "PRAGMA user_version = 6;")
     db.close()
     bank = Bank(path)
     mario = bank.players()[0].id
     bank.drop(mario, "GO", 2)
     assert bank.board() == {"GO": 2} and bank.balances()[mario] == 20 - 2  # two players: 20
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 7
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 8
     bank.close()
 
 

@@ -19,6 +19,7 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.bank.store import SCHEMA_VERSION
 from companion.cards import CardReader
 from companion.config import AudioConfig, Config, DataConfig, GameConfig, ReaderConfig, WebConfig
 from companion.core.taps import TapDetector
@@ -479,7 +480,7 @@ def test_an_old_bank_file_is_upgraded_in_place(tmp_path: Path) -> None:
     bank.set_card_action("0A1B2C3D", "press")
     assert bank.card_actions() == {"0A1B2C3D": "press"}
     version = sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0]
-    assert version == 7
+    assert version == SCHEMA_VERSION == 8
 
 
 def test_companion_reader_prints_taps_live(pty: Pty) -> None:

@@ -210,6 +210,44 @@ class Scoop(Command[MoveView]):
 
 
 @dataclass(frozen=True, slots=True)
+class SetCharacters(Command[tuple[str, ...]]):
+    """The character tokens a player plays (Gamer, Mario Kart; two players: two each)."""
+
+    action: ClassVar[str] = "characters"
+    player: object
+    characters: object
+
+
+@dataclass(frozen=True, slots=True)
+class UseAbility(Command[MoveView]):
+    """A Power-up die face the table rolled, or ``super_star``, as the player's character
+    uses it: ``targets`` hit, ``spaces`` where each dropping player stands, ``coins`` typed
+    where the ability needs a number."""
+
+    action: ClassVar[str] = "ability"
+    player: object
+    ability: object
+    targets: object = None
+    spaces: object = None
+    coins: object = None
+    character: object = None
+    spaces_instead: object = False
+
+
+@dataclass(frozen=True, slots=True)
+class Contest(Command[MoveView]):
+    """A step of a Boss fight (``kind`` boss) or a Race: open (with the card's numbers),
+    fight / pass / enter / start, close."""
+
+    action: ClassVar[str] = "contest"
+    kind: object
+    step: object
+    player: object = None
+    card: object = None
+    rematch: object = None
+
+
+@dataclass(frozen=True, slots=True)
 class BowserWins(Command[MoveView]):
     """Every deed is on its Game Over side: Bowser wins, everyone loses, the game ends."""
 

@@ -91,7 +91,8 @@ class Armed:
     params: Mapping[str, int] = field(default_factory=dict)
 
 
-ENDERS = (c.Bankrupt, c.SetWorms, c.EndGame, c.NewGame, c.ResumeGame, c.BowserWins)
+ENDERS = (c.Bankrupt, c.SetWorms, c.EndGame, c.NewGame, c.ResumeGame, c.BowserWins,
+          c.Contest)
 """Commands that may end the game, or change which game is played (presses wait for them: a
 press drawn meanwhile would be banked into a game it was not drawn for)."""
 RETRY_S = 2.0
@@ -180,7 +181,8 @@ class TableService:
         self.armed = None  # a mode is for one press: back to the edition's default
         if outcome.kind is Kind.BATTLE_ROLL and state is not None:  # the teammate's die next
             self.armed = Armed(state.game.id, mode.id, {**params, "first": outcome.rolls[0]})
-        player = params.get("leader", None if state is None else state.current_player)
+        player = params.get("leader", params.get("player", None if state is None else
+                                                 state.current_player))
         if state is not None:  # the doubles, the Jail: as the bank will have them
             self.state = state.pressed(outcome, player)
         if self.bank is not None:
@@ -403,6 +405,9 @@ class TableService:
                 return mode, armed.params
             self.armed = None  # a new game, a player armed with went out or to Jail
         default = rules.default_mode
+        contest = self._contest_mode(rules)
+        if contest is not None:
+            return contest
         current = state.current if state is not None else None
         jail = rules.mode_for_table("jail_roll")
         if current is not None and current.in_jail and jail is not None:
@@ -410,6 +415,22 @@ class TableService:
         if default.table == "two_dice" and state is not None:
             return default, {"doubles": state.doubles}
         return default, {}
+
+    def _contest_mode(self, rules: Ruleset) -> tuple[Mode, Mapping[str, int]] | None:
+        """A Boss fighter who has paid, or a racer whose roll is due: the press is theirs."""
+        state = self.state
+        if state is None or state.ended:
+            return None
+        fight, race = state.fight, state.race
+        if fight is not None and fight.fighter is not None:
+            mode = rules.mode_for_table("boss_roll")
+            if mode is not None:
+                return mode, {"required": fight.card.required, "player": fight.fighter}
+        if race is not None and race.standing.roller is not None:
+            mode = rules.mode_for_table("race_roll")
+            if mode is not None:
+                return mode, {"player": race.standing.roller}
+        return None
 
     def mode_view(self) -> ModeView:
         rules = self.rules()
@@ -434,6 +455,11 @@ class TableService:
                         "for the second die")
             else:
                 text = f"{mode.name}: {leader} leads{with_whom}; {leader} presses first"
+        elif mode.table in ("boss_roll", "race_roll") and state is not None:
+            who = state.name_of(params["player"])
+            text = (f"{who} fights: a press rolls, {params['required']} or more wins"
+                    if mode.table == "boss_roll" else f"{who} rolls for the race: press")
+            return ModeView(mode.id, mode.name, False, {}, text, mode.hint)
         elif mode.automatic and state is not None and state.current is not None:
             tries = mode.fees["tries"]
             text = (f"{state.current.name} is in Jail: a press rolls for doubles (try "
@@ -598,6 +624,16 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
             return bank.drop(player, space, coins, **keyed)
         case c.Scoop(player=player, space=space):
             return bank.scoop(player, space, **keyed)
+        case c.SetCharacters(player=player, characters=characters):
+            return bank.set_characters(player, characters)
+        case c.UseAbility():
+            return bank.use_ability(
+                command.player, command.ability, targets=command.targets,
+                spaces=command.spaces, coins=command.coins, character=command.character,
+                spaces_instead=command.spaces_instead, **keyed)
+        case c.Contest(kind=kind, step=step, player=player, card=card, rematch=rematch):
+            return bank.contest(kind, step, player=player, card=card, rematch=rematch,
+                                **keyed)
         case c.Undo(move=move):
             return bank.undo(expect=move, **keyed)
         case c.Redo(move=move):

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from companion.bank import turns
+from companion.bank import contests, turns
 from companion.bank.facts import (
     FACTS,
     JAIL_MOVES,
@@ -35,6 +35,7 @@ from companion.bank.facts import (
     next_seat,
     or_current,
 )
+from companion.bank.play import GamerPlay, contest_outcome
 from companion.bank.store import open_database, open_readonly
 from companion.core.editions import Editions, editions
 from companion.core.editions.modes import Mode, check_arming
@@ -70,6 +71,7 @@ from companion.core.state import (
     JournalLine,
     MoveRef,
     MoveView,
+    NextCard,
     OutcomeView,
     PlayerView,
     TableState,
@@ -176,7 +178,7 @@ def _page_limit(value: object) -> int:
     raise Refused(f"limit must be a whole number from 1 to {MAX_PAGE}, got {shown(value)}")
 
 
-class Bank:
+class Bank(GamerPlay):
     """Games, players and the journal; every rule comes from the edition's ruleset and
     :mod:`companion.core.ledger`."""
 
@@ -388,9 +390,10 @@ class Bank:
 
     def players(self, game_id: int | None = None) -> list[Player]:
         gid = self._game(game_id)
-        return [Player(**dict(row)) for row in self._db.execute(
-            "SELECT id, game_id, seat, name, colour, card_uid FROM players WHERE game_id = ? "
-            "ORDER BY seat", (gid,))]
+        return [Player(**{**dict(row), "characters": tuple(json.loads(row["characters"]))})
+                for row in self._db.execute(
+                    "SELECT id, game_id, seat, name, colour, card_uid, characters FROM players"
+                    " WHERE game_id = ? ORDER BY seat", (gid,))]
 
     def _player_ids(self, gid: int) -> list[int]:
         return [r[0] for r in self._db.execute(
@@ -436,6 +439,9 @@ class Bank:
                 data = json.loads(row["data"])
                 if data["in"]:
                     facts.jailed[row["player_id"]] = data.get("mark", 0)
+        if facts.rules.contest is not None:
+            facts.contests = contests.fold(self._db, gid, facts.rules.contest,
+                                           len(facts.players))
         return facts
 
     def _open_facts(self, game_id: int | None) -> Facts:
@@ -1189,7 +1195,8 @@ class Bank:
             if row["kind"] == MoveKind.TURN.value:
                 db.execute("UPDATE games SET current_player = ? WHERE id = ?",
                            (data["from"], gid))
-            if row["kind"] == MoveKind.JAILED.value and data.get("outcome") is not None:
+            if row["kind"] in (MoveKind.JAILED.value, MoveKind.CONTEST.value) and \
+                    data.get("outcome") is not None:
                 # The outcome that sent them (or let them out) is unassigned again, like a block
                 # outcome's coins: its try or its doubles no longer count.
                 db.execute("UPDATE outcomes SET player_id = NULL WHERE id = ?",
@@ -1334,6 +1341,11 @@ class Bank:
                                                                facts.active),
                                      frozenset(facts.jailed), late=late)
                 who = clean.get("payer", clean.get("leader"))
+            if contest_outcome(outcome):  # the fighter's or the racer's roll, if still due
+                wanted = (params or {}).get("player")
+                clean = {"player": wanted} if is_id(wanted) else {}
+                who = wanted if facts.ending is None and self.contest_roller(facts) == wanted \
+                    and wanted is not None else None
             if late and (facts.ending is not None or who not in facts.active
                          or clean.get("owner", who) not in facts.active
                          or clean.get("teammate") not in (None, *facts.active)):
@@ -1371,6 +1383,8 @@ class Bank:
                 raise Refused("utility rent is paid by the player it was rolled for")
             if params.get("leader") not in (None, pid):
                 raise Refused("a battle's outcome goes to the player who led it")
+            if contest_outcome(_outcome(row)) and self.contest_roller(facts) != pid:
+                raise Refused("a contest's roll goes to the player whose roll is due")
             return self._apply(db, facts, row["id"], pid, source)
 
     def _apply(self, db: sqlite3.Connection, facts: Facts, outcome_id: int, player: int,
@@ -1392,7 +1406,9 @@ class Bank:
             if facts.rules.coins and mode is not None else []
         note = mode.describe(outcome) if mode is not None else outcome.label
         change = jail_change(outcome) if facts.rules.jail_fee is not None else None
-        if change is not None and (player in facts.jailed) != change:
+        if contest_outcome(outcome):
+            self._contest_roll(db, facts, outcome_id, outcome, player, source)
+        elif change is not None and (player in facts.jailed) != change:
             turn: dict[str, Any] = {}
             if change and player == facts.current and len(facts.active) > 1:
                 # "Your turn then ends": the turn passes with the move (one undo for both).
@@ -1472,6 +1488,7 @@ class Bank:
             table = tuple(Standing(**row) for row in record["standings"])
         points = rules.scoring is not None
         phones = self.linked_players(facts.gid)
+        found = facts.contests
         players = tuple(
             PlayerView(p.id, p.name, p.colour, p.seat, money[p.id], p.id == facts.current,
                        p.card_uid, out=p.id in facts.out,
@@ -1479,7 +1496,9 @@ class Bank:
                        cards=facts.points.get(p.id, (0, 0))[1] if points else None,
                        worms=facts.worms.get(p.id, 0) if rules.worms is not None else None,
                        linked=p.id in phones, in_jail=p.id in facts.jailed and p.id not in
-                       facts.out, jail_tries=turns.jail_tries(self._db, facts, p.id))
+                       facts.out, jail_tries=turns.jail_tries(self._db, facts, p.id),
+                       characters=p.characters,
+                       won=tuple(c.number for c in found.won.get(p.id, ())) if found else ())
             for p in facts.players)
         undo, redo, version = self._previews(facts)
         return TableState(
@@ -1501,7 +1520,19 @@ class Bank:
             doubles=turns.doubles(self._db, facts),
             bowser_waits=not ended and turns.bowser_waits(self._db, facts),
             bowser_won=ended and facts.ending["kind"] == MoveKind.BOWSER_WINS.value,  # type: ignore[index]
+            contest=found.current if found is not None else None,
+            next_card=self._next_card(facts) if found is not None and not ended else None,
         )
+
+    def _next_card(self, facts: Facts) -> NextCard | None:
+        found = facts.contests
+        assert found is not None
+        number = found.next_number
+        values = None if number is None else contests.known_card(self._db, facts.rules.id,
+                                                                 number)
+        held = tuple(sorted(c.number for cards in found.won.values() for c in cards))
+        return NextCard(found.deck.kind.value, found.deck.card, number, values,
+                        found.drawn + 1 == len(found.cards), found.rematch_due, held)
 
     def _recent(self, gid: int, limit: int = RECENT) -> tuple[JournalLine, ...]:
         """The latest journal lines, newest first, with the block outcome's kind (screens)."""

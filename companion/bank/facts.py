@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.bank.contests import Contests
 from companion.core.editions.ruleset import Ruleset
 from companion.core.editions.scoring import Seat
 from companion.core.ledger import BANK, MoveKind
@@ -30,6 +31,7 @@ class Player:
     name: str
     colour: str
     card_uid: str | None
+    characters: tuple[str, ...] = ()
 
 
 @dataclass
@@ -48,6 +50,8 @@ class Facts:
     jailed: dict[int, int] = field(default_factory=dict)
     """Player in Jail -> the last outcome id when they went in (their tries come after it)."""
     ending: sqlite3.Row | None = None
+    contests: Contests | None = None
+    """Gamer, Mario Kart: the Boss fights or Races so far, and the cards won."""
 
     @property
     def ids(self) -> list[int]:
@@ -63,9 +67,17 @@ class Facts:
         return next((p.name for p in self.players if p.id == party), f"player {party}")
 
     def seats(self, money: Mapping[int, int]) -> list[Seat]:
-        return [Seat(p.id, money.get(p.id, 0), self.out.get(p.id),
-                     *self.points.get(p.id, (0, 0)), self.worms.get(p.id, 0))
-                for p in self.players]
+        """What the standings need: the points typed in (Property cards) and, counted by the
+        companion, the Boss or Grand Prix cards each player won."""
+        won = self.contests.won if self.contests is not None else {}
+        seats = []
+        for p in self.players:
+            points, cards = self.points.get(p.id, (0, 0))
+            cards_won = won.get(p.id, ())
+            seats.append(Seat(p.id, money.get(p.id, 0), self.out.get(p.id),
+                              points + sum(c.points for c in cards_won),
+                              cards + len(cards_won), self.worms.get(p.id, 0)))
+        return seats
 
 
 def or_current(facts: Facts, player: object) -> object:
@@ -138,12 +150,18 @@ def move_text(move: MoveView, facts: Facts) -> str:
         asked = data.get("asked", coins)
         return text + (f" (had only {coins} of {asked})" if kind is MoveKind.DROP and
                        asked > coins else "")
-    if kind is MoveKind.TOLL:
+    if kind is MoveKind.ABILITY:
+        return _ability_text(move, facts)
+    if kind is MoveKind.CONTEST:
+        text = _contest_text(move, facts)
+        if not move.ends:
+            return text
+    elif kind is MoveKind.TOLL:
         names = ", ".join(facts.name(e.payer) for e in move.entries)
         each = move.entries[0].amount if move.entries else 0
         verb = "pays" if len(move.entries) == 1 else "each pay"
         return f"Bowser's toll: {names} {verb} {each} coin{'s' if each != 1 else ''}"
-    if kind is MoveKind.BANKRUPTCY:
+    elif kind is MoveKind.BANKRUPTCY:
         creditor = facts.name(data.get("creditor"))
         left = data.get("coins", 0)
         text = f"{who} is bankrupt to {creditor}" + (
@@ -169,3 +187,57 @@ def move_text(move: MoveView, facts: Facts) -> str:
         text += f": {' and '.join(won)} win{'s' if len(won) == 1 else ''}!" if won else \
             ": nobody wins"
     return text
+
+
+def _coins(n: int) -> str:
+    return f"{n} coin{'s' if n != 1 else ''}"
+
+
+def _ability_text(move: MoveView, facts: Facts) -> str:
+    """"Mario: POW (boost): Luigi drops 2 on Thwomp, Peach drops 1 on GO"."""
+    data = move.data
+    who = facts.name(move.player_id)
+    head = f"{who}: {data.get('name', move.note)}" + (" (boost)" if data.get("boost") else "")
+    parts = []
+    for e in move.entries:
+        if e.space is not None and e.payee == BANK:
+            parts.append(f"{facts.name(e.payer)} drops {e.amount} on {e.space}")
+        elif e.space is not None:
+            parts.append(f"scoops {e.amount} from {e.space}")
+        elif e.payer == BANK:
+            parts.append(f"collects {_coins(e.amount)}")
+        else:
+            parts.append(f"takes {e.amount} from {facts.name(e.payer)}")
+    if not parts:
+        parts.append("more spaces instead of coins" if data.get("spaces_instead") else
+                     str(data.get("text") or "no coins moved"))
+    return f"{head}: {', '.join(parts)}"
+
+
+def _contest_text(move: MoveView, facts: Facts) -> str:
+    """A step of a Boss fight or a Race in words."""
+    data, who = move.data, facts.name(move.player_id)
+    card = move.note.split(":")[0]
+    paid = sum(e.amount for e in move.entries if e.payer != BANK)
+    got = sum(e.amount for e in move.entries if e.payer == BANK)
+    action = data.get("action")
+    if action == "open":
+        what = "the rematch of " if data.get("rematch") else ""
+        kind = "fight" if data.get("kind") == "boss" else "race"
+        return f"{who} flips {what}{card}: the {kind} opens" + (
+            " (the final one)" if data.get("final") and not data.get("rematch") else "")
+    if action == "fight":
+        return f"{who} fights {card}" + (f" (pays {paid})" if paid else "")
+    if action == "pass":
+        return f"{who} passes on {card}"
+    if action == "enter":
+        return f"{who} enters {card}" + (f" (pays {paid})" if paid else "")
+    if action == "start":
+        return f"{card}: the race starts" + (f"; prizes {got}" if got else "")
+    if action == "roll":
+        text = f"{who} rolls {data.get('roll')} ({card})"
+        prizes = [f"{facts.name(e.payee)} +{e.amount}" for e in move.entries]
+        return text + (f": {', '.join(prizes)}" if prizes else "")
+    if action == "close":
+        return f"{card} is done"
+    return move.note or "contest"

@@ -19,7 +19,7 @@ from companion.exc import Unavailable
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 BUSY_TIMEOUT_S = 10.0
 
 BASE_SCHEMA = """
@@ -146,7 +146,19 @@ CREATE TABLE IF NOT EXISTS board_piles (
 ``space``, not the Bank; ``board_piles`` keeps each pile's sum as the lines are written (in
 the same transaction), so reading the board never sums the game's lines."""
 
-SCHEMA = BASE_SCHEMA + FLAT_COST_INDEXES + TABLE_STATE + MOVIE_INDEXES + BOARD
+CONTESTS = """
+ALTER TABLE players ADD COLUMN characters TEXT NOT NULL DEFAULT '[]';
+CREATE TABLE IF NOT EXISTS contest_cards (
+    edition TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (edition, number)
+);
+"""
+"""Schema 8 (Gamer, Mario Kart): the characters each player picked, and the numbers printed on
+each Boss and Grand Prix card as the table typed them, kept from one game to the next."""
+
+SCHEMA = BASE_SCHEMA + FLAT_COST_INDEXES + TABLE_STATE + MOVIE_INDEXES + BOARD + CONTESTS
 """The whole schema, as a new file gets it."""
 
 MIGRATIONS: dict[int, str] = {
@@ -262,6 +274,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS outcomes_by_press ON outcomes (press_id);
     5: TABLE_STATE,
     6: MOVIE_INDEXES,
     7: BOARD,
+    8: CONTESTS,
 }
 """Schema changes by the version they bring, applied in place to an older file (version 1 is
 the first schema). A new file gets :data:`SCHEMA` whole."""

@@ -42,6 +42,8 @@ class EntryKind(StrEnum):
     TOLL = "toll"
     DROP = "drop"
     SCOOP = "scoop"
+    ABILITY = "ability"
+    CONTEST = "contest"
 
 
 class MoveKind(StrEnum):
@@ -69,10 +71,14 @@ class MoveKind(StrEnum):
     """A player dropped coins on a space of the board (Gamer, Mario Kart)."""
     SCOOP = "scoop"
     """A player scooped up a space's whole pile."""
+    ABILITY = "ability"
+    """A Power-up or Super Star ability: its drops, steals, collects and scoops, one move."""
+    CONTEST = "contest"
+    """A step of a Boss fight or a Race (``data``: action, contest, player, roll)."""
 
 
 REDOABLE = (MoveKind.TRANSFER, MoveKind.PASS_GO, MoveKind.JAIL, MoveKind.BLOCK, MoveKind.TURN,
-            MoveKind.JAILED, MoveKind.TOLL, MoveKind.DROP, MoveKind.SCOOP)
+            MoveKind.JAILED, MoveKind.TOLL, MoveKind.DROP, MoveKind.SCOOP, MoveKind.ABILITY)
 """What Redo brings back right after its undo: coins and turns. A bankruptcy, points, worms or
 the end are declared again instead (they were judged on the table as it was)."""
 

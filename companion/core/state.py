@@ -10,10 +10,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from companion.core.editions.contests import Fight, Race
 from companion.core.editions.scoring import Standing
 from companion.core.ledger import BANK, Entry, MoveKind, jail_change
 from companion.core.lever import TimerState
-from companion.core.outcomes import Kind, Outcome
+from companion.core.outcomes import CONTEST_ROLLS, Kind, Outcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +63,10 @@ class PlayerView:
     """In Jail: pays no Bowser toll, can't battle, presses to roll for doubles (the Movie)."""
     jail_tries: int = 0
     """Tries at doubles made since going to Jail."""
+    characters: tuple[str, ...] = ()
+    """Gamer, Mario Kart: the character tokens they play (ids of the ruleset's)."""
+    won: tuple[int, ...] = ()
+    """Gamer, Mario Kart: the Boss or Grand Prix cards they keep, by number."""
 
     @property
     def owes(self) -> bool:
@@ -72,7 +77,8 @@ class PlayerView:
                 "balance": self.balance, "owes": self.owes, "current": self.current,
                 "card": self.card, "out": self.out, "points": self.points,
                 "cards": self.cards, "worms": self.worms, "linked": self.linked,
-                "in_jail": self.in_jail, "jail_tries": self.jail_tries}
+                "in_jail": self.in_jail, "jail_tries": self.jail_tries,
+                "characters": list(self.characters), "won": list(self.won)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +236,26 @@ class StorageView:
                 "warning": self.warning}
 
 
+@dataclass(frozen=True, slots=True)
+class NextCard:
+    """The next contest card: its number, the numbers typed for it before (None: to type),
+    whether it is the last, and (Mario Kart) whether the final Race's rematch is due."""
+
+    kind: str
+    card: str
+    number: int | None
+    values: Mapping[str, Any] | None
+    final: bool
+    rematch_due: bool = False
+    held: tuple[int, ...] = ()
+    """The won cards a rematch may race for."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "card_name": self.card, "number": self.number,
+                "values": None if self.values is None else dict(self.values),
+                "final": self.final, "rematch_due": self.rematch_due, "held": list(self.held)}
+
+
 TABLE_MOVERS = frozenset({Kind.DICE, Kind.THIRD_DOUBLES, Kind.BATTLE_LOST, Kind.JAIL_FREE,
                           Kind.JAIL_STAY, Kind.JAIL_PAID})
 """Outcomes that change more than coins: the doubles run, the Jail, the turn."""
@@ -272,6 +298,18 @@ class TableState:
     """The Movie: the game ended with every deed on its Game Over side."""
     board: tuple[tuple[str, int], ...] = ()
     """Gamer, Mario Kart: the coins on the board, each space's pile (oldest pile first)."""
+    contest: Fight | Race | None = None
+    """Gamer: the Boss fight open now; Mario Kart: the Race (until it is closed)."""
+    next_card: NextCard | None = None
+    """The next Boss or Grand Prix card to flip, and its numbers if the table typed them."""
+
+    @property
+    def fight(self) -> Fight | None:
+        return self.contest if isinstance(self.contest, Fight) else None
+
+    @property
+    def race(self) -> Race | None:
+        return self.contest if isinstance(self.contest, Race) else None
 
     @property
     def winner(self) -> int | None:
@@ -309,6 +347,8 @@ class TableState:
         """The table as the bank will show it once ``outcome`` (applied to ``player``) is
         banked: the doubles counted, a try from Jail made, a player into or out of Jail. The
         press path reads it at once, so the next press never waits for the disk."""
+        if outcome.kind in CONTEST_ROLLS:
+            return self._rolled(outcome)
         if outcome.kind not in TABLE_MOVERS:  # coins only: the bank's state says the rest
             return self
         doubles = self.doubles
@@ -334,6 +374,15 @@ class TableState:
             players = tuple(replace(p, current=p.id == current) for p in players)
         return replace(self, players=players, doubles=doubles, current_player=current)
 
+    def _rolled(self, outcome: Outcome) -> TableState:
+        """A Boss fighter's or a racer's roll, folded into the contest ahead of the bank."""
+        contest = self.contest
+        if isinstance(contest, Fight) and contest.fighter is not None:
+            return replace(self, contest=contest.rolled(outcome.rolls[-1]))
+        if isinstance(contest, Race) and contest.standing.roller is not None:
+            return replace(self, contest=contest.rolled(outcome.rolls[-1]))
+        return self
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game.to_json(),
@@ -356,4 +405,7 @@ class TableState:
             "bowser_waits": self.bowser_waits,
             "bowser_won": self.bowser_won,
             "board": [{"space": space, "coins": coins} for space, coins in self.board],
+            "fight": None if self.fight is None else self.fight.to_json(),
+            "race": None if self.race is None else self.race.to_json(),
+            "next_card": None if self.next_card is None else self.next_card.to_json(),
         }

@@ -289,6 +289,51 @@ async def post_scoops(request: web.Request) -> web.Response:
     return web.json_response(move.to_json(), status=201)
 
 
+async def post_characters(request: web.Request) -> web.Response:
+    """``{"player": id, "characters": [name, ...]}``: the character tokens a player plays."""
+    data = await _body(request)
+    _only(data, "player", "characters")
+    for key in ("player", "characters"):
+        if key not in data:
+            raise Refused(f"{key} is required")
+    picked = await _act(request, c.SetCharacters(data["player"], data["characters"]))
+    return web.json_response({"player": data["player"], "characters": list(picked)})
+
+
+async def post_abilities(request: web.Request) -> web.Response:
+    """``{"player": id, "ability": name, "targets": [id, ...], "spaces": {id: space},
+    "coins": n, "character": name, "spaces_instead": bool}``: a Power-up die face the table
+    rolled (or ``super_star``), as the player's character uses it; one move."""
+    data = await _body(request)
+    _only(data, "player", "ability", "targets", "spaces", "coins", "character",
+          "spaces_instead")
+    for key in ("player", "ability"):
+        if key not in data:
+            raise Refused(f"{key} is required")
+    move = await _act(request, c.UseAbility(
+        data["player"], data["ability"], data.get("targets"), data.get("spaces"),
+        data.get("coins"), data.get("character"), data.get("spaces_instead", False)),
+        keyed=True)
+    return web.json_response(move.to_json(), status=201)
+
+
+def _contest_route(kind: str) -> Callable[[web.Request], Awaitable[web.Response]]:
+    async def post_contest(request: web.Request) -> web.Response:
+        """``{"action": "open", "card": {...}, "player": flipper}``, ``{"action": "fight" |
+        "pass" | "enter", "player": id}``, ``{"action": "start"}``, ``{"action": "close"}``;
+        ``{"action": "open", "rematch": n}``: the final Race's rematch."""
+        data = await _body(request)
+        _only(data, "action", "player", "card", "rematch")
+        if "action" not in data:
+            raise Refused("action is required")
+        move = await _act(request, c.Contest(kind, data["action"], data.get("player"),
+                                             data.get("card"), data.get("rematch")),
+                          keyed=True)
+        return web.json_response(move.to_json(), status=201)
+
+    return post_contest
+
+
 async def post_bowser_wins(request: web.Request) -> web.Response:
     _only(await _body(request))
     move = await _act(request, c.BowserWins(), keyed=True)
@@ -603,6 +648,10 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None
     app.router.add_post("/api/bowser-wins", post_bowser_wins)
     app.router.add_post("/api/drops", post_drops)
     app.router.add_post("/api/scoops", post_scoops)
+    app.router.add_post("/api/characters", post_characters)
+    app.router.add_post("/api/abilities", post_abilities)
+    app.router.add_post("/api/boss", _contest_route("boss"))
+    app.router.add_post("/api/race", _contest_route("race"))
     app.router.add_post("/api/bankruptcy", post_bankruptcy)
     app.router.add_post("/api/points", post_points)
     app.router.add_post("/api/worms", post_worms)

@@ -44,7 +44,7 @@ class Deck:
         return self.decks[players]
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind.value, "card": self.card,
+        return {"kind": self.kind.value, "card_name": self.card,
                 "decks": {str(n): list(d) for n, d in sorted(self.decks.items())},
                 "quote": list(self.quote), "rematch": list(self.rematch)}
 
