@@ -237,7 +237,14 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         return _usage("odds", f"--presses must be at least {least} for {mode.name} "
                               f"(chi-square needs 5 expected presses in its rarest class, "
                               f"{rarest})")
-    params = {"utilities": args.utilities} if mode.needs else None
+    params: dict[str, int] | None = {"utilities": args.utilities} if mode.needs else None
+    if mode.table == "boss_roll":
+        if args.required is None:
+            return _usage("odds", f"{mode.name} needs --required (the roll printed on the Boss "
+                                  "card, 1 to 6)")
+        params = {"required": args.required}
+    elif args.required is not None:
+        return _usage("odds", f"--required is for a Boss fight, not {mode.name}")
     result = simulate(rules.id, mode, default_rng(), args.presses, params)
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
@@ -253,6 +260,10 @@ def _cmd_odds(args: argparse.Namespace) -> int:
               f"{count:>8}")
     if mode.table == "battle":
         print("(each a whole battle: the leader's press and the teammate's)")
+    if mode.table == "boss_roll":
+        print(f"(a roll of {args.required} or more beats the Boss: (7 - {args.required})/6)")
+    if mode.table == "race_roll":
+        print("(each racer's roll; tied racers roll again, with the same die)")
     verdict = "fair" if result.p_value >= 0.001 else "NOT matching the rulebook"
     print(f"\nchi-square {result.chi_square:.2f} on {result.degrees_of_freedom} degrees of "
           f"freedom, p-value {result.p_value:.3f}: {verdict}")
@@ -397,6 +408,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="presses (default 100000; at least 5 expected in the rarest class)")
     odds.add_argument("--utilities", type=int, choices=range(1, MAX_UTILITIES + 1), default=1,
                       help="utility rent: how many utilities the owner has")
+    odds.add_argument("--required", type=int, choices=range(1, 7), default=None,
+                      help="a Boss fight (gamer --mode boss): the card's required roll, 1-6")
     odds.add_argument("--list", action="store_true", help="every edition's modes and odds")
     odds.add_argument("--json", action="store_true", help="machine-readable output")
     odds.add_argument("--config", type=Path, help="TOML config ([game]: edition, house rules)")

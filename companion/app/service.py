@@ -171,6 +171,8 @@ class TableService:
         if outcome is None:
             return self._ignored(at, source, SOUNDING)
         sound = self.library.for_outcome(outcome)
+        if outcome.kind is Kind.RACE_ROLL and self._finishes_race(outcome):
+            sound = sound + self.library.sounds["race_finish"]
         played = self.speaker.play(sound, Priority.OUTCOME)
         event = BlockOutcome(self.block.presses, outcome, at, source, played,
                              self.library.coin_period, self.library.ping_start(outcome),
@@ -196,6 +198,11 @@ class TableService:
                                                                  self.bank.bank_press(held)))
         self.bus.publish(event)
         return event
+
+    def _finishes_race(self, outcome: Outcome) -> bool:
+        race = self.state.race if self.state is not None else None
+        return race is not None and race.standing.roller is not None and \
+            race.rolled(outcome.rolls[-1]).over
 
     async def _bank_press(self, held: HeldPress, pending: asyncio.Future[
             tuple[OutcomeView | None, TableState | None]]) -> OutcomeView | None:
@@ -570,6 +577,13 @@ class TableService:
                               Priority.OUTCOME)
         elif action == "toll" and isinstance(result, MoveView) and result.entries:
             self.speaker.play(self.library.sounds["toll"], Priority.OUTCOME)
+        elif isinstance(result, MoveView) and action in ("drop", "scoop", "ability", "contest"):
+            fight = state.fight
+            sound = self.library.sounds["boss_lost"] if fight is not None and \
+                fight.got_away and result.data.get("action") == "pass" else \
+                self.library.for_move(result.kind.value, result.data, bool(result.entries))
+            if sound is not None:
+                self.speaker.play(sound, Priority.OUTCOME)
         summary = summary or describe_result(result, state)
         log.info("bank %s: %s", action, summary)
         self.bus.publish(StateChanged(action, summary, state))

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from companion.audio.pcm import Pcm, SoundFileError, read_wav
 from companion.core.outcomes import Kind, Outcome
@@ -63,9 +65,17 @@ _AFTER_THE_DICE: dict[Kind, tuple[str, ...]] = {
     Kind.JAIL_FREE: ("doubles",),
     Kind.JAIL_STAY: (),
     Kind.JAIL_PAID: ("rent",),
+    Kind.BOSS_WON: ("boss_won",),
+    Kind.BOSS_LOST: ("boss_lost",),
+    Kind.RACE_ROLL: (),
 }
-"""The Movie's outcomes: the dice roll, then what it means (a plain turn roll: the dice alone;
-doubles: their flourish)."""
+"""The Movie's, the Boss fights' and the Races' outcomes: the dice roll, then what it means (a
+plain turn roll or a racer's: the dice alone; doubles: their flourish)."""
+
+ABILITY_SOUNDS = {"red_shell": "shell", "green_shell": "shell", "spiny_shell": "shell",
+                  "blooper": "blooper", "pow": "pow", "lightning": "pow"}
+"""The Power-up die's faces with a sound of their own (Gamer, Mario Kart); the others sound by
+what they do to coins (:meth:`SoundLibrary.for_move`)."""
 
 
 def builtin_path(name: str) -> Path:
@@ -152,6 +162,22 @@ class SoundLibrary:
                     + ping.data)
             return sound
         return self.sounds[kind.value]
+
+    def for_move(self, kind: str, data: Mapping[str, Any], coins: bool) -> Pcm | None:
+        """The sound of a bank move the table hears (Gamer, Mario Kart): coins dropped or
+        scooped, an ability, a Race's start and finish; None for a silent move."""
+        if kind == "drop" and coins:
+            return self.sounds["coin_drop"]
+        if kind == "scoop":
+            return self.sounds["scoop"]
+        if kind == "ability":
+            name = ABILITY_SOUNDS.get(str(data.get("id")))
+            if name is not None:
+                return self.sounds[name]
+            return self.sounds["coin"] if coins else None
+        if kind == "contest" and data.get("action") == "start":
+            return self.sounds["race_countdown"]
+        return None
 
     def seconds(self, outcome: Outcome) -> float:
         """How long the outcome sounds."""

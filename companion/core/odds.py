@@ -76,8 +76,10 @@ def min_presses(expected: dict[str, Fraction]) -> int:
     return math.ceil(5 / min(expected.values()))
 
 
-def report(edition: str, mode: Mode, observed: Counter[str] | dict[str, int]) -> OddsReport:
-    """Compare observed outcome counts with the mode's exact odds."""
+def report(edition: str, mode: Mode, observed: Counter[str] | dict[str, int],
+           params: dict[str, int] | None = None) -> OddsReport:
+    """Compare observed outcome counts with the mode's exact odds (``params``: a Boss's
+    required roll, for the won and lost lines)."""
     expected = mode.odds()
     if not expected:
         raise ValueError(f"{mode.name} draws nothing: there are no odds to test")
@@ -93,7 +95,7 @@ def report(edition: str, mode: Mode, observed: Counter[str] | dict[str, int]) ->
         mean = presses * float(p)
         chi += (counts[label] - mean) ** 2 / mean
     groups = {name: (sum(counts[label] for label in labels), p)
-              for name, (labels, p) in mode.groups().items()}
+              for name, (labels, p) in mode.groups(params).items()}
     return OddsReport(edition, mode.id, presses, counts, expected, chi,
                       chi2_sf(chi, len(expected) - 1), groups)
 
@@ -103,4 +105,4 @@ def simulate(edition: str, mode: Mode, rng: DieRng, presses: int,
     """Play ``mode`` ``presses`` times with ``rng`` and report the fit (a battle, two presses,
     counts once: its odds are those of the pair)."""
     tally: Counter[str] = Counter(mode.settle(rng, params).label for _ in range(presses))
-    return report(edition, mode, tally)
+    return report(edition, mode, tally, params)
