@@ -442,6 +442,9 @@ class Bank(GamerPlay):
         if facts.rules.contest is not None:
             facts.contests = contests.fold(self._db, gid, facts.rules.contest,
                                            len(facts.players))
+            if facts.contests.ending is not None:  # the final fight or race closed: the end
+                facts.ending = self._db.execute("SELECT * FROM moves WHERE id = ?",
+                                                (facts.contests.ending,)).fetchone()
         return facts
 
     def _open_facts(self, game_id: int | None) -> Facts:

@@ -48,6 +48,8 @@ class Contests:
     won: dict[int, list[WonCard]] = field(default_factory=dict)
     closed: bool = False
     """The last contest is closed: the game is over."""
+    ending: int | None = None
+    """The move that closed the last contest (the game's end)."""
 
     @property
     def next_number(self) -> int | None:
@@ -122,6 +124,7 @@ def step(found: Contests, move_id: int, data: Mapping[str, Any]) -> None:
             _award(found, race.winner, race.card.number, race.card.points)
     if action == "close":
         found.closed = bool(data.get("last"))
+        found.ending = move_id if found.closed else None
         found.current = None
         found.current_move = None
 

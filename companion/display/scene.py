@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
+from companion.core.editions.contests import Fight, Race, win_chance
 from companion.core.ledger import BANK
 from companion.core.lever import LAST_SECONDS
 from companion.core.outcomes import Kind, Outcome
@@ -139,10 +140,77 @@ class TimerFace:
 
 
 @dataclass(frozen=True, slots=True)
+class ContestRow:
+    """A player in a Boss fight or a Race: their rolls so far and where they stand."""
+
+    name: str
+    colour: str
+    balance: int
+    rolls: tuple[int, ...] = ()
+    up: bool = False
+    """Their turn in it: to fight or pass, to press the block."""
+    status: str = ""
+    """A word beside the rolls: ``passed``, ``fights``, ``WINS``, ``entered``, ``1st``."""
+    grey: bool = False
+    """Passed (a fight), not entered (a race's entries)."""
+    place: int = 0
+    """A race: the place decided (1 for 1st), 0 while not."""
+    prize: int = 0
+    """A race's prize for that place (coins from the Bank)."""
+    winner: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FightFace:
+    """A Boss fight as the table reads it: the card's numbers, who chooses or rolls, the result."""
+
+    number: int
+    required: int
+    chance: str
+    """``1/2``; ``sure`` when every roll wins."""
+    cost: int
+    to_card: bool
+    pot: int
+    """Coins paid onto the card so far."""
+    bonus: int
+    points: int
+    final: bool
+    rows: tuple[ContestRow, ...]
+    up: str | None = None
+    """Whose choice it is: fight or pass."""
+    fighter: str | None = None
+    """Paid: presses the block for the roll."""
+    winner: str | None = None
+    got_away: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RaceFace:
+    """A Race (Grand Prix) as the table reads it: entries, the rolls, the places, the prizes."""
+
+    number: int
+    fee: int
+    prizes: tuple[int, ...]
+    points: int
+    final: bool
+    rematch: bool
+    started: bool
+    over: bool
+    rows: tuple[ContestRow, ...]
+    """Before the start every player who may race; then the entrants (when over: by place)."""
+    roller: str | None = None
+    tied: tuple[str, ...] = ()
+    """Re-rolling a tie now."""
+    winner: str | None = None
+    rematch_due: bool = False
+    """The final Race is over: its winner picks a won card for the rematch."""
+
+
+@dataclass(frozen=True, slots=True)
 class Scene:
     """Everything drawn on one frame; equal scenes are equal pictures."""
 
-    screen: str  # "outcome", "table", "timer", "idle", "card" or "winner"
+    screen: str  # "outcome", "table", "fight", "race", "timer", "idle", "card", "winner"
     title: str = ""
     players: tuple[PlayerRow, ...] = ()
     log: tuple[LogLine, ...] = ()
@@ -168,6 +236,10 @@ class Scene:
     """The Movie: the game ended with Bowser's win: everyone lost."""
     board: tuple[tuple[str, int], ...] = ()
     """Gamer, Mario Kart: the coins on the board, each space's pile (oldest pile first)."""
+    fight: FightFace | None = None
+    """Gamer: the Boss fight open now (the "fight" screen)."""
+    race: RaceFace | None = None
+    """Mario Kart: the Race open now (the "race" screen)."""
 
 
 @dataclass
@@ -293,6 +365,12 @@ class DisplayModel:
         if state is not None and state.ended:
             return Scene("winner", title=_winner_title(state),
                          standings=_standing_rows(state), bowser_won=state.bowser_won)
+        if state is not None and state.fight is not None:
+            return Scene("fight", title=f"BOSS {state.fight.card.number}",
+                         fight=fight_face(state, state.fight))
+        if state is not None and state.race is not None:
+            return Scene("race", title=f"GRAND PRIX {state.race.card.number}",
+                         race=race_face(state, state.race))
         coins = state is None or state.game.bank
         mode = state.mode if state is not None else None
         doubles = state is not None and state.doubles > 0  # the Movie: "doubles 1 of 3"
@@ -405,6 +483,76 @@ class DisplayModel:
                          False, timer.label)
 
 
+def _chance(required: int) -> str:
+    chance = win_chance(required)
+    return "sure" if chance == 1 else str(chance)
+
+
+def _row(state: TableState, player: int, **kwargs: object) -> ContestRow:
+    found = state.player(player)
+    return ContestRow(state.name_of(player), found.colour if found is not None else "",
+                      found.balance if found is not None else 0,
+                      **kwargs)  # type: ignore[arg-type]
+
+
+def fight_face(state: TableState, fight: Fight) -> FightFace:
+    """The open Boss fight: everyone who may fight (from the flipper, to the left) with their
+    rolls, who passed, whose choice or roll it is, and how it ended."""
+    rows = []
+    for pid in fight.order:
+        rolls = tuple(r for p, r in fight.rolls if p == pid)
+        status = ("WINS" if pid == fight.winner else "fights" if pid == fight.fighter
+                  else "passed" if pid in fight.passed else "")
+        rows.append(_row(state, pid, rolls=rolls, up=pid in (fight.up, fight.fighter),
+                         status=status, grey=pid in fight.passed, winner=pid == fight.winner))
+    card = fight.card
+    name = state.name_of
+    return FightFace(card.number, card.required, _chance(card.required), card.cost,
+                     card.to_card, fight.pot, card.bonus, card.points, fight.final, tuple(rows),
+                     None if fight.up is None else name(fight.up),
+                     None if fight.fighter is None else name(fight.fighter),
+                     None if fight.winner is None else name(fight.winner), fight.got_away)
+
+
+def race_face(state: TableState, race: Race) -> RaceFace:
+    """The open Race: before the start who entered; then each entrant's rolls, the places
+    decided, who presses next and the tie being re-rolled; when over, the places with their
+    prizes."""
+    now = race.standing
+    card = race.card
+    paid = dict(race.prizes())
+    if not race.started:
+        rows = tuple(_row(state, pid, status="entered" if pid in race.entrants else "",
+                          grey=pid not in race.entrants) for pid in race.order)
+    else:
+        entrants = [p for p in race.order if p in race.entrants]
+        if race.over:
+            entrants.sort(key=lambda p: now.places.index(p) if p in now.places else 99)
+        rows_: list[ContestRow] = []
+        for pid in entrants:
+            place = now.places.index(pid) + 1 if pid in now.places else 0
+            rolls = tuple(r for p, r in zip(race.players_rolled, race.rolls, strict=True)
+                          if p == pid)
+            status = (ordinal(place) if place else "re-roll" if pid in now.tied else "")
+            rows_.append(_row(state, pid, rolls=rolls, up=pid == now.roller, status=status,
+                              place=place, prize=paid.get(pid, 0),
+                              winner=race.over and place == 1))
+        rows = tuple(rows_)
+    due = state.next_card is not None and state.next_card.rematch_due
+    return RaceFace(card.number, card.fee, card.prizes, card.points, race.final, race.rematch,
+                    race.started, race.over, rows,
+                    None if now.roller is None else state.name_of(now.roller),
+                    tuple(state.name_of(p) for p in now.tied),
+                    None if race.winner is None else state.name_of(race.winner),
+                    rematch_due=race.over and due)
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``."""
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10 if n > 20 else n, "th")
+    return f"{n}{suffix}"
+
+
 WHY = {"opening": "start", "pass_go": "passed GO", "transfer": "", "undo": "undo",
        "jail": "jail", "bankruptcy": "bankrupt", "toll": "Bowser's toll"}
 OUTCOME_WHY = {"coins": "coins", "bowser": "Bowser", "power_up": "power-up",
@@ -424,7 +572,7 @@ def log_lines(line: JournalLine, state: TableState) -> list[LogLine]:
         why = f"{'on' if entry.payer != BANK else 'from'} {entry.space}"
     else:
         why = WHY.get(kind, kind)
-        if entry.note and kind == "transfer":
+        if entry.note and kind in ("transfer", "contest"):  # "Boss 3: bonus"
             why = entry.note
     lines = []
     for party, sign in ((entry.payee, 1), (entry.payer, -1)):
