@@ -13,9 +13,18 @@ from functools import lru_cache
 
 import pygame
 
-from companion.core.outcomes import TWO_DICE, Kind
+from companion.core.outcomes import CONTEST_ROLLS, TWO_DICE, Kind
 from companion.display.qr import draw_qr
-from companion.display.scene import ANIMATION_FRAMES, OutcomeFace, Scene, TimerFace
+from companion.display.scene import (
+    ANIMATION_FRAMES,
+    ContestRow,
+    FightFace,
+    OutcomeFace,
+    RaceFace,
+    Scene,
+    TimerFace,
+    ordinal,
+)
 
 MINUS = "\u2212"
 """A real minus sign: as wide as the plus, easier to see than a hyphen."""
@@ -40,6 +49,8 @@ BACKGROUNDS: dict[Kind, Colour] = {
     Kind.BATTLE_LOST: (96, 20, 14), Kind.PIRANHA: (78, 22, 58),
     Kind.SUPER_STAR: (18, 44, 120), Kind.JAIL_FREE: (16, 100, 56),
     Kind.JAIL_STAY: (44, 50, 72), Kind.JAIL_PAID: (70, 40, 100),
+    Kind.BOSS_WON: (18, 44, 120), Kind.BOSS_LOST: (96, 20, 14),
+    Kind.RACE_ROLL: (24, 70, 88),
 }
 MOVIE = TWO_DICE | {Kind.BATTLE_ROLL, Kind.BATTLE_WON, Kind.BATTLE_LOST, Kind.PIRANHA,
                     Kind.SUPER_STAR}
@@ -158,6 +169,12 @@ def _render(scene: Scene, surface: pygame.Surface) -> list[Label]:
         _new_card(p, scene)
     elif scene.screen == "winner":
         _winner(p, scene)
+    elif scene.screen == "fight":
+        assert scene.fight is not None
+        _fight(p, scene.fight, scene.title)
+    elif scene.screen == "race":
+        assert scene.race is not None
+        _race(p, scene.race, scene.title)
     else:
         _table(p, scene)
     return p.labels
@@ -187,6 +204,11 @@ def parse_colour(value: str, default: Colour = DIM) -> Colour:
 def _outcome(p: Painter, face: OutcomeFace, timer: TimerFace | None) -> None:
     if face.kind in MOVIE:
         _movie(p, face)
+        if timer is not None:
+            _timer_strip(p, timer)
+        return
+    if face.kind in CONTEST_ROLLS:
+        _contest_roll(p, face)
         if timer is not None:
             _timer_strip(p, timer)
         return
@@ -596,6 +618,280 @@ def _movie_player_line(face: OutcomeFace) -> tuple[str, Colour]:
         return (f"{who} {signed(face.delta)}  ·  now {face.balance}{out}",
                 GREEN if face.delta > 0 else RED)
     return f"{who}'s turn", WHITE
+
+
+# -- Boss fights and Races ----------------------------------------------------------------
+
+
+FIGHT_HEAD: Colour = (112, 22, 40)
+RACE_HEAD: Colour = (20, 84, 70)
+SILVER: Colour = (196, 202, 216)
+BRONZE: Colour = (206, 130, 60)
+ORANGE: Colour = (236, 128, 30)
+WON_BAND: Colour = (24, 120, 60)
+GONE_BAND: Colour = (70, 74, 100)
+
+
+def _contest_roll(p: Painter, face: OutcomeFace) -> None:
+    """A Boss fighter's or a racer's roll: the headline, one big die (it lands as a ROLL's
+    does), the mode's instruction (two lines if it is long) and who rolled."""
+    p.surface.fill(BACKGROUNDS[face.kind])
+    grow = min(1.0, 0.55 + 0.45 * face.frame / (ANIMATION_FRAMES * 0.5))
+    colour = WHITE if face.kind is Kind.BOSS_LOST else GOLD
+    p.text(face.headline, round(p.px(56) * grow), colour, max_width=p.w - p.px(20),
+           center=(p.w // 2, p.y(40)))
+    settling = face.frame < ANIMATION_FRAMES
+    tilt = (ANIMATION_FRAMES - face.frame) * 0.06 if settling else 0.0
+    side = min(p.y(104), p.px(120))
+    _die(p.surface, (p.w // 2, p.y(80) + side // 2), side, face.roll, tilt)
+    size = p.px(26)
+    width = p.w - p.px(24)
+    lines = wrap(face.instruction, size, width)
+    if len(lines) > 2:
+        lines = _halves(face.instruction, size, width)
+    y = p.y(80) + side + p.y(8)
+    for line in lines:
+        y = p.text(line, size, WHITE, max_width=width, midtop=(p.w // 2, y)).rect.bottom
+    who, ink = _contest_player_line(face)
+    if who:
+        p.text(who, p.px(32), ink, max_width=p.w - p.px(20),
+               center=(p.w // 2, max(p.h - p.y(22), y + p.y(20))))
+
+
+def _contest_player_line(face: OutcomeFace) -> tuple[str, Colour]:
+    if not face.tracked:
+        return "", WHITE
+    if face.held:
+        return "Not saved yet: kept, and saved when it can be", GOLD
+    if face.waiting:
+        return "…", DIM
+    if face.player is None:
+        return "Nobody's roll: give it on the tablet", GOLD
+    if face.kind is Kind.BOSS_WON:
+        return f"{face.player} beats the Boss!", GREEN
+    return f"{face.player} rolled {face.roll}", WHITE
+
+
+def _contest_header(p: Painter, title: str, colour: Colour, right: str = "",
+                    tag: str = "") -> int:
+    """The card's name big in gold on a coloured band, a red tag (``FINAL``) after it and
+    what matters most on the right; returns the band's bottom."""
+    header = pygame.Rect(0, 0, p.w, p.px(52))
+    pygame.draw.rect(p.surface, colour, header)
+    x = p.text(title, p.px(40), GOLD, max_width=round(p.w * 0.5),
+               midleft=(p.px(12), header.centery)).rect.right
+    if tag:
+        size = p.px(18)
+        w, h = font(size).size(tag)
+        pill = pygame.Rect(0, 0, w + p.px(14), h + p.px(6))
+        pill.midleft = (x + p.px(10), header.centery)
+        pygame.draw.rect(p.surface, URGENT, pill, border_radius=pill.height // 2)
+        p.text(tag, size, WHITE, center=pill.center)
+        x = pill.right
+    if right:
+        p.text(right, p.px(28), WHITE, max_width=p.w - x - p.px(24),
+               midright=(p.w - p.px(12), header.centery))
+    return header.bottom
+
+
+def _pair(p: Painter, left: str, right: str, top: int, left_ink: Colour = WHITE,
+          right_ink: Colour = GOLD) -> int:
+    """Two facts on one line under the header, left and right, at one size that fits both;
+    returns the line's bottom."""
+    room = p.w - p.px(24) - p.px(16)
+    size = p.px(22)
+    while size > 10 and font(size).size(left)[0] + font(size).size(right)[0] > room:
+        size -= 1
+    h = font(size).get_linesize()
+    cy = top + p.px(4) + h // 2
+    label = p.text(left, size, left_ink, max_width=room // 2 if right else room,
+                   midleft=(p.px(12), cy)) if left else None
+    if right:
+        used = label.rect.width if label is not None else 0
+        p.text(right, size, right_ink, max_width=room - used,
+               midright=(p.w - p.px(12), cy))
+    return top + h + p.px(8)
+
+
+def _coins_word(n: int) -> str:
+    return f"{n} coin{'s' if n != 1 else ''}"
+
+
+def _fight(p: Painter, face: FightFace, title: str) -> None:
+    """A Boss fight: the card (what it takes to win, the odds, the cost, the prize), whose
+    choice or roll it is (or how it ended), and each player's rolls, those who passed grey."""
+    p.surface.fill(NAVY)
+    chance = "every roll wins" if face.chance == "sure" else f"{face.chance} chance"
+    top = _contest_header(p, title, FIGHT_HEAD, f"needs {face.required}+ · {chance}",
+                          "FINAL" if face.final else "")
+    cost = f"{_coins_word(face.cost)} a roll" if face.cost else "free to fight"
+    if face.to_card:
+        cost += f" · on the card: {face.pot}"
+    prize = f"win: +{face.bonus}" if face.bonus else "win: the Bonus"
+    top = _pair(p, cost, f"{prize} · {face.points} points", top)
+    if face.winner is not None:
+        coins = face.bonus + face.pot
+        what = f"+{coins}" if coins else "do the Bonus"
+        top = _band(p, f"{face.winner} beats Boss {face.number}! {what}, {face.points} points",
+                    top, WON_BAND, WHITE)
+    elif face.got_away:
+        top = _band(p, "The Boss gets away", top, GONE_BAND, WHITE)
+    elif face.fighter is not None:
+        top = _band(p, f"{face.fighter} fights: press the block!", top, GOLD, NAVY)
+    elif face.up is not None:
+        top = _band(p, f"{face.up}: fight or pass", top, GOLD, NAVY)
+    _contest_rows(p, face.rows, pygame.Rect(0, top + p.px(4), p.w, p.h - top - p.px(8)),
+                  win_at=face.required)
+
+
+def _race(p: Painter, face: RaceFace, title: str) -> None:
+    """A Race: the card (entry fee, prizes by place, points), then the entries, the rolls and
+    places decided with whose press is next and the tie being re-rolled, or the podium."""
+    p.surface.fill(NAVY)
+    tag = "REMATCH" if face.rematch else "FINAL RACE" if face.final else ""
+    top = _contest_header(p, title, RACE_HEAD, tag=tag)
+    _flag(p, pygame.Rect(p.w - p.px(12) - p.px(48), p.px(10), p.px(48), p.px(32)))
+    prizes = " · ".join(f"{ordinal(i)} +{c}" for i, c in enumerate(face.prizes, 1))
+    if face.final and not face.rematch:
+        prizes = "prize: a rematch"
+    fee = f"entry {_coins_word(face.fee)}" if face.fee else "free entry"
+    top = _pair(p, fee, f"{prizes} · {face.points} points", top)
+    if face.over:
+        _podium(p, face, top)
+        return
+    if not face.started:
+        entered = sum(not row.grey for row in face.rows)
+        top = _band(p, f"Entries open: {entered} entered", top, GOLD, NAVY)
+    else:
+        if face.tied:
+            names = " and ".join([", ".join(face.tied[:-1]), face.tied[-1]]) \
+                if len(face.tied) > 1 else face.tied[0]
+            top = _band(p, f"Tie: {names} re-roll", top, ORANGE, NAVY)
+        if face.roller is not None:
+            top = _band(p, f"{face.roller}: press!", top, GOLD, NAVY)
+    _contest_rows(p, face.rows, pygame.Rect(0, top + p.px(4), p.w, p.h - top - p.px(8)))
+
+
+def _flag(p: Painter, box: pygame.Rect) -> None:
+    """A chequered flag."""
+    cols, rows = 6, 4
+    w, h = box.width / cols, box.height / rows
+    pygame.draw.rect(p.surface, WHITE, box)
+    for r in range(rows):
+        for c in range(r % 2, cols, 2):
+            pygame.draw.rect(p.surface, (20, 20, 24),
+                             pygame.Rect(round(box.left + c * w), round(box.top + r * h),
+                                         round(w + 0.5), round(h + 0.5)))
+    pygame.draw.rect(p.surface, DIM, box, 1)
+
+
+def _contest_rows(p: Painter, rows: tuple[ContestRow, ...], box: pygame.Rect,
+                  win_at: int = 0) -> None:
+    """One row a player: colour, name, their rolls as small dice (the winning one framed in
+    gold), a word (``passed``, ``1st``) and their coins; whose turn it is lit."""
+    if not rows or box.height <= 0:
+        return
+    row_h = min(p.px(50), box.height // len(rows))
+    size = min(p.px(30), round(row_h * 0.6))
+    small = max(10, round(size * 0.72))
+    y = box.top
+    for row in rows:
+        r = pygame.Rect(box.left + p.px(6), y, box.width - p.px(12), row_h - p.px(3))
+        if row.up or row.winner:
+            pygame.draw.rect(p.surface, HIGHLIGHT, r, border_radius=p.px(8))
+            pygame.draw.rect(p.surface, GOLD, r, max(2, p.px(2)), border_radius=p.px(8))
+        pygame.draw.circle(p.surface, GREY if row.grey else parse_colour(row.colour),
+                           (r.left + p.px(14), r.centery), max(3, round(row_h * 0.16)))
+        right = r.right - p.px(10)
+        right = p.text(str(row.balance) if row.balance >= 0 else MINUS + str(-row.balance),
+                       size, GREY if row.grey else RED if row.balance < 0 else GOLD,
+                       midright=(right, r.centery)).rect.left - p.px(12)
+        if row.status:
+            ink = (GREY if row.grey else GOLD if row.winner or row.place == 1
+                   else ORANGE if row.status == "re-roll" else GREEN if row.status == "entered"
+                   else WHITE)
+            right = p.text(row.status, small, ink, midright=(right, r.centery)).rect.left \
+                - p.px(10)
+        name_left = r.left + p.px(30)
+        name_w = min(font(size).size(row.name)[0], round(r.width * 0.34))
+        side = max(10, round(row_h * 0.62))
+        gap = max(3, side // 6)
+        room = right - (name_left + name_w + p.px(10))
+        shown = row.rolls[-max(0, (room + gap) // (side + gap)):] if room >= side else ()
+        x = right - len(shown) * (side + gap) + gap
+        for i, roll in enumerate(shown):
+            centre = (x + side // 2, r.centery)
+            _die(p.surface, centre, side, roll)
+            last = i == len(shown) - 1
+            if win_at and last and row.winner and roll >= win_at:
+                frame = pygame.Rect(0, 0, side + 2 * gap, side + 2 * gap)
+                frame.center = centre
+                pygame.draw.rect(p.surface, GOLD, frame, max(2, side // 12),
+                                 border_radius=gap)
+            x += side + gap
+        if shown:
+            right = right - len(shown) * (side + gap) + gap - p.px(8)
+        p.text(row.name, size, GREY if row.grey else WHITE,
+               max_width=right - name_left - p.px(4), min_size=max(10, round(size * 0.7)),
+               midleft=(name_left, r.centery))
+        y += row_h
+
+
+PODIUM: dict[int, Colour] = {1: GOLD, 2: SILVER, 3: BRONZE}
+
+
+def _podium(p: Painter, face: RaceFace, top: int) -> None:
+    """The race is over: who won (and the card's points), the places on a podium (2nd, 1st,
+    3rd) with each prize, a 4th place below it, and the final Race's rematch to pick."""
+    if face.winner is not None:
+        top = _band(p, f"{face.winner} wins Grand Prix {face.number}! {face.points} points",
+                    top, WON_BAND, WHITE)
+    bottom = p.h
+    if face.rematch_due:
+        band_h = max(p.px(30), font(p.px(22)).get_linesize() + p.px(8))
+        bottom = _band(p, "Rematch: pick a card", p.h - band_h, GOLD, NAVY) - band_h
+    placed = [row for row in face.rows if row.place]
+    rest = [row for row in placed if row.place > 3]
+    if rest:
+        line = "   ".join(f"{ordinal(row.place)} {row.name}"
+                          + (f" +{row.prize}" if row.prize else "") for row in rest)
+        label = p.text(line, p.px(20), WHITE, max_width=p.w - p.px(24),
+                       midbottom=(p.w // 2, bottom - p.px(4)))
+        bottom = label.rect.top
+    steps = [row for row in placed if row.place <= 3]
+    if not steps:
+        return
+    area = pygame.Rect(p.px(12), top + p.px(4), p.w - p.px(24), bottom - top - p.px(8))
+    col_w = area.width // 3
+    name_size = min(p.px(26), max(10, area.height // 6))
+    name_h = font(name_size).get_linesize()
+    tallest = area.height - name_h - p.px(4)
+    slots = {2: 0, 1: 1, 3: 2}
+    heights = {1: 1.0, 2: 0.74, 3: 0.52}
+    for row in steps:
+        h = max(p.px(24), round(tallest * heights[row.place]))
+        block = pygame.Rect(area.left + slots[row.place] * col_w + p.px(4), area.bottom - h,
+                            col_w - p.px(8), h)
+        pygame.draw.rect(p.surface, PODIUM[row.place], block,
+                         border_top_left_radius=p.px(8), border_top_right_radius=p.px(8))
+        dot_r = max(3, round(name_h * 0.22))
+        name = p.text(row.name, name_size, GOLD if row.place == 1 else WHITE,
+                      max_width=block.width - 3 * dot_r - p.px(6),
+                      min_size=max(10, round(name_size * 0.7)),
+                      midbottom=(block.centerx + dot_r, block.top - p.px(3)))
+        pygame.draw.circle(p.surface, parse_colour(row.colour),
+                           (name.rect.left - dot_r - p.px(4), name.rect.centery), dot_r)
+        digit = min(round(h * 0.62), p.px(56))
+        if row.prize and h >= p.px(50):
+            num = p.text(str(row.place), digit, NAVY,
+                         midbottom=(block.centerx, block.centery + p.px(4)))
+            p.text(f"+{row.prize}", max(10, min(p.px(24), round(h * 0.3))), NAVY,
+                   midtop=(block.centerx, num.rect.bottom))
+        else:
+            p.text(str(row.place), digit, NAVY, center=block.center)
+            if row.prize:
+                p.text(f"+{row.prize}", max(10, p.px(18)), GOLD if row.place != 1 else WHITE,
+                       midleft=(block.right - p.px(2), block.bottom - p.px(12)))
 
 
 # -- the countdown -------------------------------------------------------------------------

@@ -1,0 +1,209 @@
+"""A whole Monopoly Gamer: Mario Kart game on a real daemon through the tablet's API and the
+block's pin: every Power-up ability with and without its boost, every Super Star, drops and
+scoops, a Race with a three-way tie re-rolled, a tie for second re-rolled among the two, a
+discarded card, a lone entrant, the final Race and its rematch, and the final score with the
+Grand Prix points counted by the companion; every coin accounted for at every step."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.test_board_coins import piles
+from tests.test_game_api import Api, game, refused
+from tests.test_gamer_game import coins, press, step
+from tests.test_movie_game import Faces
+
+CARD = {"fee": 2, "prizes": [5, 3, 1], "points": 30}
+"""The numbers the table types from a Grand Prix card (made up here: the cards print them)."""
+
+
+async def race_state(api: Api) -> dict[str, Any]:
+    return (await api.state())["race"]  # type: ignore[no-any-return]
+
+
+async def test_a_whole_mario_kart_game_to_the_final_score(tmp_path: Path) -> None:
+    faces = Faces()
+    async with game(tmp_path, "mario_kart", ("Ann", "Ben", "Cat"), rng=faces) as (api, app):
+        ann, ben, cat = await api.ids()
+        for pid, who in ((ann, "mario"), (ben, "peach"), (cat, "toad")):
+            await api.post("/api/characters", {"player": pid, "characters": [who]})
+
+        # Spiny Shell: one player (Peach: one or two).
+        move = await step(api, "/api/abilities", {"player": ann, "ability": "spiny_shell",
+                                                  "targets": [ben],
+                                                  "spaces": {str(ben): "Thwomp"}})
+        assert move["text"] == "Ann: Spiny Shell: Ben drops 3 on Thwomp"
+        await refused(api, "/api/abilities", {"player": ann, "ability": "spiny_shell",
+                                              "targets": [ben, cat]}, 400,
+                      "one other player")
+        move = await step(api, "/api/abilities", {
+            "player": ben, "ability": "spiny_shell", "targets": [ann, cat],
+            "spaces": {str(ann): "Boost Pad", str(cat): "Thwomp"}})
+        assert move["data"]["boost"] and len(move["entries"]) == 2
+        # Green Shell.
+        await step(api, "/api/abilities", {"player": cat, "ability": "green_shell",
+                                           "targets": [ann], "spaces": {str(ann): "GO"}})
+        # Lightning: all others drop 1; Toad's: and each gives him 1.
+        before = coins(await api.state())
+        move = await step(api, "/api/abilities", {
+            "player": ann, "ability": "lightning",
+            "spaces": {str(ben): "Item Box", str(cat): "Item Box"}})
+        after = coins(await api.state())
+        assert [before[n] - after[n] for n in ("Ann", "Ben", "Cat")] == [0, 1, 1]
+        before = after
+        move = await step(api, "/api/abilities", {
+            "player": cat, "ability": "lightning",
+            "spaces": {str(ann): "Item Box", str(ben): "Item Box"}})
+        after = coins(await api.state())
+        assert move["data"]["boost"] and after["Cat"] - before["Cat"] == 2
+        assert (before["Ann"] - after["Ann"], before["Ben"] - after["Ben"]) == (2, 2)
+        # Coins: collect 3; Mario may take spaces instead.
+        before = coins(await api.state())
+        await step(api, "/api/abilities", {"player": ben, "ability": "coins"})
+        move = await step(api, "/api/abilities", {"player": ann, "ability": "coins",
+                                                  "spaces_instead": True})
+        assert move["entries"] == [] and "spaces instead" in move["text"]
+        await step(api, "/api/abilities", {"player": ann, "ability": "coins"})
+        after = coins(await api.state())
+        assert (after["Ann"] - before["Ann"], after["Ben"] - before["Ben"]) == (3, 3)
+        await refused(api, "/api/abilities", {"player": ben, "ability": "coins",
+                                              "spaces_instead": True}, 400,
+                      "only for an ability that offers spaces")
+        # Banana: no coins, shown and logged (Luigi's boost is his own; nobody plays him).
+        move = await step(api, "/api/abilities", {"player": ann, "ability": "banana"})
+        assert move["entries"] == [] and "Banana" in move["text"]
+        # Super Stars: Mario collects 3; Peach's and Luigi's move no coins; Toad drops up to 5.
+        before = coins(await api.state())
+        await step(api, "/api/abilities", {"player": ann, "ability": "super_star"})
+        move = await step(api, "/api/abilities", {"player": ben, "ability": "super_star"})
+        assert move["entries"] == []
+        move = await step(api, "/api/abilities", {"player": cat, "ability": "super_star",
+                                                  "coins": 4,
+                                                  "spaces": {str(cat): "Free Parking"}})
+        after = coins(await api.state())
+        assert (after["Ann"] - before["Ann"], before["Cat"] - after["Cat"]) == (3, 4)
+        assert piles(await api.state())["Free Parking"] == 4
+        await refused(api, "/api/abilities", {"player": cat, "ability": "super_star",
+                                              "coins": 6, "spaces": {str(cat): "GO"}}, 400,
+                      "0 to 5")
+        # Scoops: Ben passes Item Box and Thwomp.
+        for space in ("Item Box", "Thwomp"):
+            await step(api, "/api/scoops", {"player": ben, "space": space})
+
+        # Grand Prix 1: all three enter and pay; a three-way tie, re-rolled.
+        assert (await api.state())["next_card"]["number"] == 1
+        await step(api, "/api/race", {"action": "open", "card": CARD, "player": ann})
+        await refused(api, "/api/race", {"action": "start"}, 400, "nobody has entered")
+        before = coins(await api.state())
+        for pid in (cat, ann, ben):
+            await step(api, "/api/race", {"action": "enter", "player": pid})
+        await refused(api, "/api/race", {"action": "enter", "player": ann}, 400,
+                      "entered already")
+        await refused(api, "/api/race", {"action": "close"}, 400, "start the race")
+        await step(api, "/api/race", {"action": "start"})
+        race = await race_state(api)
+        assert race["entrants"] == [ann, ben, cat] and race["roller"] == ann  # the flipper
+        assert (await api.state())["mode"]["id"] == "race"
+        for face in (4, 4, 4):
+            await press(api, app, faces, face)
+        race = await race_state(api)
+        assert race["tied"] == [ann, ben, cat] and race["places"] == [] and \
+            race["roller"] == ann
+        for face in (2, 6, 5):  # Ann 2, Ben 6, Cat 5
+            await press(api, app, faces, face)
+        race = await race_state(api)
+        assert race["over"] and race["places"] == [ben, cat, ann] and race["winner"] == ben
+        assert race["prizes"] == [{"player": ben, "coins": 5}, {"player": cat, "coins": 3},
+                                  {"player": ann, "coins": 1}]
+        after = coins(await api.state())
+        assert [after[n] - before[n] for n in ("Ann", "Ben", "Cat")] == [-2 + 1, -2 + 5, -2 + 3]
+        await refused(api, "/api/race", {"action": "enter", "player": ann}, 400, "started")
+        await step(api, "/api/race", {"action": "close"})
+        assert [p["won"] for p in (await api.state())["players"]] == [[], [1], []]
+
+        # Grand Prix 2: a tie for second only: Ann wins, Ben and Cat re-roll between them.
+        await step(api, "/api/race", {"action": "open", "card": {**CARD, "points": 40},
+                                      "player": cat})
+        for pid in (ann, ben, cat):
+            await step(api, "/api/race", {"action": "enter", "player": pid})
+        await step(api, "/api/race", {"action": "start"})
+        for face in (3, 6, 3):  # from Cat: Cat 3, Ann 6, Ben 3
+            await press(api, app, faces, face)
+        race = await race_state(api)
+        assert race["places"] == [ann] and race["tied"] == [cat, ben] and race["roller"] == cat
+        for face in (1, 2):
+            await press(api, app, faces, face)
+        race = await race_state(api)
+        assert race["places"] == [ann, ben, cat] and race["over"]
+        await step(api, "/api/race", {"action": "close"})
+
+        # Grand Prix 3: nobody enters: the card is discarded.
+        await step(api, "/api/race", {"action": "open", "card": CARD})
+        await step(api, "/api/race", {"action": "close"})
+        # Grand Prix 4-7: one entrant each wins without a roll.
+        for number, pid in zip(range(4, 8), (cat, cat, ann, ben), strict=True):
+            state = await api.state()
+            assert state["next_card"]["number"] == number
+            await step(api, "/api/race", {"action": "open", "card": {**CARD, "points": 10}})
+            await step(api, "/api/race", {"action": "enter", "player": pid})
+            await step(api, "/api/race", {"action": "start"})
+            assert (await race_state(api))["winner"] == pid
+            await step(api, "/api/race", {"action": "close"})
+
+        # Grand Prix 8, the final Race: no prize but a rematch; Cat is in Jail.
+        await api.post("/api/jail", {"player": cat, "in_jail": True})
+        assert (await api.state())["next_card"]["final"]
+        await step(api, "/api/race", {"action": "open", "card": {**CARD, "points": 50}})
+        await refused(api, "/api/race", {"action": "enter", "player": cat}, 400, "in Jail")
+        for pid in (ann, ben):
+            await step(api, "/api/race", {"action": "enter", "player": pid})
+        await step(api, "/api/race", {"action": "start"})
+        before = coins(await api.state())
+        await press(api, app, faces, 5)
+        await press(api, app, faces, 2)
+        state = await api.state()
+        assert state["race"]["winner"] == ann and state["race"]["prizes"] == []
+        assert coins(state) == before
+        assert state["next_card"]["rematch_due"] and state["next_card"]["held"] == [
+            1, 2, 4, 5, 6, 7, 8]
+        await refused(api, "/api/race", {"action": "open", "rematch": 3}, 400,
+                      "a Grand Prix card a player holds")
+        # Ann picks Grand Prix 1 (Ben's) for the rematch: its numbers, everyone may enter.
+        await step(api, "/api/race", {"action": "open", "rematch": 1})
+        race = await race_state(api)
+        assert race["rematch"] and race["card"]["number"] == 1 and race["card"]["fee"] == 2
+        await api.post("/api/jail", {"player": cat, "in_jail": False})
+        for pid in (ann, ben):
+            await step(api, "/api/race", {"action": "enter", "player": pid})
+        await step(api, "/api/race", {"action": "start"})
+        await press(api, app, faces, 6)
+        await press(api, app, faces, 1)
+        race = await race_state(api)
+        assert race["winner"] == ann and race["prizes"][0] == {"player": ann, "coins": 5}
+        state = await api.state()
+        assert sorted(state["players"][0]["won"]) == [1, 2, 6, 8]  # card 1 is Ann's now
+        assert state["players"][1]["won"] == [7]
+        await api.post("/api/points", {"player": ben, "points": 90, "cards": 3})
+        end = await step(api, "/api/race", {"action": "close"})
+        assert end["ends"]
+        state = await api.state()
+        rows = {s["player"]: s for s in state["standings"]}
+        assert rows[ann]["points"] == 30 + 40 + 10 + 50 and rows[ann]["cards"] == 4
+        assert rows[ben]["points"] == 90 + 10 and rows[ben]["cards"] == 3 + 1
+        assert rows[cat]["points"] == 20 and rows[cat]["cards"] == 2
+        assert state["ended"] and state["race"] is None
+
+
+async def test_a_race_closed_before_its_rematch_ends_the_game(tmp_path: Path) -> None:
+    async with game(tmp_path, "mario_kart", ("Ann", "Ben")) as (api, _app):
+        ann, _ben = await api.ids()
+        for _ in range(7):
+            await api.post("/api/race", {"action": "open", "card": CARD})
+            await api.post("/api/race", {"action": "enter", "player": ann})
+            await api.post("/api/race", {"action": "start"})
+            await api.post("/api/race", {"action": "close"})
+        await api.post("/api/race", {"action": "open", "card": CARD})  # the final: nobody
+        end = await api.post("/api/race", {"action": "close"})
+        assert end["ends"] and (await api.state())["winners"] == [ann]
+        await refused(api, "/api/race", {"action": "open", "rematch": 1}, 409, "ended")
