@@ -311,3 +311,33 @@ def test_odds_command_bad_input_is_one_line_and_exit_2() -> None:
         bad = run_companion("odds", *args)
         assert bad.returncode == 2, args
         assert words in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("required", range(1, 7))
+def test_a_boss_roll_wins_at_the_required_roll_or_more(required: int) -> None:
+    boss = editions()["gamer"].mode("boss")
+    for face in range(1, 7):
+        outcome = boss.draw(Dice(face), {"required": required})
+        assert outcome.kind is (Kind.BOSS_WON if face >= required else Kind.BOSS_LOST)
+        assert outcome.label == f"roll_{face}"
+    won, lost = boss.groups({"required": required}).values()
+    assert won[1] == Fraction(7 - required, 6) and won[1] + lost[1] == 1
+    assert won[0] == {f"roll_{k}" for k in range(required, 7)}
+
+
+def test_odds_command_for_a_boss_fight_and_a_race() -> None:
+    boss = json.loads(run_companion("odds", "--edition", "gamer", "--mode", "boss",
+                                    "--required", "5", "--presses", "3000", "--json").stdout)
+    assert boss["groups"]["won"]["expected_exact"] == "1/3"
+    assert boss["groups"]["won"]["observed"] == boss["observed"]["roll_5"] + \
+        boss["observed"]["roll_6"]
+    race = json.loads(run_companion("odds", "--edition", "mario_kart", "--mode", "race",
+                                    "--presses", "600", "--json").stdout)
+    assert set(race["expected_exact"].values()) == {"1/6"} and race["groups"] == {}
+    for args, words in ((["--edition", "gamer", "--mode", "boss"], "needs --required"),
+                        (["--edition", "gamer", "--mode", "coin_block", "--required", "3"],
+                         "--required is for a Boss fight"),
+                        (["--edition", "gamer", "--mode", "boss", "--required", "7"],
+                         "invalid choice")):
+        bad = run_companion("odds", *args)
+        assert bad.returncode == 2 and words in bad.stderr and "Traceback" not in bad.stderr

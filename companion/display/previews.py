@@ -7,9 +7,11 @@ is exactly what the panel would show for that moment.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from companion.core.editions import editions
+from companion.core.editions.contests import BossCard, Fight, PrixCard, Race
 from companion.core.editions.scoring import Seat, standings, winners
 from companion.core.ledger import BANK, Entry, EntryKind
 from companion.core.outcomes import Kind, Outcome
@@ -17,6 +19,7 @@ from companion.core.state import (
     GameView,
     JournalLine,
     ModeView,
+    NextCard,
     OutcomeView,
     PlayerView,
     StorageView,
@@ -175,6 +178,12 @@ def sample_scenes() -> dict[str, Scene]:
         "outcome-item-box": _outcome_scene(Outcome(Kind.COINS, 5, (5,), "item_box"), 5,
                                            edition="mario_kart"),
         **movie_outcomes(),
+        "outcome-fight-won": _outcome_scene(Outcome(Kind.BOSS_WON, 0, (5,), "boss"), 0,
+                                            edition="gamer", player=3),
+        "outcome-fight-lost": _outcome_scene(Outcome(Kind.BOSS_LOST, 0, (2,), "boss"), 0,
+                                             edition="gamer", player=1),
+        "outcome-race-roll": _outcome_scene(Outcome(Kind.RACE_ROLL, 0, (4,), "race"), 0,
+                                            edition="mario_kart"),
     }
     table = DisplayModel(idle_after=None)
     table.apply(StateChanged("transfer", "", sample_state()), 0.0)
@@ -219,6 +228,7 @@ def sample_scenes() -> dict[str, Scene]:
     scenes["timer-last-seconds"] = timer.scene(11.4)
     scenes["timer-time-up"] = timer.scene(14.2)
     scenes.update(movie_tables())
+    scenes.update(contest_scenes())
     idle = DisplayModel()
     idle.set_link(SAMPLE_LINK)
     idle.apply(StateChanged("transfer", "", sample_state()), 0.0)
@@ -280,6 +290,60 @@ def movie_tables() -> dict[str, Scene]:
         "winner-bowser": _still(sample_state(
             edition="movie", balances=(12, 0, 7, 3), out=(2,), ended=True, bowser_won=True,
             moves=MOVIE_MOVES)),
+    }
+
+
+BOSS_3 = BossCard(3, cost=2, required=4, to_card=True, bonus=3, points=20)
+PRIX_2 = PrixCard(2, fee=1, prizes=(5, 2, 1), points=30)
+
+
+def sample_fight(*steps: tuple[str, int]) -> Fight:
+    """Boss 3 (2 coins a roll onto the card, 4 or more wins) flipped by Mario for four
+    players, after ``steps``: ("fight", player), ("pass", player), ("roll", die)."""
+    fight = Fight.opened(BOSS_3, (1, 2, 3, 4))
+    for what, n in steps:
+        fight = (fight.fight(n) if what == "fight" else fight.passes(n) if what == "pass"
+                 else fight.rolled(n))
+    return fight
+
+
+def sample_race(entrants: tuple[int, ...], rolls: tuple[int, ...] = (), *,
+                started: bool = True, final: bool = False) -> Race:
+    """Grand Prix 2 (entry 1 coin, prizes 5, 2, 1) for four players, with ``rolls``."""
+    race = Race(PRIX_2, (1, 2, 3, 4), final=final)
+    for pid in entrants:
+        race = race.enter(pid)
+    if started:
+        race = race.start()
+    for roll in rolls:
+        race = race.rolled(roll)
+    return race
+
+
+def contest_scenes() -> dict[str, Scene]:
+    """A Gamer game's Boss fight and a Mario Kart game's Race, as the table shows them."""
+    def gamer(fight: Fight) -> Scene:
+        return _still(replace(sample_state(edition="gamer", balances=(9, 12, 7, 15),
+                                           moves=GAMER_MOVES), contest=fight))
+
+    def kart(race: Race, rematch_due: bool = False) -> Scene:
+        state = sample_state(edition="mario_kart", balances=(11, 6, 14, 9))
+        card = NextCard("race", "Grand Prix", None if rematch_due else 3, None, False,
+                        rematch_due, (2,) if rematch_due else ())
+        return _still(replace(state, contest=race, next_card=card))
+
+    return {
+        "fight-choice": gamer(sample_fight()),
+        "fight-waiting": gamer(sample_fight(("fight", 1), ("roll", 2), ("pass", 2),
+                                            ("fight", 3))),
+        "fight-won": gamer(sample_fight(("fight", 1), ("roll", 2), ("pass", 2),
+                                        ("fight", 3), ("roll", 5))),
+        "fight-got-away": gamer(sample_fight(*(("pass", p) for p in (1, 2, 3, 4)))),
+        "race-entries": kart(sample_race((1, 3), started=False)),
+        "race-tie": kart(sample_race((1, 2, 4), (5, 3, 5, 2))),
+        "race-over": kart(sample_race((1, 2, 3, 4), (5, 3, 5, 1, 2, 6))),
+        "race-final-rematch": kart(sample_race((1, 2, 4), (4, 6, 2), final=True),
+                                   rematch_due=True),
     }
 
 

@@ -630,6 +630,8 @@ BRONZE: Colour = (206, 130, 60)
 ORANGE: Colour = (236, 128, 30)
 WON_BAND: Colour = (24, 120, 60)
 GONE_BAND: Colour = (70, 74, 100)
+PROMPT = 27
+"""The size of a contest's prompt ("Mario: fight or pass"): the line read across the table."""
 
 
 def _contest_roll(p: Painter, face: OutcomeFace) -> None:
@@ -642,14 +644,14 @@ def _contest_roll(p: Painter, face: OutcomeFace) -> None:
            center=(p.w // 2, p.y(40)))
     settling = face.frame < ANIMATION_FRAMES
     tilt = (ANIMATION_FRAMES - face.frame) * 0.06 if settling else 0.0
-    side = min(p.y(104), p.px(120))
-    _die(p.surface, (p.w // 2, p.y(80) + side // 2), side, face.roll, tilt)
-    size = p.px(26)
+    side = min(p.y(108), p.px(130))
+    _die(p.surface, (p.w // 2, p.y(76) + side // 2), side, face.roll, tilt)
+    size = p.px(30)
     width = p.w - p.px(24)
     lines = wrap(face.instruction, size, width)
     if len(lines) > 2:
         lines = _halves(face.instruction, size, width)
-    y = p.y(80) + side + p.y(8)
+    y = p.y(76) + side + p.y(10)
     for line in lines:
         y = p.text(line, size, WHITE, max_width=width, midtop=(p.w // 2, y)).rect.bottom
     who, ink = _contest_player_line(face)
@@ -673,13 +675,19 @@ def _contest_player_line(face: OutcomeFace) -> tuple[str, Colour]:
 
 
 def _contest_header(p: Painter, title: str, colour: Colour, right: str = "",
-                    tag: str = "") -> int:
+                    tag: str = "", flag: bool = False) -> int:
     """The card's name big in gold on a coloured band, a red tag (``FINAL``) after it and
-    what matters most on the right; returns the band's bottom."""
+    what matters most on the right (or a chequered flag); returns the band's bottom."""
     header = pygame.Rect(0, 0, p.w, p.px(52))
     pygame.draw.rect(p.surface, colour, header)
     x = p.text(title, p.px(40), GOLD, max_width=round(p.w * 0.5),
                midleft=(p.px(12), header.centery)).rect.right
+    if flag:
+        box = pygame.Rect(0, 0, p.px(48), p.px(32))
+        box.midright = (p.w - p.px(12), header.centery)
+        tag_w = font(p.px(18)).size(tag)[0] + p.px(24) if tag else 0
+        if x + tag_w + p.px(8) <= box.left:  # the tag first: a flag only where it fits
+            _flag(p, box)
     if tag:
         size = p.px(18)
         w, h = font(size).size(tag)
@@ -733,13 +741,13 @@ def _fight(p: Painter, face: FightFace, title: str) -> None:
         coins = face.bonus + face.pot
         what = f"+{coins}" if coins else "do the Bonus"
         top = _band(p, f"{face.winner} beats Boss {face.number}! {what}, {face.points} points",
-                    top, WON_BAND, WHITE)
+                    top, WON_BAND, WHITE, size=p.px(PROMPT))
     elif face.got_away:
-        top = _band(p, "The Boss gets away", top, GONE_BAND, WHITE)
+        top = _band(p, "The Boss gets away", top, GONE_BAND, WHITE, size=p.px(PROMPT))
     elif face.fighter is not None:
-        top = _band(p, f"{face.fighter} fights: press the block!", top, GOLD, NAVY)
+        top = _band(p, f"{face.fighter} fights: press the block!", top, GOLD, NAVY, size=p.px(PROMPT))
     elif face.up is not None:
-        top = _band(p, f"{face.up}: fight or pass", top, GOLD, NAVY)
+        top = _band(p, f"{face.up}: fight or pass", top, GOLD, NAVY, size=p.px(PROMPT))
     _contest_rows(p, face.rows, pygame.Rect(0, top + p.px(4), p.w, p.h - top - p.px(8)),
                   win_at=face.required)
 
@@ -749,8 +757,7 @@ def _race(p: Painter, face: RaceFace, title: str) -> None:
     places decided with whose press is next and the tie being re-rolled, or the podium."""
     p.surface.fill(NAVY)
     tag = "REMATCH" if face.rematch else "FINAL RACE" if face.final else ""
-    top = _contest_header(p, title, RACE_HEAD, tag=tag)
-    _flag(p, pygame.Rect(p.w - p.px(12) - p.px(48), p.px(10), p.px(48), p.px(32)))
+    top = _contest_header(p, title, RACE_HEAD, tag=tag, flag=True)
     prizes = " · ".join(f"{ordinal(i)} +{c}" for i, c in enumerate(face.prizes, 1))
     if face.final and not face.rematch:
         prizes = "prize: a rematch"
@@ -761,14 +768,14 @@ def _race(p: Painter, face: RaceFace, title: str) -> None:
         return
     if not face.started:
         entered = sum(not row.grey for row in face.rows)
-        top = _band(p, f"Entries open: {entered} entered", top, GOLD, NAVY)
+        top = _band(p, f"Entries open: {entered} entered", top, GOLD, NAVY, size=p.px(PROMPT))
     else:
         if face.tied:
             names = " and ".join([", ".join(face.tied[:-1]), face.tied[-1]]) \
                 if len(face.tied) > 1 else face.tied[0]
-            top = _band(p, f"Tie: {names} re-roll", top, ORANGE, NAVY)
+            top = _band(p, f"Tie: {names} re-roll", top, ORANGE, NAVY, size=p.px(PROMPT))
         if face.roller is not None:
-            top = _band(p, f"{face.roller}: press!", top, GOLD, NAVY)
+            top = _band(p, f"{face.roller}: press!", top, GOLD, NAVY, size=p.px(PROMPT))
     _contest_rows(p, face.rows, pygame.Rect(0, top + p.px(4), p.w, p.h - top - p.px(8)))
 
 
@@ -805,7 +812,10 @@ def _contest_rows(p: Painter, rows: tuple[ContestRow, ...], box: pygame.Rect,
         right = r.right - p.px(10)
         right = p.text(str(row.balance) if row.balance >= 0 else MINUS + str(-row.balance),
                        size, GREY if row.grey else RED if row.balance < 0 else GOLD,
-                       midright=(right, r.centery)).rect.left - p.px(12)
+                       midright=(right, r.centery)).rect.left - p.px(4)
+        coin_r = max(4, round(size * 0.3))
+        coin(p.surface, (right - coin_r, r.centery), coin_r, lit=not row.grey)
+        right -= 2 * coin_r + p.px(12)
         if row.status:
             ink = (GREY if row.grey else GOLD if row.winner or row.place == 1
                    else ORANGE if row.status == "re-roll" else GREEN if row.status == "entered"
@@ -845,7 +855,7 @@ def _podium(p: Painter, face: RaceFace, top: int) -> None:
     3rd) with each prize, a 4th place below it, and the final Race's rematch to pick."""
     if face.winner is not None:
         top = _band(p, f"{face.winner} wins Grand Prix {face.number}! {face.points} points",
-                    top, WON_BAND, WHITE)
+                    top, WON_BAND, WHITE, size=p.px(PROMPT))
     bottom = p.h
     if face.rematch_due:
         band_h = max(p.px(30), font(p.px(22)).get_linesize() + p.px(8))
@@ -881,17 +891,20 @@ def _podium(p: Painter, face: RaceFace, top: int) -> None:
                       midbottom=(block.centerx + dot_r, block.top - p.px(3)))
         pygame.draw.circle(p.surface, parse_colour(row.colour),
                            (name.rect.left - dot_r - p.px(4), name.rect.centery), dot_r)
-        digit = min(round(h * 0.62), p.px(56))
-        if row.prize and h >= p.px(50):
-            num = p.text(str(row.place), digit, NAVY,
-                         midbottom=(block.centerx, block.centery + p.px(4)))
-            p.text(f"+{row.prize}", max(10, min(p.px(24), round(h * 0.3))), NAVY,
-                   midtop=(block.centerx, num.rect.bottom))
+        if row.prize:  # the place, and the coins for it under (beside, on a low step)
+            digit = min(round(h * 0.5), p.px(52))
+            money = max(10, min(p.px(30), round(h * 0.3)))
+            stack = font(digit).get_linesize() + font(money).get_linesize()
+            if stack <= h - p.px(4):
+                num = p.text(str(row.place), digit, NAVY,
+                             midbottom=(block.centerx, block.centery + (stack // 2 -
+                                        font(money).get_linesize())))
+                p.text(f"+{row.prize}", money, NAVY, midtop=(block.centerx, num.rect.bottom))
+            else:
+                p.text(f"{row.place}  +{row.prize}", min(digit, p.px(30)), NAVY,
+                       max_width=block.width - p.px(8), center=block.center)
         else:
-            p.text(str(row.place), digit, NAVY, center=block.center)
-            if row.prize:
-                p.text(f"+{row.prize}", max(10, p.px(18)), GOLD if row.place != 1 else WHITE,
-                       midleft=(block.right - p.px(2), block.bottom - p.px(12)))
+            p.text(str(row.place), min(round(h * 0.62), p.px(56)), NAVY, center=block.center)
 
 
 # -- the countdown -------------------------------------------------------------------------
@@ -1032,15 +1045,16 @@ def _pile(p: Painter, name: str, coins: int, size: int, x: int, cy: int) -> int:
 
 
 def _band(p: Painter, text: str, top: int, colour: Colour, ink: Colour, *,
-          shell: bool = False) -> int:
+          shell: bool = False, size: int | None = None) -> int:
     """A full-width band of ``text`` under the header, centred (on two lines when one would
-    be too small to read across the table), after Bowser's shell if ``shell``; returns its
-    bottom."""
+    be too small to read across the table), after Bowser's shell if ``shell``, its text
+    ``size`` (else the usual); returns its bottom."""
     icon = p.px(28) if shell else 0
     width = p.w - p.px(16) - icon
-    size = p.px(22)
+    smallest = p.px(19) if size is None else round(size * 0.86)
+    size = p.px(22) if size is None else size
     lines = [text]
-    if fit(text, size, width, 10)[0] < max(10, p.px(19)):
+    if fit(text, size, width, 10)[0] < max(10, smallest):
         lines = _halves(text, size, width)
     line_h = round(font(size).get_linesize() * 0.92)
     band = pygame.Rect(0, top, p.w, max(p.px(30), line_h * len(lines) + p.px(8)))
