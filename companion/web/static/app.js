@@ -868,28 +868,42 @@ function renderBankrupt() {
 function renderScores() {
   if ($("score-card").hidden) return;
   const box = $("score-rows");
-  const most = rules.scoring.max_cards.value;
-  box.replaceChildren(...active().map((p) => {
-    const row = document.createElement("form");
-    row.className = "score-row";
-    row.innerHTML = '<span class="name"></span><label>Points on cards <input class="points" type="number" inputmode="numeric" min="0" required></label>' +
-      '<label>Cards <input class="cards" type="number" inputmode="numeric" min="0" required></label><button class="big" type="submit">Save</button>';
-    row.querySelector(".name").textContent = p.name;
-    const points = row.querySelector(".points");
-    const cards = row.querySelector(".cards");
-    points.value = p.points;
-    cards.value = p.cards;
-    cards.max = String(most);
-    points.max = String(rules.scoring.max_points);
-    row.addEventListener("submit", (ev) => {
-      ev.preventDefault();
-      write(`points:${p.id}`, "/api/points", { player: p.id, points: Number(points.value), cards: Number(cards.value) },
-            { button: row.querySelector("button") })
-        .then(() => snack(`${p.name}: ${points.value} points, ${plural(Number(cards.value), "card")}`))
-        .catch(() => {});
-    });
-    return row;
-  }));
+  box.replaceChildren(...active().map((p) => scoreRow(p)));
+}
+
+// A player's points typed from their cards (Gamer, Mario Kart: the Property cards only; the
+// Boss and Grand Prix cards are counted by the companion). What is typed and not saved yet is
+// kept while the page redraws.
+function scoreRow(p, inContest) {
+  const property = Boolean(contestRules());
+  const row = document.createElement("form");
+  row.className = "score-row" + (inContest ? " in-contest" : "");
+  row.dataset.player = p.id;
+  row.innerHTML = '<span class="name"></span><label><span class="lp"></span> <input class="points" type="number" inputmode="numeric" min="0" required></label>' +
+    '<label><span class="lc"></span> <input class="cards" type="number" inputmode="numeric" min="0" required></label><button class="big" type="submit">Save</button>';
+  row.querySelector(".name").textContent = p.name;
+  row.querySelector(".lp").textContent = property ? "Property points" : "Points on cards";
+  row.querySelector(".lc").textContent = property ? "Property cards" : "Cards";
+  const points = row.querySelector(".points");
+  const cards = row.querySelector(".cards");
+  const draft = pointsDraft.get(p.id);
+  points.value = draft ? draft.points : p.points;
+  cards.value = draft ? draft.cards : p.cards;
+  cards.max = String(rules.scoring.max_cards.value);
+  points.max = String(rules.scoring.max_points);
+  row.addEventListener("input", () => pointsDraft.set(p.id, { points: points.value, cards: cards.value }));
+  row.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    write(`points:${p.id}`, "/api/points", { player: p.id, points: Number(points.value), cards: Number(cards.value) },
+          { button: row.querySelector("button") })
+      .then((move) => {
+        pointsDraft.delete(p.id);
+        const words = `${p.name}: ${points.value} ${property ? "Property points" : "points"}, ${plural(Number(cards.value), "card")}`;
+        if (move && typeof move.id === "number") undoSnack(move, words); else snack(words);
+      })
+      .catch(() => {});
+  });
+  return row;
 }
 
 // -- the Movie edition: Bowser's toll, battles, the Piranha Plant and Super Star, Jail ------------
@@ -1223,6 +1237,713 @@ function jailWrite(action, body, words) {
     const move = typeof reply.move === "number" ? reply.move : reply.id;
     snack(reply.text || words(title(who), reply), "Undo", () => undoLatest(move));
   }).catch(() => {});
+}
+
+// -- Gamer and Mario Kart: characters, Power-up abilities, Boss fights and Races ----------------
+
+function powers() { return rules && rules.powers ? rules.powers : null; }
+function contestRules() { return rules && rules.contest ? rules.contest : null; }
+function charName(id) {
+  const c = powers() && powers().characters.find((x) => x.id === id);
+  return c ? c.name : String(id);
+}
+function picksWanted() {
+  const pw = powers();
+  if (!pw || !state) return 1;
+  return pw.per_player[String(state.players.length)] || 1;
+}
+function takenBy(charId, pid) { return state.players.find((x) => x.id !== pid && (x.characters || []).includes(charId)); }
+function ordinal(n) { return n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`; }
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+// -- characters: each player's token(s); one each (two each at a table of two) ---------------
+
+const charDraft = new Map();  // player id -> the characters ticked so far (two to pick)
+
+function charChips(p, onDone) {
+  const want = picksWanted();
+  const row = el("div", "char-chips");
+  row.setAttribute("role", "group");
+  row.setAttribute("aria-label", `${p.name}'s character${want > 1 ? "s" : ""}`);
+  const mine = charDraft.get(p.id) || p.characters || [];
+  for (const c of powers().characters) {
+    const other = takenBy(c.id, p.id);
+    const b = el("button", "char-chip", c.name);
+    b.type = "button";
+    b.dataset.character = c.id;
+    b.setAttribute("aria-pressed", String(mine.includes(c.id)));
+    if (other) {
+      b.disabled = true;
+      b.append(el("span", "char-taker", other.name));
+      b.setAttribute("aria-label", `${c.name}: ${other.name}'s`);
+    }
+    b.addEventListener("click", () => pickCharacter(p, c.id, b, onDone));
+    row.append(b);
+  }
+  return row;
+}
+
+function pickCharacter(p, id, button, onDone) {
+  const want = picksWanted();
+  let picked;
+  if (want === 1) picked = [id];
+  else {
+    const now = [...(charDraft.get(p.id) || p.characters || [])].filter((x) => x !== id);
+    if (now.length === (charDraft.get(p.id) || p.characters || []).length) now.push(id);  // ticked
+    picked = now.slice(-want);
+    if (picked.length < want) { charDraft.set(p.id, picked); shownChars = ""; renderCharacters(); if (onDone) onDone(false); return; }
+  }
+  charDraft.set(p.id, picked);
+  write(`chars:${p.id}`, "/api/characters", { player: p.id, characters: picked }, { button })
+    .then(() => { charDraft.delete(p.id); snack(`${p.name} plays ${picked.map(charName).join(" & ")}`); if (onDone) onDone(true); })
+    .catch(() => { charDraft.delete(p.id); shownChars = ""; renderCharacters(); });
+}
+
+let shownChars = "";
+function renderCharacters() {
+  const card = $("characters");
+  const pw = powers();
+  const want = picksWanted();
+  const missing = pw && state && !state.ended && !watching() && active().some((p) => (p.characters || []).length < want);
+  card.hidden = !missing;
+  if (!missing) { shownChars = ""; return; }
+  const key = JSON.stringify([state.players.map((p) => [p.id, p.name, p.characters, p.out]), [...charDraft]]);
+  if (key === shownChars) return;
+  shownChars = key;
+  $("chars-title").textContent = want > 1 ? `Characters: each player plays ${want} tokens` : "Characters: who plays which token?";
+  $("char-rows").replaceChildren(...active().map((p) => {
+    const row = el("div", "char-row");
+    row.style.setProperty("--colour", p.colour);
+    row.dataset.player = p.id;
+    row.append(el("span", "char-who", p.name), charChips(p));
+    return row;
+  }));
+}
+
+function openCharacters() {
+  const p = typeof pay.from === "number" ? player(pay.from) : null;
+  if (!p || !powers()) return;
+  const want = picksWanted();
+  const box = el("div", "char-dialog");
+  const draw = () => box.replaceChildren(charChips(p, (done) => { if (done) answerDialog(true); else draw(); }));
+  draw();
+  ask(`${p.name}'s character${want > 1 ? "s" : ""}`,
+      [want > 1 ? `Tap ${want} characters: each token is played by one player.` : "Tap the token they play: each is played by one player."],
+      [{ label: "Close", value: false, cls: "quiet" }], "characters", box)
+    .then(() => { charDraft.delete(p.id); resetPay(); });
+}
+
+// -- Power-up abilities, from a tapped tile --------------------------------------------------
+
+function abilityFor(a, character) {
+  const boost = character ? (a.boosts || []).find((b) => b.character === character) : null;
+  return boost ? { ...a, ...boost, id: a.id, name: a.name, boosted: true } : { ...a, boosted: false };
+}
+
+function spaceNames() {
+  const board = boardRules();
+  const names = [];
+  for (const name of [...(board ? board.spaces : []), ...(state.board || []).map((x) => x.space)]) {
+    if (!names.some((n) => sameSpace(n, name))) names.push(name);
+  }
+  return names;
+}
+
+async function openPower() {
+  const pw = powers();
+  const p = typeof pay.from === "number" ? player(pay.from) : null;
+  if (!pw || !p) return;
+  const chars = p.characters || [];
+  let character = chars[0] || null;
+  const box = el("div", "power-picks");
+  const draw = () => {
+    const parts = [];
+    if (chars.length > 1) {
+      const set = el("fieldset", "pick-set");
+      set.append(el("legend", "", "Which character's turn"));
+      const list = el("div", "pick-list chips");
+      for (const c of chars) {
+        const row = el("label", "pick-row" + (c === character ? " on" : ""));
+        row.style.setProperty("--colour", p.colour);
+        const input = Object.assign(document.createElement("input"), { type: "radio", name: "power-char", value: c, checked: c === character });
+        input.addEventListener("change", () => { character = c; draw(); });
+        row.append(input, el("span", "pick-name", charName(c)));
+        list.append(row);
+      }
+      set.append(list);
+      parts.push(set);
+    } else if (!chars.length) {
+      parts.push(el("p", "dialog-note", `${p.name} has no character yet: no boosts, and no Super Star (tap Character first).`));
+    }
+    const faces = el("div", "power-faces");
+    for (const a of pw.abilities.filter((x) => !x.star)) {
+      const how = abilityFor(a, character);
+      const b = el("button", "power-face" + (how.boosted ? " boosted" : ""));
+      b.type = "button";
+      b.dataset.ability = a.id;
+      const head = el("span", "pf-head");
+      head.append(el("span", "pf-name", a.name));
+      if (how.boosted) head.append(el("span", "chip gold", `${charName(character)} boost`));
+      b.append(head, el("span", "pf-text", how.text));
+      b.title = (how.quote || []).join(" ");
+      b.addEventListener("click", () => answerDialog({ a, how, character }));
+      faces.append(b);
+    }
+    const star = pw.abilities.find((x) => x.star && x.star === character);
+    const sb = el("button", "power-face star");
+    sb.type = "button";
+    sb.dataset.ability = "super_star";
+    const head = el("span", "pf-head");
+    head.append(el("span", "pf-name", "Super Star"));
+    sb.append(head, el("span", "pf-text", star ? star.text : "Pick a character first"));
+    sb.disabled = !star;
+    if (star) sb.addEventListener("click", () => answerDialog({ a: star, how: { ...star, boosted: false }, character }));
+    faces.append(sb);
+    parts.push(faces);
+    box.replaceChildren(...parts);
+  };
+  draw();
+  const picked = await ask(`${p.name}: Power-up`, ["Tap what the Power-up die shows (or Super Star)."],
+    [{ label: "Cancel", value: false, cls: "quiet" }], "power", box);
+  if (!picked) return;
+  const body = { player: p.id, ability: picked.a.star ? "super_star" : picked.a.id };
+  if (chars.length > 1 && picked.character) body.character = picked.character;
+  const details = await powerDetails(p, picked.how, body);
+  if (!details) return;
+  write(`ability:${p.id}`, "/api/abilities", details, { button: $("pad-power") }).then((move) => {
+    resetPay();
+    undoSnack(move, `${p.name}: ${picked.how.name}`);
+  }).catch(() => {});
+}
+
+// What an ability needs before it is sent: who it hits, where each dropping player stands, a
+// number typed (a roll, the rent, the coins Toad drops), coins or spaces (Mario's Coins boost).
+async function powerDetails(p, how, body) {
+  const others = active().filter((x) => x.id !== p.id);
+  const typedKind = { collect_roll: "roll", collect_typed: "rent", drop_up_to: "upto" }[how.effect] || null;
+  const drops = how.effect === "drop" || how.effect === "drop_give";
+  const choose = how.targets === "one" || how.targets === "two";
+  if (!choose && !typedKind && !how.spaces_instead && !(drops && how.targets === "others")) return body;
+  let targets = [];
+  let coins = null;
+  let instead = false;
+  const where = new Map();  // player id -> the space typed or picked
+  const box = el("div", "power-detail");
+  const targetSet = el("fieldset", "pick-set");
+  const spaceSet = el("fieldset", "pick-set where-set");
+  const coinSet = el("fieldset", "pick-set");
+  const droppers = () => {
+    if (drops) return how.targets === "others" ? others : others.filter((x) => targets.includes(x.id));
+    if (how.effect === "drop_up_to" && coins) return [p];
+    return [];
+  };
+  if (choose) {
+    targetSet.append(el("legend", "", how.targets === "two" ? "Who: one or two players" : "Who"));
+    const list = el("div", "pick-list chips");
+    for (const x of others) {
+      const row = playerRow(x, how.targets === "two" ? "checkbox" : "radio", "target", false, false, x.in_jail ? "in Jail" : "");
+      list.append(row);
+    }
+    list.addEventListener("change", () => {
+      const ticked = [...list.querySelectorAll("input:checked")].map((i) => Number(i.value));
+      if (how.targets === "two" && ticked.length > 2) {  // a third tick: the oldest goes
+        const drop = targets.find((t) => ticked.includes(t));
+        list.querySelector(`input[value="${drop}"]`).checked = false;
+      }
+      targets = [...list.querySelectorAll("input:checked")].map((i) => Number(i.value));
+      draw();
+    });
+    targetSet.append(list);
+    box.append(targetSet);
+  }
+  if (typedKind) {
+    const label = { roll: "The numbered die rolled", rent: "Rent counted (coins)", upto: `Coins dropped (0 to ${how.coins})` }[typedKind];
+    coinSet.append(el("legend", "", label));
+    if (typedKind === "rent") {
+      const input = Object.assign(document.createElement("input"), { id: "power-coins", type: "number", min: "0", max: "200", inputMode: "numeric", placeholder: "coins" });
+      input.setAttribute("aria-label", label);
+      input.addEventListener("input", () => { const n = Number(input.value); coins = input.value !== "" && Number.isInteger(n) && n >= 0 ? n : null; draw(); });
+      coinSet.append(input);
+    } else {
+      const keys = el("div", "drop-keys power-keys");
+      const [lo, hi] = typedKind === "roll" ? [1, 6] : [0, how.coins];
+      for (let n = lo; n <= hi; n++) {
+        const k = el("button", "drop-key", n);
+        k.type = "button";
+        k.dataset.coins = String(n);
+        k.addEventListener("click", () => { coins = n; draw(); });
+        keys.append(k);
+      }
+      coinSet.append(keys);
+    }
+    box.append(coinSet);
+  }
+  if (how.spaces_instead) {
+    const set = el("fieldset", "pick-set");
+    set.append(el("legend", "", "Coins, or spaces instead"));
+    const list = el("div", "pick-list chips");
+    for (const [value, text] of [[false, `Collect ${plural(how.coins, "coin")}`], [true, `Up to ${how.coins} spaces`]]) {
+      const row = el("label", "pick-row" + (instead === value ? " on" : ""));
+      row.style.setProperty("--colour", p.colour);
+      const input = Object.assign(document.createElement("input"), { type: "radio", name: "instead", value: String(value), checked: instead === value });
+      input.addEventListener("change", () => { instead = value; for (const r of list.children) r.classList.toggle("on", r.querySelector("input").checked); });
+      row.append(input, el("span", "pick-name", text));
+      list.append(row);
+    }
+    set.append(list);
+    box.append(set);
+  }
+  box.append(spaceSet);
+  const asked = ask(how.boosted ? `${how.name}: ${charName(how.character)}'s boost` : how.name, [how.text],
+    [{ label: "Cancel", value: false, cls: "quiet" }, { label: "Use it", value: true, cls: "pay-now" }], "power-detail", box);
+  const go = $("dialog-buttons").lastElementChild;
+  let spacesKey = null;
+  const drawSpaces = () => {
+    const who = droppers();
+    const key = JSON.stringify(who.map((x) => x.id));
+    if (key === spacesKey) return;
+    spacesKey = key;
+    spaceSet.hidden = !who.length;
+    const names = spaceNames();
+    const board = boardRules();
+    spaceSet.replaceChildren(el("legend", "", "Where each one drops: the space they stand on"));
+    for (const x of who) {
+      const line = el("div", "where-row");
+      line.style.setProperty("--colour", x.colour);
+      line.dataset.player = x.id;
+      if (x.in_jail) {
+        line.append(el("span", "where-who", x.name), el("span", "where-jail", `in Jail: drops on ${board.jail_space}`));
+        spaceSet.append(line);
+        continue;
+      }
+      const label = el("label", "where-label", `${x.name} stands on`);
+      const select = document.createElement("select");
+      select.className = "where-space";
+      select.id = `where-${x.id}`;
+      select.append(new Option("Pick a space…", ""), ...names.map((n) => new Option(n, n)), new Option("Another space…", "*other"));
+      const typed = Object.assign(document.createElement("input"), { className: "where-other", maxLength: 40, autocomplete: "off", placeholder: "as printed on the board" });
+      typed.setAttribute("aria-label", `${x.name}: another space`);
+      const had = where.get(x.id);
+      if (had && names.some((n) => n === had)) select.value = had;
+      else if (had) { select.value = "*other"; typed.value = had; }
+      typed.hidden = select.value !== "*other";
+      select.addEventListener("change", () => {
+        typed.hidden = select.value !== "*other";
+        if (select.value === "*other") { where.delete(x.id); typed.focus(); } else if (select.value) where.set(x.id, select.value); else where.delete(x.id);
+        draw();
+      });
+      typed.addEventListener("input", () => { if (typed.value.trim()) where.set(x.id, typed.value.trim()); else where.delete(x.id); draw(); });
+      label.append(select);
+      line.append(label, typed);
+      spaceSet.append(line);
+    }
+  };
+  const draw = () => {
+    for (const r of box.querySelectorAll(".pick-list .pick-row")) r.classList.toggle("on", r.querySelector("input").checked);
+    for (const k of box.querySelectorAll(".drop-key")) k.setAttribute("aria-pressed", String(Number(k.dataset.coins) === coins));
+    drawSpaces();
+    const who = droppers();
+    const missingSpace = who.find((x) => !x.in_jail && !where.get(x.id));
+    let need = null;
+    if (choose && !targets.length) need = how.targets === "two" ? "Pick one or two players" : "Pick a player";
+    else if (typedKind && coins === null) need = typedKind === "roll" ? "Tap the roll" : typedKind === "rent" ? "Type the rent" : "How many coins?";
+    else if (missingSpace) need = `Where is ${missingSpace.name}?`;
+    go.dataset.off = need ? "1" : "";
+    if (!go.classList.contains("arming")) go.disabled = Boolean(need);
+    go.textContent = need || `Use ${how.name}`;
+  };
+  draw();
+  if (!(await asked)) return null;
+  const out = { ...body };
+  if (choose) out.targets = targets;
+  const spaces = {};
+  for (const x of droppers()) if (!x.in_jail) spaces[String(x.id)] = where.get(x.id);
+  if (Object.keys(spaces).length) out.spaces = spaces;
+  if (typedKind) out.coins = coins;
+  if (instead) out.spaces_instead = true;
+  return out;
+}
+
+// -- Boss fights (Gamer) and Races (Mario Kart): the card typed, then who fights or races -------
+
+function contestPath() { const c = contestRules(); return c && c.kind === "race" ? "/api/race" : "/api/boss"; }
+
+function numberField(id, label, value, extra) {
+  const box = el("label", "card-field", label);
+  const input = Object.assign(document.createElement("input"), { id, type: "number", min: "0", max: "500", inputMode: "numeric" });
+  if (value !== undefined && value !== null) input.value = String(value);
+  if (extra) Object.assign(input, extra);
+  box.append(input);
+  return [box, input];
+}
+
+async function openFlip(button) {
+  const c = contestRules();
+  const next = state && state.next_card;
+  if (!c || !next || next.number === null) return;
+  const race = c.kind === "race";
+  const v = next.values || {};
+  const box = el("form", "card-form");
+  box.addEventListener("submit", (ev) => ev.preventDefault());
+  const fields = [];
+  let required = v.required ?? null;
+  let payTo = v.pay_to || "bank";
+  const [flipBox, flipper] = [el("label", "card-field wide", "Flipped by"), document.createElement("select")];
+  flipper.id = "card-flipper";
+  fillSelect(flipper, false, state.current_player ?? undefined);
+  flipBox.append(flipper);
+  if (race) {
+    const [feeBox, fee] = numberField("card-fee", "Entry fee", v.fee);
+    const prizeBox = el("fieldset", "pick-set wide prize-set");
+    prizeBox.append(el("legend", "", "Prizes by place (coins)"));
+    const row = el("div", "prize-row");
+    const places = Math.max(1, Math.min(4, Math.max(active().length, (v.prizes || []).length)));
+    const prizes = [];
+    for (let i = 0; i < places; i++) {
+      const [b, input] = numberField(`card-prize-${i + 1}`, ordinal(i + 1), (v.prizes || [])[i]);
+      row.append(b);
+      prizes.push(input);
+    }
+    prizeBox.append(row);
+    const [pointsBox, points] = numberField("card-points", "Points", v.points);
+    box.append(feeBox, pointsBox, prizeBox, flipBox);
+    fields.push(fee, points, ...prizes);
+    box.read = () => {
+      const typed = prizes.map((i) => i.value.trim());
+      const last = typed.reduce((n, t, i) => (t !== "" ? i + 1 : n), 0);
+      return { fee: Number(fee.value), points: Number(points.value), prizes: typed.slice(0, Math.max(1, last)).map((t) => Number(t || 0)) };
+    };
+    box.ready = () => fee.value !== "" && points.value !== "" && prizes[0].value !== "";
+  } else {
+    const [costBox, cost] = numberField("card-cost", "Roll cost", v.cost);
+    const reqSet = el("fieldset", "pick-set wide");
+    reqSet.append(el("legend", "", "Roll needed to win (or higher)"));
+    const keys = el("div", "drop-keys need-keys");
+    for (let n = 1; n <= 6; n++) {
+      const k = el("button", "drop-key", n);
+      k.type = "button";
+      k.dataset.required = String(n);
+      k.addEventListener("click", () => { required = n; box.draw(); });
+      keys.append(k);
+    }
+    reqSet.append(keys);
+    const payTo_ = el("fieldset", "pick-set wide");
+    payTo_.append(el("legend", "", "The roll cost goes to"));
+    const payList = el("div", "pick-list chips pay-to");
+    for (const [value, text] of [["bank", "the Bank"], ["card", "the Boss card"]]) {
+      const row = el("label", "pick-row");
+      row.style.setProperty("--colour", "#e8a800");
+      const input = Object.assign(document.createElement("input"), { type: "radio", name: "pay_to", value, checked: payTo === value });
+      input.addEventListener("change", () => { payTo = value; box.draw(); });
+      row.append(input, el("span", "pick-name", text));
+      payList.append(row);
+    }
+    payTo_.append(payList);
+    const [bonusBox, bonus] = numberField("card-bonus", "Bonus coins", v.bonus);
+    const [pointsBox, points] = numberField("card-points", "Points", v.points);
+    box.append(costBox, pointsBox, reqSet, payTo_, bonusBox, flipBox);
+    fields.push(cost, bonus, points);
+    box.read = () => ({ cost: Number(cost.value), required, pay_to: payTo, bonus: Number(bonus.value), points: Number(points.value) });
+    box.ready = () => cost.value !== "" && bonus.value !== "" && points.value !== "" && required !== null;
+  }
+  const name = `${c.card_name} ${next.number}`;
+  const lines = [next.values ? `As typed in an earlier game: check them against the card.` : `Type the numbers printed on ${name}.`];
+  if (next.final) lines.push(race ? "The final Race: its prize is a rematch, then the game ends." : "The final Boss: the game ends when this fight is over.");
+  const asked = ask(next.final ? `Final ${race ? "Race" : "Boss"}: ${name}` : `Flip ${name}`, lines,
+    [{ label: "Cancel", value: false, cls: "quiet" }, { label: `Flip ${name}`, value: true, cls: "pay-now" }], "flip", box);
+  const go = $("dialog-buttons").lastElementChild;
+  box.draw = () => {
+    for (const r of box.querySelectorAll(".pick-row")) r.classList.toggle("on", r.querySelector("input").checked);
+    for (const k of box.querySelectorAll("[data-required]")) k.setAttribute("aria-pressed", String(Number(k.dataset.required) === required));
+    const ready = box.ready();
+    go.dataset.off = ready ? "" : "1";
+    if (!go.classList.contains("arming")) go.disabled = !ready;
+    go.textContent = ready ? `Flip ${name}` : "Type the card's numbers";
+  };
+  box.addEventListener("input", box.draw);
+  box.draw();
+  if (!(await asked)) return;
+  const body = { action: "open", card: box.read(), player: Number(flipper.value) };
+  write("contest:open", contestPath(), body, { button }).then((move) => undoSnack(move, `${name} is open`)).catch(() => {});
+}
+
+// A move's own words in the snackbar, with Undo (a contest step moves no coins and is a move).
+function undoSnack(move, fallback) {
+  snack(move.message || move.text || fallback, "Undo", () => undoLatest(move.id));
+}
+
+function contestWrite(action, body, button, fallback) {
+  return write(`contest:${action}`, contestPath(), body, { button })
+    .then((move) => { undoSnack(move, fallback); return move; });
+}
+
+function cardChips(card, race) {
+  const chips = el("div", "contest-chips");
+  const add = (text, cls) => chips.append(el("span", `chip ${cls || ""}`.trim(), text));
+  if (race) {
+    add(`fee ${card.fee}`, "coin");
+    add(card.prizes.map((n, i) => `${ordinal(i + 1)} ${n}`).join(" · "), "gold");
+  } else {
+    add(`cost ${card.cost}${card.pay_to === "card" ? " onto the card" : ""}`, "coin");
+    add(`needs ${card.required}+ (${card.chance})`, "gold");
+    if (card.bonus) add(`bonus ${card.bonus}`, "good coin");
+  }
+  add(`${card.points} points`);
+  return chips;
+}
+
+function rollButton(who) {
+  const b = el("button", "big contest-roll write");
+  b.type = "button";
+  b.id = "contest-press";
+  b.append(el("span", "cr-block", "?"), el("span", "cr-words", `Press the block for ${title(who)}`));
+  b.addEventListener("click", () => $("press").click());
+  b.disabled = held.has($("press"));
+  return b;
+}
+
+const raceTicks = new Map();  // race move key -> the players ticked to enter
+let shownContest = "";
+
+function renderContest() {
+  const box = $("contest");
+  const c = contestRules();
+  const fight = state.fight;
+  const race = state.race;
+  const next = state.next_card;
+  if (!c || state.ended || (!fight && !race && (!next || watching()))) {
+    box.hidden = true;
+    shownContest = "";
+    return;
+  }
+  const key = JSON.stringify([fight, race, next, watching(), state.players.map((p) => [p.id, p.name, p.balance, p.in_jail, p.points, p.cards, p.colour]), [...raceTicks], [...pointsDraft]]);
+  if (key === shownContest) return;
+  shownContest = key;
+  box.hidden = false;
+  box.className = "contest " + (fight ? "boss" : race ? "race" : "flip") + ((fight && fight.final) || (race && race.final) ? " final" : "");
+  if (fight) box.replaceChildren(...fightPanel(fight, c));
+  else if (race) box.replaceChildren(...racePanel(race, c, next));
+  else box.replaceChildren(...flipBar(c, next));
+}
+
+function flipBar(c, next) {
+  if (next.number === null) {  // every card played and the game still open: count it here
+    const b = el("button", "big contest-flip write", "Count the final score");
+    b.type = "button";
+    b.addEventListener("click", () => $("end").click());
+    return [el("p", "contest-note", `Every ${c.card_name} card has been played.`), b];
+  }
+  const b = el("button", "big contest-flip write");
+  b.type = "button";
+  b.id = "contest-flip";
+  b.append(el("span", "cf-main", `Flip ${c.card_name} ${next.number}`),
+           el("span", "cf-sub", next.final ? (c.kind === "race" ? "the final Race" : "the final Boss fight")
+             : c.kind === "race" ? "someone landed on or passed GO: a Race" : "someone landed on or passed GO: a Boss fight"));
+  b.addEventListener("click", () => openFlip(b));
+  return [b];
+}
+
+function contestHead(name, card, race, final) {
+  const head = el("div", "contest-head");
+  const titleRow = el("h2", "contest-title", name);
+  if (final) titleRow.append(el("span", "chip bad", race ? "final Race" : "final Boss"));
+  head.append(titleRow, cardChips(card, race));
+  return head;
+}
+
+function fightPanel(f, c) {
+  const card = f.card;
+  const parts = [contestHead(`${c.card_name} ${card.number}`, card, false, f.final)];
+  // Who may fight, in order: their rolls, passes, whose choice it is.
+  const list = el("ol", "contest-order");
+  for (const id of f.order) {
+    const p = player(id);
+    const li = el("li", "co-row");
+    li.style.setProperty("--colour", p ? p.colour : "#9a9ac0");
+    li.append(el("span", "co-name", title(id)));
+    const rolls = f.rolls.filter((r) => r.player === id);
+    for (const r of rolls) li.append(el("span", "chip " + (r.roll >= card.required ? "good" : "bad"), `rolled ${r.roll}`));
+    if (f.passed.includes(id)) li.append(el("span", "chip", "passed"));
+    if (f.winner === id) { li.classList.add("won"); li.append(el("span", "chip gold", "won")); }
+    if (f.up === id) { li.classList.add("up"); li.append(el("span", "chip now", "to choose")); }
+    if (f.fighter === id) { li.classList.add("up"); li.append(el("span", "chip now", "paid: rolling")); }
+    list.append(li);
+  }
+  parts.push(list);
+  if (card.pay_to === "card" && f.pot) parts.push(el("p", "contest-note", `On the card: ${plural(f.pot, "coin")} (the winner takes them)`));
+  if (f.fighter !== null) {
+    parts.push(el("p", "contest-say", `Press the block for ${title(f.fighter)}: ${card.required} or more wins`));
+    if (!watching()) parts.push(rollButton(f.fighter));
+  } else if (f.up !== null) {
+    const p = player(f.up);
+    const poor = p && p.balance < card.cost;
+    parts.push(el("p", "contest-say", `${title(f.up)}: fight or pass?`));
+    if (!watching()) {
+      const row = el("div", "contest-buttons write");
+      const fightB = el("button", "big battle-go", poor ? `Can't pay ${card.cost}` : `Fight: pay ${card.cost}`);
+      fightB.type = "button";
+      fightB.id = "contest-fight";
+      fightB.disabled = poor;
+      fightB.addEventListener("click", () => contestWrite("fight", { action: "fight", player: f.up }, fightB, `${title(f.up)} fights`).catch(() => {}));
+      const passB = el("button", "big quiet", "Pass");
+      passB.type = "button";
+      passB.id = "contest-pass";
+      passB.addEventListener("click", () => contestWrite("pass", { action: "pass", player: f.up }, passB, `${title(f.up)} passes`).catch(() => {}));
+      row.append(fightB, passB);
+      parts.push(row);
+    }
+  } else if (f.over) {
+    const result = el("div", "contest-result " + (f.winner !== null ? "won" : "away"));
+    if (f.winner !== null) {
+      result.append(el("strong", "", `${title(f.winner)} beats ${c.card_name} ${card.number}!`));
+      const got = [card.bonus ? `+${card.bonus} bonus` : "the card's Bonus by hand", f.pot ? `+${f.pot} from the card` : "", `keeps the card: ${card.points} points`].filter(Boolean);
+      result.append(el("span", "", got.join(" · ")));
+    } else {
+      result.append(el("strong", "", `${c.card_name} ${card.number} got away`), el("span", "", "Everyone passed: the card leaves the game."));
+    }
+    parts.push(result);
+    parts.push(...closePart(f.final, c));
+  }
+  return parts;
+}
+
+function closePart(final, c, rematch) {
+  const parts = [];
+  if (final) {
+    parts.push(el("p", "contest-note final-note", `Final ${c.kind === "race" ? "Race" : "Boss"}: closing shows the final score; type Property points first`));
+    if (!watching()) parts.push(pointsBox());
+  }
+  if (watching()) return parts;
+  const done = el("button", "big pay-now contest-done write", final ? (rematch === false ? "No rematch: final score" : "Done: the final score") : "Done");
+  done.type = "button";
+  done.id = "contest-close";
+  done.addEventListener("click", () => contestWrite("close", { action: "close" }, done, "Closed").catch(() => {}));
+  parts.push(done);
+  return parts;
+}
+
+// Property points, typed before the final contest closes (the Boss and Grand Prix cards'
+// points are counted by the companion).
+const pointsDraft = new Map();  // player id -> {points, cards} typed, not yet saved
+function pointsBox() {
+  const box = el("div", "contest-points");
+  for (const p of active()) box.append(scoreRow(p, true));
+  return box;
+}
+
+function racePanel(r, c, next) {
+  const card = r.card;
+  const parts = [contestHead(`${c.card_name} ${card.number}${r.rematch ? " (rematch)" : ""}`, card, true, r.final)];
+  if (!r.started) {
+    const tickKey = String(card.number) + (r.rematch ? "r" : "");
+    if (!raceTicks.has(tickKey)) raceTicks.set(tickKey, []);
+    const ticks = raceTicks.get(tickKey);
+    parts.push(el("p", "contest-say", watching() ? "Players enter the race" : `Who races? Tick each player who pays ${card.fee} to enter`));
+    const list = el("div", "pick-list race-entries");
+    for (const p of active()) {
+      const entered = r.entrants.includes(p.id);
+      const may = r.order.includes(p.id);
+      const poor = p.balance < card.fee;
+      const off = entered || !may || poor || watching();
+      const note = entered ? "entered" : !may ? "in Jail" : poor ? `has ${p.balance}` : ticks.includes(p.id) ? `${p.balance} → ${p.balance - card.fee}` : "";
+      const row = playerRow(p, "checkbox", "racer", entered || ticks.includes(p.id), off, note);
+      row.classList.toggle("on", entered || ticks.includes(p.id));
+      row.querySelector("input").addEventListener("change", (ev) => {
+        const now = raceTicks.get(tickKey).filter((x) => x !== p.id);
+        if (ev.target.checked) now.push(p.id);
+        raceTicks.set(tickKey, now);
+        renderContest();
+      });
+      list.append(row);
+    }
+    parts.push(list);
+    if (!watching()) {
+      const going = [...r.entrants, ...ticks.filter((id) => !r.entrants.includes(id))];
+      const start = el("button", "big pay-now write", going.length ? `Start: ${going.map(title).join(", ")} race` : "Nobody races: discard the card");
+      start.type = "button";
+      start.id = "contest-start";
+      start.addEventListener("click", () => startRace(r, tickKey, start));
+      parts.push(start);
+    }
+    return parts;
+  }
+  // Rolling: whose press, this round's rolls, a tie being re-rolled, the places so far.
+  if (r.places.length) {
+    const places = el("ol", "race-places");
+    r.places.forEach((id, i) => {
+      const li = el("li", "rp-row");
+      li.style.setProperty("--colour", player(id) ? player(id).colour : "#9a9ac0");
+      li.append(el("span", "rp-place", ordinal(i + 1)), el("span", "rp-name", title(id)));
+      const prize = r.prizes.find((x) => x.player === id);
+      if (prize) li.append(el("span", "chip gold coin", `+${prize.coins}`));
+      places.append(li);
+    });
+    parts.push(places);
+  }
+  if (!r.over) {
+    if (r.tied.length) parts.push(el("p", "contest-note tie-line", `Tie for ${ordinal(r.places.length + 1)}: ${r.tied.map(title).join(" and ")} roll again`));
+    if (r.round.length) {
+      const round = el("div", "contest-chips race-round");
+      for (const x of r.round) round.append(el("span", "chip", `${title(x.player)} ${x.roll}`));
+      parts.push(round);
+    }
+    parts.push(el("p", "contest-say", `Press the block for ${title(r.roller)}`));
+    if (!watching()) parts.push(rollButton(r.roller));
+    return parts;
+  }
+  const result = el("div", "contest-result won");
+  result.append(el("strong", "", `${title(r.winner)} wins ${c.card_name} ${card.number}!`));
+  const rolled = r.rolls.map((x) => `${title(x.player)} ${x.roll}`).join(", ");
+  result.append(el("span", "", [`keeps the card: ${card.points} points`, rolled ? `rolls: ${rolled}` : "the only racer"].join(" · ")));
+  parts.push(result);
+  if (r.final && !r.rematch && next && next.rematch_due && !watching()) {
+    parts.push(el("p", "contest-note final-note", "The final Race's prize: a rematch of any Grand Prix card a player holds. Closing shows the final score; type Property points first"));
+    parts.push(pointsBox());
+    const pick = el("label", "rematch-pick", "Rematch card");
+    const select = document.createElement("select");
+    select.id = "rematch-card";
+    select.append(...next.held.map((n) => {
+      const holder = state.players.find((p) => (p.won || []).includes(n));
+      return new Option(`${c.card_name} ${n}${holder ? ` (${holder.name}'s)` : ""}`, String(n));
+    }));
+    pick.append(select);
+    const row = el("div", "contest-buttons");
+    const again = el("button", "big pay-now", "Rematch");
+    again.type = "button";
+    again.id = "contest-rematch";
+    again.addEventListener("click", () => contestWrite("rematch", { action: "open", rematch: Number(select.value) }, again, "Rematch").catch(() => {}));
+    const none = el("button", "big quiet", "No rematch: final score");
+    none.type = "button";
+    none.id = "contest-close";
+    none.addEventListener("click", () => contestWrite("close", { action: "close" }, none, "Closed").catch(() => {}));
+    row.append(again, none);
+    parts.push(pick, row);
+    return parts;
+  }
+  parts.push(...closePart(r.final, c));
+  return parts;
+}
+
+async function startRace(r, tickKey, button) {
+  const ticks = raceTicks.get(tickKey) || [];
+  const todo = ticks.filter((id) => !r.entrants.includes(id));
+  try {
+    for (const id of todo) {
+      await write(`contest:enter:${id}`, "/api/race", { action: "enter", player: id }, { button });
+    }
+    if (!r.entrants.length && !todo.length) {
+      await contestWrite("close", { action: "close" }, button, "Nobody races: the card is discarded");
+      return;
+    }
+    const move = await write("contest:start", "/api/race", { action: "start" }, { button });
+    raceTicks.delete(tickKey);
+    undoSnack(move, "The race starts");
+  } catch (err) { /* shown at the top */ }
 }
 
 // -- the controls that follow the state: Undo says what it would undo ----------------------------
