@@ -113,6 +113,12 @@ def test_bench_command_prints_json_figures() -> None:
     assert board["board"]["n"] == board["short_board"]["n"] == board["payments_floor"]["n"]
     assert board["growth_p50"] == pytest.approx(
         board["board"]["p50"] / board["short_board"]["p50"], abs=0.01)
+    contests = data["contest_state_read_ms"]  # a deck of Boss fights / Races folded per read
+    assert contests["moves"]["fights"] > contests["moves"]["fights_floor"] == 3001
+    assert contests["moves"]["races"] > contests["moves"]["races_floor"] == 3001
+    assert contests["fights"]["n"] == contests["fights_floor"]["n"] == 200
+    assert contests["races_ratio_p50"] == pytest.approx(
+        contests["races"]["p50"] / contests["races_floor"]["p50"], abs=0.01)
     growth = data["write_cost_growth"]
     assert (growth["writes"], growth["window"], growth["balances_checked"]) == (400, 200, True)
     assert growth["ratio"] == pytest.approx(

@@ -267,12 +267,12 @@ class GamerPlay:
         data = {"action": "open", "kind": deck.kind.value, "card": typed.to_json(),
                 "number": number, "order": list(may), "final": final or rematch is not None,
                 "rematch": rematch is not None, "player": flipper}
-        if rematch is not None and found.current_move is not None:
+        if rematch is not None and found.current is not None:
             # The final Race ends with its rematch: the final Race is closed by it.
             self._insert_move(db, facts.gid, MoveKind.CONTEST, data={
-                "action": "close", "contest": found.current_move}, note=f"{deck.card} "
-                f"{found.current.card.number}: closed for the rematch",  # type: ignore[union-attr]
-                source=source)
+                "action": "close", "contest": found.current_move,
+                **_result(found.current)}, note=f"{deck.card} "
+                f"{found.current.card.number}: closed for the rematch", source=source)
         what = "rematch of " if rematch is not None else ""
         move = self._insert_move(db, facts.gid, MoveKind.CONTEST, player=flipper, data=data,
                                  note=f"{what}{deck.card} {number}", source=source,
@@ -293,7 +293,7 @@ class GamerPlay:
             raise Refused("players have entered: start the race (closing discards a card "
                           "only when nobody enters)")
         last = current.final  # "The game ends immediately when the final ... is over"
-        data["last"] = last
+        data.update(last=last, **_result(current))
         ending: dict[str, Any] = {}
         if last:
             contests_after = Contests(found.deck, found.cards, None, None, found.drawn,
@@ -348,6 +348,12 @@ class GamerPlay:
                                            outcome_id=outcome_id)
         else:
             self._prizes(db, facts, move, current.rolled(roll), source)
+
+
+def _result(contest: Fight | Race) -> dict[str, Any]:
+    """What a closed contest leaves (read back without replaying it): who kept which card."""
+    return {"winner": contest.winner, "number": contest.card.number,
+            "points": contest.card.points}
 
 
 def _powers(facts: Facts) -> Powers:

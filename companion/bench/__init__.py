@@ -121,6 +121,7 @@ def run_all(presses: int = 200, data_dir: Path | None = None,
     """Every figure ``companion bench`` reports (``writes``: for ``write_cost_growth``)."""
     from companion.bench.bank_io import load_game_ms, moves_vs_sqlite, write_latency_ms
     from companion.bench.board import board_state_ms
+    from companion.bench.contests import contest_state_ms
     from companion.bench.held import held_press_ms
     from companion.bench.movie import movie_state_ms
     from companion.bench.ws_fanout import ws_fanout_ms
@@ -142,6 +143,7 @@ def run_all(presses: int = 200, data_dir: Path | None = None,
         "ws_fanout_ms": ws_fanout_ms(),
         "movie_state_read_ms": movie_state_ms(folder),
         "board_state_read_ms": board_state_ms(folder),
+        "contest_state_read_ms": contest_state_ms(folder),
         "press_to_pcm_ms": latency["press_to_pcm_ms"],
         "daemon_rss_mib": latency["rss_mib"],
         "display_press_to_outcome_frame_ms": display["press_to_outcome_frame_ms"],

@@ -254,11 +254,23 @@ class Race:
     started: bool = False
     rolls: tuple[int, ...] = ()
     players_rolled: tuple[int, ...] = field(default=())
+    now: Standing | None = field(default=None, compare=False, repr=False)
+    """The standing, worked out once per step (:meth:`start`, :meth:`rolled`)."""
 
     @property
     def standing(self) -> Standing:
+        if self.now is not None:
+            return self.now
         entrants = tuple(p for p in self.order if p in self.entrants)
         return standing(entrants, self.rolls) if self.started else Standing((), None, (), ())
+
+    def _moved(self, **changes: Any) -> Race:
+        """This race changed, with its standing worked out once for the new state."""
+        started = changes.get("started", self.started)
+        rolls = changes.get("rolls", self.rolls)
+        entrants = tuple(p for p in self.order if p in self.entrants)
+        now = standing(entrants, rolls) if started else None
+        return replace(self, **changes, now=now)
 
     @property
     def over(self) -> bool:
@@ -276,21 +288,21 @@ class Race:
             raise Refused(f"player {player} can't race now (in Jail, or not in the game)")
         if player in self.entrants:
             raise Refused("they have entered already")
-        return replace(self, entrants=(*self.entrants, player))
+        return replace(self, entrants=(*self.entrants, player), now=None)
 
     def start(self) -> Race:
         if self.started:
             raise Refused("the race has started already")
         if not self.entrants:
             raise Refused("nobody has entered: close the race to discard the card")
-        return replace(self, started=True)
+        return self._moved(started=True)
 
     def rolled(self, roll: int) -> Race:
         roller = self.standing.roller
         if roller is None:
             raise Refused("nobody is to roll in this race")
-        return replace(self, rolls=(*self.rolls, roll),
-                       players_rolled=(*self.players_rolled, roller))
+        return self._moved(rolls=(*self.rolls, roll),
+                           players_rolled=(*self.players_rolled, roller))
 
     def prizes(self) -> list[tuple[int, int]]:
         """(player, coins) by place, once the race is over (the final Race: none)."""
