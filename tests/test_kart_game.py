@@ -207,3 +207,53 @@ async def test_a_race_closed_before_its_rematch_ends_the_game(tmp_path: Path) ->
         end = await api.post("/api/race", {"action": "close"})
         assert end["ends"] and (await api.state())["winners"] == [ann]
         await refused(api, "/api/race", {"action": "open", "rematch": 1}, 409, "ended")
+
+
+async def test_presses_back_to_back_roll_for_each_racer_in_turn(tmp_path: Path) -> None:
+    """The press path folds each roll into the race before the bank has it: a second press
+    right after the first is the next racer's, never the same racer's again."""
+    import asyncio
+
+    faces = Faces()
+    async with game(tmp_path, "mario_kart", ("Ann", "Ben", "Cat"), rng=faces) as (api, app):
+        ann, ben, cat = await api.ids()
+        await api.post("/api/race", {"action": "open", "card": CARD, "player": ben})
+        for pid in (ann, ben, cat):
+            await api.post("/api/race", {"action": "enter", "player": pid})
+        await api.post("/api/race", {"action": "start"})
+        faces.load(2, 5, 3)
+        pin = app.button.pin
+        for _ in range(3):  # no wait for the bank between presses
+            pin.drive_low()
+            await asyncio.sleep(0.01)
+            pin.drive_high()
+            await asyncio.sleep(0.01)
+        await app.table.drain()
+        race = await race_state(api)
+        assert [(r["player"], r["roll"]) for r in race["rolls"]] == [(ben, 2), (cat, 5),
+                                                                     (ann, 3)]
+        assert race["places"] == [cat, ann, ben] and race["over"]
+        assert (await api.state())["mode"]["id"] == "item_box"  # the race is decided
+
+
+async def test_undoing_a_close_reopens_the_race_as_it_ended(tmp_path: Path) -> None:
+    async with game(tmp_path, "mario_kart", ("Ann", "Ben")) as (api, _app):
+        ann, ben = await api.ids()
+        await api.post("/api/race", {"action": "open", "card": CARD})
+        await api.post("/api/race", {"action": "enter", "player": ben})
+        await api.post("/api/race", {"action": "start"})
+        await api.post("/api/race", {"action": "close"})
+        await api.post("/api/race", {"action": "open", "card": {**CARD, "points": 5}})
+        await api.post("/api/race", {"action": "close"})  # nobody entered: discarded
+        state = await api.state()
+        assert state["players"][1]["won"] == [1] and state["next_card"]["number"] == 3
+        undone = await api.post("/api/undo")
+        assert undone["undid"]["data"]["action"] == "close"
+        state = await api.state()
+        assert state["race"]["card"]["number"] == 2 and state["race"]["entrants"] == []
+        await api.post("/api/undo")  # the open of card 2
+        await api.post("/api/undo")  # the close of card 1: Ben's win shows again
+        state = await api.state()
+        assert state["race"]["winner"] == ben and state["players"][1]["won"] == [1]
+        assert state["redo"] is None  # a contest's step is taken again, not redone
+        await refused(api, "/api/race", {"action": "enter", "player": ann}, 400, "started")
