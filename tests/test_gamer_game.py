@@ -29,6 +29,11 @@ async def step(api: Api, path: str, body: dict[str, Any]) -> dict[str, Any]:
     return reply
 
 
+def heard(app: Any) -> Any:
+    """The last sound the daemon played (the null backend keeps them)."""
+    return app.speaker.backend.played[-1]
+
+
 async def press(api: Api, app: Any, faces: Faces, face: int) -> dict[str, Any]:
     faces.load(face)
     await press_the_button(app)
@@ -67,6 +72,7 @@ async def test_a_whole_gamer_game_to_the_final_score(tmp_path: Path) -> None:
                                                   "targets": [ben],
                                                   "spaces": {str(ben): "Acorn Plains"}})
         assert move["text"] == "Ann: Red Shell: Ben drops 3 on Acorn Plains"
+        assert heard(app) == app.table.library.sounds["shell"]
         move = await step(api, "/api/abilities", {"player": ben, "ability": "red_shell",
                                                   "targets": [ann],
                                                   "spaces": {str(ann): "Warp Pipe"}})
@@ -85,12 +91,13 @@ async def test_a_whole_gamer_game_to_the_final_score(tmp_path: Path) -> None:
         move = await step(api, "/api/abilities", {"player": dan, "ability": "blooper",
                                                   "targets": [ann]})
         assert move["text"] == "Dan: Blooper: takes 2 from Ann"
+        assert heard(app) == app.table.library.sounds["blooper"]
         # POW: all others drop 1 (Donkey Kong: 2), each on their own space.
         spaces = {str(ann): "Coin Block", str(ben): "Coin Block", str(cat): "Super Star"}
         before = coins(await api.state())
         move = await step(api, "/api/abilities", {"player": dan, "ability": "pow",
                                                   "spaces": spaces})
-        assert move["data"]["boost"] is True
+        assert move["data"]["boost"] is True and heard(app) == app.table.library.sounds["pow"]
         after = coins(await api.state())
         assert [before[n] - after[n] for n in ("Ann", "Ben", "Cat", "Dan")] == [2, 2, 2, 0]
         spaces = {str(ben): "Coin Block", str(cat): "Super Star", str(dan): "GO"}
@@ -123,7 +130,9 @@ async def test_a_whole_gamer_game_to_the_final_score(tmp_path: Path) -> None:
         assert coins(await api.state())["Cat"] - before["Cat"] == board
         # A plain scoop: Ben drops, Ann passes the space.
         await step(api, "/api/drops", {"player": ben, "space": "Warp Pipe", "coins": 2})
+        assert heard(app) == app.table.library.sounds["coin_drop"]
         await step(api, "/api/scoops", {"player": ann, "space": "Warp Pipe"})
+        assert heard(app) == app.table.library.sounds["scoop"]
 
         # Bad input names the problem and changes nothing.
         await refused(api, "/api/abilities", {"player": ann, "ability": "banana"}, 400,
@@ -164,6 +173,8 @@ async def test_a_whole_gamer_game_to_the_final_score(tmp_path: Path) -> None:
         await step(api, "/api/boss", {"action": "fight", "player": ann})
         state = await press(api, app, faces, 4)  # 4: "equal to or higher" wins
         assert state["last_outcome"]["kind"] == "boss_won"
+        library = app.table.library
+        assert heard(app) == library.sounds["dice_roll"] + library.sounds["boss_won"]
         assert state["fight"]["winner"] == ann and state["fight"]["over"]
         assert coins(state)["Ann"] == money - 2 + 3
         assert state["players"][0]["won"] == [1]
@@ -179,6 +190,7 @@ async def test_a_whole_gamer_game_to_the_final_score(tmp_path: Path) -> None:
         await step(api, "/api/boss", {"action": "pass", "player": dan})
         state = await api.state()
         assert state["fight"]["got_away"] and state["fight"]["winner"] is None
+        assert heard(app) == app.table.library.sounds["boss_lost"]
         await step(api, "/api/boss", {"action": "close"})
 
         # Boss 3: paid onto the card; Cat loses once (2 on the card), then Dan wins it all.

@@ -11,7 +11,7 @@ from typing import Any
 
 from tests.test_board_coins import piles
 from tests.test_game_api import Api, game, refused
-from tests.test_gamer_game import coins, press, step
+from tests.test_gamer_game import coins, heard, press, step
 from tests.test_movie_game import Faces
 
 CARD = {"fee": 2, "prizes": [5, 3, 1], "points": 30}
@@ -102,16 +102,20 @@ async def test_a_whole_mario_kart_game_to_the_final_score(tmp_path: Path) -> Non
                       "entered already")
         await refused(api, "/api/race", {"action": "close"}, 400, "start the race")
         await step(api, "/api/race", {"action": "start"})
+        assert heard(app) == app.table.library.sounds["race_countdown"]
         race = await race_state(api)
         assert race["entrants"] == [ann, ben, cat] and race["roller"] == ann  # the flipper
         assert (await api.state())["mode"]["id"] == "race"
         for face in (4, 4, 4):
             await press(api, app, faces, face)
+        assert heard(app) == app.table.library.sounds["dice_roll"]  # no finish yet: a tie
         race = await race_state(api)
         assert race["tied"] == [ann, ben, cat] and race["places"] == [] and \
             race["roller"] == ann
         for face in (2, 6, 5):  # Ann 2, Ben 6, Cat 5
             await press(api, app, faces, face)
+        library = app.table.library
+        assert heard(app) == library.sounds["dice_roll"] + library.sounds["race_finish"]
         race = await race_state(api)
         assert race["over"] and race["places"] == [ben, cat, ann] and race["winner"] == ben
         assert race["prizes"] == [{"player": ben, "coins": 5}, {"player": cat, "coins": 3},
