@@ -147,6 +147,15 @@ async def test_a_whole_gamer_game_to_the_final_score(tmp_path: Path) -> None:
         await refused(api, "/api/abilities", {"player": ann, "ability": "coins",
                                               "targets": [ben]}, 400, "hits nobody")
 
+        # Ann passes GO: at the end of her turn, the next Boss card is due.
+        assert (await api.state())["next_card"]["due"] is False
+        await api.post("/api/go", {"player": ann})
+        assert (await api.state())["next_card"]["due"] is True
+        await api.post("/api/undo")
+        await api.post("/api/go", {"player": ben})  # not the current player's: not due
+        assert (await api.state())["next_card"]["due"] is False
+        await api.post("/api/go", {"player": ann})
+
         # Boss 1: the card's numbers typed; Ann fights and loses, the others pass, Ann
         # fights again and wins: bonus 3, the card's 20 points.
         state = await api.state()
@@ -155,6 +164,7 @@ async def test_a_whole_gamer_game_to_the_final_score(tmp_path: Path) -> None:
         await refused(api, "/api/boss", {"action": "open", "card": {**BOSS, "required": 7}},
                       400, "required must be a whole number from 1 to 6")
         await step(api, "/api/boss", {"action": "open", "card": BOSS, "player": ann})
+        assert (await api.state())["next_card"]["due"] is False  # flipped
         fight = (await api.state())["fight"]
         assert (fight["up"], fight["card"]["chance"], fight["order"]) == (
             ann, "1/2", [ann, ben, cat, dan])
@@ -310,4 +320,4 @@ async def test_two_players_play_two_characters_each_and_the_short_deck(tmp_path:
             await api.post("/api/boss", {"action": "close"})
         assert (await api.state())["next_card"] == {
             "kind": "boss", "card_name": "Boss", "number": 8, "values": None, "final": True,
-            "rematch_due": False, "held": []}
+            "rematch_due": False, "held": [], "due": False}

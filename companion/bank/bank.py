@@ -1535,7 +1535,8 @@ class Bank(GamerPlay):
                                                                  number)
         held = tuple(sorted(c.number for cards in found.won.values() for c in cards))
         return NextCard(found.deck.kind.value, found.deck.card, number, values,
-                        found.drawn + 1 == len(found.cards), found.rematch_due, held)
+                        found.drawn + 1 == len(found.cards), found.rematch_due, held,
+                        turns.contest_due(self._db, facts))
 
     def _recent(self, gid: int, limit: int = RECENT) -> tuple[JournalLine, ...]:
         """The latest journal lines, newest first, with the block outcome's kind (screens)."""

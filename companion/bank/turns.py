@@ -93,3 +93,17 @@ def bowser_waits(db: sqlite3.Connection, facts: Facts) -> bool:
             return len(turn_passes(db, facts.gid, players + 1, after=move["id"])) <= \
                 players
     return False
+
+
+def contest_due(db: sqlite3.Connection, facts: Facts) -> bool:
+    """Gamer, Mario Kart: the current player passed GO this turn and no card has been flipped
+    since ("At the end of your turn, if you landed on or passed GO, flip over the top Boss
+    card"); not from Jail ("Do not flip over a Boss card")."""
+    found, who = facts.contests, facts.current
+    if found is None or who is None or who in facts.jailed or found.current is not None or \
+            found.next_number is None:
+        return False
+    turn = turn_passes(db, facts.gid, 1)
+    go = live_moves(db, facts.gid, MoveKind.PASS_GO, after=turn[0]["id"] if turn else 0,
+                    player=who)
+    return bool(go) and not live_moves(db, facts.gid, MoveKind.CONTEST, after=go[0]["id"])

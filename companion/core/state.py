@@ -249,11 +249,14 @@ class NextCard:
     rematch_due: bool = False
     held: tuple[int, ...] = ()
     """The won cards a rematch may race for."""
+    due: bool = False
+    """The current player passed GO this turn: the card is flipped at the end of it."""
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "card_name": self.card, "number": self.number,
                 "values": None if self.values is None else dict(self.values),
-                "final": self.final, "rematch_due": self.rematch_due, "held": list(self.held)}
+                "final": self.final, "rematch_due": self.rematch_due, "held": list(self.held),
+                "due": self.due}
 
 
 TABLE_MOVERS = frozenset({Kind.DICE, Kind.THIRD_DOUBLES, Kind.BATTLE_LOST, Kind.JAIL_FREE,
