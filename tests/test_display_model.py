@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.bank import Bank
 from companion.core.editions import editions
 from companion.core.ledger import BANK, Entry, EntryKind
 from companion.core.lever import LeverSettings, LeverTimer
@@ -18,6 +21,7 @@ from companion.display.scene import (
     TIME_UP_SECONDS,
     DisplayModel,
     LogLine,
+    Scene,
     TimerView,
     log_lines,
 )
@@ -348,3 +352,191 @@ def test_the_table_carries_the_coins_on_the_board_and_only_piles_of_coins() -> N
     assert model.scene(5.0).board == ()
     model.apply(BlockOutcome(1, THREE, 6.0, "button", True), 6.0)
     assert model.scene(6.5).screen == "outcome" and model.scene(6.5).board == ()
+
+
+# -- Boss fights and Races, from a real bank --------------------------------------------------
+
+BOSS_CARD = {"cost": 2, "required": 4, "pay_to": "card", "bonus": 3, "points": 20}
+PRIX_CARD = {"fee": 1, "prizes": [5, 2], "points": 30}
+
+
+def bank_in(tmp_path: Path, edition: str, names: list[str]) -> Bank:
+    bank = Bank.in_dir(tmp_path)
+    bank.new_game(edition, names)
+    return bank
+
+
+class Table:
+    """The screen's model fed by a real bank: each step is a bank write, then its state."""
+
+    def __init__(self, bank: Bank) -> None:
+        self.bank = bank
+        self.model = DisplayModel(idle_after=None)
+        self.now = 0.0
+        self.changed("start")
+
+    def changed(self, action: str) -> None:
+        self.now += 10.0  # past any outcome on show
+        self.model.apply(StateChanged(action, "", self.bank.state()), self.now)
+
+    def contest(self, kind: str, action: str, **kwargs: object) -> Scene:
+        self.bank.contest(kind, action, **kwargs)
+        self.changed(action)
+        return self.scene()
+
+    def press(self, kind: Kind, roll: int, mode: str) -> Scene:
+        """The block rolls for whoever the contest waits on; returns the outcome on show."""
+        state = self.bank.state()
+        player = state.fight.fighter if state.fight is not None else state.race.standing.roller
+        outcome = Outcome(kind, 0, (roll,), mode)
+        self.now += 10.0
+        texts = editions()[state.game.edition].mode(mode)
+        self.model.apply(BlockOutcome(1, outcome, self.now, "button", True,
+                                      headline=texts.headline(outcome),
+                                      instruction=texts.instruction(outcome)), self.now)
+        self.bank.record_outcome(outcome, params={"player": player})
+        self.model.apply(StateChanged("outcome", "", self.bank.state()), self.now)
+        return self.model.scene(self.now + 1.0)
+
+    def scene(self) -> Scene:
+        return self.model.scene(self.now + 1.0)
+
+
+def test_a_boss_fight_shows_the_card_whose_choice_the_rolls_and_the_winner(
+        tmp_path: Path) -> None:
+    bank = bank_in(tmp_path, "gamer", ["Mario", "Luigi", "Peach"])
+    table = Table(bank)
+    assert table.scene().screen == "table" and table.scene().fight is None
+    scene = table.contest("boss", "open", card=BOSS_CARD)
+    face = scene.fight
+    assert scene.screen == "fight" and scene.title == "BOSS 3" and face is not None
+    assert (face.required, face.chance, face.cost, face.to_card, face.pot, face.bonus,
+            face.points) == (4, "1/2", 2, True, 0, 3, 20)
+    assert face.up == "Mario" and face.fighter is None and face.winner is None
+    assert [(r.name, r.rolls, r.up, r.grey) for r in face.rows] == [
+        ("Mario", (), True, False), ("Luigi", (), False, False), ("Peach", (), False, False)]
+
+    face = table.contest("boss", "fight", player=1).fight
+    assert face is not None and face.fighter == "Mario" and face.up is None and face.pot == 2
+    assert face.rows[0].status == "fights" and face.rows[0].up and face.rows[0].balance == 8
+
+    shown = table.press(Kind.BOSS_LOST, 2, "boss")  # the roll's own screen first
+    assert shown.screen == "outcome" and shown.outcome is not None
+    assert (shown.outcome.kind, shown.outcome.roll, shown.outcome.player) == (
+        Kind.BOSS_LOST, 2, "Mario")
+    assert shown.outcome.headline == "ROLLED 2: NOT ENOUGH" and shown.outcome.tracked
+    table.changed("after")
+    face = table.scene().fight
+    assert face is not None and face.up == "Luigi" and face.rows[0].rolls == (2,)
+
+    face = table.contest("boss", "pass", player=2).fight
+    assert face is not None and face.up == "Peach"
+    assert (face.rows[1].grey, face.rows[1].status) == (True, "passed")
+    table.contest("boss", "fight", player=3)
+    won = table.press(Kind.BOSS_WON, 5, "boss")
+    assert won.outcome is not None and won.outcome.kind is Kind.BOSS_WON
+    assert won.outcome.player == "Peach" and won.outcome.roll == 5
+    table.changed("after")
+    face = table.scene().fight
+    assert face is not None and face.winner == "Peach" and not face.got_away and face.pot == 4
+    peach = face.rows[2]
+    assert (peach.rolls, peach.status, peach.winner, peach.balance) == ((5,), "WINS", True,
+                                                                        10 - 2 + 3 + 4)
+
+    scene = table.contest("boss", "close")  # the table again, the bonus in its coin log
+    assert scene.screen == "table" and scene.fight is None
+    assert any(line.who == "Peach" and line.why == "Boss 3: bonus" for line in scene.log)
+    bank.end_game()
+    table.changed("end")
+    scene = table.scene()
+    assert scene.screen == "winner" and scene.title == "Peach wins!"
+    final = bank.state()
+    assert final.standings[0].player == 3 and final.standings[0].points == 20  # the card's
+    assert [(row.name, row.score) for row in scene.standings] == [  # points, in the totals
+        (final.name_of(s.player), f"{s.total} points") for s in final.standings]
+    assert scene.standings[0].name == "Peach" and scene.standings[0].winner
+
+
+def test_a_boss_that_everyone_passes_gets_away(tmp_path: Path) -> None:
+    table = Table(bank_in(tmp_path, "gamer", ["Mario", "Luigi"]))
+    table.contest("boss", "open", card={**BOSS_CARD, "pay_to": "bank", "required": 1})
+    face = table.scene().fight
+    assert face is not None and face.chance == "sure" and not face.to_card
+    table.contest("boss", "pass", player=1)
+    face = table.contest("boss", "pass", player=2).fight
+    assert face is not None and face.got_away and face.winner is None and face.up is None
+    assert all(row.grey for row in face.rows)
+
+
+def test_a_race_shows_entries_rolls_the_tie_and_the_places(tmp_path: Path) -> None:
+    bank = bank_in(tmp_path, "mario_kart", ["Mario", "Luigi", "Peach", "Toad"])
+    table = Table(bank)
+    scene = table.contest("race", "open", card=PRIX_CARD)
+    face = scene.race
+    assert scene.screen == "race" and scene.title == "GRAND PRIX 1" and face is not None
+    assert (face.fee, face.prizes, face.points, face.started, face.final) == (
+        1, (5, 2), 30, False, False)
+    assert [r.grey for r in face.rows] == [True] * 4
+    for pid in (1, 2, 4):
+        face = table.contest("race", "enter", player=pid).race
+    assert face is not None
+    assert [(r.name, r.status, r.grey) for r in face.rows] == [
+        ("Mario", "entered", False), ("Luigi", "entered", False), ("Peach", "", True),
+        ("Toad", "entered", False)]
+    face = table.contest("race", "start").race
+    assert face is not None and face.started and face.roller == "Mario"
+    assert [r.name for r in face.rows] == ["Mario", "Luigi", "Toad"]  # the entrants
+
+    roll = table.press(Kind.RACE_ROLL, 5, "race")
+    assert roll.outcome is not None and roll.outcome.kind is Kind.RACE_ROLL
+    assert (roll.outcome.roll, roll.outcome.player) == (5, "Mario")
+    for r in (3, 5):
+        table.press(Kind.RACE_ROLL, r, "race")
+    table.changed("after")
+    face = table.scene().race
+    assert face is not None and face.tied == ("Mario", "Toad") and face.roller == "Mario"
+    assert [(r.name, r.rolls, r.status, r.up) for r in face.rows] == [
+        ("Mario", (5,), "re-roll", True), ("Luigi", (3,), "", False),
+        ("Toad", (5,), "re-roll", False)]
+
+    table.press(Kind.RACE_ROLL, 2, "race")
+    table.press(Kind.RACE_ROLL, 6, "race")
+    table.changed("after")
+    face = table.scene().race
+    assert face is not None and face.over and face.winner == "Toad" and face.roller is None
+    assert [(r.name, r.place, r.prize, r.rolls) for r in face.rows] == [
+        ("Toad", 1, 5, (5, 6)), ("Mario", 2, 2, (5, 2)), ("Luigi", 3, 0, (3,))]
+    assert face.rows[0].winner and face.rows[0].balance == 10 - 1 + 5
+    assert not face.rematch_due
+    assert table.contest("race", "close").screen == "table"
+
+
+def final_race(tmp_path: Path) -> Table:
+    """A two-player Mario Kart game at its final Race, won by Luigi (every card before it
+    raced by Mario alone)."""
+    bank = bank_in(tmp_path, "mario_kart", ["Mario", "Luigi"])
+    while not bank.state().next_card.final:  # type: ignore[union-attr]
+        bank.contest("race", "open", card=PRIX_CARD)
+        bank.contest("race", "enter", player=1)
+        bank.contest("race", "start")
+        bank.record_outcome(Outcome(Kind.RACE_ROLL, 0, (3,), "race"), params={"player": 1})
+        bank.contest("race", "close")
+    table = Table(bank)
+    table.contest("race", "open", card=PRIX_CARD)
+    for pid in (1, 2):
+        table.contest("race", "enter", player=pid)
+    table.contest("race", "start")
+    table.press(Kind.RACE_ROLL, 2, "race")
+    table.press(Kind.RACE_ROLL, 6, "race")
+    table.changed("after")
+    return table
+
+
+def test_the_final_race_names_itself_and_its_rematch(tmp_path: Path) -> None:
+    table = final_race(tmp_path)
+    face = table.scene().race
+    assert face is not None and face.final and not face.rematch and face.over
+    assert face.winner == "Luigi" and face.rematch_due
+    assert all(row.prize == 0 for row in face.rows)  # the final Race's prize is the rematch
+    face = table.contest("race", "open", rematch=1).race
+    assert face is not None and face.rematch and face.final and not face.rematch_due

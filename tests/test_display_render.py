@@ -32,6 +32,7 @@ from companion.display.render import (
 )
 from companion.display.scene import OutcomeFace, PlayerRow, Scene
 from tests.conftest import run_companion
+from tests.test_display_model import BOSS_CARD, Table, bank_in, final_race
 
 SCENES = sample_scenes()
 CASES = [(size, name) for size in DISPLAY_SIZES for name in SCENES]
@@ -56,7 +57,11 @@ def assert_visible(surface: pygame.Surface, label: Label) -> None:
 
 @pytest.mark.parametrize(("size", "name"), CASES)
 def test_every_label_is_inside_readable_and_not_overdrawn(size: str, name: str) -> None:
-    surface, labels = drawn(SCENES[name], size)
+    assert_fits(*drawn(SCENES[name], size), size)
+
+
+def assert_fits(surface: pygame.Surface, labels: list[Label], size: str) -> None:
+    """Every label inside the frame, 10px or more, all its pixels shown, none over another."""
     bounds = surface.get_rect()
     for i, label in enumerate(labels):
         assert bounds.contains(label.rect), f"{label.text!r} at {label.rect} leaves {size}"
@@ -456,3 +461,142 @@ class _Dice:
 
     def randint(self, a: int, b: int) -> int:
         return self.faces.pop(0)
+
+
+# -- Boss fights and Races ---------------------------------------------------------------------
+
+CONTESTS = sorted(name for name in SCENES if name.startswith(("fight-", "race-")))
+WHITE_DIE = DieStyle((245, 242, 232), (170, 160, 140), (30, 30, 36))
+"""A numbered die (a roll, a Boss fighter's, a racer's): white with dark pips."""
+
+
+def said(scene: Scene, size: str) -> str:
+    """Everything written on the frame, in one line (a band may take two lines)."""
+    return " ".join(label.text for label in drawn(scene, size)[1])
+
+
+@pytest.mark.parametrize("size", DISPLAY_SIZES)
+def test_what_the_contest_screens_say(size: str) -> None:
+    """A Boss fight: the card, its odds, cost and prize, whose choice or roll, who passed,
+    the result; a Race: entries, the tie and whose press, the podium, the final Race."""
+    assert len(CONTESTS) == 8
+    for name in CONTESTS:
+        assert SCENES[name].screen == name.split("-")[0], name
+    choice = said(SCENES["fight-choice"], size)
+    for text in ("BOSS 3", "needs 4+ · 1/2 chance", "2 coins a roll · on the card: 0",
+                 "win: +3 · 20 points", "Mario: fight or pass", "Mario", "Yoshi", "15"):
+        assert text in choice, (text, choice)
+    waiting = said(SCENES["fight-waiting"], size)
+    assert "Peach fights: press the block!" in waiting and "on the card: 4" in waiting
+    assert "passed" in waiting and "fights" in waiting
+    won = said(SCENES["fight-won"], size)
+    assert "Peach beats Boss 3! +7, 20 points" in won and "WINS" in won
+    assert "The Boss gets away" in said(SCENES["fight-got-away"], size)
+    entries = said(SCENES["race-entries"], size)
+    for text in ("GRAND PRIX 2", "entry 1 coin", "1st +5 · 2nd +2 · 3rd +1 · 30 points",
+                 "Entries open: 2 entered", "entered"):
+        assert text in entries, (text, entries)
+    tie = said(SCENES["race-tie"], size)
+    assert "Tie: Mario and Yoshi re-roll" in tie and "Yoshi: press!" in tie
+    over = drawn(SCENES["race-over"], size)[1]
+    assert "Peach wins Grand Prix 2! 30 points" in " ".join(lb.text for lb in over)
+    podium = {lb.text: lb for lb in over}
+    assert {"1", "2", "3", "+5", "+2", "+1", "4th Yoshi"} <= set(podium)
+    first, second, third = (podium[n] for n in ("Peach", "Mario", "Luigi"))
+    assert second.rect.right < first.rect.left and first.rect.right < third.rect.left
+    assert first.rect.top < second.rect.top < third.rect.top  # 1st on the highest step
+    final = said(SCENES["race-final-rematch"], size)
+    for text in ("FINAL RACE", "prize: a rematch · 30 points", "Rematch: pick a card",
+                 "Luigi wins Grand Prix 2!"):
+        assert text in final, (text, final)
+    assert "+" not in final.split("points", 1)[1]  # no prizes: the rematch is the prize
+    for name in ("table-4-players", "table-gamer-board", "winner-mario-kart"):
+        assert not any(w in said(SCENES[name], size) for w in ("BOSS", "GRAND PRIX")), name
+
+
+def dice_on(surface: pygame.Surface, style: DieStyle, smallest: int) -> int:
+    """How many dice of ``style`` are on the frame (patches of its body, ``smallest`` wide
+    at least)."""
+    body = pygame.mask.from_threshold(surface, style.body, (1, 1, 1, 255))
+    return sum(1 for rect in body.get_bounding_rects()
+               if rect.width >= smallest and rect.height >= smallest)
+
+
+@pytest.mark.parametrize("size", DISPLAY_SIZES)
+def test_the_rolls_so_far_are_drawn_as_dice(size: str) -> None:
+    h = size_of(size)[1]
+    rolls = {"fight-choice": 0, "fight-waiting": 1, "fight-won": 2, "race-tie": 4,
+             "race-entries": 0}
+    for name, count in rolls.items():
+        surface, _ = drawn(SCENES[name], size)
+        assert dice_on(surface, WHITE_DIE, h // 20) == count, name
+
+
+@pytest.mark.parametrize("size", DISPLAY_SIZES)
+@pytest.mark.parametrize(("name", "roll", "who"), [
+    ("outcome-fight-won", 5, "Peach beats the Boss!"), ("outcome-fight-lost", 2,
+                                                        "Mario rolled 2"),
+    ("outcome-race-roll", 4, "Luigi rolled 4")])
+def test_a_contest_roll_is_one_big_die_with_its_pips(size: str, name: str, roll: int,
+                                                     who: str) -> None:
+    scene = SCENES[name]
+    assert scene.outcome is not None
+    surface, labels = drawn(scene, size)
+    die = die_on(surface, WHITE_DIE)
+    assert die is not None and die[1] == roll
+    assert die[0].height >= surface.get_height() * 0.25
+    texts = [label.text for label in labels]
+    assert scene.outcome.headline in texts and who in texts
+    assert scene.outcome.instruction in " ".join(texts)
+
+
+def bank_contest_scenes(tmp_path: Path) -> dict[str, Scene]:
+    """Contest screens built from a real bank's state, with long names."""
+    names = ["Bartholomew-Maximilian", "Luigi", "Wilhelmina-Josephine", "Toad"]
+    fight = Table(bank_in(tmp_path / "gamer", "gamer", names))
+    fight.contest("boss", "open", card={**BOSS_CARD, "cost": 1})
+    scenes = {"fight-choice": fight.scene()}
+    for _ in range(3):  # a fighter who loses, again and again: rolls pile up on their row
+        fight.contest("boss", "fight", player=1)
+        fight.press(Kind.BOSS_LOST, 2, "boss")
+        for pid in (2, 3, 4):
+            if fight.bank.state().fight.up == pid:  # type: ignore[union-attr]
+                fight.contest("boss", "pass", player=pid)
+    fight.changed("after")
+    scenes["fight-rolls"] = fight.scene()
+    fight.contest("boss", "fight", player=1)
+    scenes["fight-waiting"] = fight.scene()
+    scenes["outcome-boss-won"] = fight.press(Kind.BOSS_WON, 6, "boss")
+    fight.changed("after")
+    scenes["fight-won"] = fight.scene()
+    race = Table(bank_in(tmp_path / "kart", "mario_kart", names))
+    race.contest("race", "open", card={"fee": 1, "prizes": [9, 5, 2, 1], "points": 30})
+    for pid in (1, 3, 4):
+        race.contest("race", "enter", player=pid)
+    scenes["race-entries"] = race.scene()
+    race.contest("race", "start")
+    for roll in (4, 4, 4, 3, 3):  # a three-way tie, two of it rolled
+        race.press(Kind.RACE_ROLL, roll, "race")
+    race.changed("after")
+    scenes["race-tie"] = race.scene()
+    for roll in (5, 6, 1):
+        race.press(Kind.RACE_ROLL, roll, "race")
+    race.changed("after")
+    scenes["race-over"] = race.scene()
+    scenes["race-final"] = final_race(tmp_path / "final").scene()
+    return scenes
+
+
+@pytest.mark.parametrize("size", DISPLAY_SIZES)
+def test_contest_screens_from_a_bank_fit_at_every_preset(tmp_path: Path, size: str) -> None:
+    scenes = bank_contest_scenes(tmp_path)
+    assert scenes["race-tie"].race is not None and len(scenes["race-tie"].race.tied) == 3
+    tie = said(scenes["race-tie"], size)
+    assert "Bartholomew-Maximilian, Wilhelmina-Josephine and Toad re-roll" in tie, tie
+    rows = scenes["fight-rolls"].fight
+    assert rows is not None and rows.rows[0].rolls == (2, 2, 2)
+    assert "Rematch: pick a card" in said(scenes["race-final"], size)
+    for name, scene in scenes.items():
+        surface, labels = drawn(scene, size)
+        assert labels, name
+        assert_fits(surface, labels, size)

@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.core.editions import editions
 from tests.test_board_coins import conserved, piles
-from tests.test_game_api import Api, game, press_the_button, refused
+from tests.test_game_api import AUTH, Api, game, press_the_button, refused
 from tests.test_movie_game import Faces
 
 BOSS = {"cost": 2, "required": 4, "pay_to": "bank", "bonus": 3, "points": 20}
@@ -321,3 +321,24 @@ async def test_two_players_play_two_characters_each_and_the_short_deck(tmp_path:
         assert (await api.state())["next_card"] == {
             "kind": "boss", "card_name": "Boss", "number": 8, "values": None, "final": True,
             "rematch_due": False, "held": [], "due": False}
+
+
+async def test_a_retried_contest_step_is_written_once(tmp_path: Path) -> None:
+    """The page keys each step on the state it saw: a retry writes nothing more."""
+    async with game(tmp_path, "gamer", ("Ann", "Ben")) as (api, _app):
+        ann, ben = await api.ids()
+
+        async def keyed(body: dict[str, Any], key: str, status: int = 201) -> Any:
+            async with api.session.post(api.base + "/api/boss", json=body, headers={
+                    **AUTH, "Idempotency-Key": key}) as reply:
+                assert reply.status == status, await reply.text()
+                return await reply.json()
+
+        first = await keyed({"action": "open", "card": BOSS}, "open-1")
+        again = await keyed({"action": "open", "card": BOSS}, "open-1")
+        assert first["id"] == again["id"]
+        fight = await keyed({"action": "fight", "player": ann}, "fight-1")
+        assert (await keyed({"action": "fight", "player": ann}, "fight-1"))["id"] == fight["id"]
+        assert coins(await api.state())["Ann"] == 20 - 2  # paid once
+        refusal = await keyed({"action": "pass", "player": ben}, "fight-1", status=400)
+        assert "already used for another operation" in refusal["error"]

@@ -170,7 +170,7 @@ class GamerPlay:
         source = check_source(source)
         with self._write() as db:
             replay = self._replay(request_id, MoveKind.CONTEST, game_id, action=action,
-                                  player=player)
+                                  asked=player)
             if replay is not None:
                 return self._move_view(replay["id"])
             facts = self._open_facts(game_id)
@@ -190,7 +190,7 @@ class GamerPlay:
             if current is None:
                 raise Refused(f"no {deck.card} card is open: open one first")
             data: dict[str, Any] = {"action": action, "contest": found.current_move,
-                                    "player": player}
+                                    "player": player, "asked": player}
             if action == "close":
                 return self._close_contest(db, facts, found, data, source, request_id)
             if action == "start":
@@ -266,7 +266,7 @@ class GamerPlay:
             raise Refused("everyone is in Jail: nobody can take part")
         data = {"action": "open", "kind": deck.kind.value, "card": typed.to_json(),
                 "number": number, "order": list(may), "final": final or rematch is not None,
-                "rematch": rematch is not None, "player": flipper}
+                "rematch": rematch is not None, "player": flipper, "asked": player}
         if rematch is not None and found.current is not None:
             # The final Race ends with its rematch: the final Race is closed by it.
             self._insert_move(db, facts.gid, MoveKind.CONTEST, data={

@@ -745,7 +745,8 @@ def _fight(p: Painter, face: FightFace, title: str) -> None:
     elif face.got_away:
         top = _band(p, "The Boss gets away", top, GONE_BAND, WHITE, size=p.px(PROMPT))
     elif face.fighter is not None:
-        top = _band(p, f"{face.fighter} fights: press the block!", top, GOLD, NAVY, size=p.px(PROMPT))
+        top = _band(p, f"{face.fighter} fights: press the block!", top, GOLD, NAVY,
+                    size=p.px(PROMPT))
     elif face.up is not None:
         top = _band(p, f"{face.up}: fight or pass", top, GOLD, NAVY, size=p.px(PROMPT))
     _contest_rows(p, face.rows, pygame.Rect(0, top + p.px(4), p.w, p.h - top - p.px(8)),
@@ -857,9 +858,10 @@ def _podium(p: Painter, face: RaceFace, top: int) -> None:
         top = _band(p, f"{face.winner} wins Grand Prix {face.number}! {face.points} points",
                     top, WON_BAND, WHITE, size=p.px(PROMPT))
     bottom = p.h
-    if face.rematch_due:
-        band_h = max(p.px(30), font(p.px(22)).get_linesize() + p.px(8))
-        bottom = _band(p, "Rematch: pick a card", p.h - band_h, GOLD, NAVY) - band_h
+    if face.rematch_due:  # along the bottom: one line, as high as _band makes it
+        size = p.px(PROMPT)
+        bottom = p.h - max(p.px(30), round(font(size).get_linesize() * 0.92) + p.px(8))
+        _band(p, "Rematch: pick a card", bottom, GOLD, NAVY, size=size)
     placed = [row for row in face.rows if row.place]
     rest = [row for row in placed if row.place > 3]
     if rest:
