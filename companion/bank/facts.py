@@ -217,7 +217,7 @@ def _ability_text(move: MoveView, facts: Facts) -> str:
 def _contest_text(move: MoveView, facts: Facts) -> str:
     """A step of a Boss fight or a Race in words."""
     data, who = move.data, facts.name(move.player_id)
-    card = move.note.split(":")[0]
+    card = move.note.split(":")[0].removeprefix("rematch of ")
     paid = sum(e.amount for e in move.entries if e.payer != BANK)
     got = sum(e.amount for e in move.entries if e.payer == BANK)
     action = data.get("action")

@@ -224,7 +224,8 @@ function renderOutcome() {
 // The outcomes that are dice: [red, black] for a turn or a roll from Jail, one red die for the
 // Piranha Plant and Super Star, the leader's die then the teammate's in a battle.
 const DICE_KINDS = new Set(["dice", "third_doubles", "battle_roll", "battle_won", "battle_lost",
-                            "piranha", "super_star", "jail_free", "jail_stay", "jail_paid"]);
+                            "piranha", "super_star", "jail_free", "jail_stay", "jail_paid",
+                            "boss_won", "boss_lost", "race_roll"]);
 const PIPS = {
   1: [[50, 50]],
   2: [[27, 27], [73, 73]],
@@ -275,6 +276,10 @@ function diceOf(o) {
       const name = who === null ? (i === 0 ? "leader" : "teammate") : title(who);
       return { face, colour: "ivory", label: `${name} ${face}`, caption: name };
     });
+  }
+  if (o.kind.startsWith("boss_") || o.kind === "race_roll") {  // a Boss fighter's or a racer's die
+    const name = o.player === null ? "" : title(o.player);
+    return rolls.map((face) => ({ face, colour: "ivory", label: `${name || "the die"} ${face}`, caption: name || null }));
   }
   if (rolls.length === 2) {
     return [{ face: rolls[0], colour: "red", label: `red ${rolls[0]}` },
@@ -388,6 +393,7 @@ function renderWinner() {
     $("winner-title").textContent = names.length === 0 ? "Game over: nobody wins"
       : names.length === 1 ? `${names[0]} wins!` : `${names.join(" & ")} share the win!`;
   }
+  renderPodium(bowser);
   $("standings").replaceChildren(...state.standings.map((s) => {
     const li = document.createElement("li");
     if (state.winners.includes(s.player)) li.className = "won";
@@ -398,6 +404,27 @@ function renderWinner() {
     score.textContent = s.total !== null ? `${s.total} points` + (s.cards ? ` · ${plural(s.cards, "card")}` : "")
       : s.worms !== null ? plural(s.worms, "worm") : s.out ? "out" : plural(s.coins, "coin");
     li.append(who, score);
+    return li;
+  }));
+}
+
+// The final score of a Gamer or Mario Kart game: the first three on a podium (2nd, 1st, 3rd),
+// each with their total and what it is made of.
+function renderPodium(bowser) {
+  const box = $("podium");
+  const top = state.standings.filter((s) => s.total !== null && !s.out).slice(0, 3);
+  box.hidden = bowser || !contestRules() || !top.length;
+  if (box.hidden) return;
+  box.replaceChildren(...top.map((s, i) => {
+    const li = document.createElement("li");
+    const p = player(s.player);
+    li.className = `step step-${i + 1}` + (state.winners.includes(s.player) ? " won" : "");
+    if (p) li.style.setProperty("--colour", p.colour);
+    li.append(Object.assign(document.createElement("span"), { className: "step-who", textContent: title(s.player) }),
+              Object.assign(document.createElement("span"), { className: "step-total", textContent: `${s.total} points` }),
+              Object.assign(document.createElement("span"), { className: "step-parts",
+                textContent: `${plural(s.coins, "coin")} · ${s.points} card points` }),
+              Object.assign(document.createElement("span"), { className: "step-rank", textContent: ordinal(s.rank) }));
     return li;
   }));
 }
@@ -497,6 +524,9 @@ function renderPad() {
     $("pad-jail-pay").textContent = `Pay ${fee} to leave`;
     $("pad-jail-free").hidden = !jail || !own.in_jail;
     $("pad-drop").hidden = !(rules && rules.board);
+    $("pad-power").hidden = !powers();
+    $("pad-chars").hidden = !powers();
+    $("pad-chars").textContent = (own.characters || []).length ? `Character: ${own.characters.map(charName).join(" & ")}` : "Pick a character";
     // An odd one out takes the whole row.
     const shownButtons = [...$("pad-player").children].filter((b) => !b.hidden);
     shownButtons.forEach((b, i) => b.classList.toggle("wide", i === shownButtons.length - 1 && shownButtons.length % 2 === 1));
@@ -615,7 +645,7 @@ function renderPlayers() {
     pick.className = "pick";
     pick.type = "button";
     pick.disabled = p.out || state.ended || watching();
-    pick.innerHTML = '<span class="badge" hidden></span><span class="name"><span class="who"></span></span><span class="coins"></span><span class="owe"></span><span class="extra"></span><span class="jail"></span><span class="turn"></span>';
+    pick.innerHTML = '<span class="badge" hidden></span><span class="name"><span class="who"></span></span><span class="coins"></span><span class="owe"></span><span class="chars"></span><span class="extra"></span><span class="jail"></span><span class="turn"></span>';
     pick.querySelector(".who").textContent = p.name;
     if (p.linked) {
       const phone = document.createElement("span");
@@ -630,13 +660,21 @@ function renderPlayers() {
     if (p.points !== null && (p.points || p.cards)) {
       pick.querySelector(".extra").textContent = `${p.points} points · ${plural(p.cards, "card")}`;
     }
+    if (powers() && (p.characters || []).length) pick.querySelector(".chars").textContent = p.characters.map(charName).join(" & ");
+    if (contestRules()) {  // the Boss or Grand Prix cards won, and the Property points typed
+      const bits = [];
+      if ((p.won || []).length) bits.push(`${contestRules().card_name} ${p.won.join(", ")}`);
+      if (p.points || p.cards) bits.push(`Property ${p.points} points`);
+      pick.querySelector(".extra").textContent = bits.join(" · ");
+    }
     if (p.in_jail && !p.out) {
       tile.classList.add("jailed");
       const tries = feeOf("jail_roll", "tries");
       const jail = pick.querySelector(".jail");
-      jail.append(Object.assign(document.createElement("span"), { className: "jail-badge", textContent: "in Jail" }),
-                  Object.assign(document.createElement("span"), { className: "jail-tries",
-                    textContent: tries ? `${p.jail_tries} of ${tries} tries` : plural(p.jail_tries || 0, "try") }));
+      jail.append(Object.assign(document.createElement("span"), { className: "jail-badge", textContent: "in Jail" }));
+      // Tries are counted where the block rolls for them (the Movie); elsewhere the table rolls.
+      if (tries) jail.append(Object.assign(document.createElement("span"), { className: "jail-tries",
+                                                                              textContent: `${p.jail_tries} of ${tries} tries` }));
     }
     if (p.out) pick.querySelector(".turn").textContent = "bankrupt";
     else if (p.current) pick.querySelector(".turn").innerHTML = 'current<span class="turn-more"> player</span>';
@@ -1279,7 +1317,7 @@ function charChips(p, onDone) {
     b.setAttribute("aria-pressed", String(mine.includes(c.id)));
     if (other) {
       b.disabled = true;
-      b.append(el("span", "char-taker", other.name));
+      b.append(el("span", "char-taker", `${other.name}'s`));
       b.setAttribute("aria-label", `${c.name}: ${other.name}'s`);
     }
     b.addEventListener("click", () => pickCharacter(p, c.id, b, onDone));
@@ -1741,9 +1779,13 @@ function flipBar(c, next) {
   const b = el("button", "big contest-flip write");
   b.type = "button";
   b.id = "contest-flip";
+  const fight = c.kind === "race" ? "a Race" : "a Boss fight";
+  const who = next.due && state.current_player !== null ? title(state.current_player) : null;
+  if (next.due) b.classList.add("due");
   b.append(el("span", "cf-main", `Flip ${c.card_name} ${next.number}`),
-           el("span", "cf-sub", next.final ? (c.kind === "race" ? "the final Race" : "the final Boss fight")
-             : c.kind === "race" ? "someone landed on or passed GO: a Race" : "someone landed on or passed GO: a Boss fight"));
+           el("span", "cf-sub", (who ? `${who} passed GO: ${fight} at the end of the turn`
+             : `when someone lands on or passes GO: ${fight}`)
+             + (next.final ? (c.kind === "race" ? " (the final Race)" : " (the final Boss fight)") : "")));
   b.addEventListener("click", () => openFlip(b));
   return [b];
 }
@@ -1777,7 +1819,8 @@ function fightPanel(f, c) {
   parts.push(list);
   if (card.pay_to === "card" && f.pot) parts.push(el("p", "contest-note", `On the card: ${plural(f.pot, "coin")} (the winner takes them)`));
   if (f.fighter !== null) {
-    parts.push(el("p", "contest-say", `Press the block for ${title(f.fighter)}: ${card.required} or more wins`));
+    parts.push(el("p", "contest-say", watching() ? `Press the block for ${title(f.fighter)}: ${card.required} or more wins`
+      : `${title(f.fighter)} paid ${card.cost}: ${card.required} or more wins`));
     if (!watching()) parts.push(rollButton(f.fighter));
   } else if (f.up !== null) {
     const p = player(f.up);
@@ -1892,7 +1935,7 @@ function racePanel(r, c, next) {
       for (const x of r.round) round.append(el("span", "chip", `${title(x.player)} ${x.roll}`));
       parts.push(round);
     }
-    parts.push(el("p", "contest-say", `Press the block for ${title(r.roller)}`));
+    parts.push(el("p", "contest-say", watching() ? `Press the block for ${title(r.roller)}` : `${title(r.roller)} rolls next`));
     if (!watching()) parts.push(rollButton(r.roller));
     return parts;
   }
@@ -1963,6 +2006,8 @@ function renderControls() {
   const current = state.current_player;
   $("go").disabled = current === null || held.has($("go"));
   $("jail").disabled = current === null || held.has($("jail"));
+  const roller = $("contest-press");  // the contest's press: off while the block's is
+  if (roller) roller.disabled = held.has($("press"));
   renderPad();
 }
 
@@ -2396,6 +2441,9 @@ function render() {
     gameId = state.game.id;
     chosenFor.clear();
     laterFor.clear();
+    charDraft.clear();
+    raceTicks.clear();
+    pointsDraft.clear();
     lastBalance.clear();
     lastOutcomeId = null;
     for (const id of ["rent-payer", "rent-owner", "bankrupt-player", "bankrupt-creditor"]) {
@@ -2428,6 +2476,7 @@ function render() {
   renderBankrupt();
   renderCoinsBoard();
   if (rules) renderScores();
+  if (rules) { renderCharacters(); renderContest(); }
   renderControls();
   renderHistory().catch(() => {});
 }
@@ -2503,9 +2552,20 @@ $("press").addEventListener("click", () => {
     .catch((err) => { if (sounding(err)) pulse(1200); });
 });
 $("undo").addEventListener("click", () => undoLatest());
-$("next").addEventListener("click", () => {
+$("next").addEventListener("click", async () => {
   if (!state) return;
   const from = state.current_player;
+  const next = state.next_card;
+  if (next && next.due && next.number !== null && contestRules()) {
+    // "At the end of your turn, if you landed on or passed GO, flip over the top card."
+    const c = contestRules();
+    const answer = await ask(`Flip ${c.card_name} ${next.number}?`,
+      [`${title(from)} passed GO this turn: the top ${c.card_name} card is flipped at the end of it.`],
+      [{ label: "Next player", value: "next", cls: "quiet" }, { label: `Flip ${c.card_name} ${next.number}`, value: "flip" }],
+      "flip-due");
+    if (answer === "flip") { openFlip($("next")); return; }
+    if (answer !== "next") return;
+  }
   write("next", "/api/next", from === null ? {} : { from }, { button: $("next"), sticky: true })
     .then((reply) => {
       resetPay();
@@ -2630,6 +2690,8 @@ $("bowser-wins").addEventListener("click", () => {
     .catch(() => {});
 });
 $("pad-drop").addEventListener("click", openDrop);
+$("pad-power").addEventListener("click", openPower);
+$("pad-chars").addEventListener("click", openCharacters);
 $("pad-phone").addEventListener("click", () => {
   const p = player(pay.from);
   if (p) phoneLink(p);
