@@ -23,6 +23,21 @@ def _percentiles(samples: list[float]) -> dict[str, Any]:
     return {"n": len(samples), "p50": at(0.5), "p99": at(0.99), "max": round(samples[-1], 3)}
 
 
+def interleaved_state_reads(banks: dict[str, Bank], reads: int) -> dict[str, Any]:
+    """Each bank's ``state()`` read ``reads`` times, the banks in turn (interleaved, so a
+    noisy machine slows them alike); the first quarter more warms the caches. Closes them."""
+    times: dict[str, list[float]] = {name: [] for name in banks}
+    for i in range(reads + reads // 4):
+        for name, bank in banks.items():
+            start = time.perf_counter()
+            bank.state()
+            if i >= reads // 4:
+                times[name].append((time.perf_counter() - start) * 1000)
+    for bank in banks.values():
+        bank.close()
+    return {name: _percentiles(samples) for name, samples in times.items()}
+
+
 def write_latency_ms(data_dir: Path, writes: int = 300) -> dict[str, Any]:
     """Transfer -> COMMIT returned (WAL, synchronous=FULL), on the data folder's own disk."""
     data_dir.mkdir(parents=True, exist_ok=True)

@@ -7,12 +7,11 @@ from __future__ import annotations
 import random
 import shutil
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 from companion.bank import Bank
-from companion.bench.bank_io import _percentiles
+from companion.bench.bank_io import interleaved_state_reads
 
 PLAYERS = ["Mario", "Peach", "Yoshi", "Donkey Kong"]
 SPACES = ["GO", "Thwomp", "Coin Block", "Warp Pipe", "Acorn Plains", "Bowser's Castle"]
@@ -51,17 +50,8 @@ def board_state_ms(data_dir: Path, lines: int = 5000, reads: int = 200) -> dict[
         _drops_and_scoops(banks["board"], lines, random.Random(1))
         _drops_and_scoops(banks["short_board"], lines // 10, random.Random(2))
         _payments(banks["payments_floor"], lines, random.Random(3))
-        times: dict[str, list[float]] = {name: [] for name in banks}
-        for i in range(reads + reads // 4):  # the first quarter warms the caches
-            for name, bank in banks.items():
-                start = time.perf_counter()
-                bank.state()
-                if i >= reads // 4:
-                    times[name].append((time.perf_counter() - start) * 1000)
         piles = len(banks["board"].board())
-        for bank in banks.values():
-            bank.close()
-        figures = {name: _percentiles(samples) for name, samples in times.items()}
+        figures = interleaved_state_reads(banks, reads)
         return {"lines": lines, "piles": piles, **figures,
                 "ratio_p50": round(figures["board"]["p50"] /
                                    figures["payments_floor"]["p50"], 2),

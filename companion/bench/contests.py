@@ -8,12 +8,11 @@ from __future__ import annotations
 import random
 import shutil
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 from companion.bank import Bank
-from companion.bench.bank_io import _percentiles
+from companion.bench.bank_io import interleaved_state_reads
 from companion.core.outcomes import Kind, Outcome
 
 PLAYERS = ["Mario", "Peach", "Yoshi", "Donkey Kong"]
@@ -82,16 +81,7 @@ def contest_state_ms(data_dir: Path, lines: int = 3000, reads: int = 200) -> dic
         _fights(banks["fights"], random.Random(4))
         _races(banks["races"], random.Random(5))
         moves = {name: len(bank.moves()) for name, bank in banks.items()}
-        times: dict[str, list[float]] = {name: [] for name in banks}
-        for i in range(reads + reads // 4):  # the first quarter warms the caches
-            for name, bank in banks.items():
-                start = time.perf_counter()
-                bank.state()
-                if i >= reads // 4:
-                    times[name].append((time.perf_counter() - start) * 1000)
-        for bank in banks.values():
-            bank.close()
-        figures = {name: _percentiles(samples) for name, samples in times.items()}
+        figures = interleaved_state_reads(banks, reads)
         return {"lines": lines, "moves": moves, **figures,
                 "fights_ratio_p50": round(figures["fights"]["p50"] /
                                           figures["fights_floor"]["p50"], 2),

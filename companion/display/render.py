@@ -589,17 +589,26 @@ def _piranha(surface: pygame.Surface, box: pygame.Rect) -> None:
                                  (x, y + sign * r * 0.17)])
 
 
-def _movie_player_line(face: OutcomeFace) -> tuple[str, Colour]:
-    """Who it was for and what it did to them: coins, another die to come, Jail."""
+def _not_banked_line(face: OutcomeFace, nobody: str) -> tuple[str, Colour] | None:
+    """The player line before the bank has the outcome (untracked, held, on its way) or when
+    it went to nobody; None once it is someone's."""
     if not face.tracked:
         return "", WHITE
     if face.held:
         return "Not saved yet: kept, and saved when it can be", GOLD
     if face.waiting:
         return "…", DIM
+    if face.player is None:
+        return nobody, GOLD
+    return None
+
+
+def _movie_player_line(face: OutcomeFace) -> tuple[str, Colour]:
+    """Who it was for and what it did to them: coins, another die to come, Jail."""
+    pending = _not_banked_line(face, "Nobody's turn: give it on the tablet")
+    if pending is not None:
+        return pending
     who = face.player
-    if who is None:
-        return "Nobody's turn: give it on the tablet", GOLD
     kind = face.kind
     if kind is Kind.BATTLE_ROLL:
         return f"{face.teammate or who} presses for the second die", GOLD
@@ -661,14 +670,9 @@ def _contest_roll(p: Painter, face: OutcomeFace) -> None:
 
 
 def _contest_player_line(face: OutcomeFace) -> tuple[str, Colour]:
-    if not face.tracked:
-        return "", WHITE
-    if face.held:
-        return "Not saved yet: kept, and saved when it can be", GOLD
-    if face.waiting:
-        return "…", DIM
-    if face.player is None:
-        return "Nobody's roll: give it on the tablet", GOLD
+    pending = _not_banked_line(face, "Nobody's roll: give it on the tablet")
+    if pending is not None:
+        return pending
     if face.kind is Kind.BOSS_WON:
         return f"{face.player} beats the Boss!", GREEN
     return f"{face.player} rolled {face.roll}", WHITE
