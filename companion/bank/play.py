@@ -36,7 +36,11 @@ from companion.core.outcomes import Kind, Outcome
 from companion.exc import Refused, shown
 
 if TYPE_CHECKING:
-    from companion.bank.bank import Bank
+    from collections.abc import Sequence
+    from contextlib import AbstractContextManager
+
+    from companion.core.ledger import Entry, Party
+    from companion.core.state import MoveView
 
 ACTIONS = {ContestKind.BOSS: ("open", "fight", "pass", "close"),
            ContestKind.RACE: ("open", "enter", "start", "close")}
@@ -46,9 +50,29 @@ ACTIONS = {ContestKind.BOSS: ("open", "fight", "pass", "close"),
 class GamerPlay:
     """Characters, abilities and contests (mixed into the bank)."""
 
+    if TYPE_CHECKING:  # the bank's own, which these writes use
+        def _write(self) -> AbstractContextManager[sqlite3.Connection]: ...
+        def _open_facts(self, game_id: int | None) -> Facts: ...
+        def _in_game(self, facts: Facts, player: object, what: str = "player") -> int: ...
+        def _balances(self, gid: int) -> dict[int, int]: ...
+        def _board(self, gid: int) -> dict[str, int]: ...
+        def _replay(self, request_id: object, kind: MoveKind, game_id: int | None,
+                    **same: object) -> sqlite3.Row | None: ...
+        def _move_view(self, move_id: int, facts: Facts | None = None) -> MoveView: ...
+        def _ending(self, facts: Facts, money: Mapping[int, int],
+                    winning: Sequence[int]) -> dict[str, Any]: ...
+        def _insert_move(self, db: sqlite3.Connection, gid: int, kind: MoveKind, *,
+                         player: int | None = None, data: Mapping[str, Any] | None = None,
+                         note: str = "", source: str = "", ends: bool = False,
+                         undoes: int | None = None, request_id: str | None = None) -> int: ...
+        def _insert_entry(self, db: sqlite3.Connection, gid: int, move: int, payer: Party,
+                          payee: Party, amount: int, kind: EntryKind, note: str = "",
+                          source: str = "", outcome_id: int | None = None,
+                          undoes: int | None = None, space: str | None = None) -> Entry: ...
+
     # -- characters ------------------------------------------------------------------------
 
-    def set_characters(self: Bank, player: object, characters: object,
+    def set_characters(self, player: object, characters: object,
                        game_id: int | None = None) -> tuple[str, ...]:
         """The character tokens ``player`` plays (two players: two each); each token once at
         the table."""
@@ -76,7 +100,7 @@ class GamerPlay:
 
     # -- abilities ---------------------------------------------------------------------------
 
-    def use_ability(self: Bank, player: object, ability: object, *, targets: object = None,
+    def use_ability(self, player: object, ability: object, *, targets: object = None,
                     spaces: object = None, coins: object = None, character: object = None,
                     spaces_instead: object = False, source: str = "",
                     request_id: str | None = None, game_id: int | None = None) -> Any:
@@ -135,7 +159,7 @@ class GamerPlay:
                                        EntryKind.ABILITY, base.name, source)
             return self._move_view(move, facts)
 
-    def _drop_spaces(self: Bank, facts: Facts, droppers: tuple[int, ...], spaces: object,
+    def _drop_spaces(self, facts: Facts, droppers: tuple[int, ...], spaces: object,
                      jail_space: str) -> dict[int, str]:
         """Where each dropping player stands: named in ``spaces``, or Just Visiting for a
         player in Jail ("drop them on the Just Visiting space")."""
@@ -162,7 +186,7 @@ class GamerPlay:
 
     # -- contests ------------------------------------------------------------------------------
 
-    def contest(self: Bank, kind: object, action: object, *, player: object = None,
+    def contest(self, kind: object, action: object, *, player: object = None,
                 card: object = None, rematch: object = None, source: str = "",
                 request_id: str | None = None, game_id: int | None = None) -> Any:
         """A step of a Boss fight (``open``, ``fight``, ``pass``, ``close``) or a Race
@@ -225,7 +249,7 @@ class GamerPlay:
                                    f"{' (on the card)' if on_card else ''}", source)
             return self._move_view(move, facts)
 
-    def _open_contest(self: Bank, db: sqlite3.Connection, facts: Facts, found: Contests,
+    def _open_contest(self, db: sqlite3.Connection, facts: Facts, found: Contests,
                       player: object, card: object, rematch: object, source: str,
                       request_id: str | None) -> Any:
         deck = found.deck
@@ -279,7 +303,7 @@ class GamerPlay:
                                  request_id=request_id)
         return self._move_view(move, facts)
 
-    def _close_contest(self: Bank, db: sqlite3.Connection, facts: Facts, found: Contests,
+    def _close_contest(self, db: sqlite3.Connection, facts: Facts, found: Contests,
                        data: dict[str, Any], source: str, request_id: str | None) -> Any:
         current = found.current
         assert current is not None
@@ -307,14 +331,14 @@ class GamerPlay:
                                  source=source, ends=last, request_id=request_id)
         return self._move_view(move, facts)
 
-    def _prizes(self: Bank, db: sqlite3.Connection, facts: Facts, move: int, race: Race,
+    def _prizes(self, db: sqlite3.Connection, facts: Facts, move: int, race: Race,
                 source: str) -> None:
         for pid, coins in race.prizes():
             self._insert_entry(db, facts.gid, move, BANK, pid, coins, EntryKind.CONTEST,
                                f"Grand Prix {race.card.number}: place "
                                f"{race.standing.places.index(pid) + 1} prize", source)
 
-    def contest_roller(self: Bank, facts: Facts) -> int | None:
+    def contest_roller(self, facts: Facts) -> int | None:
         """Who the block rolls for in the open contest now (None: nobody)."""
         found = facts.contests
         current = found.current if found is not None else None
@@ -324,7 +348,7 @@ class GamerPlay:
             return current.standing.roller
         return None
 
-    def _contest_roll(self: Bank, db: sqlite3.Connection, facts: Facts, outcome_id: int,
+    def _contest_roll(self, db: sqlite3.Connection, facts: Facts, outcome_id: int,
                       outcome: Outcome, player: int, source: str) -> None:
         """A Boss fighter's or a racer's roll from the block: the contest moves on; a win
         pays the Boss's bonus (and the coins on the card), a finished race its prizes."""
