@@ -342,3 +342,32 @@ async def test_a_retried_contest_step_is_written_once(tmp_path: Path) -> None:
         assert coins(await api.state())["Ann"] == 20 - 2  # paid once
         refusal = await keyed({"action": "pass", "player": ben}, "fight-1", status=400)
         assert "already used for another operation" in refusal["error"]
+
+
+async def test_found_in_review_a_roll_counts_only_in_its_own_fight(tmp_path: Path) -> None:
+    """A review found an undone winning roll could be given to another fighter in a later
+    fight; and a player sent to Jail could still fight."""
+    faces = Faces()
+    async with game(tmp_path, "gamer", ("Ann", "Ben", "Cat"), rng=faces) as (api, app):
+        ann, ben, cat = await api.ids()
+        await api.post("/api/boss", {"action": "open", "card": {**BOSS, "required": 6}})
+        await api.post("/api/boss", {"action": "fight", "player": ann})
+        await press(api, app, faces, 6)
+        await api.post("/api/undo")  # the roll
+        await api.post("/api/undo")  # the fight
+        outcome = (await api.state())["unassigned"][0]["id"]
+        for pid in (ann, ben, cat):
+            await api.post("/api/boss", {"action": "pass", "player": pid})
+        await api.post("/api/boss", {"action": "close"})
+        await api.post("/api/boss", {"action": "open", "card": BOSS, "player": ben})
+        await api.post("/api/jail", {"player": cat, "in_jail": True})
+        await api.post("/api/boss", {"action": "pass", "player": ben})
+        await refused(api, "/api/boss", {"action": "fight", "player": cat}, 400,
+                      "Cat is in Jail: a player in Jail may not take part in Boss Fights")
+        await api.post("/api/boss", {"action": "pass", "player": cat})
+        await api.post("/api/boss", {"action": "fight", "player": ann})
+        await refused(api, "/api/assign", {"outcome": outcome, "player": ann}, 400,
+                      "in the fight or race it was rolled in")
+        state = await press(api, app, faces, 1)
+        assert state["fight"]["winner"] is None and state["fight"]["rolls"] == [
+            {"player": ann, "roll": 1}]

@@ -261,3 +261,51 @@ async def test_undoing_a_close_reopens_the_race_as_it_ended(tmp_path: Path) -> N
         assert state["race"]["winner"] == ben and state["players"][1]["won"] == [1]
         assert state["redo"] is None  # a contest's step is taken again, not redone
         await refused(api, "/api/race", {"action": "enter", "player": ann}, 400, "started")
+
+
+async def test_found_in_review_rematch_undo_jail_and_stray_fields(tmp_path: Path) -> None:
+    """A review found these: undoing a rematch left no way to end the game; a player sent to
+    Jail after entering still raced; ``rematch: true`` passed for card 1; fields that mean
+    nothing for a step were stored or ignored."""
+    faces = Faces()
+    async with game(tmp_path, "mario_kart", ("Ann", "Ben"), rng=faces) as (api, app):
+        ann, ben = await api.ids()
+        await api.post("/api/race", {"action": "open", "card": CARD})
+        await refused(api, "/api/race", {"action": "enter", "player": ann, "card": CARD}, 400,
+                      "card is only for opening a card")
+        await api.post("/api/race", {"action": "enter", "player": ben})
+        await api.post("/api/jail", {"player": ben, "in_jail": True})
+        await refused(api, "/api/race", {"action": "start"}, 400,
+                      "Ben went to Jail after entering")
+        await refused(api, "/api/race", {"action": "enter", "player": ben}, 400, "in Jail")
+        await api.post("/api/jail", {"player": ben, "in_jail": False})
+        await refused(api, "/api/race", {"action": "start", "player": {"junk": 1}}, 400,
+                      "start takes no player")
+        await api.post("/api/race", {"action": "start"})
+        await refused(api, "/api/race", {"action": "close", "player": "x" * 50}, 400,
+                      "close takes no player")
+        await api.post("/api/race", {"action": "close"})
+        for _ in range(6):
+            await api.post("/api/race", {"action": "open", "card": CARD})
+            await api.post("/api/race", {"action": "enter", "player": ann})
+            await api.post("/api/race", {"action": "start"})
+            await api.post("/api/race", {"action": "close"})
+        await api.post("/api/race", {"action": "open", "card": {**CARD, "points": 50}})
+        await api.post("/api/race", {"action": "enter", "player": ann})
+        await api.post("/api/race", {"action": "enter", "player": ben})
+        await api.post("/api/race", {"action": "start"})
+        await press(api, app, faces, 2)
+        await press(api, app, faces, 6)  # Ben wins the final Race: card 8 and a rematch
+        assert (await api.state())["next_card"]["rematch_due"]
+        await refused(api, "/api/race", {"action": "open", "rematch": True}, 400,
+                      "a Grand Prix card a player holds")
+        opened = await api.post("/api/race", {"action": "open", "rematch": 2})
+        assert opened["text"] == "Ann flips the rematch of Grand Prix 2: the race opens"
+        state = await api.state()
+        assert sorted(state["players"][1]["won"]) == [1, 8] and state["race"]["rematch"]
+        await api.post("/api/undo")  # the rematch taken back: the final Race stands as it ended
+        state = await api.state()
+        assert state["race"]["final"] and state["race"]["winner"] == ben
+        assert state["next_card"]["rematch_due"] and state["players"][1]["won"] == [1, 8]
+        end = await api.post("/api/race", {"action": "close"})  # no rematch: the end
+        assert end["ends"] and (await api.state())["ended"]

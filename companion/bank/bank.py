@@ -1346,7 +1346,10 @@ class Bank(GamerPlay):
                 who = clean.get("payer", clean.get("leader"))
             if contest_outcome(outcome):  # the fighter's or the racer's roll, if still due
                 wanted = (params or {}).get("player")
+                found = facts.contests
                 clean = {"player": wanted} if is_id(wanted) else {}
+                if found is not None and found.current_move is not None:
+                    clean["contest"] = found.current_move  # it counts in this contest only
                 who = wanted if facts.ending is None and self.contest_roller(facts) == wanted \
                     and wanted is not None else None
             if late and (facts.ending is not None or who not in facts.active
@@ -1386,8 +1389,11 @@ class Bank(GamerPlay):
                 raise Refused("utility rent is paid by the player it was rolled for")
             if params.get("leader") not in (None, pid):
                 raise Refused("a battle's outcome goes to the player who led it")
-            if contest_outcome(_outcome(row)) and self.contest_roller(facts) != pid:
-                raise Refused("a contest's roll goes to the player whose roll is due")
+            if contest_outcome(_outcome(row)) and (
+                    self.contest_roller(facts) != pid or facts.contests is None or
+                    params.get("contest") != facts.contests.current_move):
+                raise Refused("a contest's roll goes to the player whose roll is due, in the "
+                              "fight or race it was rolled in")
             return self._apply(db, facts, row["id"], pid, source)
 
     def _apply(self, db: sqlite3.Connection, facts: Facts, outcome_id: int, player: int,

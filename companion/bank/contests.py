@@ -96,6 +96,10 @@ def fold(db: sqlite3.Connection, gid: int, deck: Deck, players: int) -> Contests
 def step(found: Contests, move_id: int, data: Mapping[str, Any]) -> None:
     """One contest move, applied to what came before it."""
     action = data["action"]
+    closes = data.get("closes")
+    if action == "open" and closes is not None and closes.get("winner") is not None:
+        # A rematch opened: the final Race it follows ended as it stood.
+        _award(found, closes["winner"], closes["number"], closes["points"])
     if action == "open":
         kind = ContestKind(data["kind"])
         card = card_from_json(kind, data["card"])

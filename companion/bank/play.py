@@ -210,6 +210,11 @@ class GamerPlay:
             if action == "open":
                 return self._open_contest(db, facts, found, player, card, rematch, source,
                                           request_id)
+            for key, value in (("card", card), ("rematch", rematch)):
+                if value is not None:
+                    raise Refused(f"{key} is only for opening a card, not for {action}")
+            if action in ("start", "close") and player is not None:
+                raise Refused(f"{action} takes no player")
             current = found.current
             if current is None:
                 raise Refused(f"no {deck.card} card is open: open one first")
@@ -219,6 +224,10 @@ class GamerPlay:
                 return self._close_contest(db, facts, found, data, source, request_id)
             if action == "start":
                 assert isinstance(current, Race)
+                jailed = [facts.name(p) for p in current.entrants if p in facts.jailed]
+                if jailed:
+                    raise Refused(f"{' and '.join(jailed)} went to Jail after entering: a "
+                                  "player in Jail may not take part in Races")
                 after = current.start()
                 move = self._insert_move(db, facts.gid, MoveKind.CONTEST, data=data,
                                          note=f"{deck.card} {current.card.number}: the race "
@@ -226,6 +235,10 @@ class GamerPlay:
                 self._prizes(db, facts, move, after, source)
                 return self._move_view(move, facts)
             pid = self._in_game(facts, player)
+            if pid in facts.jailed and action in ("fight", "enter"):
+                raise Refused(f"{facts.name(pid)} is in Jail: a player in Jail may not take "
+                              f"part in {'Boss Fights' if action == 'fight' else 'Races'}"
+                              + (" (pass for them)" if action == "fight" else ""))
             if isinstance(current, Fight):
                 after = current.fight(pid) if action == "fight" else current.passes(pid)
                 fee = current.card.cost if action == "fight" else 0
@@ -257,7 +270,8 @@ class GamerPlay:
         if rematch is not None:
             if not found.rematch_due:
                 raise Refused("a rematch is the final Race's prize, once it is over")
-            if not isinstance(rematch, int) or found.holder(rematch) is None:
+            if not isinstance(rematch, int) or isinstance(rematch, bool) or \
+                    found.holder(rematch) is None:
                 held = sorted(c.number for cards in found.won.values() for c in cards)
                 raise Refused(f"rematch must be a {deck.card} card a player holds: "
                               f"{', '.join(map(str, held))}")
@@ -292,11 +306,9 @@ class GamerPlay:
                 "number": number, "order": list(may), "final": final or rematch is not None,
                 "rematch": rematch is not None, "player": flipper, "asked": player}
         if rematch is not None and found.current is not None:
-            # The final Race ends with its rematch: the final Race is closed by it.
-            self._insert_move(db, facts.gid, MoveKind.CONTEST, data={
-                "action": "close", "contest": found.current_move,
-                **_result(found.current)}, note=f"{deck.card} "
-                f"{found.current.card.number}: closed for the rematch", source=source)
+            # The final Race ends with its rematch, in the same move (one undo takes the
+            # rematch back and the final Race stands as it ended).
+            data["closes"] = _result(found.current)
         what = "rematch of " if rematch is not None else ""
         move = self._insert_move(db, facts.gid, MoveKind.CONTEST, player=flipper, data=data,
                                  note=f"{what}{deck.card} {number}", source=source,
