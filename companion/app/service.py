@@ -93,8 +93,9 @@ class Armed:
 
 ENDERS = (c.Bankrupt, c.SetWorms, c.EndGame, c.NewGame, c.ResumeGame, c.BowserWins,
           c.Contest)
-"""Commands that may end the game, or change which game is played (presses wait for them: a
-press drawn meanwhile would be banked into a game it was not drawn for)."""
+"""Commands that may end the game, change which game is played, or change what the next press
+means (a contest step: a fighter pays, a race starts). Presses wait for them: a press drawn
+meanwhile would be banked into a game, or read in a mode, it was not drawn for."""
 RETRY_S = 2.0
 """While the bank has a problem, how often it is tried again (the issue asks for 10 s)."""
 WORMS_LABEL = "Worms are moving!"
