@@ -56,6 +56,13 @@ MOVES_ON_BOARD = (Effect.DROP, Effect.DROP_GIVE, Effect.DROP_UP_TO)
 """Effects whose coins land on a space (each dropping player's space is named)."""
 
 
+def _what_it_does(x: Boost | Ability) -> dict[str, Any]:
+    """The JSON an ability and a boost share: its effect and numbers, words and quote."""
+    return {"effect": x.effect.value, "coins": x.coins, "targets": x.targets.value,
+            "text": x.text, "quote": list(x.quote), "give": x.give,
+            "spaces_instead": x.spaces_instead}
+
+
 @dataclass(frozen=True, slots=True)
 class Boost:
     """A character's special boost on one ability: it replaces the ability's numbers."""
@@ -71,10 +78,7 @@ class Boost:
     """Mario Kart's Mario: collect the coins OR add up to 3 spaces to the roll."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"character": self.character, "effect": self.effect.value,
-                "coins": self.coins, "targets": self.targets.value, "text": self.text,
-                "quote": list(self.quote), "give": self.give,
-                "spaces_instead": self.spaces_instead}
+        return {"character": self.character, **_what_it_does(self)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,11 +108,8 @@ class Ability:
                        spaces_instead=boost.spaces_instead)
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "effect": self.effect.value,
-                "coins": self.coins, "targets": self.targets.value, "text": self.text,
-                "quote": list(self.quote), "give": self.give, "star": self.star,
-                "boosts": [b.to_json() for b in self.boosts],
-                "spaces_instead": self.spaces_instead}
+        return {"id": self.id, "name": self.name, **_what_it_does(self), "star": self.star,
+                "boosts": [b.to_json() for b in self.boosts]}
 
 
 @dataclass(frozen=True, slots=True)
