@@ -1,0 +1,1 @@
+"""Spoken outcomes: what the companion says after an outcome's sound, in the table's language."""

@@ -1,0 +1,64 @@
+"""What the voice says, in words of the table's language (pure: no audio, no clock).
+
+Every line is a gettext message (``companion/i18n/locales``), its numbers as digits (the voice
+reads them in its own language) and its names as typed.
+"""
+
+from __future__ import annotations
+
+from companion.core.outcomes import Kind, Outcome
+from companion.i18n import Translator
+
+
+def _(message: str) -> str:
+    """Marks a message for the catalogs (read by ``pybabel extract``)."""
+    return message
+
+
+def outcome_line(t: Translator, outcome: Outcome, name: str | None) -> str | None:
+    """"Luigi collects 4 coins", "Bowser! Peach pays 5 coins": what an outcome did to whom;
+    None when there is nothing to say (nobody's, or a kind the voice leaves to the screen)."""
+    if name is None:
+        return None
+    kind, n = outcome.kind, outcome.coins
+    if kind is Kind.COINS or kind is Kind.SUPER_STAR:
+        return t.ngettext("{name} collects {n} coin", "{name} collects {n} coins",
+                          n).format(name=name, n=n)
+    if kind is Kind.BOWSER:
+        return t.ngettext("Bowser! {name} pays {n} coin", "Bowser! {name} pays {n} coins",
+                          n).format(name=name, n=n)
+    if kind is Kind.GAME_OVER:
+        return t.ngettext("Game Over! {name} pays {n} coin", "Game Over! {name} pays {n} coins",
+                          n).format(name=name, n=n)
+    if kind is Kind.POWER_UP:
+        return t.gettext("Power-up! {name} rolls again").format(name=name)
+    if kind in (Kind.ROLL, Kind.RACE_ROLL, Kind.BOSS_LOST, Kind.BOSS_WON):
+        return t.gettext("{name} rolled {n}").format(name=name, n=outcome.rolls[-1])
+    return None
+
+
+def turn_line(t: Translator, name: str) -> str:
+    """"Mario's turn"."""
+    return t.gettext("{name}'s turn").format(name=name)
+
+
+def seconds_line(t: Translator, seconds: int) -> str:
+    """"10 seconds left" (the lever timer)."""
+    return t.ngettext("{n} second left", "{n} seconds left", seconds).format(n=seconds)
+
+
+def time_up_line(t: Translator) -> str:
+    return t.gettext("Time is up!")
+
+
+MESSAGES: tuple[tuple[str, str | None], ...] = (
+    ("{name} collects {n} coin", "{name} collects {n} coins"),
+    ("Bowser! {name} pays {n} coin", "Bowser! {name} pays {n} coins"),
+    ("Game Over! {name} pays {n} coin", "Game Over! {name} pays {n} coins"),
+    ("Power-up! {name} rolls again", None),
+    ("{name} rolled {n}", None),
+    ("{name}'s turn", None),
+    ("{n} second left", "{n} seconds left"),
+    ("Time is up!", None),
+)
+"""Every message said aloud (singular, plural): the catalogs must translate each."""

@@ -1,0 +1,81 @@
+"""The catalogs: every language of the Celebration rulebook, every spoken message translated,
+each language's own plural rule (Babel's), placeholders kept, and lines said in each."""
+
+from __future__ import annotations
+
+import re
+import string
+
+import pytest
+from babel.messages.plurals import get_plural
+
+from companion.core.outcomes import Kind, Outcome
+from companion.exc import Refused
+from companion.i18n import LANGUAGES, check_language, translator
+from companion.speech.lines import MESSAGES, outcome_line, seconds_line, turn_line
+
+OTHERS = [code for code in LANGUAGES if code != "en"]
+
+
+def fields(text: str) -> set[str]:
+    return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name}
+
+
+def test_the_rulebooks_languages_are_all_there() -> None:
+    assert list(LANGUAGES) == ["en", "de", "es", "pt", "it", "nl", "sv", "da", "nb", "fi", "pl",
+                               "hu", "tr", "cs", "sk", "ro", "hr", "lt", "sl", "et", "lv",
+                               "ar"]
+    assert [c for c, lang in LANGUAGES.items() if lang.rtl] == ["ar"]
+    with pytest.raises(Refused, match="language must be one of"):
+        check_language("xx")
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_every_message_is_translated_with_the_languages_plural_forms(code: str) -> None:
+    t = translator(code)
+    forms, _expr = get_plural(code)
+    for singular, plural in MESSAGES:
+        assert singular in t.messages, f"{code}: {singular!r} is missing"
+        found = t.messages[singular]
+        assert len(found) == (forms if plural else 1), (code, singular, found)
+        for text in found:
+            assert text.strip() and text != singular and text != plural, (code, singular)
+            assert fields(text) <= fields(plural or singular), (code, text)
+            assert fields(singular) & {"name"} <= fields(text), (code, text)  # who: said
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_the_catalog_says_each_plural_form_of_its_language(code: str) -> None:
+    t = translator(code)
+    lines = {n: t.ngettext("{n} second left", "{n} seconds left", n).format(n=n)
+             for n in (0, 1, 2, 3, 5, 11, 21, 22, 101, 102)}
+    assert all(lines.values())
+    forms, _expr = get_plural(code)
+    assert len({t.plural(n) for n in range(0, 200)}) == forms
+
+
+def test_lines_in_some_languages() -> None:
+    coins = Outcome(Kind.COINS, 4, (1, 4))
+    assert outcome_line(translator("en"), coins, "Luigi") == "Luigi collects 4 coins"
+    assert outcome_line(translator("de"), coins, "Luigi") == "Luigi bekommt 4 Münzen"
+    assert outcome_line(translator("pl"), coins, "Luigi") == "Luigi pobiera 4 monety"
+    assert outcome_line(translator("pl"), Outcome(Kind.COINS, 5, (1, 5)), "Luigi") == \
+        "Luigi pobiera 5 monet"
+    bowser = Outcome(Kind.BOWSER, 5, (3,))
+    assert outcome_line(translator("en"), bowser, "Peach") == "Bowser! Peach pays 5 coins"
+    assert outcome_line(translator("es"), bowser, "Peach") == "¡Bowser! Peach paga 5 monedas"
+    assert outcome_line(translator("sl"), Outcome(Kind.COINS, 2, (1, 2)), "Toad") == \
+        "Toad dobi 2 kovanca"
+    assert outcome_line(translator("ar"), Outcome(Kind.COINS, 2, (1, 2)), "Toad") == \
+        "Toad يحصل على عملتين"
+    assert turn_line(translator("en"), "Mario") == "Mario's turn"
+    assert seconds_line(translator("en"), 10) == "10 seconds left"
+    assert seconds_line(translator("cs"), 3) == "Zbývají 3 sekundy"
+    assert outcome_line(translator("en"), coins, None) is None
+
+
+def test_names_are_said_as_typed_whatever_they_hold() -> None:
+    odd = "{n} {name} 50%"
+    line = outcome_line(translator("de"), Outcome(Kind.BOWSER, 5, (4,)), odd)
+    assert line == f"Bowser! {odd} zahlt 5 Münzen"
+    assert re.search(r"\{", turn_line(translator("fi"), "{x}")) is not None
