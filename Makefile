@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 # libglib2.0 is needed by pygame's mixer wheel; Debian trixie renamed it (64-bit time_t).
 CODENAME := $(shell . /etc/os-release 2>/dev/null; echo $$VERSION_CODENAME)
 GLIB := $(if $(filter bullseye bookworm,$(CODENAME)),libglib2.0-0,libglib2.0-0t64)
-APT_PACKAGES := gcc python3-dev python3-venv libasound2-dev alsa-utils $(GLIB) g++ pkg-config libicu-dev
+APT_PACKAGES := gcc python3-dev python3-venv libasound2-dev alsa-utils $(GLIB) g++ pkg-config libicu-dev espeak-ng
 # The tests also drive Debian's Chromium (through Playwright; never `playwright install`).
 APT_TEST_PACKAGES := chromium systemd
 APT_WANT ?= $(APT_PACKAGES)

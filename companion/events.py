@@ -30,6 +30,8 @@ class BlockOutcome:
     """The edition's words for it (the screen's headline, what to do, one line for the log)."""
     sound_seconds: float = 0.0
     """How long its sound lasts (the block ignores presses meanwhile; a page pulses the ?)."""
+    player: int | None = None
+    """Whom it is for, as the press read the table (None: nobody's turn)."""
 
 
 SOUNDING = "the block is still sounding"

@@ -175,17 +175,17 @@ class TableService:
         if outcome.kind is Kind.RACE_ROLL and self._finishes_race(outcome):
             sound = sound + self.library.sounds["race_finish"]
         played = self.speaker.play(sound, Priority.OUTCOME)
+        state = self.state
+        player = params.get("leader", params.get("player", None if state is None else
+                                                 state.current_player))
         event = BlockOutcome(self.block.presses, outcome, at, source, played,
                              self.library.coin_period, self.library.ping_start(outcome),
                              mode.headline(outcome), mode.instruction(outcome),
-                             mode.describe(outcome), round(sound.seconds, 3))
+                             mode.describe(outcome), round(sound.seconds, 3), player)
         log.info("press %d (%s): %s", event.number, source, event.description)
-        state = self.state
         self.armed = None  # a mode is for one press: back to the edition's default
         if outcome.kind is Kind.BATTLE_ROLL and state is not None:  # the teammate's die next
             self.armed = Armed(state.game.id, mode.id, {**params, "first": outcome.rolls[0]})
-        player = params.get("leader", params.get("player", None if state is None else
-                                                 state.current_player))
         if state is not None:  # the doubles, the Jail: as the bank will have them
             self.state = state.pressed(outcome, player)
         if self.bank is not None:

@@ -17,7 +17,8 @@ class Priority(IntEnum):
     """Who wins when the device cannot play two sounds at once."""
 
     BACKGROUND = 0  # lever-timer ticks and music
-    OUTCOME = 1  # the block's answer: never dropped for a background sound
+    SPEECH = 1  # a spoken outcome or turn: stopped by the next press
+    OUTCOME = 2  # the block's answer: never dropped for a background sound
 
 
 @dataclass

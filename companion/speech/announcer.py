@@ -1,0 +1,148 @@
+"""Spoken outcomes ([speech] enabled): after an outcome's sound, the voice says what happened
+in the table's language; whose turn it is when the turn passes; the lever timer's last ten
+seconds and time up. Through the daemon's speaker, below the outcome sounds: the next press
+stops a line still being said, and never waits for one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import Future
+
+from companion.audio.pcm import Pcm
+from companion.audio.speaker import Priority, Speaker
+from companion.core.outcomes import Kind, Outcome
+from companion.core.state import TableState
+from companion.events import BlockOutcome, Event, StateChanged, TimerChanged
+from companion.i18n import Translator
+from companion.speech.lines import outcome_line, seconds_line, time_up_line, turn_line
+from companion.speech.voice import Voice
+
+log = logging.getLogger(__name__)
+
+GAP_S = 0.04
+"""A breath between an outcome's sound and its words."""
+WARNING_S = 10
+"""The lever timer's warning: "10 seconds left"."""
+TURNS = ("next player", "current player")
+"""Writes that pass the turn (their action names): the voice says whose turn it is."""
+LIKELY = (*(Outcome(Kind.COINS, n, (1, n)) for n in range(1, 7)),
+          Outcome(Kind.BOWSER, 5, (3,)), Outcome(Kind.GAME_OVER, 10, (6,)),
+          Outcome(Kind.POWER_UP, 0, (5,)))
+"""The outcomes rendered ahead for each player (the Question Block's; others on demand)."""
+
+
+class Announcer:
+    """Says lines on the loop, rendered ahead by the :class:`Voice`."""
+
+    def __init__(self, speaker: Speaker, voice: Voice, words: Translator,
+                 time_up_seconds: float = 0.0) -> None:
+        self.speaker = speaker
+        self.voice = voice
+        self.words = words
+        self.time_up_seconds = time_up_seconds
+        self.state: TableState | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._lines: list[asyncio.TimerHandle] = []
+        self._said = 0
+        """Bumped by each new line: a render finishing late for an older one is dropped."""
+        self._prepared: tuple[str, ...] = ()
+        self.spoken: list[str] = []
+        """Every line said, in order (the log and the tests read it)."""
+
+    def heard(self, event: Event) -> None:
+        """A bus listener (on the loop)."""
+        if isinstance(event, BlockOutcome):
+            self.stop()
+            name = self._name(event.player)
+            line = outcome_line(self.words, event.outcome, name)
+            if line is not None:
+                self._say_after(event.sound_seconds + GAP_S, line)
+        elif isinstance(event, StateChanged):
+            before, self.state = self.state, event.state
+            self._prepare(event.state)
+            current = event.state.current
+            if event.action in TURNS and current is not None and (
+                    before is None or before.current_player != current.id):
+                self._say_after(0.0, turn_line(self.words, current.name), interrupt=False)
+        elif isinstance(event, TimerChanged):
+            self._timer_changed(event)
+
+    def _name(self, player: int | None) -> str | None:
+        found = self.state.player(player) if self.state is not None else None
+        return found.name if found is not None else None
+
+    def _timer_changed(self, event: TimerChanged) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if event.what == "started" and event.state.remaining > WARNING_S:
+            line = seconds_line(self.words, WARNING_S)
+            self.voice.prepare([line])
+            self._timer = asyncio.get_running_loop().call_later(
+                event.state.remaining - WARNING_S, self._say, line, self._said)
+        elif event.what == "time_up":
+            self._say_after(self.time_up_seconds + GAP_S, time_up_line(self.words))
+
+    def _say_after(self, delay: float, line: str, *, interrupt: bool = True) -> None:
+        if interrupt:
+            self._cancel_lines()
+        self._lines = [h for h in self._lines if not h.cancelled()]
+        self._said += 1
+        self._lines.append(asyncio.get_running_loop().call_later(delay, self._say, line,
+                                                                 self._said))
+
+    def _cancel_lines(self) -> None:
+        for handle in self._lines:
+            handle.cancel()
+        self._lines = []
+
+    def _say(self, line: str, token: int) -> None:
+        pcm = self.voice.ready(line)
+        if pcm is not None:
+            self._play(line, pcm)
+            return
+        loop = asyncio.get_running_loop()  # not rendered ahead: said when it is, if still due
+        pending = self.voice.get(line)
+        pending.add_done_callback(lambda f: loop.call_soon_threadsafe(self._late, line, token, f))
+
+    def _late(self, line: str, token: int, done: Future[Pcm | None]) -> None:
+        pcm = done.result() if not done.cancelled() else None
+        if pcm is not None and token == self._said:
+            self._play(line, pcm)
+
+    def _play(self, line: str, pcm: Pcm) -> None:
+        self.spoken.append(line)
+        log.info("said: %s", line)
+        self.speaker.play(pcm, Priority.SPEECH)
+
+    def _prepare(self, state: TableState) -> None:
+        """Render ahead what the current players will hear most: their coins, Bowser, Game
+        Over, a power-up, their turn."""
+        names = tuple(p.name for p in state.active)
+        if names == self._prepared:
+            return
+        self._prepared = names
+        t = self.words
+        lines: list[str] = []
+        for name in names:
+            lines.append(turn_line(t, name))
+            for outcome in LIKELY:
+                said = outcome_line(t, outcome, name)
+                if said is not None:
+                    lines.append(said)
+        self.voice.prepare(lines)
+
+    def stop(self) -> None:
+        """The next press: a line still to come or being said stops."""
+        self._cancel_lines()
+        self._said += 1
+        self.speaker.stop(Priority.SPEECH)
+
+    def close(self) -> None:
+        self.stop()
+        if self._timer is not None:
+            self._timer.cancel()
+        self.voice.close()
+

@@ -1,0 +1,111 @@
+"""The voice: espeak-ng (offline, a Debian package) renders a line into our PCM format. Lines
+are rendered ahead, on a worker thread, so a spoken outcome starts the moment its sound ends.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import subprocess
+import tempfile
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+from companion.audio.pcm import Pcm, SoundFileError, read_wav
+from companion.i18n import Language
+
+log = logging.getLogger(__name__)
+
+ESPEAK = "espeak-ng"
+WORDS_PER_MINUTE = 165
+"""A little slower than espeak-ng's 175: heard across a table, over the game's chatter."""
+KEPT = 256
+"""Lines kept rendered (the current players' outcomes and turns, a few languages' worth)."""
+
+
+class VoiceError(RuntimeError):
+    """espeak-ng is missing or could not say a line."""
+
+
+def espeak_available(executable: str = ESPEAK) -> bool:
+    return shutil.which(executable) is not None
+
+
+def render(text: str, language: Language, executable: str = ESPEAK,
+           speed: int = WORDS_PER_MINUTE) -> Pcm:
+    """``text`` said by espeak-ng in ``language``'s voice, as our PCM (44.1 kHz mono)."""
+    path = shutil.which(executable)
+    if path is None:
+        raise VoiceError(f"{executable} is not installed (apt install espeak-ng)")
+    with tempfile.TemporaryDirectory(prefix="companion-voice-") as folder:
+        wav = Path(folder) / "line.wav"
+        try:
+            subprocess.run([path, "-v", language.voice, "-s", str(speed), "-w", str(wav),
+                            "--", text], check=True, capture_output=True, timeout=20)
+            return read_wav(wav)
+        except (subprocess.SubprocessError, OSError, SoundFileError) as exc:
+            raise VoiceError(f"{executable} could not say {text!r}: {exc}") from exc
+
+
+class Voice:
+    """Lines in one language, rendered ahead and kept (the least recently used go first)."""
+
+    def __init__(self, language: Language, *, executable: str = ESPEAK) -> None:
+        self.language = language
+        self.executable = executable
+        self._kept: OrderedDict[str, Pcm] = OrderedDict()
+        self._pending: dict[str, Future[Pcm | None]] = {}
+        self._lock = threading.Lock()
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="voice")
+        self.failures = 0
+
+    def prepare(self, lines: Iterable[str]) -> None:
+        """Render ``lines`` in the background (those kept already are skipped)."""
+        for line in lines:
+            self._submit(line)
+
+    def _submit(self, line: str) -> Future[Pcm | None]:
+        with self._lock:
+            if line in self._kept:
+                done: Future[Pcm | None] = Future()
+                done.set_result(self._kept[line])
+                return done
+            pending = self._pending.get(line)
+            if pending is None:
+                pending = self._worker.submit(self._render, line)
+                self._pending[line] = pending
+            return pending
+
+    def _render(self, line: str) -> Pcm | None:
+        try:
+            pcm = render(line, self.language, self.executable)
+        except VoiceError as exc:
+            self.failures += 1
+            log.warning("the voice can't say a line: %s", exc)
+            pcm = None
+        with self._lock:
+            self._pending.pop(line, None)
+            if pcm is not None:
+                self._kept[line] = pcm
+                self._kept.move_to_end(line)
+                while len(self._kept) > KEPT:
+                    self._kept.popitem(last=False)
+        return pcm
+
+    def ready(self, line: str) -> Pcm | None:
+        """The line if it is rendered already (no waiting)."""
+        with self._lock:
+            pcm = self._kept.get(line)
+            if pcm is not None:
+                self._kept.move_to_end(line)
+            return pcm
+
+    def get(self, line: str) -> Future[Pcm | None]:
+        """The line, rendered now if it was not ahead."""
+        return self._submit(line)
+
+    def close(self) -> None:
+        self._worker.shutdown(wait=False, cancel_futures=True)

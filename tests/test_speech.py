@@ -1,0 +1,100 @@
+"""Spoken outcomes with the real espeak-ng voice: each line rendered ahead and said after its
+outcome's sound, in the table's language, below the outcome sounds (the next press stops it and
+never waits for it), whose turn it is, and the lever timer's last ten seconds."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+from companion.audio.null_backend import NullBackend
+from companion.audio.speaker import Priority, Speaker
+from companion.bank import Bank
+from companion.core.lever import Phase, TimerState
+from companion.core.outcomes import Kind, Outcome
+from companion.events import BlockOutcome, StateChanged, TimerChanged
+from companion.i18n import LANGUAGES, translator
+from companion.speech.announcer import Announcer
+from companion.speech.voice import Voice, espeak_available, render
+
+
+
+def test_the_voice_is_installed() -> None:
+    """espeak-ng is a Debian package the Makefile installs (never a silent skip)."""
+    assert espeak_available()
+
+
+def table(tmp_path, names=("Luigi", "Peach")):  # type: ignore[no-untyped-def]
+    bank = Bank(tmp_path / "bank.sqlite3")
+    bank.new_game("celebration", list(names))
+    state = bank.state()
+    bank.close()
+    return state
+
+
+async def settle(voice: Voice, lines: list[str]) -> None:
+    for _ in range(200):
+        if all(voice.ready(line) is not None for line in lines):
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("the voice did not render its lines")
+
+
+def test_render_speaks_each_language_differently() -> None:
+    english = render("Luigi 4", LANGUAGES["en"])
+    german = render("Luigi 4", LANGUAGES["de"])
+    assert english.seconds > 0.3 and german.seconds > 0.3 and english.data != german.data
+    assert render("Luigi 4", LANGUAGES["en"]).data == english.data  # the same line, the same
+
+
+async def test_an_outcome_is_said_after_its_sound_in_the_tables_language(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    state = table(tmp_path)
+    backend = NullBackend()
+    speaker = Speaker(backend)
+    speaker.open()
+    voice = Voice(LANGUAGES["de"])
+    announcer = Announcer(speaker, voice, translator("de"))
+    announcer.heard(StateChanged("game", "", state))  # renders the players' lines ahead
+    luigi = state.players[0]
+    await settle(voice, ["Luigi bekommt 3 Münzen", "Bowser! Luigi zahlt 5 Münzen"])
+    announcer.heard(BlockOutcome(1, Outcome(Kind.COINS, 3, (2, 3)), 0.0, "button", True,
+                                 sound_seconds=0.2, player=luigi.id))
+    assert backend.played == []  # not during the outcome's sound
+    await asyncio.sleep(0.35)
+    assert announcer.spoken == ["Luigi bekommt 3 Münzen"]
+    assert backend.played == [voice.ready("Luigi bekommt 3 Münzen")]
+    # The next press stops a line still to come: its outcome is said instead.
+    announcer.heard(BlockOutcome(2, Outcome(Kind.BOWSER, 5, (3,)), 1.0, "button", True,
+                                 sound_seconds=0.3, player=luigi.id))
+    announcer.heard(BlockOutcome(3, Outcome(Kind.COINS, 3, (1, 3)), 1.1, "button", True,
+                                 sound_seconds=0.2, player=luigi.id))
+    await asyncio.sleep(0.5)
+    assert announcer.spoken == ["Luigi bekommt 3 Münzen", "Luigi bekommt 3 Münzen"]
+    announcer.close()
+
+
+async def test_whose_turn_and_the_timers_last_ten_seconds(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    state = table(tmp_path)
+    speaker = Speaker(NullBackend())
+    speaker.open()
+    voice = Voice(LANGUAGES["en"])
+    announcer = Announcer(speaker, voice, translator("en"), time_up_seconds=0.1)
+    announcer.heard(StateChanged("game", "", state))
+    peach = state.players[1]
+    moved = replace(state, current_player=peach.id)
+    await settle(voice, ["Peach's turn"])
+    announcer.heard(StateChanged("next player", "", moved))
+    await asyncio.sleep(0.1)
+    assert announcer.spoken == ["Peach's turn"]
+    timer = TimerState(Phase.RUNNING, 10.3, 30.0, False, 1, 30.0, False, 60.0)
+    announcer.heard(TimerChanged("started", "lever", 1.0, 30.0, "", timer))
+    await asyncio.sleep(0.9)
+    assert announcer.spoken[-1] == "10 seconds left"
+    announcer.heard(TimerChanged("time_up", "lever", None, 30.0, "", timer))
+    await asyncio.sleep(1.0)
+    assert announcer.spoken[-1] == "Time is up!"
+    announcer.close()
+
+
+def test_speech_is_below_the_outcome_sounds() -> None:
+    assert Priority.BACKGROUND < Priority.SPEECH < Priority.OUTCOME
