@@ -18,7 +18,6 @@ from companion.speech.announcer import Announcer
 from companion.speech.voice import Voice, espeak_available, render
 
 
-
 def test_the_voice_is_installed() -> None:
     """espeak-ng is a Debian package the Makefile installs (never a silent skip)."""
     assert espeak_available()
