@@ -241,6 +241,29 @@ class LeverConfig:
                                     "(PWMOutputDevice)", _range(1, 100))
 
 
+def _fraction(v: float) -> str | None:
+    return None if 0.0 <= v <= 1.0 else f"must be between 0.0 and 1.0, got {shown(v)}"
+
+
+@dataclass(frozen=True)
+class LightConfig:
+    """The outcome light: an RGB LED (or an RGB strip through drivers) beside the block."""
+
+    red: int = setting(-1, "BCM pin of the red channel; -1 for all three: no light",
+                       _optional_pin)
+    green: int = setting(-1, "BCM pin of the green channel", _optional_pin)
+    blue: int = setting(-1, "BCM pin of the blue channel", _optional_pin)
+    brightness: float = setting(0.6, "0.0-1.0: the share of full power for every colour",
+                                _fraction)
+    active_high: bool = setting(True, "a channel is lit when its pin is high (common-cathode "
+                                      "LED, MOSFET drivers); false for a common-anode LED")
+
+    @property
+    def fitted(self) -> bool:
+        """All three channels have a pin (the config check allows all three or none)."""
+        return min(self.red, self.green, self.blue) >= 0
+
+
 def _port_path(v: str) -> str | None:
     if not v.strip() or "\0" in v:
         return "must be a serial device path such as /dev/companion-reader or /dev/ttyUSB0"
@@ -278,6 +301,30 @@ class ReaderConfig:
         return parse_card_map(self.cards, CARD_ACTION_NAMES)
 
 
+def _language(v: str) -> str | None:
+    from companion.i18n import LANGUAGES
+
+    return None if v in LANGUAGES else (f"must be one of {', '.join(LANGUAGES)} (the "
+                                        f"Celebration rulebook's languages), got {shown(v)}")
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """The table's own settings: the language the companion speaks."""
+
+    language: str = setting("en", "the spoken lines' language: en, de, es, pt, it, nl, sv, "
+                                  "da, nb, fi, pl, hu, tr, cs, sk, ro, hr, lt, sl, et, lv, ar",
+                            _language)
+
+
+@dataclass(frozen=True)
+class SpeechConfig:
+    """Spoken outcomes: after an outcome's sound a voice (espeak-ng) says what happened."""
+
+    enabled: bool = setting(False, "say each outcome, whose turn it is and the timer's last "
+                                   "seconds in the table's language (needs espeak-ng)")
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """The game started when the bank has none yet (the tablet can start others)."""
@@ -312,6 +359,9 @@ class Config:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     lever: LeverConfig = field(default_factory=LeverConfig)
     reader: ReaderConfig = field(default_factory=ReaderConfig)
+    light: LightConfig = field(default_factory=LightConfig)
+    table: TableConfig = field(default_factory=TableConfig)
+    speech: SpeechConfig = field(default_factory=SpeechConfig)
     game: GameConfig = field(default_factory=GameConfig)
     source: Path | None = field(default=None, compare=False)
 
@@ -401,24 +451,39 @@ def from_dict(data: dict[str, Any], base_dir: Path | None = None,
         sections[name] = cls(**values)
     config = Config(**sections, source=source)
     _check_game(config.game)
+    _check_light(config.light)
     _check_pins(config)
     return config
 
 
 def _check_pins(config: Config) -> None:
-    """One job per GPIO pin: the block, the lever and the motor must not share one."""
+    """One job per GPIO pin: the block, the lever, the motor, the status LED and the
+    light's three channels must not share one."""
     owners = {config.block.pin: "block.pin"}
     for key, pin, used in (("lever.pin", config.lever.pin, config.lever.enabled),
                            ("lever.motor_pin", config.lever.motor_pin,
                             config.lever.motor_pin >= 0),
                            ("gpio.status_led_pin", config.gpio.status_led_pin,
-                            config.gpio.status_led_pin >= 0)):
+                            config.gpio.status_led_pin >= 0),
+                           *((f"light.{c}", getattr(config.light, c), config.light.fitted)
+                             for c in ("red", "green", "blue"))):
         if not used:
             continue
         if pin in owners:
             raise ConfigError(key, f"BCM {pin} is already {owners[pin]}; each part needs its "
                                    "own pin")
         owners[pin] = key
+
+
+def _check_light(light: LightConfig) -> None:
+    """The light needs all three channels' pins, or none (-1) for no light."""
+    pins = {"red": light.red, "green": light.green, "blue": light.blue}
+    given = [c for c, pin in pins.items() if pin >= 0]
+    if given and len(given) < 3:
+        missing = next(c for c, pin in pins.items() if pin < 0)
+        raise ConfigError(f"light.{missing}", f"must be a BCM pin too, as light.{given[0]} is "
+                                              "set: the light needs red, green and blue (or "
+                                              "all three -1 for no light)")
 
 
 def _check_game(game: GameConfig) -> None:

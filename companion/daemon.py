@@ -1,10 +1,10 @@
 """The daemon: the wiring and the lifecycle around one asyncio loop.
 
-It opens the parts (speaker, bank file, GPIO pins, lever and motor, status LED), builds the
-table service on them and starts the frontends it is given (the web page, the screen, the card
-readers, the demo's console) with the table as their only handle. Hardware threads hand their
-events to the loop; state lives in the service. A missing part is logged and the rest carries
-on; SIGTERM stops everything cleanly, the motor first.
+It opens the parts (speaker, bank file, GPIO pins, lever and motor, status LED, outcome
+light), builds the table service on them and starts the frontends it is given (the web page,
+the screen, the card readers, the demo's console) with the table as their only handle.
+Hardware threads hand their events to the loop; state lives in the service. A missing part is
+logged and the rest carries on; SIGTERM stops everything cleanly, the motor first.
 """
 
 from __future__ import annotations
@@ -69,6 +69,12 @@ class Daemon:
                                   rulesets=self.rulesets, edition=config.game.edition)
         self.button: Any = None
         self.status_led: Any = None
+        self.light: Any = None
+        """The outcome light (:class:`companion.gpio.light.OutcomeLight`), when fitted."""
+        self._light_unsubscribe: Callable[[], None] | None = None
+        self.announcer: Any = None
+        """Spoken outcomes (:class:`companion.speech.announcer.Announcer`), when enabled."""
+        self._voice_unsubscribe: Callable[[], None] | None = None
         self.frontends: list[Frontend] = []
         self.ready = asyncio.Event()
         self.notifier = Notifier()
@@ -94,6 +100,12 @@ class Daemon:
         self.button = self._open_button(factory)
         self.lever.open(loop, factory)
         self.status_led = self._open_led(factory)
+        self.light = self._open_light(factory)
+        if self.light is not None:
+            self._light_unsubscribe = self.bus.subscribe(self.light.heard)
+        self.announcer = self._open_voice()
+        if self.announcer is not None:
+            self._voice_unsubscribe = self.bus.subscribe(self.announcer.heard)
         self.table.parts = self._parts
         self.table.load()
         log.info("companion ready (button: %s, lever: %s, motor: %s, audio: %s, bank: %s)",
@@ -144,6 +156,50 @@ class Daemon:
             log.warning("status LED on BCM %d unavailable: %s", pin, exc)
             return None
 
+    def _open_voice(self) -> Any:
+        """Spoken outcomes ([speech] enabled); without espeak-ng: a warning, and silence."""
+        if not self.config.speech.enabled:
+            return None
+        from companion.i18n import LANGUAGES, translator
+        from companion.speech.announcer import Announcer
+        from companion.speech.voice import Voice, espeak_available
+
+        code = self.config.table.language
+        if not espeak_available():
+            log.warning("speech is on but espeak-ng is not installed (apt install espeak-ng): "
+                        "carrying on without the voice")
+            return None
+        log.info("speech on: %s", LANGUAGES[code].name)
+        announcer = Announcer(self.speaker, Voice(LANGUAGES[code]), translator(code),
+                              self.table.library.sounds["time_up"].seconds)
+        announcer.table = lambda: self.table.state  # whom an outcome is for, as the press read
+        self.table.speaking = lambda: announcer.pending
+        return announcer
+
+    def _open_light(self, factory: Any) -> Any:
+        """The outcome light; a missing one is a warning (the block plays on without it)."""
+        cfg = self.config.light
+        if not cfg.fitted:
+            return None
+        pins = f"BCM {cfg.red}, {cfg.green}, {cfg.blue}"
+        if factory is None:
+            log.warning("outcome light on %s unavailable: no GPIO", pins)
+            return None
+        from gpiozero.exc import GPIOZeroError
+
+        from companion.gpio.light import OutcomeLight
+
+        try:
+            light = OutcomeLight(cfg.red, cfg.green, cfg.blue, pin_factory=factory,
+                                 brightness=cfg.brightness, active_high=cfg.active_high)
+        except (GPIOZeroError, OSError, RuntimeError) as exc:
+            log.warning("outcome light on %s unavailable: %s; carrying on without it", pins,
+                        exc)
+            return None
+        log.info("outcome light on %s (%s)", pins,
+                 "PWM" if light.pwm else "no PWM: colours on or off")
+        return light
+
     def _show_status(self) -> None:
         """The LED: steady when every part is up, blinking when one is missing."""
         led = self.status_led
@@ -185,6 +241,10 @@ class Daemon:
                      f"BCM {cfg.block.pin}" if self.button else "none: press on the tablet"),
                 Part("lever", self.lever.switch is not None,
                      f"BCM {cfg.lever.pin}" if self.lever.switch else "none"),
+                *((Part("light", self.light is not None,
+                        f"BCM {cfg.light.red}, {cfg.light.green}, {cfg.light.blue}"
+                        if self.light is not None else "unavailable"),)
+                  if cfg.light.fitted else ()),
                 *(Part(f.name, f.healthy, f.status()) for f in self.frontends))
 
     def _storage_heard(self, event: object) -> None:
@@ -262,6 +322,16 @@ class Daemon:
         # The motor first; then every part, each on its own (one failing never keeps the
         # others, least of all the bank, from closing).
         _safely("lever", self.lever.close)  # motor off, running sound off
+        if self._voice_unsubscribe is not None:
+            self._voice_unsubscribe()
+            self._voice_unsubscribe = None
+            _safely("voice", self.announcer.close)
+        if self._light_unsubscribe is not None:
+            self._light_unsubscribe()
+            self._light_unsubscribe = None
+        if self.light is not None:
+            _safely("outcome light", self.light.close)  # off, pins released
+            self.light = None
         if self.status_led is not None:
             _safely("status LED", self.status_led.off)
             _safely("status LED", self.status_led.close)

@@ -147,3 +147,23 @@ asyncio.run(main())
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["BlockOutcome", "True"]
+
+
+def test_the_voice_follows_the_outcome_sound_in_the_tables_language(
+        alsa_env: tuple[dict[str, str], Path], tmp_path: Path) -> None:
+    """[speech] on, [table] language German: after the three coin pings the voice says the
+    line, through the same ALSA device (its own stream: what the file holds last), word for
+    word what espeak-ng renders for it."""
+    from companion.i18n import LANGUAGES
+    from companion.speech.voice import render
+
+    env, captured = alsa_env
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[data]\ndir = "{tmp_path / "data"}"\n[table]\nlanguage = "de"\n'
+                      '[speech]\nenabled = true\n[web]\nenabled = false\n'
+                      '[reader]\nenabled = false\n')
+    done = run_companion("demo", "--config", str(config), "--audio", "simpleaudio", "--seed",
+                         str(seed_for("coins_3")), "--auto", "1", "--display", "off", env=env)
+    assert done.returncode == 0, done.stderr
+    voice = render("Mario bekommt 3 Münzen", LANGUAGES["de"]).data
+    assert captured.read_bytes() == voice  # the voice's own stream came after the pings

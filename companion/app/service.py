@@ -137,6 +137,8 @@ class TableService:
         from Jail and whose turn it is stay as the table played them."""
         self._held_presses: set[str] = set()
         self.parts: Callable[[], tuple[c.Part, ...]] = tuple
+        self.speaking: Callable[[], bool] = lambda: False
+        """A spoken line is due (the daemon's voice, when on): the table is not quiet yet."""
         """The hardware's parts for ``/healthz`` (the daemon's; none by default)."""
         bus.subscribe(self._heard)
 
@@ -365,7 +367,8 @@ class TableService:
 
     def health(self) -> c.Health:
         now = self.clock()
-        quiet = not self.block.is_sounding(now) and self.lever.quiet and not self.speaker.busy
+        quiet = not self.block.is_sounding(now) and self.lever.quiet and \
+            not self.speaker.busy and not self.speaking()
         storage = self.bank.status() if self.bank is not None else StorageView(
             False, "no bank is configured")
         if storage.ok:

@@ -124,6 +124,7 @@ def run_all(presses: int = 200, data_dir: Path | None = None,
     from companion.bench.contests import contest_state_ms
     from companion.bench.held import held_press_ms
     from companion.bench.movie import movie_state_ms
+    from companion.bench.voice import voice_after_outcome_ms
     from companion.bench.ws_fanout import ws_fanout_ms
     from companion.config import default_data_dir
 
@@ -144,6 +145,7 @@ def run_all(presses: int = 200, data_dir: Path | None = None,
         "movie_state_read_ms": movie_state_ms(folder),
         "board_state_read_ms": board_state_ms(folder),
         "contest_state_read_ms": contest_state_ms(folder),
+        "voice_after_outcome_ms": voice_after_outcome_ms(),
         "press_to_pcm_ms": latency["press_to_pcm_ms"],
         "daemon_rss_mib": latency["rss_mib"],
         "display_press_to_outcome_frame_ms": display["press_to_outcome_frame_ms"],

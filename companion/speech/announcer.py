@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from concurrent.futures import Future
 
 from companion.audio.pcm import Pcm
@@ -43,8 +44,13 @@ class Announcer:
         self.words = words
         self.time_up_seconds = time_up_seconds
         self.state: TableState | None = None
-        self._timer: asyncio.TimerHandle | None = None
-        self._lines: list[asyncio.TimerHandle] = []
+        self.table: Callable[[], TableState | None] = lambda: None
+        """The table as the service has it now (the daemon's), for a press before any
+        state was announced."""
+        self._timer: int | None = None
+        """The token of the timer's warning while it is due."""
+        self._lines: dict[int, asyncio.TimerHandle] = {}
+        """Lines due to be said, by token (gone once said or stopped)."""
         self._said = 0
         """Bumped by each new line: a render finishing late for an older one is dropped."""
         self._prepared: tuple[str, ...] = ()
@@ -70,37 +76,45 @@ class Announcer:
             self._timer_changed(event)
 
     def _name(self, player: int | None) -> str | None:
-        found = self.state.player(player) if self.state is not None else None
+        state = self.state or self.table()
+        found = state.player(player) if state is not None else None
         return found.name if found is not None else None
 
     def _timer_changed(self, event: TimerChanged) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
+        if self._timer is not None:  # a warning still due: the timer stopped or restarted
+            handle = self._lines.pop(self._timer, None)
+            if handle is not None:
+                handle.cancel()
             self._timer = None
         if event.what == "started" and event.state.remaining > WARNING_S:
             line = seconds_line(self.words, WARNING_S)
             self.voice.prepare([line])
-            self._timer = asyncio.get_running_loop().call_later(
-                event.state.remaining - WARNING_S, self._say, line, self._said)
+            self._say_after(event.state.remaining - WARNING_S, line, interrupt=False)
+            self._timer = self._said
         elif event.what == "time_up":
             self._say_after(self.time_up_seconds + GAP_S, time_up_line(self.words))
 
     def _say_after(self, delay: float, line: str, *, interrupt: bool = True) -> None:
         if interrupt:
             self._cancel_lines()
-        self._lines = [h for h in self._lines if not h.cancelled()]
         self._said += 1
-        self._lines.append(asyncio.get_running_loop().call_later(delay, self._say, line,
-                                                                 self._said))
+        self._lines[self._said] = asyncio.get_running_loop().call_later(delay, self._say, line,
+                                                                        self._said)
 
     def _cancel_lines(self) -> None:
-        for handle in self._lines:
+        for handle in self._lines.values():
             handle.cancel()
-        self._lines = []
+        self._lines = {}
+
+    @property
+    def pending(self) -> bool:
+        """A line is due, or waits for its rendering (the demo waits for it to be said)."""
+        return bool(self._lines)
 
     def _say(self, line: str, token: int) -> None:
         pcm = self.voice.ready(line)
         if pcm is not None:
+            self._lines.pop(token, None)
             self._play(line, pcm)
             return
         loop = asyncio.get_running_loop()  # not rendered ahead: said when it is, if still due
@@ -109,7 +123,7 @@ class Announcer:
 
     def _late(self, line: str, token: int, done: Future[Pcm | None]) -> None:
         pcm = done.result() if not done.cancelled() else None
-        if pcm is not None and token == self._said:
+        if self._lines.pop(token, None) is not None and pcm is not None:
             self._play(line, pcm)
 
     def _play(self, line: str, pcm: Pcm) -> None:
@@ -142,7 +156,5 @@ class Announcer:
 
     def close(self) -> None:
         self.stop()
-        if self._timer is not None:
-            self._timer.cancel()
         self.voice.close()
 

@@ -60,6 +60,8 @@ class Voice:
         self._pending: dict[str, Future[Pcm | None]] = {}
         self._lock = threading.Lock()
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="voice")
+        self._urgent = ThreadPoolExecutor(max_workers=1, thread_name_prefix="voice-now")
+        """A line due now that was not rendered ahead skips the queue of lines ahead."""
         self.failures = 0
 
     def prepare(self, lines: Iterable[str]) -> None:
@@ -104,8 +106,14 @@ class Voice:
             return pcm
 
     def get(self, line: str) -> Future[Pcm | None]:
-        """The line, rendered now if it was not ahead."""
-        return self._submit(line)
+        """The line, rendered now (ahead of the lines queued to render) if it is not yet."""
+        with self._lock:
+            if line in self._kept:
+                done: Future[Pcm | None] = Future()
+                done.set_result(self._kept[line])
+                return done
+        return self._urgent.submit(self._render, line)
 
     def close(self) -> None:
         self._worker.shutdown(wait=False, cancel_futures=True)
+        self._urgent.shutdown(wait=False, cancel_futures=True)
