@@ -42,8 +42,8 @@ class Result:
 def run_checks(config: Config, config_path: Path | None) -> list[Result]:
     """Every check, in the order a person would fix things."""
     checks: list[Callable[[Config], Result]] = [
-        check_data, check_gpio, check_audio, check_reader, check_display, check_web,
-        check_running]
+        check_data, check_gpio, check_audio, check_voice, check_reader, check_display,
+        check_web, check_running]
     results = [Result("config", "PASS", str(config_path) if config_path else "defaults "
                       "(no --config given)")]
     for check in checks:
@@ -187,6 +187,22 @@ def check_reader(config: Config) -> Result:
         return Result("reader", "FAIL", f"{cfg.port}: {exc}",
                       "is the user in the dialout group? another program on the port?",
                       required=False)
+
+
+def check_voice(config: Config) -> Result:
+    """Spoken outcomes: espeak-ng speaks the table's language."""
+    if not config.speech.enabled:
+        return Result("voice", "SKIP", "[speech] enabled = false", required=False)
+    from companion.i18n import LANGUAGES
+    from companion.speech.voice import VoiceError, render
+
+    language = LANGUAGES[config.table.language]
+    try:
+        line = render("1 2 3", language)
+    except VoiceError as exc:
+        return Result("voice", "FAIL", str(exc), "sudo apt install espeak-ng", required=False)
+    return Result("voice", "PASS", f"espeak-ng speaks {language.name} ({line.seconds:.1f} s "
+                  "for 1 2 3)", required=False)
 
 
 def check_display(config: Config) -> Result:

@@ -219,7 +219,8 @@ def test_doctor_passes_on_working_parts_and_names_each(tmp_path: Path) -> None:
     config.write_text(f'[audio]\nbackend = "simpleaudio"\n[gpio]\npin_factory = "mock"\n'
                       f'[data]\ndir = "{tmp_path / "data"}"\n[web]\nport = 0\n'
                       f'[display]\nenabled = true\n[lever]\nmotor_pin = 22\n'
-                      f'[reader]\nport = "{pty.device}"\nprotocol = "pn532"\n')
+                      f'[reader]\nport = "{pty.device}"\nprotocol = "pn532"\n'
+                      '[speech]\nenabled = true\n[table]\nlanguage = "pl"\n')
     env = {**alsa_file_home(tmp_path / "home", tmp_path / "pcm.raw"),
            "SDL_VIDEODRIVER": "dummy"}
     try:
@@ -230,13 +231,14 @@ def test_doctor_passes_on_working_parts_and_names_each(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
     expected = {"config": "PASS", "data": "PASS", "gpio": "PASS", "audio": "PASS",
-                "reader": "PASS", "display": "PASS", "web": "PASS",
+                "voice": "PASS", "reader": "PASS", "display": "PASS", "web": "PASS",
                 "running": "SKIP"}  # no companion runs on that port (port 0: none to ask)
     seen = {line.split()[1]: line.split()[0] for line in lines if line[:4] in ("PASS", "FAIL",
                                                                               "WARN", "SKIP")}
     assert seen == expected, done.stdout
     assert "claimed block BCM 17, lever BCM 27, motor BCM 22" in done.stdout
     assert "PN532 v1.6 answers" in done.stdout
+    assert "espeak-ng speaks Polski" in done.stdout
     assert (tmp_path / "pcm.raw").stat().st_size > 0  # the test tick went through ALSA
 
 
