@@ -15,7 +15,7 @@ APT_TEST_PACKAGES := chromium systemd
 APT_WANT ?= $(APT_PACKAGES)
 STAMP := $(VENV)/.installed
 
-.PHONY: setup apt demo run test lint bench sounds clean
+.PHONY: setup apt demo run test lint bench sounds catalogs clean
 
 setup: $(STAMP)
 
@@ -56,6 +56,9 @@ bench: setup
 
 sounds: setup
 	$(BIN)/python -m companion.builtin_sounds.generate
+
+catalogs: setup
+	$(BIN)/python -m companion.i18n.extract
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis

@@ -12,13 +12,21 @@ from babel.messages.plurals import get_plural
 from companion.core.outcomes import Kind, Outcome
 from companion.exc import Refused
 from companion.i18n import LANGUAGES, check_language, translator
-from companion.speech.lines import MESSAGES, outcome_line, seconds_line, turn_line
+from companion.i18n.extract import messages
+from companion.speech.lines import outcome_line, seconds_line, turn_line
 
 OTHERS = [code for code in LANGUAGES if code != "en"]
+MESSAGES = messages()
+"""Every message marked in the sources, found by Babel's extractor: each must be translated."""
 
 
 def fields(text: str) -> set[str]:
     return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name}
+
+
+def test_the_sources_mark_the_spoken_lines() -> None:
+    assert ("{name} collects {n} coin", "{name} collects {n} coins") in MESSAGES
+    assert ("Time is up!", None) in MESSAGES and len(MESSAGES) >= 8
 
 
 def test_the_rulebooks_languages_are_all_there() -> None:

@@ -50,15 +50,3 @@ def seconds_line(t: Translator, seconds: int) -> str:
 def time_up_line(t: Translator) -> str:
     return t.gettext("Time is up!")
 
-
-MESSAGES: tuple[tuple[str, str | None], ...] = (
-    ("{name} collects {n} coin", "{name} collects {n} coins"),
-    ("Bowser! {name} pays {n} coin", "Bowser! {name} pays {n} coins"),
-    ("Game Over! {name} pays {n} coin", "Game Over! {name} pays {n} coins"),
-    ("Power-up! {name} rolls again", None),
-    ("{name} rolled {n}", None),
-    ("{name}'s turn", None),
-    ("{n} second left", "{n} seconds left"),
-    ("Time is up!", None),
-)
-"""Every message said aloud (singular, plural): the catalogs must translate each."""
