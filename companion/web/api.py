@@ -486,6 +486,13 @@ async def index(_request: web.Request) -> web.FileResponse:
                             headers={"Cache-Control": "no-cache"})
 
 
+async def service_worker(_request: web.Request) -> web.FileResponse:
+    """The page's service worker, from the root so that its scope is the whole page (one under
+    /static/ could only control /static/); checked for a new version at every load."""
+    return web.FileResponse(STATIC / "sw.js", headers={
+        "Cache-Control": "no-cache", "Content-Type": "text/javascript; charset=utf-8"})
+
+
 async def player_page(_request: web.Request) -> web.FileResponse:
     """A player's own phone (the token arrives after ``#``)."""
     return web.FileResponse(STATIC / "player.html", headers={"Cache-Control": "no-cache"})
@@ -668,6 +675,7 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None
     app.router.add_get("/ws", websocket)
     app.router.add_get("/", index)
     app.router.add_get("/p", player_page)
+    app.router.add_get("/sw.js", service_worker)
     app.router.add_static("/static/", STATIC)
 
     async def on_shutdown(_app: web.Application) -> None:

@@ -46,11 +46,25 @@ function showError(message) {
 
 function clearError() { $("error").hidden = true; }
 
+// One polite live region says each outcome and each move's words to a screen reader, once
+// (the snackbar and the outcome box are not live regions themselves: the dice redraw, the
+// snackbar hides). The same words twice in a row are said twice.
+let announced = 0;
+function announce(text) {
+  const box = $("announce");
+  const words = sentence(text);
+  const turn = ++announced;
+  box.textContent = "";
+  setTimeout(() => { if (turn === announced) box.textContent = words; }, 50);
+  box.dataset.said = words;  // what was said last (tests read it without waiting)
+}
+
 let snackTimer = null;
 function snack(text, action, run) {
   const box = $("toast");
   const button = $("toast-action");
   $("toast-text").textContent = sentence(text);
+  announce(text);
   button.hidden = !action || watching();
   button.textContent = action || "";
   button.onclick = action ? () => { hideSnack(); run(); } : null;
@@ -186,8 +200,12 @@ function outcomeText(o) {
 let lastPress = null;  // the latest press as it sounded (shown while the disk holds it)
 let outcomeTurn = null;  // whose turn it was when the shown outcome came
 
+let outcomeDrawn = false;  // this game's outcome box drawn once: a new outcome after is news
+
 function renderOutcome() {
   const el = $("outcome");
+  const news = outcomeDrawn;
+  outcomeDrawn = true;
   if (state.storage && state.storage.held && lastPress) {
     el.textContent = `${lastPress.headline} ${title(state.current_player)}: ${lastPress.instruction} (not saved yet)`;
     el.className = "outcome coins-only held " + lastPress.kind;
@@ -215,8 +233,17 @@ function renderOutcome() {
   if (o.id !== lastOutcomeId) {
     void el.offsetWidth;  // restart the animation
     if (lastOutcomeId !== null) el.classList.add("fresh");
+    if (news) announce(spokenOutcome(o));
     lastOutcomeId = o.id;
   }
+}
+
+// An outcome in words for a screen reader: the dice's faces said, not drawn.
+function spokenOutcome(o) {
+  if (!DICE_KINDS.has(o.kind)) return outcomeText(o) + (o.player === null ? " (waiting for a player)" : "");
+  const who = o.player === null ? "waiting for a player" : title(o.player);
+  const faces = diceOf(o).map((d) => d.label).join(", ");
+  return [`${bare(o.headline)} (${who})`, faces, o.instruction].filter(Boolean).join(". ");
 }
 
 // -- the Movie edition's dice: large, with pips, and what the roll means ----------------------
@@ -2140,7 +2167,8 @@ const LAST_SECONDS = 5;
 function setTimer(t, what) {
   timer = t;
   timerDeadline = performance.now() + (t ? t.remaining * 1000 : 0);
-  if (what === "time_up") timeUpUntil = performance.now() + 4000;
+  // The seconds are not a live region (a screen reader would say each one): time-up is said.
+  if (what === "time_up") { timeUpUntil = performance.now() + 4000; announce("Time's up!"); }
   if (what === "started") timeUpUntil = 0;
   const seconds = $("timer-seconds");
   if (t && !seconds.dataset.chosen) seconds.value = t.seconds;
@@ -2264,6 +2292,21 @@ function ask(heading, lines, buttons, name, extra) {
   });
 }
 $("dialog").addEventListener("cancel", (ev) => { ev.preventDefault(); if (answerDialog) answerDialog(false); });
+// Tab and Shift+Tab go round the dialog's own controls (the page behind is inert while it is
+// open; without this the browser's own bar would be next).
+$("dialog").addEventListener("keydown", (ev) => {
+  if (ev.key !== "Tab") return;
+  const controls = [...$("dialog").querySelectorAll("button, input, select, textarea, summary, a[href], [tabindex]")]
+    .filter((e) => !e.disabled && e.tabIndex >= 0 && e.getClientRects().length);
+  if (!controls.length) return;
+  const first = controls[0];
+  const last = controls[controls.length - 1];
+  if (ev.shiftKey && (document.activeElement === first || !$("dialog").contains(document.activeElement))) {
+    last.focus(); ev.preventDefault();
+  } else if (!ev.shiftKey && document.activeElement === last) {
+    first.focus(); ev.preventDefault();
+  }
+});
 
 // -- players' phones: a link (and QR code) per player, which the banker can turn off --------------
 
@@ -2446,6 +2489,7 @@ function render() {
     pointsDraft.clear();
     lastBalance.clear();
     lastOutcomeId = null;
+    outcomeDrawn = false;
     for (const id of ["rent-payer", "rent-owner", "bankrupt-player", "bankrupt-creditor"]) {
       delete $(id).dataset.chosen;
     }
@@ -2479,6 +2523,7 @@ function render() {
   if (rules) { renderCharacters(); renderContest(); }
   renderControls();
   renderHistory().catch(() => {});
+  keepAwake();
 }
 
 // The bank is not saving (a full SD card, a read-only folder): said at the top until it is.
@@ -2491,7 +2536,8 @@ function renderStorage(storage) {
 
 function setLink(live) {
   const el = $("link");
-  el.textContent = live ? "live" : "reconnecting…";
+  // Without a network (the page came from the service worker's cache) it says so.
+  el.textContent = live ? "live" : navigator.onLine === false ? "offline: reconnecting…" : "reconnecting…";
   el.className = "status " + (live ? "live" : "offline");
 }
 
@@ -2536,8 +2582,57 @@ function reconnectNow() {
     connect();
   }
 }
-window.addEventListener("online", reconnectNow);
+window.addEventListener("online", () => { if (!socket || socket.readyState !== WebSocket.OPEN) setLink(false); reconnectNow(); });
+window.addEventListener("offline", () => { if (!socket || socket.readyState !== WebSocket.OPEN) setLink(false); });
 document.addEventListener("visibilitychange", () => { if (!document.hidden) reconnectNow(); });
+
+// -- the tablet stays on while a game runs (Screen Wake Lock) --------------------------------------
+// Asked for while a game is open and not ended, and again each time the page comes back into
+// view (the browser lets it go when the page is hidden); let go when the game ends. A browser
+// may refuse (no permission, battery saver, an old browser): the page carries on, the small sun
+// in the header is simply not shown. <html data-wake-lock> says where it stands: "held",
+// "refused", "unsupported", "released" or "off".
+let wakeLock = null;
+let wakeAsking = false;
+let wakeRefused = false;  // asked again only when the page comes back into view
+function wantAwake() { return Boolean(state) && !state.ended && document.visibilityState === "visible"; }
+function setAwake(how) {
+  document.documentElement.dataset.wakeLock = how;
+  $("awake").hidden = how !== "held";
+}
+async function keepAwake() {
+  if (!("wakeLock" in navigator)) { setAwake("unsupported"); return; }
+  if (!wantAwake()) {
+    if (wakeLock) { const held = wakeLock; wakeLock = null; held.release().catch(() => {}); }
+    if (document.documentElement.dataset.wakeLock === "held") setAwake("released");
+    return;
+  }
+  if (wakeLock || wakeAsking || wakeRefused) return;
+  wakeAsking = true;
+  try {
+    const lock = await navigator.wakeLock.request("screen");
+    wakeAsking = false;
+    if (!wantAwake()) { lock.release().catch(() => {}); setAwake("released"); return; }
+    wakeLock = lock;
+    setAwake("held");
+    lock.addEventListener("release", () => {
+      if (wakeLock === lock) { wakeLock = null; setAwake("released"); }
+    });
+  } catch (_) {  // refused: nothing to tell the banker, the page works the same
+    wakeAsking = false;
+    wakeRefused = true;
+    setAwake("refused");
+  }
+}
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") wakeRefused = false;
+  keepAwake();
+});
+
+// -- installing: the app shell kept by a service worker, so the page reloads offline -----------
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
+}
 
 // -- the buttons ------------------------------------------------------------------------------------
 
@@ -2716,5 +2811,6 @@ window.addEventListener("resize", () => { if (state) renderPad(); });
 
 renderRole();
 renderKeys();
+setAwake("off");
 loadEditions().catch(() => {});
 connect();

@@ -1,0 +1,73 @@
+// The banker's page installs and reloads without the network: this service worker keeps the
+// app shell (the page, its script, style, icons and manifest) in a versioned cache.
+//
+// - The shell: network first (a daemon upgraded is a page upgraded at the next load), the cache
+//   when the network fails or is slower than NETWORK_MS (a tablet whose Wi-Fi dropped).
+// - GET /api/*: network first; a copy is kept of the answers read without the table token (the
+//   rules, the editions) so the shell has its words offline. Nothing with the token is stored.
+// - Writes (POST, DELETE), /ws and /healthz: never touched, never cached.
+// Served from /sw.js (not /static/) so its scope is the whole page.
+"use strict";
+
+const VERSION = "qb-shell-v1";
+const SHELL = [
+  "/",
+  "/static/app.css",
+  "/static/app.js",
+  "/static/link-token.js",
+  "/static/prefs.js",
+  "/static/manifest.webmanifest",
+  "/static/icon.svg",
+  "/static/icon-192.png",
+  "/static/icon-512.png",
+];
+const NETWORK_MS = 4000;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(VERSION)
+    .then((cache) => cache.addAll(SHELL.map((url) => new Request(url, { cache: "reload" }))))
+    .then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(caches.keys()
+    .then((keys) => Promise.all(keys.filter((k) => k !== VERSION).map((k) => caches.delete(k))))
+    .then(() => self.clients.claim()));
+});
+
+function withTimeout(promise, ms) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the network is too slow")), ms);
+    promise.then((r) => { clearTimeout(timer); resolve(r); }, (e) => { clearTimeout(timer); reject(e); });
+  });
+}
+
+async function networkFirst(request, key, keep) {
+  const cache = await caches.open(VERSION);
+  try {
+    const reply = await withTimeout(fetch(request), NETWORK_MS);
+    if (keep && reply.ok && reply.type === "basic") cache.put(key, reply.clone()).catch(() => {});
+    return reply;
+  } catch (err) {
+    const kept = await cache.match(key);
+    if (kept) return kept;
+    throw err;
+  }
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;  // writes go to the network, as if no worker were here
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  const path = url.pathname;
+  if (path === "/ws" || path === "/healthz" || path === "/sw.js") return;
+  if (request.mode === "navigate" && path === "/") {
+    // The link's #token never reaches here; "/?anything" is the same page.
+    event.respondWith(networkFirst(request, "/", true));
+  } else if (SHELL.includes(path)) {
+    event.respondWith(networkFirst(request, path, true));
+  } else if (path.startsWith("/api/")) {
+    event.respondWith(networkFirst(request, request, !request.headers.has("Authorization")));
+  }
+});
