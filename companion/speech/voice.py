@@ -69,12 +69,19 @@ class Voice:
         for line in lines:
             self._submit(line)
 
+    def _done(self, line: str) -> Future[Pcm | None] | None:
+        """The line as a finished future if it is kept (call with the lock held)."""
+        if line not in self._kept:
+            return None
+        done: Future[Pcm | None] = Future()
+        done.set_result(self._kept[line])
+        return done
+
     def _submit(self, line: str) -> Future[Pcm | None]:
         with self._lock:
-            if line in self._kept:
-                done: Future[Pcm | None] = Future()
-                done.set_result(self._kept[line])
-                return done
+            kept = self._done(line)
+            if kept is not None:
+                return kept
             pending = self._pending.get(line)
             if pending is None:
                 pending = self._worker.submit(self._render, line)
@@ -108,11 +115,8 @@ class Voice:
     def get(self, line: str) -> Future[Pcm | None]:
         """The line, rendered now (ahead of the lines queued to render) if it is not yet."""
         with self._lock:
-            if line in self._kept:
-                done: Future[Pcm | None] = Future()
-                done.set_result(self._kept[line])
-                return done
-        return self._urgent.submit(self._render, line)
+            kept = self._done(line)
+        return kept if kept is not None else self._urgent.submit(self._render, line)
 
     def close(self) -> None:
         self._worker.shutdown(wait=False, cancel_futures=True)
