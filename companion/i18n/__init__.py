@@ -52,6 +52,7 @@ LANGUAGES = {lang.code: lang for lang in (
 """The languages of the Celebration rulebook, in its order."""
 
 SOURCE = "en"
+PLURAL_TABLE = 200
 
 
 def check_language(code: object) -> str:
@@ -80,9 +81,13 @@ class Translator:
         return found[form] if form < len(found) and found[form] else found[-1]
 
     def to_json(self) -> dict[str, Any]:
+        """The catalog for the page: its messages and its plural rule as a table (``plural``
+        for n 0-199; for larger n the form of ``100 + n % 100``, which every rule of these
+        languages agrees with)."""
         return {"language": self.language.code, "name": self.language.name,
                 "rtl": self.language.rtl,
-                "messages": {k: list(v) for k, v in self.messages.items()}}
+                "messages": {k: list(v) for k, v in self.messages.items()},
+                "plural": [self.plural(n) for n in range(PLURAL_TABLE)]}
 
 
 @cache

@@ -1,8 +1,8 @@
 """The messages to translate, found in the sources by Babel's extractors (Python's ``_``,
-``gettext``, ``ngettext`` calls), and the catalogs brought up to date with them:
-``python -m companion.i18n.extract`` (``make catalogs``) writes ``companion.pot`` and adds any
-new message, untranslated, to every ``locales/<code>.po`` (the tests then fail until it is
-translated)."""
+``gettext``, ``ngettext`` calls; the page's ``t`` and ``tn``), and the catalogs brought up to
+date with them: ``python -m companion.i18n.extract`` (``make catalogs``) writes
+``companion.pot`` and adds any new message, untranslated, to every ``locales/<code>.po`` (the
+tests then fail until it is translated)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2)}
-METHODS = [("**.py", "python")]
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "t": None, "tn": (1, 2)}
+"""Python's ``_``, ``gettext``, ``ngettext``; the page's ``t`` and ``tn`` (its catalog arrives
+from ``GET /api/i18n/<code>``)."""
+METHODS = [("**.py", "python"), ("web/static/**.js", "javascript")]
 
 
 def template() -> object:

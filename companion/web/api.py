@@ -389,6 +389,21 @@ async def post_mode(request: web.Request) -> web.Response:
     return web.json_response({"mode": view.to_json()})
 
 
+async def get_languages(_request: web.Request) -> web.Response:
+    """The languages the companion speaks (the Celebration rulebook's)."""
+    from companion.i18n import LANGUAGES
+
+    return web.json_response({"languages": [
+        {"code": lang.code, "name": lang.name, "rtl": lang.rtl} for lang in LANGUAGES.values()]})
+
+
+async def get_i18n(request: web.Request) -> web.Response:
+    """One language's catalog as JSON (the page's words): ``messages`` and ``plural``."""
+    from companion.i18n import check_language, translator
+
+    return web.json_response(translator(check_language(request.match_info["code"])).to_json())
+
+
 async def get_rules(request: web.Request) -> web.Response:
     return web.json_response(await _table(request).read(c.GetRules()))
 
@@ -648,6 +663,8 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None
     app.router.add_post("/api/go", post_go)
     app.router.add_get("/api/editions", get_editions)
     app.router.add_get("/api/rules", get_rules)
+    app.router.add_get("/api/languages", get_languages)
+    app.router.add_get("/api/i18n/{code}", get_i18n)
     app.router.add_post("/api/mode", post_mode)
     app.router.add_post("/api/jail", post_jail)
     app.router.add_post("/api/toll", post_toll)
