@@ -97,3 +97,52 @@ async def test_whose_turn_and_the_timers_last_ten_seconds(tmp_path) -> None:  # 
 
 def test_speech_is_below_the_outcome_sounds() -> None:
     assert Priority.BACKGROUND < Priority.SPEECH < Priority.OUTCOME
+
+
+async def test_found_in_review_the_timers_lines_and_a_failing_render(
+        tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A review found: a press cancelled the timer's "10 seconds left"; "Time is up!" was
+    still said after the timer restarted; a render that failed outside espeak-ng (no temp
+    folder) left the line pending for ever (the table never quiet)."""
+    import tempfile
+
+    state = table(tmp_path)
+    speaker = Speaker(NullBackend())
+    speaker.open()
+    voice = Voice(LANGUAGES["en"])
+    announcer = Announcer(speaker, voice, translator("en"), time_up_seconds=0.3)
+    announcer.heard(StateChanged("game", "", state))
+    voice.prepare(["10 seconds left", "Time is up!"])
+    await settle(voice, ["10 seconds left", "Time is up!", "Luigi collects 2 coins"])
+    timer = TimerState(Phase.RUNNING, 10.6, 30.0, False, 1, 30.0, False, 60.0)
+    announcer.heard(TimerChanged("started", "lever", 1.0, 30.0, "", timer))
+    announcer.heard(BlockOutcome(1, Outcome(Kind.COINS, 2, (1, 2)), 0.0, "button", True,
+                                 sound_seconds=0.1, player=state.players[0].id))
+    await asyncio.sleep(1.0)
+    assert announcer.spoken == ["Luigi collects 2 coins", "10 seconds left"]
+    announcer.heard(TimerChanged("time_up", "lever", None, 30.0, "", timer))
+    announcer.heard(TimerChanged("started", "lever", 1.0, 30.0, "", timer))  # at once again
+    await asyncio.sleep(0.5)
+    assert announcer.spoken[-1] == "10 seconds left" and "Time is up!" not in announcer.spoken
+    announcer.heard(TimerChanged("stopped", "lever", None, 30.0, "", timer))
+    assert not announcer.pending
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "gone"))
+    announcer.heard(BlockOutcome(2, Outcome(Kind.ROLL, 0, (4,)), 2.0, "button", True,
+                                 sound_seconds=0.0, player=state.players[1].id))  # not ahead
+    for _ in range(100):
+        if not announcer.pending:
+            break
+        await asyncio.sleep(0.02)
+    assert not announcer.pending and voice.failures == 1  # counted, never stuck
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    voice.prepare(["Peach collects 5 coins"])
+    await asyncio.sleep(0.5)
+    await settle(voice, ["Peach collects 5 coins"])  # tried again once the disk is back
+    announcer.close()
+
+
+def test_an_untranslated_plural_falls_back_to_english() -> None:
+    from companion.i18n import Translator
+
+    t = Translator(LANGUAGES["de"], {"{n} second left": ("", "")}, lambda n: int(n != 1))
+    assert t.ngettext("{n} second left", "{n} seconds left", 10) == "{n} seconds left"

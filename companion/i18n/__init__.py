@@ -75,7 +75,7 @@ class Translator:
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         found = self.messages.get(singular)
-        if not found:
+        if not found or not any(found):  # not translated yet: the English
             return singular if n == 1 else plural
         form = self.plural(n)
         return found[form] if form < len(found) and found[form] else found[-1]

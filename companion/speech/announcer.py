@@ -91,8 +91,10 @@ class Announcer:
             self.voice.prepare([line])
             self._say_after(event.state.remaining - WARNING_S, line, interrupt=False)
             self._timer = self._said
-        elif event.what == "time_up":
-            self._say_after(self.time_up_seconds + GAP_S, time_up_line(self.words))
+        elif event.what == "time_up":  # a restart or stop before it is said cancels it too
+            self._say_after(self.time_up_seconds + GAP_S, time_up_line(self.words),
+                            interrupt=False)
+            self._timer = self._said
 
     def _say_after(self, delay: float, line: str, *, interrupt: bool = True) -> None:
         if interrupt:
@@ -101,10 +103,14 @@ class Announcer:
         self._lines[self._said] = asyncio.get_running_loop().call_later(delay, self._say, line,
                                                                         self._said)
 
-    def _cancel_lines(self) -> None:
-        for handle in self._lines.values():
-            handle.cancel()
-        self._lines = {}
+    def _cancel_lines(self, *, timer_too: bool = False) -> None:
+        """Lines due are cancelled; the lever timer's own (its warning, time up) stay unless
+        ``timer_too``: only the timer's events (or the end) cancel those."""
+        keep = self._timer if not timer_too else None
+        for token, handle in list(self._lines.items()):
+            if token != keep:
+                handle.cancel()
+                del self._lines[token]
 
     @property
     def pending(self) -> bool:
@@ -119,10 +125,15 @@ class Announcer:
             return
         loop = asyncio.get_running_loop()  # not rendered ahead: said when it is, if still due
         pending = self.voice.get(line)
-        pending.add_done_callback(lambda f: loop.call_soon_threadsafe(self._late, line, token, f))
+
+        def rendered(done: Future[Pcm | None]) -> None:
+            if not loop.is_closed():  # the daemon may have stopped meanwhile
+                loop.call_soon_threadsafe(self._late, line, token, done)
+
+        pending.add_done_callback(rendered)
 
     def _late(self, line: str, token: int, done: Future[Pcm | None]) -> None:
-        pcm = done.result() if not done.cancelled() else None
+        pcm = None if done.cancelled() or done.exception() is not None else done.result()
         if self._lines.pop(token, None) is not None and pcm is not None:
             self._play(line, pcm)
 
@@ -155,6 +166,7 @@ class Announcer:
         self.speaker.stop(Priority.SPEECH)
 
     def close(self) -> None:
+        self._cancel_lines(timer_too=True)
         self.stop()
         self.voice.close()
 

@@ -40,14 +40,14 @@ def render(text: str, language: Language, executable: str = ESPEAK,
     path = shutil.which(executable)
     if path is None:
         raise VoiceError(f"{executable} is not installed (apt install espeak-ng)")
-    with tempfile.TemporaryDirectory(prefix="companion-voice-") as folder:
-        wav = Path(folder) / "line.wav"
-        try:
+    try:
+        with tempfile.TemporaryDirectory(prefix="companion-voice-") as folder:
+            wav = Path(folder) / "line.wav"
             subprocess.run([path, "-v", language.voice, "-s", str(speed), "-w", str(wav),
                             "--", text], check=True, capture_output=True, timeout=20)
             return read_wav(wav)
-        except (subprocess.SubprocessError, OSError, SoundFileError) as exc:
-            raise VoiceError(f"{executable} could not say {text!r}: {exc}") from exc
+    except (subprocess.SubprocessError, OSError, SoundFileError) as exc:
+        raise VoiceError(f"{executable} could not say {text!r}: {exc}") from exc
 
 
 class Voice:
@@ -89,14 +89,16 @@ class Voice:
             return pending
 
     def _render(self, line: str) -> Pcm | None:
+        pcm = None
         try:
             pcm = render(line, self.language, self.executable)
-        except VoiceError as exc:
+        except Exception as exc:  # never a stuck line: counted, logged, tried again later
             self.failures += 1
             log.warning("the voice can't say a line: %s", exc)
-            pcm = None
+        finally:
+            with self._lock:
+                self._pending.pop(line, None)
         with self._lock:
-            self._pending.pop(line, None)
             if pcm is not None:
                 self._kept[line] = pcm
                 self._kept.move_to_end(line)

@@ -3,13 +3,14 @@
 //
 // - The shell: network first (a daemon upgraded is a page upgraded at the next load), the cache
 //   when the network fails or is slower than NETWORK_MS (a tablet whose Wi-Fi dropped).
-// - GET /api/*: network first; a copy is kept of the answers read without the table token (the
-//   rules, the editions) so the shell has its words offline. Nothing with the token is stored.
+// - GET of a few public reads (the editions, the rules, the languages and their catalogs):
+//   network first, a copy kept so the shell has its words offline. Every other /api/ read (with
+//   the token, the journal's pages) is left to the network: nothing of it is stored.
 // - Writes (POST, DELETE), /ws and /healthz: never touched, never cached.
 // Served from /sw.js (not /static/) so its scope is the whole page.
 "use strict";
 
-const VERSION = "qb-shell-v1";
+const VERSION = "qb-shell-v2";
 const SHELL = [
   "/",
   "/static/app.css",
@@ -42,14 +43,19 @@ function withTimeout(promise, ms) {
   });
 }
 
+const PUBLIC_API = ["/api/editions", "/api/rules", "/api/languages"];
+// The answers kept for the shell's words offline: a fixed few, read without the token (each
+// language's catalog, /api/i18n/<code>, too). Anything else under /api/ is the network's alone.
+
 async function networkFirst(request, key, keep) {
   const cache = await caches.open(VERSION);
+  const kept = await cache.match(key);
   try {
-    const reply = await withTimeout(fetch(request), NETWORK_MS);
+    // A slow network gives way to a kept copy; with none, the page waits for the answer.
+    const reply = await (kept ? withTimeout(fetch(request), NETWORK_MS) : fetch(request));
     if (keep && reply.ok && reply.type === "basic") cache.put(key, reply.clone()).catch(() => {});
     return reply;
   } catch (err) {
-    const kept = await cache.match(key);
     if (kept) return kept;
     throw err;
   }
@@ -67,7 +73,8 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(networkFirst(request, "/", true));
   } else if (SHELL.includes(path)) {
     event.respondWith(networkFirst(request, path, true));
-  } else if (path.startsWith("/api/")) {
-    event.respondWith(networkFirst(request, request, !request.headers.has("Authorization")));
-  }
+  } else if ((PUBLIC_API.includes(path) || path.startsWith("/api/i18n/")) &&
+             !request.headers.has("Authorization") && !url.search) {
+    event.respondWith(networkFirst(request, path, true));
+  }  // any other /api/ read (with the token, the journal's pages, ...) goes to the network
 });
