@@ -162,6 +162,7 @@ class Daemon:
             return None
         from companion.i18n import LANGUAGES, translator
         from companion.speech.announcer import Announcer
+        from companion.speech.lines import outcomes_of
         from companion.speech.voice import Voice, espeak_available
 
         code = self.config.table.language
@@ -171,7 +172,8 @@ class Daemon:
             return None
         log.info("speech on: %s", LANGUAGES[code].name)
         announcer = Announcer(self.speaker, Voice(LANGUAGES[code]), translator(code),
-                              self.table.library.sounds["time_up"].seconds)
+                              self.table.library.sounds["time_up"].seconds,
+                              lambda: outcomes_of(self.table.rules().default_mode))
         announcer.table = lambda: self.table.state  # whom an outcome is for, as the press read
         self.table.speaking = lambda: announcer.pending
         return announcer

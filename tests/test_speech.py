@@ -10,17 +10,37 @@ from dataclasses import replace
 from companion.audio.null_backend import NullBackend
 from companion.audio.speaker import Priority, Speaker
 from companion.bank import Bank
+from companion.core.editions import editions
 from companion.core.lever import Phase, TimerState
 from companion.core.outcomes import Kind, Outcome
 from companion.events import BlockOutcome, StateChanged, TimerChanged
 from companion.i18n import LANGUAGES, translator
 from companion.speech.announcer import Announcer
+from companion.speech.lines import outcomes_of
 from companion.speech.voice import Voice, espeak_available, render
 
 
 def test_the_voice_is_installed() -> None:
     """espeak-ng is a Debian package the Makefile installs (never a silent skip)."""
     assert espeak_available()
+
+
+def BLOCK() -> tuple[Outcome, ...]:
+    return outcomes_of(editions()["celebration"].default_mode)
+
+
+def test_the_lines_rendered_ahead_are_priced_by_the_ruleset() -> None:
+    """What the voice renders ahead is every outcome of the edition's default press, priced by
+    its ruleset (house rules included), not a list of its own."""
+    from dataclasses import replace as changed
+
+    mode = editions()["celebration"].default_mode
+    labels = {o.label: o for o in outcomes_of(mode)}
+    assert set(labels) == set(mode.odds())  # each class the block can draw, once
+    assert labels["bowser"].coins == mode.fees["bowser"]
+    house = changed(mode, fees={**mode.fees, "bowser": 4})
+    assert {o.label: o for o in outcomes_of(house)}["bowser"].coins == 4
+    assert outcomes_of(editions()["wiggly_worms"].default_mode) == ()  # the lever: no dice
 
 
 def table(tmp_path, names=("Luigi", "Peach")):  # type: ignore[no-untyped-def]
@@ -52,7 +72,7 @@ async def test_an_outcome_is_said_after_its_sound_in_the_tables_language(tmp_pat
     speaker = Speaker(backend)
     speaker.open()
     voice = Voice(LANGUAGES["de"])
-    announcer = Announcer(speaker, voice, translator("de"))
+    announcer = Announcer(speaker, voice, translator("de"), likely=BLOCK)
     announcer.heard(StateChanged("game", "", state))  # renders the players' lines ahead
     luigi = state.players[0]
     await settle(voice, ["Luigi bekommt 3 Münzen", "Bowser! Luigi zahlt 5 Münzen"])
@@ -77,7 +97,7 @@ async def test_whose_turn_and_the_timers_last_ten_seconds(tmp_path) -> None:  # 
     speaker = Speaker(NullBackend())
     speaker.open()
     voice = Voice(LANGUAGES["en"])
-    announcer = Announcer(speaker, voice, translator("en"), time_up_seconds=0.1)
+    announcer = Announcer(speaker, voice, translator("en"), time_up_seconds=0.1, likely=BLOCK)
     announcer.heard(StateChanged("game", "", state))
     peach = state.players[1]
     moved = replace(state, current_player=peach.id)
@@ -110,7 +130,7 @@ async def test_found_in_review_the_timers_lines_and_a_failing_render(
     speaker = Speaker(NullBackend())
     speaker.open()
     voice = Voice(LANGUAGES["en"])
-    announcer = Announcer(speaker, voice, translator("en"), time_up_seconds=0.3)
+    announcer = Announcer(speaker, voice, translator("en"), time_up_seconds=0.3, likely=BLOCK)
     announcer.heard(StateChanged("game", "", state))
     voice.prepare(["10 seconds left", "Time is up!"])
     await settle(voice, ["10 seconds left", "Time is up!", "Luigi collects 2 coins"])

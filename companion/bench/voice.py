@@ -14,12 +14,13 @@ from companion.audio.null_backend import NullBackend
 from companion.audio.pcm import Pcm
 from companion.audio.speaker import Speaker
 from companion.bench.stats import summary
+from companion.core.editions import editions
 from companion.core.outcomes import Kind, Outcome
 from companion.core.state import GameView, PlayerView, TableState
 from companion.events import BlockOutcome, StateChanged
 from companion.i18n import LANGUAGES, translator
 from companion.speech.announcer import GAP_S, Announcer
-from companion.speech.lines import outcome_line
+from companion.speech.lines import outcome_line, outcomes_of
 from companion.speech.voice import Voice, espeak_available
 
 SOUND_S = 0.05
@@ -50,7 +51,8 @@ async def _run(rounds: int, language: str) -> dict[str, Any]:
     speaker = Speaker(backend)
     speaker.open()
     voice = Voice(LANGUAGES[language])
-    announcer = Announcer(speaker, voice, translator(language))
+    announcer = Announcer(speaker, voice, translator(language),
+                          likely=lambda: outcomes_of(editions()["celebration"].default_mode))
     announcer.heard(StateChanged("game", "", state))  # renders the players' lines ahead
     outcome = Outcome(Kind.COINS, 3, (1, 3))
     line = outcome_line(announcer.words, outcome, "Mario")

@@ -13,7 +13,7 @@ from concurrent.futures import Future
 
 from companion.audio.pcm import Pcm
 from companion.audio.speaker import Priority, Speaker
-from companion.core.outcomes import Kind, Outcome
+from companion.core.outcomes import Outcome
 from companion.core.state import TableState
 from companion.events import BlockOutcome, Event, StateChanged, TimerChanged
 from companion.i18n import Translator
@@ -28,21 +28,21 @@ WARNING_S = 10
 """The lever timer's warning: "10 seconds left"."""
 TURNS = ("next player", "current player")
 """Writes that pass the turn (their action names): the voice says whose turn it is."""
-LIKELY = (*(Outcome(Kind.COINS, n, (1, n)) for n in range(1, 7)),
-          Outcome(Kind.BOWSER, 5, (3,)), Outcome(Kind.GAME_OVER, 10, (6,)),
-          Outcome(Kind.POWER_UP, 0, (5,)))
-"""The outcomes rendered ahead for each player (the Question Block's; others on demand)."""
 
 
 class Announcer:
     """Says lines on the loop, rendered ahead by the :class:`Voice`."""
 
     def __init__(self, speaker: Speaker, voice: Voice, words: Translator,
-                 time_up_seconds: float = 0.0) -> None:
+                 time_up_seconds: float = 0.0,
+                 likely: Callable[[], tuple[Outcome, ...]] = tuple) -> None:
         self.speaker = speaker
         self.voice = voice
         self.words = words
         self.time_up_seconds = time_up_seconds
+        self.likely = likely
+        """The outcomes worth rendering ahead for each player: the edition's default mode's,
+        priced by its ruleset (the daemon's; others are rendered when said)."""
         self.state: TableState | None = None
         self.table: Callable[[], TableState | None] = lambda: None
         """The table as the service has it now (the daemon's), for a press before any
@@ -143,17 +143,18 @@ class Announcer:
         self.speaker.play(pcm, Priority.SPEECH)
 
     def _prepare(self, state: TableState) -> None:
-        """Render ahead what the current players will hear most: their coins, Bowser, Game
-        Over, a power-up, their turn."""
+        """Render ahead what the current players will hear most: their turn and every outcome
+        of the edition's default press (coins, Bowser, Game Over, a power-up ...)."""
         names = tuple(p.name for p in state.active)
         if names == self._prepared:
             return
         self._prepared = names
         t = self.words
+        likely = self.likely()
         lines: list[str] = []
         for name in names:
             lines.append(turn_line(t, name))
-            for outcome in LIKELY:
+            for outcome in likely:
                 said = outcome_line(t, outcome, name)
                 if said is not None:
                     lines.append(said)

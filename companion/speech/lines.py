@@ -6,7 +6,9 @@ reads them in its own language) and its names as typed.
 
 from __future__ import annotations
 
+from companion.core.editions.modes import SIDES, Mode
 from companion.core.outcomes import Kind, Outcome
+from companion.exc import Refused
 from companion.i18n import Translator
 
 
@@ -50,3 +52,27 @@ def seconds_line(t: Translator, seconds: int) -> str:
 def time_up_line(t: Translator) -> str:
     return t.gettext("Time is up!")
 
+
+
+class _Faces:
+    """A die that shows the faces given, in turn (to list what a mode can draw)."""
+
+    def __init__(self, *faces: int) -> None:
+        self.faces = list(faces)
+
+    def randint(self, a: int, b: int) -> int:
+        return self.faces.pop(0) if self.faces else a
+
+
+def outcomes_of(mode: Mode) -> tuple[Outcome, ...]:
+    """Every outcome ``mode`` can draw with one press, priced by the edition's ruleset (the
+    lines rendered ahead): each pair of faces read through the mode's own table."""
+    found: dict[str, Outcome] = {}
+    for first in range(1, SIDES + 1):
+        for second in range(1, SIDES + 1):
+            try:
+                outcome = mode.draw(_Faces(first, second))
+            except Refused:  # the lever: a press draws nothing
+                return ()
+            found.setdefault(outcome.label, outcome)
+    return tuple(found.values())

@@ -115,6 +115,13 @@ def _only(data: dict[str, Any], *allowed: str) -> None:
         raise Refused(f"unknown field(s): {', '.join(extra)}")
 
 
+def _required(data: dict[str, Any], *keys: str) -> None:
+    """Refused naming the first of ``keys`` the body lacks."""
+    for key in keys:
+        if key not in data:
+            raise Refused(f"{key} is required")
+
+
 def _request_id(request: web.Request) -> str | None:
     return request.headers.get("Idempotency-Key")
 
@@ -270,9 +277,7 @@ async def post_drops(request: web.Request) -> web.Response:
     pile on that space (what the player has, at most: ``message`` says so)."""
     data = await _body(request)
     _only(data, "player", "space", "coins")
-    for key in ("player", "space", "coins"):
-        if key not in data:
-            raise Refused(f"{key} is required")
+    _required(data, "player", "space", "coins")
     move = await _act(request, c.Drop(data["player"], data["space"], data["coins"]),
                       keyed=True)
     return web.json_response(move.to_json(), status=201)
@@ -282,9 +287,7 @@ async def post_scoops(request: web.Request) -> web.Response:
     """``{"player": id, "space": name}``: the whole pile on that space to the player."""
     data = await _body(request)
     _only(data, "player", "space")
-    for key in ("player", "space"):
-        if key not in data:
-            raise Refused(f"{key} is required")
+    _required(data, "player", "space")
     move = await _act(request, c.Scoop(data["player"], data["space"]), keyed=True)
     return web.json_response(move.to_json(), status=201)
 
@@ -293,9 +296,7 @@ async def post_characters(request: web.Request) -> web.Response:
     """``{"player": id, "characters": [name, ...]}``: the character tokens a player plays."""
     data = await _body(request)
     _only(data, "player", "characters")
-    for key in ("player", "characters"):
-        if key not in data:
-            raise Refused(f"{key} is required")
+    _required(data, "player", "characters")
     picked = await _act(request, c.SetCharacters(data["player"], data["characters"]))
     return web.json_response({"player": data["player"], "characters": list(picked)})
 
@@ -307,9 +308,7 @@ async def post_abilities(request: web.Request) -> web.Response:
     data = await _body(request)
     _only(data, "player", "ability", "targets", "spaces", "coins", "character",
           "spaces_instead")
-    for key in ("player", "ability"):
-        if key not in data:
-            raise Refused(f"{key} is required")
+    _required(data, "player", "ability")
     move = await _act(request, c.UseAbility(
         data["player"], data["ability"], data.get("targets"), data.get("spaces"),
         data.get("coins"), data.get("character"), data.get("spaces_instead", False)),
