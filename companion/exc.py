@@ -7,6 +7,11 @@ refuses it), :class:`Unavailable` 503 (a part is missing). None of them has chan
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from companion.i18n.said import Said
+
 
 def shown(value: object, limit: int = 40) -> str:
     """A value as an error message quotes it: its repr, cut short if long (and a huge integer
@@ -18,7 +23,16 @@ def shown(value: object, limit: int = 40) -> str:
 
 
 class CompanionError(Exception):
-    """Base of every error the companion raises on purpose."""
+    """Base of every error the companion raises on purpose. Its message is English text or a
+    :class:`~companion.i18n.said.Said` (``said``), which each reader puts into its own
+    language; ``str()`` is the English."""
+
+    def __init__(self, message: str | Said = "", *args: object) -> None:
+        super().__init__(message, *args)
+        self.said = message
+
+    def __str__(self) -> str:
+        return str(self.said)
 
 
 class Refused(CompanionError, ValueError):

@@ -24,7 +24,8 @@ def from_config(config: Config, *, on_quit: Callable[[], None] | None = None,
         from companion.web.server import WebFrontend
 
         web = WebFrontend(config.web, config.data_dir, reader=cards,
-                          any_port_if_taken=any_port_if_taken)
+                          any_port_if_taken=any_port_if_taken,
+                          language=config.table.language)
         frontends.append(web)
     if config.display.enabled:
         from companion.display.frontend import ScreenFrontend

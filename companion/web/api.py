@@ -31,6 +31,7 @@ from companion.events import (
     TimerChanged,
 )
 from companion.exc import Conflict, Refused, Unavailable
+from companion.i18n.said import Said, as_json
 from companion.web import players
 from companion.web.privacy import has_token, public
 
@@ -42,6 +43,7 @@ TABLE: web.AppKey[Table] = web.AppKey("table", object)  # type: ignore[arg-type]
 READER: web.AppKey[ReaderSource | None] = web.AppKey("reader", object)  # type: ignore[arg-type]
 TOKEN: web.AppKey[str] = web.AppKey("token", str)
 HUB: web.AppKey[Hub] = web.AppKey("hub", object)  # type: ignore[arg-type]
+LANGUAGE: web.AppKey[str] = web.AppKey("language", str)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -58,8 +60,11 @@ STATUS = ((Refused, 400), (Conflict, 409), (Unavailable, 503))
 """The companion's errors as HTTP statuses (:mod:`companion.exc`)."""
 
 
-def _error(status: int, message: str) -> web.Response:
-    return web.json_response({"error": message}, status=status)
+def _error(status: int, message: str | Said) -> web.Response:
+    """``error`` in English; ``words`` the same message for the page to put into its own
+    language (a :class:`Said`; plain text when the message is not in the catalogs)."""
+    return web.json_response({"error": str(message), "words": as_json(message)},
+                             status=status)
 
 
 @web.middleware
@@ -68,7 +73,7 @@ async def errors_as_json(request: web.Request, handler: Handler) -> web.StreamRe
     try:
         return await handler(request)
     except (Refused, Conflict, Unavailable) as exc:
-        return _error(next(code for cls, code in STATUS if isinstance(exc, cls)), str(exc))
+        return _error(next(code for cls, code in STATUS if isinstance(exc, cls)), exc.said)
     except web.HTTPException as exc:
         if exc.status < 400:
             raise
@@ -388,12 +393,14 @@ async def post_mode(request: web.Request) -> web.Response:
     return web.json_response({"mode": view.to_json()})
 
 
-async def get_languages(_request: web.Request) -> web.Response:
-    """The languages the companion speaks (the Celebration rulebook's)."""
+async def get_languages(request: web.Request) -> web.Response:
+    """The languages the companion speaks (the Celebration rulebook's) and the table's
+    (``[table] language``: a page's language until its device picks another)."""
     from companion.i18n import LANGUAGES
 
     return web.json_response({"languages": [
-        {"code": lang.code, "name": lang.name, "rtl": lang.rtl} for lang in LANGUAGES.values()]})
+        {"code": lang.code, "name": lang.name, "rtl": lang.rtl} for lang in LANGUAGES.values()],
+        "table": request.app[LANGUAGE]})
 
 
 async def get_i18n(request: web.Request) -> web.Response:
@@ -635,14 +642,15 @@ async def _send_all(ws: web.WebSocketResponse,
         await ws.send_json(message)
 
 
-def build_app(table: Table, token: str, reader: ReaderSource | None = None
-              ) -> web.Application:
-    """The aiohttp application for one table."""
+def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
+              language: str = "en") -> web.Application:
+    """The aiohttp application for one table; ``language`` the table's."""
     app = web.Application(middlewares=[errors_as_json, token_for_writes],
                           client_max_size=MAX_BODY)
     app[TABLE] = table
     app[READER] = reader
     app[TOKEN] = token
+    app[LANGUAGE] = language
     hub = Hub()
     app[HUB] = hub
     unsubscribe = table.subscribe(hub.publish)

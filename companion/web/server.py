@@ -55,9 +55,10 @@ class WebServer:
 
 async def start_web(table: Table, host: str, port: int, token: str,
                     reader: ReaderSource | None = None,
-                    allowed_hosts: Iterable[str] = ()) -> WebServer:
-    """Bind and serve; ``port`` 0 picks a free one (tests)."""
-    app = build_app(table, token, reader)
+                    allowed_hosts: Iterable[str] = (), language: str = "en") -> WebServer:
+    """Bind and serve; ``port`` 0 picks a free one (tests); ``language`` the table's (a page
+    shows it until its device picks another)."""
+    app = build_app(table, token, reader, language=language)
     app[BIND_HOST] = host  # the players' phone links name the LAN address from it
     guard = harden(app, token=token, bind_host=host, allowed_hosts=allowed_hosts)
     # A page stuck mid-request must not hold up shutdown (systemd allows the daemon 2 s).
@@ -97,8 +98,9 @@ class WebFrontend:
 
     def __init__(self, cfg: WebConfig, data_dir: Path, *,
                  reader: ReaderSource | None = None,
-                 any_port_if_taken: bool = False) -> None:
+                 any_port_if_taken: bool = False, language: str = "en") -> None:
         self.cfg = cfg
+        self.language = language
         self.data_dir = data_dir
         self.reader = reader
         self.any_port_if_taken = any_port_if_taken
@@ -110,13 +112,13 @@ class WebFrontend:
             token = load_or_create_token(cfg.token, self.data_dir)
             try:
                 self.server = await start_web(table, cfg.host, cfg.port, token, self.reader,
-                                              cfg.allowed_hosts)
+                                              cfg.allowed_hosts, self.language)
             except OSError:
                 if not self.any_port_if_taken:
                     raise
                 log.info("port %d is taken; serving on a free port instead", cfg.port)
                 self.server = await start_web(table, cfg.host, 0, token, self.reader,
-                                              cfg.allowed_hosts)
+                                              cfg.allowed_hosts, self.language)
         except OSError as exc:
             log.warning("web server on %s:%d unavailable: %s; carrying on without it",
                         cfg.host, cfg.port, exc)

@@ -10,13 +10,14 @@
 // Served from /sw.js (not /static/) so its scope is the whole page.
 "use strict";
 
-const VERSION = "qb-shell-v2";
+const VERSION = "qb-shell-v3";
 const SHELL = [
   "/",
   "/static/app.css",
   "/static/app.js",
   "/static/link-token.js",
   "/static/prefs.js",
+  "/static/i18n.js",
   "/static/manifest.webmanifest",
   "/static/icon.svg",
   "/static/icon-192.png",

@@ -1,0 +1,134 @@
+// The page's words in the device's language: the same gettext catalogs as the small screen and
+// the voice, served as JSON (GET /api/i18n/<code>), with each language's plural rule as a table.
+// The language is the table's ([table] language) until this device picks another; the pick
+// and its catalog are kept in this browser, so the page is drawn in it from the first frame.
+"use strict";
+
+const LANGUAGE_KEY = "companion-language";
+const CATALOG_KEY = "companion-catalog";
+const ENGLISH = { language: "en", name: "English", rtl: false, messages: {}, plural: null };
+let catalog = ENGLISH;
+const languageListeners = [];
+
+function stored(key) {
+  try { return localStorage.getItem(key); } catch (_) { return null; }
+}
+
+function store(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(key); else localStorage.setItem(key, value);
+  } catch (_) { /* private mode: this visit only */ }
+}
+
+function fill(text, args) {
+  if (!args) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, key) => (key in args ? argWords(args[key]) : whole));
+}
+
+function argWords(value) {
+  if (Array.isArray(value)) return value.map(argWords).join(", ");
+  if (value && typeof value === "object") return said(value);
+  return value === null || value === undefined ? "" : String(value);
+}
+
+function pluralForm(n) {
+  const table = catalog.plural;
+  if (!table) return n === 1 ? 0 : 1;
+  const k = Math.abs(Math.trunc(n));
+  return table[k < table.length ? k : 100 + (k % 100)];
+}
+
+// A message in the device's language ({name} slots filled from args).
+function t(message, args) {
+  const found = catalog.messages[message];
+  return fill(found && found[0] ? found[0] : message, args);
+}
+
+// A message with a count: its form by the language's plural rule ({n} is the count).
+function tn(singular, plural, n, args) {
+  const all = Object.assign({ n }, args || {});
+  const found = catalog.messages[singular];
+  if (!found || !found.some((s) => s)) return fill(n === 1 ? singular : plural, all);
+  const form = pluralForm(n);
+  return fill(found[form] || found[found.length - 1], all);
+}
+
+// A sentence the server chose ({m, p, n, a}: the message, its plural and count, its args) in
+// the device's language; plain text (a name, an English-only line) as it is.
+function said(x) {
+  if (x === null || x === undefined) return "";
+  if (typeof x !== "object") return String(x);
+  if (x.p !== undefined) return tn(x.m, x.p, x.n, x.a);
+  return t(x.m, x.a);
+}
+
+// One of the edition's words (a mode's name, a Power-up's text): from the catalog by its
+// English, as the extractor found it in the ruleset.
+function word(text) { return text ? t(text) : text; }
+
+function currentLanguage() { return catalog.language; }
+
+// The page's own HTML: each element marked data-i18n gets its words, and each attribute named in
+// data-i18n-attrs (the English is kept in the element the first time, to translate again).
+function translatePage(root) {
+  for (const el of (root || document).querySelectorAll("[data-i18n]")) {
+    if (el.dataset.i18nEn === undefined) el.dataset.i18nEn = el.textContent.replace(/\s+/g, " ").trim();
+    el.textContent = t(el.dataset.i18nEn);
+  }
+  for (const el of (root || document).querySelectorAll("[data-i18n-attrs]")) {
+    for (const attr of el.dataset.i18nAttrs.split(/\s+/)) {
+      if (!attr) continue;
+      const keep = "i18n" + attr.replace(/(^|-)(\w)/g, (_m, _d, c) => c.toUpperCase());
+      if (el.dataset[keep] === undefined) el.dataset[keep] = (el.getAttribute(attr) || "").replace(/\s+/g, " ").trim();
+      if (el.dataset[keep]) el.setAttribute(attr, t(el.dataset[keep]));
+    }
+  }
+}
+
+function applyLanguage() {
+  const html = document.documentElement;
+  html.lang = catalog.language;
+  html.dir = catalog.rtl ? "rtl" : "ltr";
+  if (document.body) translatePage();
+  for (const listener of languageListeners) listener(catalog.language);
+}
+
+function onLanguage(listener) { languageListeners.push(listener); }
+
+async function loadCatalog(code) {
+  const reply = await fetch(`/api/i18n/${encodeURIComponent(code)}`);
+  if (!reply.ok) throw new Error(`no catalog for ${code}`);
+  return reply.json();
+}
+
+// Switch this device to ``code`` (null: back to the table's language) and remember it.
+async function setLanguage(code, remember = true) {
+  const next = code === "en" ? ENGLISH : await loadCatalog(code);
+  if (remember) store(LANGUAGE_KEY, code);
+  catalog = next;
+  store(CATALOG_KEY, JSON.stringify(next));
+  applyLanguage();
+}
+
+// The languages the companion speaks, and the table's: {languages: [...], table: "de"}.
+async function languages() {
+  const reply = await fetch("/api/languages");
+  return reply.json();
+}
+
+// First frame: the catalog kept from the last visit; then the network's (it may have changed).
+(function start() {
+  const kept = stored(CATALOG_KEY);
+  const chosen = stored(LANGUAGE_KEY);
+  if (kept) {
+    try {
+      const parsed = JSON.parse(kept);
+      if (!chosen || parsed.language === chosen) catalog = parsed;
+    } catch (_) { /* a broken copy: fetched again below */ }
+  }
+  document.documentElement.lang = catalog.language;
+  document.documentElement.dir = catalog.rtl ? "rtl" : "ltr";
+  document.addEventListener("DOMContentLoaded", () => translatePage());
+  const ready = chosen ? Promise.resolve(chosen) : languages().then((all) => all.table || "en");
+  ready.then((code) => setLanguage(code, false)).catch(() => { /* offline: the kept copy */ });
+})();
