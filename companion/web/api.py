@@ -61,9 +61,9 @@ STATUS = ((Refused, 400), (Conflict, 409), (Unavailable, 503))
 
 
 def _error(status: int, message: str | Said) -> web.Response:
-    """``error`` in English; ``words`` the same message for the page to put into its own
+    """``error`` in English; ``error_said`` the same message for the page to put into its own
     language (a :class:`Said`; plain text when the message is not in the catalogs)."""
-    return web.json_response({"error": str(message), "words": as_json(message)},
+    return web.json_response({"error": str(message), "error_said": as_json(message)},
                              status=status)
 
 
