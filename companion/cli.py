@@ -17,6 +17,7 @@ from companion.audio.backend import BACKENDS as AUDIO_BACKENDS
 from companion.config import Config, ConfigError, example, load
 from companion.core.editions import Editions
 from companion.core.editions.modes import MAX_UTILITIES
+from companion.i18n import LANGUAGES
 from companion.logs import install_rate_limit
 
 EXIT_CONFIG = 2
@@ -80,10 +81,19 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _with_language(config: Config, code: str | None) -> Config:
+    """``config`` speaking ``code`` ([table] language) for this run; None: as configured."""
+    import dataclasses
+
+    if code is None:
+        return config
+    return dataclasses.replace(config, table=dataclasses.replace(config.table, language=code))
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     from companion.demo import run_demo
 
-    config = _load_config(args.config)
+    config = _with_language(_load_config(args.config), args.language)
     return asyncio.run(run_demo(config, seed=args.seed, auto=args.auto, audio=args.audio,
                                 display=args.display))
 
@@ -371,6 +381,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="override [audio] backend")
     demo.add_argument("--display", choices=["auto", "on", "off"], default="auto",
                       help="show the small screen in a window (auto: when there is a desktop)")
+    demo.add_argument("--language", choices=LANGUAGES, metavar="CODE",
+                      help="override [table] language for this run: "
+                           f"{', '.join(LANGUAGES)}")
     demo.set_defaults(func=_cmd_demo)
 
     screens = sub.add_parser("screens", help="render every screen the panel shows to PNG files")

@@ -30,67 +30,93 @@ from companion.events import (
     TimerChanged,
 )
 from companion.exc import CompanionError
+from companion.i18n import Translator, translator
+from companion.i18n.said import Said, say, say_n, words
 
 PRESS_HOLD = 0.06
 """How long the demo 'finger' holds the button down."""
 
-HELP = """Question Block demo: press Enter or Space to press the block, q to quit.
+HELP = say("""Question Block demo: press Enter or Space to press the block, q to quit.
   1-6 make that player current, 0 nobody (outcomes wait, unassigned), n next player,
-  g pass GO, u undo the last move, l pull the lever back and let go (timer)."""
+  g pass GO, u undo the last move, l pull the lever back and let go (timer).""")
 
 LEVER_HOLD = 0.4
 """How long the demo holds the lever back (wind-up mode gives time in proportion)."""
 
 
-def describe(event: Event) -> str | None:
-    """One line for the terminal (None: nothing worth a line)."""
+def describe(event: Event, tr: Translator | None = None) -> str | None:
+    """One line for the terminal (None: nothing worth a line), in ``tr``'s language (None:
+    English)."""
     if isinstance(event, BlockOutcome):
-        sound = "" if event.sound_played else "  (no sound)"
-        return f"press {event.number}: {event.description}{sound}"
+        if event.sound_played:
+            return words(say("press {number}: {description}", number=event.number,
+                             description=event.description), tr)
+        return words(say("press {number}: {description}  (no sound)", number=event.number,
+                         description=event.description), tr)
     if isinstance(event, StateChanged):
+        bank = words(say("bank: {summary}", summary=event.summary), tr)
         if event.state.ended and event.action != "mode":
-            return f"  bank: {event.summary}\n  game over: {standings_line(event.state)}"
-        return f"  bank: {event.summary}\n  {_what(event.state)}: {balances_line(event.state)}"
+            return f"  {bank}\n  " + words(say("game over: {standings}",
+                                                standings=standings_line(event.state, tr)), tr)
+        return f"  {bank}\n  {_what(event.state, tr)}"
     if isinstance(event, TimerChanged):
         if event.what == "started":
-            return f"timer: {event.duration:.0f} s ({event.source}): {event.label}"
-        return "timer: time's up!" if event.what == "time_up" else \
-            f"timer: stopped ({event.source})"
+            return words(say("timer: {seconds} s ({source}): {label}",
+                             seconds=f"{event.duration:.0f}", source=event.source,
+                             label=_word(event.label)), tr)
+        return words(say("timer: time's up!") if event.what == "time_up" else
+                     say("timer: stopped ({source})", source=event.source), tr)
     if isinstance(event, CardTapped):
-        return f"card {event.uid}: {event.did}"
+        return words(say("card {uid}: {did}", uid=event.uid, did=event.did), tr)
     if isinstance(event, PressIgnored):
-        suffix = " (the Hasbro unit does the same)" if "sounding" in event.reason else ""
-        return f"press ignored: {event.reason}{suffix}"
+        if "sounding" in str(event.reason):
+            return words(say("press ignored: {reason} (the Hasbro unit does the same)",
+                             reason=_word(event.reason)), tr)
+        return words(say("press ignored: {reason}", reason=_word(event.reason)), tr)
     if isinstance(event, StorageChanged):
-        return f"  bank: {event.storage.warning or event.summary}"
+        return "  " + words(say("bank: {summary}",
+                                summary=event.storage.warning or event.summary), tr)
     return None
 
 
-def _what(state: TableState) -> str:
-    return "coins" if state.game.bank else "worms"
+def _word(text: str | Said) -> str | Said:
+    """A fixed line of the core given as plain text (the timer's label): looked up in the
+    catalog."""
+    return Said(text) if isinstance(text, str) and text else text
 
 
-def standings_line(state: TableState) -> str:
+def _what(state: TableState, tr: Translator | None = None) -> str:
+    """``coins: Mario 33 | ...`` (or worms), in ``tr``'s language."""
+    line = balances_line(state, tr)
+    return words(say("coins: {balances}", balances=line) if state.game.bank else
+                 say("worms: {balances}", balances=line), tr)
+
+
+def standings_line(state: TableState, tr: Translator | None = None) -> str:
     """``1. Mario 150 | 2. Luigi 120``: the final standings."""
     parts = []
     for row in state.standings:
         score = row.total if row.total is not None else row.worms if row.worms is not None \
             else row.coins
-        parts.append(f"{row.rank}. {state.name_of(row.player)} {score}")
+        parts.append(f"{row.rank}. {words(state.name_of(row.player), tr)} {score}")
     return " | ".join(parts)
 
 
-def balances_line(state: TableState) -> str:
+def balances_line(state: TableState, tr: Translator | None = None) -> str:
     """``Mario 33 | *Luigi 30 | Peach -2 (owes)``; the current player starred."""
     parts = []
     for p in state.players:
         star = "*" if p.current else ""
         if p.out:
-            parts.append(f"{p.name} (out)")
+            parts.append(words(say("{name} (out)", name=p.name), tr))
         elif p.worms is not None:
-            parts.append(f"{star}{p.name} {p.worms} worm{'s' if p.worms != 1 else ''}")
+            parts.append(star + words(say_n("{name} {n} worm", "{name} {n} worms", p.worms,
+                                            name=p.name), tr))
+        elif p.owes:
+            parts.append(star + words(say("{name} {balance} (owes)", name=p.name,
+                                          balance=p.balance), tr))
         else:
-            parts.append(f"{star}{p.name} {p.balance}{' (owes)' if p.owes else ''}")
+            parts.append(f"{star}{p.name} {p.balance}")
     return " | ".join(parts)
 
 
@@ -135,17 +161,18 @@ class Console:
     name = "console"
     healthy = True
 
-    def __init__(self) -> None:
+    def __init__(self, tr: Translator | None = None) -> None:
         self.table: Table | None = None
         self._unsubscribe: object = None
+        self.tr = tr
+        """The table's language (None: English)."""
 
     async def start(self, table: Table) -> None:
         self.table = table
         self._unsubscribe = table.subscribe(self._show)
 
-    @staticmethod
-    def _show(event: Event) -> None:
-        line = describe(event)
+    def _show(self, event: Event) -> None:
+        line = describe(event, self.tr)
         if line is not None:
             print(line, flush=True)
 
@@ -166,7 +193,8 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
     rng = random.Random(seed) if seed is not None else None
     factory = MockFactory()
     app = Daemon(config, pin_factory=factory, rng=rng)
-    console = Console()
+    tr = translator(config.table.language)
+    console = Console(tr)
     frontends = [*from_config(config, on_quit=app.request_stop_from_thread,
                               any_port_if_taken=True), console]
     web = next((f for f in frontends if isinstance(f, WebFrontend)), None)
@@ -201,8 +229,8 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
 
     async def goodbye() -> int:
         health = await table.read(c.GetHealth())
-        print(f"bye: {health.presses} presses, {health.ignored} ignored while sounding",
-              flush=True)
+        print(words(say("bye: {presses} presses, {ignored} ignored while sounding",
+                        presses=health.presses, ignored=health.ignored), tr), flush=True)
         return 0
 
     background: set[asyncio.Task[object]] = set()
@@ -216,14 +244,14 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
         return await goodbye()
 
     interactive = sys.stdin.isatty()
-    print(HELP, flush=True)
+    print(words(HELP, tr), flush=True)
     if web is not None and web.server is not None:
-        print(f"  tablet: {web.server.tablet_link}  (from another device: this machine's "
-              "address)", flush=True)
+        print("  " + words(say("tablet: {link}  (from another device: this machine's address)",
+                               link=web.server.tablet_link), tr), flush=True)
     seen: list[TableState] = []  # the table as last heard: which player a seat key means
     if app.bank is not None:
         seen.append(await table.read(c.GetState()))
-        print(f"  {_what(seen[-1])}: {balances_line(seen[-1])}", flush=True)
+        print(f"  {_what(seen[-1], tr)}", flush=True)
     table.subscribe(lambda event: seen.__setitem__(slice(None), [event.state])
                     if isinstance(event, StateChanged) else None)
     fd = sys.stdin.fileno()
@@ -241,14 +269,14 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
         elif ch == "0":
             command = c.SetCurrent(None)
         elif int(ch) > len(players):
-            print(f"  bank: there is no player {ch}", flush=True)
+            print("  " + words(say("bank: there is no player {key}", key=ch), tr), flush=True)
             return
         else:
             command = c.SetCurrent(players[int(ch) - 1].id)
         try:
             pending = table.act(command, source="keyboard")
         except CompanionError as exc:
-            print(f"  bank: {exc}", flush=True)
+            print("  " + words(say("bank: {error}", error=exc.said), tr), flush=True)
             return
         background.add(loop.create_task(_answer(pending)))
 
@@ -256,7 +284,7 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
         try:
             await pending
         except CompanionError as exc:
-            print(f"  bank: {exc}", flush=True)
+            print("  " + words(say("bank: {error}", error=exc.said), tr), flush=True)
 
     def on_input() -> None:
         data = os.read(fd, 1024)
@@ -288,8 +316,8 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
             loop.add_reader(fd, on_input)
         except (PermissionError, ValueError, OSError):
             # A regular file or /dev/null can't be watched: no keys, run until a signal.
-            print("(no keyboard: stdin is not a terminal or pipe; stop with Ctrl-C or SIGTERM)",
-                  flush=True)
+            print(words(say("(no keyboard: stdin is not a terminal or pipe; stop with Ctrl-C or "
+                            "SIGTERM)"), tr), flush=True)
         try:
             await runner
         finally:

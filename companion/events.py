@@ -9,6 +9,7 @@ from typing import Any
 from companion.core.lever import TimerState
 from companion.core.outcomes import Outcome
 from companion.core.state import StorageView, TableState
+from companion.i18n.said import Said
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,10 +25,11 @@ class BlockOutcome:
     """Seconds from one coin ping to the next in its sound (a screen lights a coin per ping)."""
     ping_start: float = 0.0
     """Seconds into the sound of the first coin ping (a block's bump comes first)."""
-    headline: str = ""
-    instruction: str = ""
-    description: str = ""
-    """The edition's words for it (the screen's headline, what to do, one line for the log)."""
+    headline: str | Said = ""
+    instruction: str | Said = ""
+    description: str | Said = ""
+    """The edition's words for it (the screen's headline, what to do, one line for the log),
+    each put into a reader's language by that reader (``str()`` is the English)."""
     sound_seconds: float = 0.0
     """How long its sound lasts (the block ignores presses meanwhile; a page pulses the ?)."""
     player: int | None = None
@@ -62,7 +64,7 @@ class StateChanged:
     """The table changed (a bank write, an armed press mode); ``state`` is the table now."""
 
     action: str
-    summary: str
+    summary: str | Said
     state: TableState
 
 
@@ -97,7 +99,7 @@ class StorageChanged:
     """The bank stopped or started taking writes, or presses were held or banked: ``summary``
     says what happened, ``storage`` is how things stand now."""
 
-    summary: str
+    summary: str | Said
     storage: StorageView
 
 

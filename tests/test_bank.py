@@ -268,9 +268,9 @@ def test_a_timer_only_game_keeps_turns_but_moves_no_coins(tmp_path: Path) -> Non
     assert state.game.bank is False and state.game.question_block is False
     assert [p.balance for p in state.players] == [0, 0, 0]
     assert bank.journal() == []
-    assert bank.state().undo is not None and bank.state().undo.text == "Turn: Ann -> Ben"
+    assert bank.state().undo is not None and str(bank.state().undo.text) == "Turn: Ann -> Ben"
     undone = bank.undo()  # the turn is a move: Next undone gives it back
-    assert undone.target.text == "Turn: Ann -> Ben" and bank.current_player() == ann
+    assert str(undone.target.text) == "Turn: Ann -> Ben" and bank.current_player() == ann
     with pytest.raises(Refused, match="nothing to undo"):
         bank.undo()  # set_current(ann) changed nothing (Ann was first): no move
 

@@ -44,7 +44,7 @@ def test_bankrupt_to_a_player_gives_them_what_was_left(tmp_path: Path) -> None:
     assert move.kind is MoveKind.BANKRUPTCY and not move.ends
     assert [(e.payer, e.payee, e.amount, e.kind) for e in move.entries] == [
         (luigi, mario, 4, EntryKind.BANKRUPTCY)]
-    assert move.text == "Luigi is bankrupt to Mario: 4 coins to Mario"
+    assert str(move.text) == "Luigi is bankrupt to Mario: 4 coins to Mario"
     assert bank.balances() == {mario: 34, luigi: 0, peach: 30}
     state = bank.state()
     assert [p.out for p in state.players] == [False, True, False] and not state.ended
@@ -85,7 +85,7 @@ def test_the_last_player_standing_wins_and_the_game_is_read_only(tmp_path: Path)
     bank.bankruptcy(mario, peach)
     last = bank.bankruptcy(luigi, BANK)
     assert last.ends and last.data["winners"] == [peach]
-    assert last.text.endswith("Peach wins!")
+    assert str(last.text).endswith("Peach wins!")
     state = bank.state()
     assert state.ended and state.winner == peach and state.winners == (peach,)
     assert [(s.player, s.rank, s.coins) for s in state.standings] == [
@@ -137,8 +137,8 @@ def test_the_journal_read_whole_tells_each_move_as_its_write_did(tmp_path: Path)
     assert [(read[m.id].kind, read[m.id].text, read[m.id].entries, read[m.id].undoes)
             for m in written] == [(m.kind, m.text, m.entries, m.undoes) for m in written]
     rent, undo = read[first.target.id], read[first.move.id]
-    assert rent.text == "Mario pays Luigi 3 · rent" and undo.text == "Undo: " + rent.text
-    assert read[second.move.id].text == "Undo: Peach passed GO: +2"
+    assert str(rent.text) == "Mario pays Luigi 3 · rent" and str(undo.text) == "Undo: " + str(rent.text)
+    assert str(read[second.move.id].text) == "Undo: Peach passed GO: +2"
     assert (rent.undone_by, undo.undone_by) == (undo.id, None)
     assert read[go.move_id].undone_by == second.move.id
 
@@ -186,7 +186,7 @@ def test_the_mario_kart_worked_example_through_the_bank(tmp_path: Path) -> None:
     state = bank.state()
     assert [(p.points, p.cards) for p in state.players] == [(130, 5), (90, 4)]
     end = bank.end_game()
-    assert end.kind is MoveKind.END and end.ends and end.text == "The final score: Toad wins!"
+    assert end.kind is MoveKind.END and end.ends and str(end.text) == "The final score: Toad wins!"
     state = bank.state()
     assert state.ended and state.winner == toad
     rows = {s.player: s for s in state.standings}
@@ -233,7 +233,7 @@ def test_the_first_to_find_all_five_worms_wins(tmp_path: Path) -> None:
     with pytest.raises(Refused, match="found must be a whole number from 0 to 5"):
         bank.set_worms(cal, 6)
     won = bank.set_worms(ben, 5)
-    assert won.ends and won.text == "Ben has found 5 worms: Ben wins!"
+    assert won.ends and str(won.text) == "Ben has found 5 worms: Ben wins!"
     state = bank.state()
     assert state.ended and state.winner == ben and state.game.worms == 5
     assert [(s.player, s.worms, s.rank) for s in state.standings] == [
@@ -266,7 +266,7 @@ def test_utility_rent_moves_the_roll_from_payer_to_owner(tmp_path: Path) -> None
     record = bank.record_outcome(rent, params={"payer": luigi, "owner": mario, "utilities": 2})
     assert record.player_id == luigi and record.params["owner"] == mario
     assert bank.balances()[luigi] == 22 and bank.balances()[mario] == 38
-    assert record.headline == "RENT 8" and record.description.endswith("rent 4 x 2 = 8 coins")
+    assert record.headline == "RENT 8" and str(record.description).endswith("rent 4 x 2 = 8 coins")
     bank.undo()
     assert bank.balances()[mario] == 30
     with pytest.raises(Refused, match="utility rent is paid by the player it was rolled for"):
@@ -316,7 +316,7 @@ def test_a_schema_2_bank_is_upgraded_in_place_and_keeps_every_coin(tmp_path: Pat
                          game_id=1)
     assert rent.entry is not None and rent.entry.id == 6
     assert bank.pass_go(3, request_id="req-go-1", game_id=1).id == 7
-    assert [m.text for m in bank.moves(1)][-2] == "Undo: Peach pays the Bank 4 · tax"
+    assert [str(m.text) for m in bank.moves(1)][-2] == "Undo: Peach pays the Bank 4 · tax"
     bank.close()
     assert Bank(path).balances(1) == {1: 45, 2: 3, 3: 32}  # and again after reopening
 
@@ -348,7 +348,7 @@ def test_a_deficit_comes_back_from_whoever_got_it_newest_first(tmp_path: Path) -
     bank.transfer(a, b, 16, note="rent")  # Ann -6: Bob got 6 Ann did not have
     move = bank.bankruptcy(a, c)
     assert bank.balances() == {a: 0, b: 40, c: 50}  # Cy got what there was: 20
-    assert move.text == "Ann is bankrupt to Cy (Bob gives back 6)"
+    assert str(move.text) == "Ann is bankrupt to Cy (Bob gives back 6)"
     bank.undo()
     assert bank.balances() == {a: -6, b: 46, c: 50}
 
@@ -372,7 +372,7 @@ def test_a_payment_of_nothing_is_kept_so_a_retry_pays_nothing_later(tmp_path: Pa
     again = bank.transfer(toad, daisy, 5, request_id="r2")  # the retry: still nothing
     assert again.entry is None and again.message == nothing.message
     assert bank.balances()[toad] == 8
-    assert bank.moves()[-2].text == "Toad has no coins: nothing to pay. Hang in there!"
+    assert str(bank.moves()[-2].text) == "Toad has no coins: nothing to pay. Hang in there!"
     bank.undo()  # undoes Daisy's 8: the payment of nothing is passed over
     assert bank.balances()[toad] == 0
 

@@ -363,3 +363,45 @@ async def test_a_page_that_never_reads_cannot_hold_up_others_or_shutdown(tmp_pat
         ends = (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
         kinds = [(await stuck.receive(timeout=5)).type for _ in range(300) if not stuck.closed]
         assert stuck.closed or kinds[-1] in ends  # the stuck page was closed by the server
+
+
+def _said_from_json(data: Any) -> Any:
+    """A server's ``*_said`` JSON back as a Said (plain text as it is), to put into words."""
+    from companion.i18n.said import Said
+
+    if isinstance(data, list):
+        return tuple(_said_from_json(d) for d in data)
+    if not isinstance(data, dict):
+        return data
+    args = tuple((k, _said_from_json(v)) for k, v in (data.get("a") or {}).items())
+    return Said(data["m"], data.get("p"), data.get("n"), args)
+
+
+async def test_a_refusal_carries_its_words_for_the_page(tmp_path: Path) -> None:
+    """Every refusal's JSON has ``error_said``: the same message for the page to put into its
+    own language; in English it is the ``error`` word for word, and any catalog renders it."""
+    from companion.i18n import translator
+    from companion.i18n.said import words
+
+    german = translator("de")
+    async with serving(tmp_path) as (server, _), aiohttp.ClientSession() as s:
+        _, before = await call(s, server, "GET", "/api/state")
+        p1 = before["players"][0]["id"]
+        replies = []
+        for path, body, _problem in BAD_WRITES:
+            if isinstance(body, dict):
+                body = {k: (p1 if v == "P1" else v) for k, v in body.items()}
+            replies.append(await call(s, server, "POST", path, body, headers=AUTH))
+        replies.append(await call(s, server, "POST", "/api/undo", headers=AUTH))
+        replies.append(await call(s, server, "GET", "/api/journal?limit=x"))
+        replies.append(await call(s, server, "POST", "/api/undo"))  # no token: 401
+        for status, reply in replies:
+            assert status in (400, 401) and "error_said" in reply, reply
+            said = _said_from_json(reply["error_said"])
+            assert isinstance(reply["error_said"], dict), reply  # chosen with say()
+            assert words(said) == reply["error"], reply
+            assert isinstance(words(said, german), str) and words(said, german)
+        status, reply = await call(s, server, "POST", "/api/transfers",
+                                   {"from": 999, "to": "bank", "amount": 5}, headers=AUTH)
+        assert reply["error_said"] == {"m": "unknown {what} {value}",
+                                       "a": {"what": "payer", "value": "999"}}

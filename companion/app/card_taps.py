@@ -18,6 +18,7 @@ from companion.app.contract import Table
 from companion.core.editions.modes import BY_CARD
 from companion.events import BlockOutcome, CardTapped, LeverPressed
 from companion.exc import CompanionError, Refused
+from companion.i18n.said import say
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,7 @@ class CardTaps:
         if action == "battle":
             state = await table.read(c.GetState())
             if state.current_player is None:
-                raise Refused("nobody is current: tap the leader's card first")
+                raise Refused(say("nobody is current: tap the leader's card first"))
             free = [p for p in state.active if p.id != state.current_player and not p.in_jail]
             view = await table.act(c.ArmMode("battle", {  # nobody free: the leader alone
                 "leader": state.current_player, "teammate": BY_CARD if free else None}),
@@ -102,7 +103,7 @@ class CardTaps:
         if action == "timer":
             timer = await table.act(c.ToggleTimer(), source="card")
             return "timer started" if timer.running else "timer stopped"
-        raise CompanionError(f"unknown card action {action!r}")
+        raise CompanionError(say("unknown card action {action}", action=repr(action)))
 
     def new_cards(self, linked: set[str]) -> list[str]:
         """Cards tapped recently that mean nobody here (unknown, or the config's name for

@@ -56,6 +56,7 @@ from companion.events import (
     TimerChanged,
 )
 from companion.exc import CompanionError, GameEnded, Refused, Unavailable
+from companion.i18n.said import Said, say, say_n
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -98,8 +99,8 @@ means (a contest step: a fighter pays, a race starts). Presses wait for them: a 
 meanwhile would be banked into a game, or read in a mode, it was not drawn for."""
 RETRY_S = 2.0
 """While the bank has a problem, how often it is tried again (the issue asks for 10 s)."""
-WORMS_LABEL = "Worms are moving!"
-TIMER_LABEL = "Time is running"
+WORMS_LABEL = str(say("Worms are moving!"))
+TIMER_LABEL = str(say("Time is running"))
 
 
 class TableService:
@@ -158,13 +159,13 @@ class TableService:
             return self._ignored(at, source, "the game has ended: undo reopens it, or start a "
                                              "new game")
         if self._enders:
-            return self._ignored(at, source, "a move that may end the game is being written: "
-                                             "press again")
+            return self._ignored(at, source, say("a move that may end the game is being "
+                                                 "written: press again"))
         rules = self.rules()
         mode, params = self._mode(rules)
         if params.get("teammate") == BY_CARD:
-            return self._ignored(at, source, "the battle waits for its teammate: tap their "
-                                             "card, or pick them on the tablet")
+            return self._ignored(at, source, say("the battle waits for its teammate: tap "
+                                                 "their card, or pick them on the tablet"))
         if not mode.draws:  # the block is a second lever
             timer = self.lever.toggle(source)
             event = LeverPressed(at, source, timer.running)
@@ -219,13 +220,14 @@ class TableService:
             raise
         if view is None:
             self._held_presses.add(held.press_id)
-            self._storage_changed(f"press not saved yet: {self.bank.problem}")
+            self._storage_changed(say("press not saved yet: {problem}",
+                                      problem=self.bank.problem))
             return None
         self._unbanked.pop(held.press_id, None)  # the state after it has it
         if state is not None:  # else banked, and the next read shows it
             self._announced("outcome", view, state)
         if not self._storage.ok:
-            self._storage_changed("saved")
+            self._storage_changed(say("saved"))
         return view
 
     async def _pressed(self, event: Event) -> c.Pressed:
@@ -239,7 +241,7 @@ class TableService:
             return c.Pressed(event, event.outcome, held=self.bank.problem or "saving")
         return c.Pressed(event, event.outcome, saved=True, record=record)
 
-    def _storage_changed(self, summary: str) -> None:
+    def _storage_changed(self, summary: str | Said) -> None:
         """Tell every frontend how the bank stands (held presses, a problem, all well)."""
         assert self.bank is not None
         storage = self.bank.status()
@@ -261,10 +263,10 @@ class TableService:
             status = self.bank.status()
             if status.ok and not status.held:
                 if not self._storage.ok or self._storage.held:
-                    self._storage_changed("saved")
+                    self._storage_changed(say("saved"))
                 continue
             if not await self.bank.recover():
-                self._storage_changed("still not saved")
+                self._storage_changed(say("still not saved"))
                 continue
             try:
                 state = await self._bank(lambda bank: bank.state())
@@ -272,12 +274,13 @@ class TableService:
                 log.warning("the bank is back but its state can't be read: %s", exc)
                 continue
             held = status.held
-            summary = "the bank is back" + (f": {held} held press{'es' if held != 1 else ''}"
-                                            " saved" if held else "")
+            summary = say_n("the bank is back: {n} held press saved",
+                            "the bank is back: {n} held presses saved", held) if held else \
+                say("the bank is back")
             self._announced("storage", summary, state)
             self._storage_changed(summary)
 
-    def _ignored(self, at: float, source: str, reason: str) -> Event:
+    def _ignored(self, at: float, source: str, reason: str | Said) -> Event:
         event = PressIgnored(at, source, reason)
         log.info("press ignored (%s): %s", source, reason)
         self.bus.publish(event)
@@ -446,49 +449,60 @@ class TableService:
     def mode_view(self) -> ModeView:
         rules = self.rules()
         mode, params = self._mode(rules)
-        text = mode.name
+        name = Said(mode.name)  # the edition's word for the mode (its TOML)
+        hint: str | Said = Said(mode.hint) if mode.hint else ""
+        text: str | Said = name
         state = self.state
         if "payer" in params and state is not None:
-            payer, owner = state.name_of(params["payer"]), state.name_of(params["owner"])
-            n = params["utilities"]
-            text = f"{mode.name}: {payer} pays {owner}, {n} utilit{'y' if n == 1 else 'ies'}"
+            text = say_n("{mode}: {payer} pays {owner}, {n} utility",
+                         "{mode}: {payer} pays {owner}, {n} utilities", params["utilities"],
+                         mode=name, payer=state.name_of(params["payer"]),
+                         owner=state.name_of(params["owner"]))
         elif "leader" in params and state is not None:
             leader = state.name_of(params["leader"])
             mate = params.get("teammate")
             if mate == BY_CARD:
                 return ModeView(mode.id, mode.name, False, dict(params),
-                                f"{mode.name}: {leader} leads; tap the teammate's card",
-                                mode.hint)
-            with_whom = f" with {state.name_of(mate)}" if mate is not None else " alone"
+                                say("{mode}: {leader} leads; tap the teammate's card",
+                                    mode=name, leader=leader), hint)
             if "first" in params:
                 roller = state.name_of(mate) if mate is not None else leader
-                text = (f"{mode.name}: {leader} rolled {params['first']}; {roller} presses "
-                        "for the second die")
+                text = say("{mode}: {leader} rolled {first}; {roller} presses for the second "
+                           "die", mode=name, leader=leader, first=params["first"],
+                           roller=roller)
+            elif mate is not None:
+                text = say("{mode}: {leader} leads with {teammate}; {leader} presses first",
+                           mode=name, leader=leader, teammate=state.name_of(mate))
             else:
-                text = f"{mode.name}: {leader} leads{with_whom}; {leader} presses first"
+                text = say("{mode}: {leader} leads alone; {leader} presses first", mode=name,
+                           leader=leader)
         elif mode.table in ("boss_roll", "race_roll") and state is not None:
             who = state.name_of(params["player"])
-            text = (f"{who} fights: a press rolls, {params['required']} or more wins"
-                    if mode.table == "boss_roll" else f"{who} rolls for the race: press")
-            return ModeView(mode.id, mode.name, False, {}, text, mode.hint)
+            text = (say("{name} fights: a press rolls, {required} or more wins", name=who,
+                        required=params["required"])
+                    if mode.table == "boss_roll" else
+                    say("{name} rolls for the race: press", name=who))
+            return ModeView(mode.id, mode.name, False, {}, text, hint)
         elif mode.automatic and state is not None and state.current is not None:
-            tries = mode.fees["tries"]
-            text = (f"{state.current.name} is in Jail: a press rolls for doubles (try "
-                    f"{int(params.get('tries', 0)) + 1} of {tries})")
+            text = say("{name} is in Jail: a press rolls for doubles (try {attempt} of "
+                       "{tries})", name=state.current.name,
+                       attempt=int(params.get("tries", 0)) + 1, tries=mode.fees["tries"])
         elif mode.table == "two_dice" and params.get("doubles"):
-            text = f"{mode.name}: doubles {params['doubles']} of {mode.fees['doubles_limit']}"
+            text = say("{mode}: doubles {doubles} of {limit}", mode=name,
+                       doubles=params["doubles"], limit=mode.fees["doubles_limit"])
         shown_params = {k: v for k, v in params.items() if k not in ("doubles", "tries")}
         return ModeView(mode.id, mode.name, mode.default and not mode.automatic, shown_params,
-                        text, mode.hint)
+                        text, hint)
 
     async def _arm(self, command: c.ArmMode) -> ModeView:
         state = await self.read(c.GetState())
         if state.ended:
-            raise GameEnded("the game has ended: there is no next press to arm")
+            raise GameEnded(say("the game has ended: there is no next press to arm"))
         mode = self.rules().mode(command.mode)
         if mode.automatic:
-            raise Refused(f"{mode.name} is not armed by hand: a player in Jail rolls for "
-                          "doubles by pressing (send them to Jail with /api/jail)")
+            raise Refused(say("{mode} is not armed by hand: a player in Jail rolls for doubles "
+                              "by pressing (send them to Jail with /api/jail)",
+                              mode=Said(mode.name)))
         given = dict(command.params)
         given.pop("first", None)  # a battle starts with the leader's die
         params = check_arming(mode, given, tuple(p.id for p in state.active),
@@ -501,7 +515,8 @@ class TableService:
         view = self.mode_view()
         self.state = state.with_mode(view)
         log.info("mode: the next press is %s", view.text)
-        self.bus.publish(StateChanged("mode", f"next press: {view.text}", self.state))
+        self.bus.publish(StateChanged("mode", say("next press: {mode}", mode=view.text),
+                                      self.state))
         return view
 
     # -- inside ----------------------------------------------------------------------------
@@ -541,24 +556,24 @@ class TableService:
 
     def _bank(self, fn: Callable[[Bank], T]) -> asyncio.Future[T]:
         if self.bank is None:
-            raise Unavailable("the bank is unavailable")
+            raise Unavailable(say("the bank is unavailable"))
         return self.bank.call(fn)
 
     def _write(self, action: str, fn: Callable[[Bank], T],
-               summary: Callable[[T, TableState], str] | None = None) -> Awaitable[T]:
+               summary: Callable[[T, TableState], str | Said] | None = None) -> Awaitable[T]:
         """Queue a bank write and the state after it; listeners get the new state (with
         ``summary``'s line about it, if given)."""
         if self.bank is None:
-            raise Unavailable("the bank is unavailable")
+            raise Unavailable(say("the bank is unavailable"))
         return self._announce(action, self.bank.write(fn), summary)
 
     async def _announce(self, action: str,
                         pending: asyncio.Future[tuple[T, TableState | None]],
-                        summary: Callable[[T, TableState], str] | None = None) -> T:
+                        summary: Callable[[T, TableState], str | Said] | None = None) -> T:
         try:
             result, state = await pending
         except StorageError:  # nothing written: the caller hears why, so does everyone
-            self._storage_changed(f"{action} not saved")
+            self._storage_changed(say("{action} not saved", action=action))
             raise
         except CompanionError:  # refused, ended, unavailable: the caller hears why
             raise
@@ -571,7 +586,7 @@ class TableService:
         return result
 
     def _announced(self, action: str, result: object, state: TableState,
-                   summary: str | None = None) -> None:
+                   summary: str | Said | None = None) -> None:
         """Listeners get the new state after a write, with one line about it."""
         just_won = self.state is not None and not self.state.ended and \
             self.state.game.id == state.game.id
@@ -612,8 +627,8 @@ def _seconds(value: object) -> float | None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) \
             or not 1 <= value <= MAX_TIMER_SECONDS:
-        raise Refused(f"seconds must be a number from 1 to {MAX_TIMER_SECONDS} (or left out "
-                      "for the configured time)")
+        raise Refused(say("seconds must be a number from 1 to {most} (or left out for the "
+                          "configured time)", most=MAX_TIMER_SECONDS))
     return float(value)
 
 
@@ -689,23 +704,30 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
     raise TypeError(f"unknown command {command!r}")
 
 
-def _summary(command: Command[Any]) -> Callable[[Any, TableState], str] | None:
+def _summary(command: Command[Any]) -> Callable[[Any, TableState], str | Said] | None:
     """The line about a write whose answer is not one of the table's moves: a game started or
     resumed, a card or a phone linked (never the card's UID or the phone's token)."""
-    if isinstance(command, c.NewGame | c.ResumeGame):
-        verb = "started" if isinstance(command, c.NewGame) else "resumed"
-        return lambda game, state: (f"game {game} {verb}: {state.game.name}, "
-                                    f"{', '.join(p.name for p in state.players)}")
+    if isinstance(command, c.NewGame):
+        return lambda game, state: say("game {game} started: {edition}, {players}", game=game,
+                                       edition=Said(state.game.name),
+                                       players=tuple(p.name for p in state.players))
+    if isinstance(command, c.ResumeGame):
+        return lambda game, state: say("game {game} resumed: {edition}, {players}", game=game,
+                                       edition=Said(state.game.name),
+                                       players=tuple(p.name for p in state.players))
     if isinstance(command, c.LinkCard):
-        return lambda _uid, state: f"a card now means {state.name_of(command.player)}"
+        return lambda _uid, state: say("a card now means {name}",
+                                       name=state.name_of(command.player))
     if isinstance(command, c.SetCardAction):
-        return lambda _uid, _state: f"a card now does {command.card_action}"
+        return lambda _uid, _state: say("a card now does {action}", action=command.card_action)
     if isinstance(command, c.LinkPlayer):  # never the token: it is the phone's key
-        return lambda _token, state: f"{state.name_of(command.player)} has a phone link"
+        return lambda _token, state: say("{name} has a phone link",
+                                         name=state.name_of(command.player))
     if isinstance(command, c.UnlinkPlayer):
-        return lambda had, state: (f"{state.name_of(command.player)}'s phone link is turned "
-                                   f"off" if had else f"{state.name_of(command.player)} had "
-                                   "no phone link")
+        return lambda had, state: (say("{name}'s phone link is turned off",
+                                       name=state.name_of(command.player)) if had else
+                                   say("{name} had no phone link",
+                                       name=state.name_of(command.player)))
     return None
 
 
@@ -726,31 +748,43 @@ def _linked_cards(bank: Bank) -> tuple[set[str], dict[str, str]]:
     return linked | set(actions), actions
 
 
-def describe_result(result: object, state: TableState) -> str:
+def describe_result(result: object, state: TableState) -> str | Said:
     """One line about a write, with names instead of ids."""
     if isinstance(result, OutcomeView):
         if result.player_id is None:
-            return f"outcome #{result.id} is unassigned (nobody is current)"
+            return say("outcome #{id} is unassigned (nobody is current)", id=result.id)
         player = state.player(result.player_id)
+        name = state.name_of(result.player_id)
         delta = result.outcome.coin_delta if result.entry_id is not None else 0
+        if not delta:
+            return say("{name} no coins", name=name)
         sign = f"+{delta}" if delta > 0 else str(delta)
         balance = player.balance if player is not None else None
-        money = f"{sign} -> {balance} coins" if delta else "no coins"
-        return f"{state.name_of(result.player_id)} {money}"
+        if balance is None:
+            return say("{name} {delta} -> None coins", name=name, delta=sign)
+        return say_n("{name} {delta} -> {balance} coin", "{name} {delta} -> {balance} coins",
+                     abs(balance), name=name, delta=sign, balance=balance)
     if isinstance(result, Payment):
         if result.entry is None:
             return result.message
         text = describe_result(result.entry, state)
-        return f"{text} ({result.message})" if result.message else text
+        return say("{text} ({why})", text=text, why=result.message) if result.message \
+            else text
     if isinstance(result, Entry):
-        return (f"{state.name_of(result.payer)} pays {state.name_of(result.payee)} "
-                f"{result.amount} ({result.kind.value}{': ' + result.note if result.note else ''})")
+        payer, payee = state.name_of(result.payer), state.name_of(result.payee)
+        if result.note:
+            return say("{payer} pays {payee} {amount} ({kind}: {note})", payer=payer,
+                       payee=payee, amount=result.amount, kind=result.kind.value,
+                       note=result.note)
+        return say("{payer} pays {payee} {amount} ({kind})", payer=payer, payee=payee,
+                   amount=result.amount, kind=result.kind.value)
     if isinstance(result, MoveView | Undone):
         return result.move.text if isinstance(result, Undone) else result.text
     if isinstance(result, bool):
-        return f"everyone plays at once: {'on' if result else 'off'}"
+        return say("everyone plays at once: on") if result else \
+            say("everyone plays at once: off")
     if isinstance(result, int) and state.player(result) is not None:
-        return f"{state.name_of(result)} is current"
+        return say("{name} is current", name=state.name_of(result))
     if result is None:
-        return "nobody is current"
+        return say("nobody is current")
     return str(result)

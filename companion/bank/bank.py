@@ -52,6 +52,7 @@ from companion.core.ledger import (
     MoveKind,
     Party,
     Payment,
+    and_joined,
     check_amount,
     check_card_uid,
     check_colours,
@@ -78,6 +79,7 @@ from companion.core.state import (
     Undone,
 )
 from companion.exc import Conflict, GameEnded, Refused, Unavailable, shown
+from companion.i18n.said import Said, joined, say, say_n
 
 DB_NAME = "bank.sqlite3"
 COLOURS = ("#e52521", "#43b047", "#f49ac1", "#049cd8", "#fbd000", "#8e44ad")
@@ -129,14 +131,14 @@ MOVES_SQL = ("SELECT m.*, (SELECT u.id FROM moves u WHERE u.undoes = m.id) AS un
 
 
 def _view(row: sqlite3.Row, entries: list[Entry], facts: Facts,
-          texts: Mapping[int, str]) -> MoveView:
+          texts: Mapping[int, str | Said]) -> MoveView:
     """A move row as a view, in words (``texts``: the words of moves it may undo)."""
     kind = MoveKind(row["kind"])
     view = MoveView(row["id"], row["game_id"], row["at"], kind, row["player_id"],
                     json.loads(row["data"]), row["note"], row["source"], bool(row["ends"]),
                     row["undoes"], row["undone_by"], tuple(entries))
     if kind is MoveKind.UNDO and row["undoes"] in texts:
-        return replace(view, text=f"Undo: {texts[row['undoes']]}")
+        return replace(view, text=say("Undo: {move}", move=texts[row["undoes"]]))
     return replace(view, text=move_text(view, facts))
 
 
@@ -175,7 +177,8 @@ def _token_hash(token: str) -> str:
 def _page_limit(value: object) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_PAGE:
         return value
-    raise Refused(f"limit must be a whole number from 1 to {MAX_PAGE}, got {shown(value)}")
+    raise Refused(say("limit must be a whole number from 1 to {most}, got {value}",
+                      most=MAX_PAGE, value=shown(value)))
 
 
 class Bank(GamerPlay):
@@ -330,10 +333,10 @@ class Bank(GamerPlay):
     def _game(self, game_id: int | None) -> int:
         gid = self.latest_game() if game_id is None else game_id
         if gid is None:
-            raise Refused("no game yet: start one first")
+            raise Refused(say("no game yet: start one first"))
         if not is_id(gid) or self._db.execute(
                 "SELECT 1 FROM games WHERE id = ?", (gid,)).fetchone() is None:
-            raise Refused(f"unknown game {gid!r}")
+            raise Refused(say("unknown game {game}", game=repr(gid)))
         return gid
 
     def games(self) -> list[dict[str, Any]]:
@@ -371,7 +374,7 @@ class Bank(GamerPlay):
         with self._write() as db:
             gid = self._game(game) if is_id(game) else None
             if gid is None:
-                raise Refused(f"game must be a game id, got {shown(game)}")
+                raise Refused(say("game must be a game id, got {value}", value=shown(game)))
             self._play(db, gid)
         return gid
 
@@ -383,9 +386,10 @@ class Bank(GamerPlay):
 
     def _rules_of(self, edition: str) -> Ruleset:
         if edition not in self.editions:
-            raise Unavailable(f"this game is played by the edition {edition!r}, which this "
-                              "companion does not know (house rules taken away?): put its file "
-                              "back in [game] house_rules, or start a new game")
+            raise Unavailable(say("this game is played by the edition {edition}, which this "
+                                  "companion does not know (house rules taken away?): put its "
+                                  "file back in [game] house_rules, or start a new game",
+                                  edition=repr(edition)))
         return self.editions[edition]
 
     def players(self, game_id: int | None = None) -> list[Player]:
@@ -452,19 +456,25 @@ class Bank(GamerPlay):
         facts = self._facts(game_id)
         if facts.ending is not None:
             data = json.loads(facts.ending["data"])
-            who = " and ".join(facts.name(p) for p in data.get("winners", ()))
-            result = f"{who} won" if who else "nobody won"
-            raise GameEnded(f"this game of {facts.rules.name} has ended ({result}): it is "
-                            "read-only; undo reopens it, or start a new game")
+            who = and_joined([facts.name(p) for p in data.get("winners", ())])
+            name = Said(facts.rules.name)
+            if who is None:
+                raise GameEnded(say("this game of {edition} has ended (nobody won): it is "
+                                    "read-only; undo reopens it, or start a new game",
+                                    edition=name))
+            raise GameEnded(say("this game of {edition} has ended ({who} won): it is "
+                                "read-only; undo reopens it, or start a new game",
+                                edition=name, who=who))
         return facts
 
     def _in_game(self, facts: Facts, player: object, what: str = "player") -> int:
         """A player of this game who is still in it."""
         if is_id(player) and player in facts.ids:
             if player in facts.out:
-                raise Refused(f"{facts.name(player)} is out of the game (bankrupt)")
+                raise Refused(say("{name} is out of the game (bankrupt)", name=facts.name(player)))
             return player  # type: ignore[return-value]
-        raise Refused(f"unknown {what} {shown(player)}")
+        # NOTE: {what} is the request's field: player, payer, payee, creditor, owner
+        raise Refused(say("unknown {what} {value}", what=what, value=shown(player)))
 
     def _party_in_game(self, facts: Facts, party: object, what: str) -> Party:
         return BANK if party == BANK else self._in_game(facts, party, what)
@@ -504,12 +514,13 @@ class Bank(GamerPlay):
             gid = self._game(game_id)
             ids = self._player_ids(gid)
             if not is_id(player) or player not in ids:
-                raise Refused(f"unknown player {shown(player)}")
+                raise Refused(say("unknown player {value}", value=shown(player)))
             if clean is not None:
                 other = db.execute("SELECT name FROM players WHERE game_id = ? AND card_uid = ?"
                                    " AND id != ?", (gid, clean, player)).fetchone()
                 if other is not None:
-                    raise Refused(f"card {clean} already belongs to {other[0]}")
+                    raise Refused(say("card {uid} already belongs to {name}", uid=clean,
+                                      name=other[0]))
             db.execute("UPDATE players SET card_uid = ? WHERE id = ?", (clean, player))
             if clean is not None:  # one meaning per card: a player now, not an action
                 db.execute("DELETE FROM card_actions WHERE uid = ?", (clean,))
@@ -520,10 +531,10 @@ class Bank(GamerPlay):
         meaning a player in the current game."""
         clean = check_card_uid(uid)
         if clean is None:
-            raise Refused("a card UID is required")
+            raise Refused(say("a card UID is required"))
         if action not in CARD_ACTION_NAMES:
-            raise Refused(f"action must be one of {', '.join(CARD_ACTION_NAMES)}, got "
-                          f"{shown(action)}")
+            raise Refused(say("action must be one of {actions}, got {value}",
+                              actions=joined(CARD_ACTION_NAMES), value=shown(action)))
         with self._write() as db:
             gid = self.latest_game()
             if gid is not None:
@@ -580,9 +591,10 @@ class Bank(GamerPlay):
                 return json.loads(replay["data"])["to"]  # type: ignore[no-any-return]
             facts = self._open_facts(game_id)
             if after is not ANYONE and after != facts.current:
-                now = "nobody is" if facts.current is None else f"{facts.name(facts.current)}"\
-                    " is"
-                raise Conflict(f"the turn has already passed: {now} current now")
+                if facts.current is None:
+                    raise Conflict(say("the turn has already passed: nobody is current now"))
+                raise Conflict(say("the turn has already passed: {name} is current now",
+                                   name=facts.name(facts.current)))
             nxt = next_seat(facts, facts.current)
             self._turn(db, facts, nxt, source, request_id, "next")
         return nxt
@@ -590,11 +602,12 @@ class Bank(GamerPlay):
     def set_options(self, *, simultaneous: object, game_id: int | None = None) -> bool:
         """Wiggly Worms: everyone plays at once (time-up then does not pass the turn)."""
         if not isinstance(simultaneous, bool):
-            raise Refused("simultaneous must be true or false")
+            raise Refused(say("simultaneous must be true or false"))
         with self._write() as db:
             facts = self._open_facts(game_id)
             if not facts.rules.at_once_quote:
-                raise Refused(f"{facts.rules.name} has no mode where everyone plays at once")
+                raise Refused(say("{edition} has no mode where everyone plays at once",
+                                  edition=Said(facts.rules.name)))
             options = {**facts.options, "simultaneous": simultaneous}
             db.execute("UPDATE games SET options = ? WHERE id = ?",
                        (json.dumps(options), facts.gid))
@@ -727,7 +740,7 @@ class Bank(GamerPlay):
             return None
         if not isinstance(request_id, str) or not 1 <= len(request_id) <= 100 \
                 or not request_id.isprintable():
-            raise Refused("request id must be 1-100 printable characters")
+            raise Refused(say("request id must be 1-100 printable characters"))
         row = self._db.execute("SELECT * FROM moves WHERE request_id = ?",
                                (request_id,)).fetchone()
         if row is None:
@@ -736,7 +749,8 @@ class Bank(GamerPlay):
         playing = game_id if game_id is not None else self.latest_game()
         if row["kind"] != kind.value or row["game_id"] != playing \
                 or any(data.get(key) != value for key, value in same.items()):
-            raise Refused(f"request id {request_id!r} was already used for another operation")
+            raise Refused(say("request id {id} was already used for another operation",
+                              id=repr(request_id)))
         return row
 
     # -- coins -----------------------------------------------------------------------------
@@ -792,12 +806,12 @@ class Bank(GamerPlay):
                 return self._replayed_payment(replay)
             facts = self._open_facts(game_id)
             if not facts.rules.coins:
-                raise Refused(f"{facts.rules.name} keeps no coins")
+                raise Refused(say("{edition} keeps no coins", edition=Said(facts.rules.name)))
             a = self._party_in_game(facts, payer, "payer")
             b = self._party_in_game(facts, payee, "payee")
             if a == b:
-                raise Refused("the bank cannot pay itself" if a == BANK else
-                              "a player cannot pay themselves")
+                raise Refused(say("the bank cannot pay itself") if a == BANK else
+                              say("a player cannot pay themselves"))
             n = check_amount(amount)
             text = check_note(note)
             return self._pay(db, facts, MoveKind.TRANSFER, EntryKind.TRANSFER, a, b, n,
@@ -814,7 +828,8 @@ class Bank(GamerPlay):
                 return self._move_entries(replay["id"])[0]
             facts = self._open_facts(game_id)
             if facts.rules.pass_go is None:
-                raise Refused(f"{facts.rules.name} pays nothing for passing GO")
+                raise Refused(say("{edition} pays nothing for passing GO",
+                                  edition=Said(facts.rules.name)))
             pid = self._in_game(facts, or_current(facts, player))
             paid = self._pay(db, facts, MoveKind.PASS_GO, EntryKind.PASS_GO, BANK, pid,
                              facts.rules.pass_go.value, note="passed GO", source=source,
@@ -835,12 +850,15 @@ class Bank(GamerPlay):
             facts = self._open_facts(game_id)
             fee = facts.rules.jail_fee
             if fee is None:
-                raise Refused(f"{facts.rules.name} has no Jail")
+                raise Refused(say("{edition} has no Jail", edition=Said(facts.rules.name)))
             pid = self._in_game(facts, or_current(facts, player))
             balance = self._balances(facts.gid)[pid]
             if facts.rules.debt is Debt.CAPPED and balance < fee.value:
-                raise Refused(f"{facts.name(pid)} has {balance} coins and can't pay the jail "
-                              f"fee of {fee.value}: roll for a 6 instead")
+                raise Refused(say_n("{name} has {n} coin and can't pay the jail fee of {fee}: "
+                                    "roll for a 6 instead",
+                                    "{name} has {n} coins and can't pay the jail fee of {fee}: "
+                                    "roll for a 6 instead",
+                                    balance, name=facts.name(pid), fee=fee.value))
             frees = pid in facts.jailed
             paid = self._pay(db, facts, MoveKind.JAIL, EntryKind.JAIL, pid, BANK, fee.value,
                              note="jail fee", source=source, request_id=request_id,
@@ -861,12 +879,13 @@ class Bank(GamerPlay):
                 return self._move_view(replay["id"])
             facts = self._open_facts(game_id)
             if facts.rules.jail_fee is None:
-                raise Refused(f"{facts.rules.name} has no Jail")
+                raise Refused(say("{edition} has no Jail", edition=Said(facts.rules.name)))
             if not isinstance(in_jail, bool):
-                raise Refused("in_jail must be true (goes to Jail) or false (leaves it)")
+                raise Refused(say("in_jail must be true (goes to Jail) or false (leaves it)"))
             pid = self._in_game(facts, or_current(facts, player))
             if (pid in facts.jailed) == in_jail:
-                raise Refused(f"{facts.name(pid)} is {'already' if in_jail else 'not'} in Jail")
+                raise Refused(say("{name} is already in Jail", name=facts.name(pid)) if in_jail
+                              else say("{name} is not in Jail", name=facts.name(pid)))
             why = "sent by the banker" if in_jail else "let out by the banker"
             move = self._jailed(db, facts, pid, in_jail, why, source, request_id,
                                 {"player": player})
@@ -894,16 +913,17 @@ class Bank(GamerPlay):
             facts = self._open_facts(game_id)
             toll = facts.rules.toll
             if toll is None:
-                raise Refused(f"there is no Bowser's toll in {facts.rules.name}")
+                raise Refused(say("there is no Bowser's toll in {edition}",
+                                  edition=Said(facts.rules.name)))
             if not isinstance(players, list) or not players:
-                raise Refused("players must be a non-empty list of the players Bowser passed")
+                raise Refused(say("players must be a non-empty list of the players Bowser passed"))
             payers: list[int] = []
             for player in players:
                 pid = self._in_game(facts, player)
                 if pid in payers:
-                    raise Refused(f"{facts.name(pid)} is listed twice")
+                    raise Refused(say("{name} is listed twice", name=facts.name(pid)))
                 if pid in facts.jailed:
-                    raise Refused(f"{facts.name(pid)} is in Jail and pays no toll")
+                    raise Refused(say("{name} is in Jail and pays no toll", name=facts.name(pid)))
                 payers.append(pid)
             move = self._insert_move(db, facts.gid, MoveKind.TOLL, data={
                 "players": players, "coins": toll.value}, note="Bowser's toll", source=source,
@@ -941,7 +961,8 @@ class Bank(GamerPlay):
         facts = self._open_facts(game_id)
         board = facts.rules.board
         if board is None:
-            raise Refused(f"{facts.rules.name} has no coins on the board")
+            raise Refused(say("{edition} has no coins on the board",
+                              edition=Said(facts.rules.name)))
         return facts, board
 
     def drop(self, player: object, space: object, coins: object, *, source: str = "",
@@ -961,8 +982,8 @@ class Bank(GamerPlay):
             n = check_amount(coins)
             where = check_space(space, (*board.spaces, *self._board(facts.gid)))
             if pid in facts.jailed and where != board.jail_space:
-                raise Refused(f"{facts.name(pid)} is in Jail: a player in Jail drops coins on "
-                              f"{board.jail_space}")
+                raise Refused(say("{name} is in Jail: a player in Jail drops coins on {space}",
+                                  name=facts.name(pid), space=board.jail_space))
             moved = max(0, min(n, self._balances(facts.gid)[pid]))
             message = "" if moved == n else (
                 f"{facts.name(pid)} has no coins: nothing to drop" if moved == 0 else
@@ -991,7 +1012,7 @@ class Bank(GamerPlay):
             where = check_space(space, (*piles, *board.spaces))
             pile = piles.get(where, 0)
             if pile <= 0:
-                raise Refused(f"there are no coins on {where}")
+                raise Refused(say("there are no coins on {space}", space=where))
             move = self._insert_move(db, facts.gid, MoveKind.SCOOP, player=pid, data={
                 "player": player, "space": where, "typed": space}, source=source,
                 request_id=request_id)
@@ -1010,7 +1031,7 @@ class Bank(GamerPlay):
                 return self._move_view(replay["id"])
             facts = self._open_facts(game_id)
             if not facts.rules.bowser_wins:
-                raise Refused(f"Bowser can't win {facts.rules.name}")
+                raise Refused(say("Bowser can't win {edition}", edition=Said(facts.rules.name)))
             data = {**self._ending(facts, self._balances(facts.gid), []), "bowser": True}
             move = self._insert_move(db, facts.gid, MoveKind.BOWSER_WINS, data=data,
                                      note="Bowser wins", source=source, ends=True,
@@ -1040,12 +1061,12 @@ class Bank(GamerPlay):
                 return self._move_view(replay["id"])
             facts = self._open_facts(game_id)
             if facts.rules.debt is not Debt.BANKRUPTCY:
-                raise Refused(f"nobody goes bankrupt in {facts.rules.name}: a player who "
-                              "can't pay pays what they have")
+                raise Refused(say("nobody goes bankrupt in {edition}: a player who can't pay "
+                                  "pays what they have", edition=Said(facts.rules.name)))
             pid = self._in_game(facts, player)
             to = self._party_in_game(facts, creditor, "creditor")
             if to == pid:
-                raise Refused("a player cannot be bankrupt to themselves")
+                raise Refused(say("a player cannot be bankrupt to themselves"))
             money = self._balances(facts.gid)
             left = money[pid]
             # A balance below zero: what was paid without being there goes back to whoever got
@@ -1099,7 +1120,8 @@ class Bank(GamerPlay):
             facts = self._open_facts(game_id)
             scoring = facts.rules.scoring
             if scoring is None:
-                raise Refused(f"{facts.rules.name} is not won on points: nothing to type in")
+                raise Refused(say("{edition} is not won on points: nothing to type in",
+                                  edition=Said(facts.rules.name)))
             pid = self._in_game(facts, player)
             p = check_count(points, "points", MAX_POINTS)
             n = check_count(cards, "cards", scoring.max_cards.value)
@@ -1122,7 +1144,7 @@ class Bank(GamerPlay):
             facts = self._open_facts(game_id)
             target = facts.rules.worms
             if target is None:
-                raise Refused(f"{facts.rules.name} has no worms to find")
+                raise Refused(say("{edition} has no worms to find", edition=Said(facts.rules.name)))
             pid = self._in_game(facts, player)
             n = check_count(found, "found", target.value)
             facts.worms[pid] = n
@@ -1147,9 +1169,12 @@ class Bank(GamerPlay):
             facts = self._open_facts(game_id)
             rules = facts.rules
             if rules.end is not End.POINTS:
-                how = {End.LAST_PLAYER: "when every other player has gone bankrupt",
-                       End.WORMS: "when a player has found all their worms"}[rules.end]
-                raise Refused(f"{rules.name} ends {how}, not when the banker says so")
+                name = Said(rules.name)
+                raise Refused({
+                    End.LAST_PLAYER: say("{edition} ends when every other player has gone "
+                                         "bankrupt, not when the banker says so", edition=name),
+                    End.WORMS: say("{edition} ends when a player has found all their worms, "
+                                   "not when the banker says so", edition=name)}[rules.end])
             money = self._balances(facts.gid)
             data = self._ending(facts, money, winners(rules, facts.seats(money)))
             move = self._insert_move(db, facts.gid, MoveKind.END, data=data,
@@ -1172,17 +1197,17 @@ class Bank(GamerPlay):
             replay = self._replay(request_id, MoveKind.UNDO, game_id)
             if replay is not None:
                 if expect is not None and replay["undoes"] != expect:
-                    raise Refused(f"request id {request_id!r} was already used for another "
-                                  "operation")
+                    raise Refused(say("request id {id} was already used for another "
+                                      "operation", id=repr(request_id)))
                 return Undone(self._move_view(replay["id"]), self._move_view(replay["undoes"]))
             gid = self._game(game_id)
             row = self._undo_target(gid)
             if row is None:
-                raise Refused("nothing to undo")
+                raise Refused(say("nothing to undo"))
             target = self._move_view(row["id"])
             if expect is not None and expect != row["id"]:
-                raise Conflict(f"the last move has changed: Undo would now undo "
-                               f"\"{target.text}\"")
+                raise Conflict(say("the last move has changed: Undo would now undo \"{move}\"",
+                                   move=target.text))
             move = self._insert_move(db, gid, MoveKind.UNDO, player=row["player_id"],
                                      note=f"undo: {target.text}"[:200], source=source,
                                      undoes=row["id"], request_id=request_id)
@@ -1229,18 +1254,18 @@ class Bank(GamerPlay):
                         if is_id(undo) else None
                     if undone is None or json.loads(replay["data"]).get("redoes") != \
                             undone["undoes"] or replay["game_id"] != self._game(game_id):
-                        raise Refused(f"request id {request_id!r} was already used for "
-                                      "another operation")
+                        raise Refused(say("request id {id} was already used for another "
+                                          "operation", id=repr(request_id)))
                     return self._move_view(replay["id"])
             facts = self._open_facts(game_id)
             latest = db.execute("SELECT * FROM moves WHERE game_id = ? ORDER BY id DESC LIMIT 1",
                                 (facts.gid,)).fetchone()
             if latest is None or latest["kind"] != MoveKind.UNDO.value or latest["id"] != undo:
-                raise Conflict("nothing to redo: Redo brings back what the last Undo undid, "
-                               "before anything else is done")
+                raise Conflict(say("nothing to redo: Redo brings back what the last Undo "
+                                   "undid, before anything else is done"))
             target = self._move_view(latest["undoes"], facts)
             if target.kind not in REDOABLE:
-                raise Refused(f"{target.text} can't be redone: declare it again")
+                raise Refused(say("{move} can't be redone: declare it again", move=target.text))
             data = {**target.data, "redoes": target.id}
             if target.kind is MoveKind.TURN:
                 data["op"] = "redo"
@@ -1380,20 +1405,20 @@ class Bank(GamerPlay):
                 row = db.execute("SELECT * FROM outcomes WHERE id = ? AND game_id = ?",
                                  (outcome_id, facts.gid)).fetchone()
             if row is None:
-                raise Refused(f"unknown outcome {shown(outcome_id)}")
+                raise Refused(say("unknown outcome {value}", value=shown(outcome_id)))
             if row["player_id"] is not None:
-                raise Refused(f"outcome {outcome_id} is already assigned")
+                raise Refused(say("outcome {id} is already assigned", id=outcome_id))
             params = json.loads(row["params"])
             pid = self._in_game(facts, player)
             if params.get("payer") not in (None, pid):
-                raise Refused("utility rent is paid by the player it was rolled for")
+                raise Refused(say("utility rent is paid by the player it was rolled for"))
             if params.get("leader") not in (None, pid):
-                raise Refused("a battle's outcome goes to the player who led it")
+                raise Refused(say("a battle's outcome goes to the player who led it"))
             if contest_outcome(_outcome(row)) and (
                     self.contest_roller(facts) != pid or facts.contests is None or
                     params.get("contest") != facts.contests.current_move):
-                raise Refused("a contest's roll goes to the player whose roll is due, in the "
-                              "fight or race it was rolled in")
+                raise Refused(say("a contest's roll goes to the player whose roll is due, in "
+                                  "the fight or race it was rolled in"))
             return self._apply(db, facts, row["id"], pid, source)
 
     def _apply(self, db: sqlite3.Connection, facts: Facts, outcome_id: int, player: int,
@@ -1413,7 +1438,7 @@ class Bank(GamerPlay):
         # edition without a block is kept and logged, as it was).
         movements = outcome_movements(outcome, player, owner, teammate) \
             if facts.rules.coins and mode is not None else []
-        note = mode.describe(outcome) if mode is not None else outcome.label
+        note = str(mode.describe(outcome)) if mode is not None else outcome.label
         change = jail_change(outcome) if facts.rules.jail_fee is not None else None
         if contest_outcome(outcome):
             self._contest_roll(db, facts, outcome_id, outcome, player, source)
@@ -1586,13 +1611,13 @@ class Bank(GamerPlay):
         even when the target is on another page. A few indexed queries, however long the
         game."""
         if before is not None and after is not None:
-            raise Refused("give before or after, not both")
+            raise Refused(say("give before or after, not both"))
         if before is not None and not is_id(before):
-            raise Refused(f"before must be a move id (a whole number from 1), got "
-                          f"{shown(before)}")
+            raise Refused(say("before must be a move id (a whole number from 1), got {value}",
+                              value=shown(before)))
         if after is not None and not (is_id(after) or (type(after) is int and after == 0)):
-            raise Refused(f"after must be a move id (a whole number from 0), got "
-                          f"{shown(after)}")
+            raise Refused(say("after must be a move id (a whole number from 0), got {value}",
+                              value=shown(after)))
         size = _page_limit(limit)
         with self.snapshot():
             facts = self._facts(game_id)
@@ -1690,5 +1715,5 @@ class Bank(GamerPlay):
         """A player of the game the table plays (inside a write), else Refused."""
         gid = self._game(None)
         if not is_id(player) or player not in self._player_ids(gid):
-            raise Refused(f"unknown player {shown(player)}")
+            raise Refused(say("unknown player {value}", value=shown(player)))
         return player  # type: ignore[return-value]

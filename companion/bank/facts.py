@@ -11,9 +11,10 @@ from typing import Any
 from companion.bank.contests import Contests
 from companion.core.editions.ruleset import Ruleset
 from companion.core.editions.scoring import Seat
-from companion.core.ledger import BANK, MoveKind
+from companion.core.ledger import BANK, MoveKind, and_joined
 from companion.core.state import MoveView
 from companion.exc import Refused
+from companion.i18n.said import Said, say, say_n
 
 FACTS = (MoveKind.BANKRUPTCY, MoveKind.POINTS, MoveKind.WORMS, MoveKind.END,
          MoveKind.BOWSER_WINS)
@@ -61,10 +62,11 @@ class Facts:
     def active(self) -> list[int]:
         return [p.id for p in self.players if p.id not in self.out]
 
-    def name(self, party: object) -> str:
+    def name(self, party: object) -> str | Said:
         if party == BANK:
-            return "the Bank"
-        return next((p.name for p in self.players if p.id == party), f"player {party}")
+            return say("the Bank")
+        return next((p.name for p in self.players if p.id == party),
+                    say("player {id}", id=str(party)))
 
     def seats(self, money: Mapping[int, int]) -> list[Seat]:
         """What the standings need: the points typed in (Property cards) and, counted by the
@@ -85,7 +87,7 @@ def or_current(facts: Facts, player: object) -> object:
     if player is not None:
         return player
     if facts.current is None:
-        raise Refused("nobody is current: make a player current first")
+        raise Refused(say("nobody is current: make a player current first"))
     return facts.current
 
 
@@ -97,59 +99,73 @@ def next_seat(facts: Facts, after: int | None) -> int:
         candidate = ids[(start + i) % len(ids)]
         if candidate not in facts.out:
             return candidate
-    raise Refused("nobody is left in the game")
+    raise Refused(say("nobody is left in the game"))
 
 
-def move_text(move: MoveView, facts: Facts) -> str:
+def move_text(move: MoveView, facts: Facts) -> str | Said:
     """A move in words, with names."""
     who = facts.name(move.player_id)
     data = move.data
     coins = sum(e.amount for e in move.entries)
     kind = move.kind
+    text: str | Said
     if kind is MoveKind.OPENING:
-        return f"Everyone starts with {data.get('coins', coins)} coins"
+        return say_n("Everyone starts with {n} coin", "Everyone starts with {n} coins",
+                     data.get("coins", coins))
     if kind is MoveKind.TRANSFER and move.entries:
         e = move.entries[0]
-        text = f"{facts.name(e.payer)} pays {facts.name(e.payee)} {e.amount}"
+        payer, payee = facts.name(e.payer), facts.name(e.payee)
         if data.get("asked", e.amount) > e.amount:
-            text += f" of {data['asked']}"
-        return text + (f" · {move.note}" if move.note else "")
+            text = say("{payer} pays {payee} {amount} of {asked}", payer=payer, payee=payee,
+                       amount=e.amount, asked=data["asked"])
+        else:
+            text = say("{payer} pays {payee} {amount}", payer=payer, payee=payee,
+                       amount=e.amount)
+        return say("{text} · {note}", text=text, note=move.note) if move.note else text
     if kind is MoveKind.TRANSFER:
-        return str(data.get("message") or move.note or "no coins moved")
+        found = data.get("message") or move.note
+        return str(found) if found else say("no coins moved")
     if kind is MoveKind.BLOCK and move.entries:
         e = move.entries[0]
         payer_is_bank = e.payer == BANK
         whose = facts.name(e.payee if payer_is_bank else e.payer)
-        return f"{whose}: {e.note}" if e.note else f"{whose} {'+' if payer_is_bank else '-'}" \
-                                                   f"{e.amount}"
+        if e.note:
+            return say("{name}: {note}", name=whose, note=e.note)
+        if payer_is_bank:
+            return say("{name} +{amount}", name=whose, amount=e.amount)
+        return say("{name} -{amount}", name=whose, amount=e.amount)
     if kind is MoveKind.TURN:
         if data.get("to") is None:
-            return f"Nobody's turn (was {facts.name(data.get('from'))})"
+            return say("Nobody's turn (was {name})", name=facts.name(data.get("from")))
         if data.get("from") is None:
-            return f"{facts.name(data.get('to'))}'s turn"
-        return f"Turn: {facts.name(data.get('from'))} -> {facts.name(data.get('to'))}"
+            return say("{name}'s turn", name=facts.name(data.get("to")))
+        return say("Turn: {before} -> {after}", before=facts.name(data.get("from")),
+                   after=facts.name(data.get("to")))
     if kind is MoveKind.PASS_GO:
-        return f"{who} passed GO: +{coins}"
+        return say("{name} passed GO: +{coins}", name=who, coins=coins)
     if kind is MoveKind.JAIL:
-        return f"{who} paid the jail fee: {coins}" + (" and is out of Jail"
-                                                      if data.get("frees") else "")
+        if data.get("frees"):
+            return say("{name} paid the jail fee: {coins} and is out of Jail", name=who,
+                       coins=coins)
+        return say("{name} paid the jail fee: {coins}", name=who, coins=coins)
     if kind is MoveKind.JAILED:
-        why = f" ({data['why']})" if data.get("why") else ""
-        paid = f", paid {coins}" if coins else ""
-        turn = f"; {facts.name(data['current_after'])}'s turn" \
-            if data.get("current_after") is not None else ""
-        return (f"{who} goes to Jail{why}{turn}" if data.get("in") else
-                f"{who} is out of Jail{why}{paid}")
+        return _jailed_text(move, facts, who, coins)
     if kind in (MoveKind.DROP, MoveKind.SCOOP):
         space = data.get("space", "")
         if not move.entries:
-            return str(data.get("message") or f"{who}: no coins moved")
-        verb = "drops" if kind is MoveKind.DROP else "scoops up"
-        where = "on" if kind is MoveKind.DROP else "from"
-        text = f"{who} {verb} {coins} coin{'s' if coins != 1 else ''} {where} {space}"
+            return str(data["message"]) if data.get("message") else \
+                say("{name}: no coins moved", name=who)
+        if kind is MoveKind.SCOOP:
+            return say_n("{name} scoops up {n} coin from {space}",
+                         "{name} scoops up {n} coins from {space}", coins, name=who,
+                         space=space)
         asked = data.get("asked", coins)
-        return text + (f" (had only {coins} of {asked})" if kind is MoveKind.DROP and
-                       asked > coins else "")
+        if asked > coins:
+            return say_n("{name} drops {n} coin on {space} (had only {n} of {asked})",
+                         "{name} drops {n} coins on {space} (had only {n} of {asked})", coins,
+                         name=who, space=space, asked=asked)
+        return say_n("{name} drops {n} coin on {space}", "{name} drops {n} coins on {space}",
+                     coins, name=who, space=space)
     if kind is MoveKind.ABILITY:
         return _ability_text(move, facts)
     if kind is MoveKind.CONTEST:
@@ -157,64 +173,113 @@ def move_text(move: MoveView, facts: Facts) -> str:
         if not move.ends:
             return text
     elif kind is MoveKind.TOLL:
-        names = ", ".join(facts.name(e.payer) for e in move.entries)
+        names = tuple(facts.name(e.payer) for e in move.entries)
         each = move.entries[0].amount if move.entries else 0
-        verb = "pays" if len(move.entries) == 1 else "each pay"
-        return f"Bowser's toll: {names} {verb} {each} coin{'s' if each != 1 else ''}"
+        if len(move.entries) == 1:
+            return say_n("Bowser's toll: {names} pays {n} coin",
+                         "Bowser's toll: {names} pays {n} coins", each, names=names)
+        return say_n("Bowser's toll: {names} each pay {n} coin",
+                     "Bowser's toll: {names} each pay {n} coins", each, names=names)
     elif kind is MoveKind.BANKRUPTCY:
-        creditor = facts.name(data.get("creditor"))
-        left = data.get("coins", 0)
-        text = f"{who} is bankrupt to {creditor}" + (
-            f": {left} coins to {creditor}" if left > 0 else "")
-        back = [f"{facts.name(p)} gives back {n}" for p, n in data.get("given_back", ())
-                if p != BANK]
-        if back:
-            text += f" ({', '.join(back)})"
+        text = _bankrupt_text(move, facts, who)
     elif kind is MoveKind.POINTS:
-        text = f"{who}: {data['points']} points, {data['cards']} cards"
+        text = say("{name}: {points} points, {cards} cards", name=who, points=data["points"],
+                   cards=data["cards"])
     elif kind is MoveKind.WORMS:
-        text = f"{who} has found {data['found']} worm{'s' if data['found'] != 1 else ''}"
+        text = say_n("{name} has found {n} worm", "{name} has found {n} worms", data["found"],
+                     name=who)
     elif kind is MoveKind.END:
-        text = "The final score"
+        text = say("The final score")
     elif kind is MoveKind.BOWSER_WINS:
-        return "Every deed is on its Game Over side: Bowser wins, everyone loses"
+        return say("Every deed is on its Game Over side: Bowser wins, everyone loses")
     elif kind is MoveKind.UNDO:
-        return move.note[:1].upper() + move.note[1:] if move.note else "Undo"  # see _move_view
+        return move.note[:1].upper() + move.note[1:] if move.note else say("Undo")  # _move_view
     else:
         text = move.note or kind.value
     if move.ends:
         won = [facts.name(p) for p in data.get("winners", ())]
-        text += f": {' and '.join(won)} win{'s' if len(won) == 1 else ''}!" if won else \
-            ": nobody wins"
+        names = and_joined(won)
+        if names is None:
+            return say("{text}: nobody wins", text=text)
+        return say_n("{text}: {names} wins!", "{text}: {names} win!", len(won), text=text,
+                     names=names)
     return text
 
 
-def _coins(n: int) -> str:
-    return f"{n} coin{'s' if n != 1 else ''}"
+def _jailed_text(move: MoveView, facts: Facts, who: str | Said, coins: int) -> Said:
+    """A player into Jail (and whose turn it is then) or out of it (and what they paid)."""
+    data = move.data
+    why = Said(data["why"]) if data.get("why") else None  # a few English words, kept in data
+    if data.get("in"):
+        turn = facts.name(data["current_after"]) \
+            if data.get("current_after") is not None else None
+        if why is not None and turn is not None:
+            return say("{name} goes to Jail ({why}); {next}'s turn", name=who, why=why,
+                       next=turn)
+        if why is not None:
+            return say("{name} goes to Jail ({why})", name=who, why=why)
+        if turn is not None:
+            return say("{name} goes to Jail; {next}'s turn", name=who, next=turn)
+        return say("{name} goes to Jail", name=who)
+    if why is not None and coins:
+        return say("{name} is out of Jail ({why}), paid {coins}", name=who, why=why,
+                   coins=coins)
+    if why is not None:
+        return say("{name} is out of Jail ({why})", name=who, why=why)
+    if coins:
+        return say("{name} is out of Jail, paid {coins}", name=who, coins=coins)
+    return say("{name} is out of Jail", name=who)
 
 
-def _ability_text(move: MoveView, facts: Facts) -> str:
+def _bankrupt_text(move: MoveView, facts: Facts, who: str | Said) -> Said:
+    """"Luigi is bankrupt to Mario: 4 coins to Mario (Bob gives back 6)"."""
+    data = move.data
+    creditor = facts.name(data.get("creditor"))
+    left = data.get("coins", 0)
+    back = tuple(say("{name} gives back {coins}", name=facts.name(p), coins=n)
+                 for p, n in data.get("given_back", ()) if p != BANK)
+    if left > 0 and back:
+        return say_n("{name} is bankrupt to {creditor}: {n} coin to {creditor} ({back})",
+                     "{name} is bankrupt to {creditor}: {n} coins to {creditor} ({back})",
+                     left, name=who, creditor=creditor, back=back)
+    if left > 0:
+        return say_n("{name} is bankrupt to {creditor}: {n} coin to {creditor}",
+                     "{name} is bankrupt to {creditor}: {n} coins to {creditor}", left,
+                     name=who, creditor=creditor)
+    if back:
+        return say("{name} is bankrupt to {creditor} ({back})", name=who, creditor=creditor,
+                   back=back)
+    return say("{name} is bankrupt to {creditor}", name=who, creditor=creditor)
+
+
+def _ability_text(move: MoveView, facts: Facts) -> Said:
     """"Mario: POW (boost): Luigi drops 2 on Thwomp, Peach drops 1 on GO"."""
     data = move.data
     who = facts.name(move.player_id)
-    head = f"{who}: {data.get('name', move.note)}" + (" (boost)" if data.get("boost") else "")
-    parts = []
+    named = data.get("name", move.note)
+    ability: str | Said = Said(str(named)) if "name" in data and named else str(named)
+    parts: list[str | Said] = []
     for e in move.entries:
         if e.space is not None and e.payee == BANK:
-            parts.append(f"{facts.name(e.payer)} drops {e.amount} on {e.space}")
+            parts.append(say("{name} drops {coins} on {space}", name=facts.name(e.payer),
+                             coins=e.amount, space=e.space))
         elif e.space is not None:
-            parts.append(f"scoops {e.amount} from {e.space}")
+            parts.append(say("scoops {coins} from {space}", coins=e.amount, space=e.space))
         elif e.payer == BANK:
-            parts.append(f"collects {_coins(e.amount)}")
+            parts.append(say_n("collects {n} coin", "collects {n} coins", e.amount))
         else:
-            parts.append(f"takes {e.amount} from {facts.name(e.payer)}")
+            parts.append(say("takes {coins} from {name}", coins=e.amount,
+                             name=facts.name(e.payer)))
     if not parts:
-        parts.append("more spaces instead of coins" if data.get("spaces_instead") else
-                     str(data.get("text") or "no coins moved"))
-    return f"{head}: {', '.join(parts)}"
+        parts.append(say("more spaces instead of coins") if data.get("spaces_instead") else
+                     Said(str(data["text"])) if data.get("text") else say("no coins moved"))
+    if data.get("boost"):
+        return say("{name}: {ability} (boost): {parts}", name=who, ability=ability,
+                   parts=tuple(parts))
+    return say("{name}: {ability}: {parts}", name=who, ability=ability, parts=tuple(parts))
 
 
-def _contest_text(move: MoveView, facts: Facts) -> str:
+def _contest_text(move: MoveView, facts: Facts) -> str | Said:
     """A step of a Boss fight or a Race in words."""
     data, who = move.data, facts.name(move.player_id)
     card = move.note.split(":")[0].removeprefix("rematch of ")
@@ -222,22 +287,40 @@ def _contest_text(move: MoveView, facts: Facts) -> str:
     got = sum(e.amount for e in move.entries if e.payer == BANK)
     action = data.get("action")
     if action == "open":
-        what = "the rematch of " if data.get("rematch") else ""
-        kind = "fight" if data.get("kind") == "boss" else "race"
-        return f"{who} flips {what}{card}: the {kind} opens" + (
-            " (the final one)" if data.get("final") and not data.get("rematch") else "")
+        return _opened_text(data, who, card)
     if action == "fight":
-        return f"{who} fights {card}" + (f" (pays {paid})" if paid else "")
+        return say("{name} fights {card} (pays {coins})", name=who, card=card, coins=paid) \
+            if paid else say("{name} fights {card}", name=who, card=card)
     if action == "pass":
-        return f"{who} passes on {card}"
+        return say("{name} passes on {card}", name=who, card=card)
     if action == "enter":
-        return f"{who} enters {card}" + (f" (pays {paid})" if paid else "")
+        return say("{name} enters {card} (pays {coins})", name=who, card=card, coins=paid) \
+            if paid else say("{name} enters {card}", name=who, card=card)
     if action == "start":
-        return f"{card}: the race starts" + (f"; prizes {got}" if got else "")
+        return say("{card}: the race starts; prizes {coins}", card=card, coins=got) if got \
+            else say("{card}: the race starts", card=card)
     if action == "roll":
-        text = f"{who} rolls {data.get('roll')} ({card})"
-        prizes = [f"{facts.name(e.payee)} +{e.amount}" for e in move.entries]
-        return text + (f": {', '.join(prizes)}" if prizes else "")
+        prizes = tuple(say("{name} +{coins}", name=facts.name(e.payee), coins=e.amount)
+                       for e in move.entries)
+        if prizes:
+            return say("{name} rolls {roll} ({card}): {prizes}", name=who,
+                       roll=data.get("roll"), card=card, prizes=prizes)
+        return say("{name} rolls {roll} ({card})", name=who, roll=data.get("roll"), card=card)
     if action == "close":
-        return f"{card} is done"
-    return move.note or "contest"
+        return say("{card} is done", card=card)
+    return move.note or say("contest")
+
+
+def _opened_text(data: Mapping[str, Any], who: str | Said, card: str) -> Said:
+    """A contest card flipped: the fight or race opens (its rematch, or the final one)."""
+    fight = data.get("kind") == "boss"
+    if data.get("rematch"):
+        return say("{name} flips the rematch of {card}: the fight opens", name=who, card=card) \
+            if fight else say("{name} flips the rematch of {card}: the race opens", name=who,
+                              card=card)
+    if data.get("final"):
+        return say("{name} flips {card}: the fight opens (the final one)", name=who,
+                   card=card) if fight else \
+            say("{name} flips {card}: the race opens (the final one)", name=who, card=card)
+    return say("{name} flips {card}: the fight opens", name=who, card=card) if fight else \
+        say("{name} flips {card}: the race opens", name=who, card=card)

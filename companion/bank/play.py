@@ -31,9 +31,10 @@ from companion.core.editions.powers import (
     moves,
     typed_coins,
 )
-from companion.core.ledger import BANK, EntryKind, MoveKind, check_source, check_space
+from companion.core.ledger import BANK, EntryKind, MoveKind, and_joined, check_source, check_space
 from companion.core.outcomes import Kind, Outcome
 from companion.exc import Refused, shown
+from companion.i18n.said import Said, joined, say, say_n
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -82,18 +83,20 @@ class GamerPlay:
             pid = self._in_game(facts, player)
             want = powers.picks(len(facts.players))
             if not isinstance(characters, list) or len(characters) != want:
-                raise Refused(f"characters must list {want} character"
-                              f"{'s' if want != 1 else ''} for each player in a game of "
-                              f"{len(facts.players)}")
+                raise Refused(say_n("characters must list {n} character for each player in "
+                                    "a game of {players}",
+                                    "characters must list {n} characters for each player in "
+                                    "a game of {players}", want, players=len(facts.players)))
             picked = tuple(powers.character(c).id for c in characters)
             if len(set(picked)) != len(picked):
-                raise Refused("characters lists one character twice")
+                raise Refused(say("characters lists one character twice"))
             for other in facts.players:
                 taken = set(other.characters) & set(picked)
                 if other.id != pid and taken:
                     name = powers.character(sorted(taken)[0]).name
-                    raise Refused(f"{name} is {other.name}'s: each character token is played "
-                                  "by one player")
+                    raise Refused(say("{character} is {name}'s: each character token is "
+                                      "played by one player", character=Said(name),
+                                      name=other.name))
             db.execute("UPDATE players SET characters = ? WHERE id = ?",
                        (json.dumps(list(picked)), pid))
             return picked
@@ -125,8 +128,8 @@ class GamerPlay:
             typed = typed_coins(how, coins)
             if not isinstance(spaces_instead, bool) or (spaces_instead and
                                                         not how.spaces_instead):
-                raise Refused("spaces_instead is only for an ability that offers spaces "
-                              "instead of coins")
+                raise Refused(say("spaces_instead is only for an ability that offers spaces "
+                                  "instead of coins"))
             board = facts.rules.board
             assert board is not None
             droppers = hit if how.effect in (Effect.DROP, Effect.DROP_GIVE) else \
@@ -166,7 +169,8 @@ class GamerPlay:
         if spaces is None:
             spaces = {}
         if not isinstance(spaces, dict):
-            raise Refused("spaces must map each player who drops to the space they stand on")
+            raise Refused(say("spaces must map each player who drops to the space they stand "
+                              "on"))
         board = facts.rules.board
         assert board is not None
         known = (*board.spaces, *self._board(facts.gid))
@@ -175,11 +179,12 @@ class GamerPlay:
             typed = spaces.get(str(pid), spaces.get(pid))  # type: ignore[call-overload]
             if pid in facts.jailed:
                 if typed is not None and check_space(typed, known) != jail_space:
-                    raise Refused(f"{facts.name(pid)} is in Jail: they drop on {jail_space}")
+                    raise Refused(say("{name} is in Jail: they drop on {space}",
+                                      name=facts.name(pid), space=jail_space))
                 where[pid] = jail_space
             elif typed is None:
-                raise Refused(f"spaces: where does {facts.name(pid)} stand? (they drop their "
-                              "coins there)")
+                raise Refused(say("spaces: where does {name} stand? (they drop their coins "
+                                  "there)", name=facts.name(pid)))
             else:
                 where[pid] = check_space(typed, known)
         return where
@@ -200,11 +205,12 @@ class GamerPlay:
             facts = self._open_facts(game_id)
             deck = facts.rules.contest
             if deck is None or deck.kind.value != kind:
-                raise Refused(f"{facts.rules.name} has no "
-                              f"{'Boss fights' if kind == 'boss' else 'Races'}")
+                name = Said(facts.rules.name)
+                raise Refused(say("{edition} has no Boss fights", edition=name) if kind == "boss"
+                              else say("{edition} has no Races", edition=name))
             if action not in ACTIONS[deck.kind]:
-                raise Refused(f"action must be one of {', '.join(ACTIONS[deck.kind])}, got "
-                              f"{shown(action)}")
+                raise Refused(say("action must be one of {actions}, got {value}",
+                                  actions=joined(ACTIONS[deck.kind]), value=shown(action)))
             found = facts.contests
             assert found is not None
             if action == "open":
@@ -212,12 +218,13 @@ class GamerPlay:
                                           request_id)
             for key, value in (("card", card), ("rematch", rematch)):
                 if value is not None:
-                    raise Refused(f"{key} is only for opening a card, not for {action}")
+                    raise Refused(say("{key} is only for opening a card, not for {action}",
+                                      key=key, action=action))
             if action in ("start", "close") and player is not None:
-                raise Refused(f"{action} takes no player")
+                raise Refused(say("{action} takes no player", action=action))
             current = found.current
             if current is None:
-                raise Refused(f"no {deck.card} card is open: open one first")
+                raise Refused(say("no {card} card is open: open one first", card=Said(deck.card)))
             data: dict[str, Any] = {"action": action, "contest": found.current_move,
                                     "player": player, "asked": player}
             if action == "close":
@@ -226,8 +233,8 @@ class GamerPlay:
                 assert isinstance(current, Race)
                 jailed = [facts.name(p) for p in current.entrants if p in facts.jailed]
                 if jailed:
-                    raise Refused(f"{' and '.join(jailed)} went to Jail after entering: a "
-                                  "player in Jail may not take part in Races")
+                    raise Refused(say("{names} went to Jail after entering: a player in Jail "
+                                      "may not take part in Races", names=and_joined(jailed)))
                 after = current.start()
                 move = self._insert_move(db, facts.gid, MoveKind.CONTEST, data=data,
                                          note=f"{deck.card} {current.card.number}: the race "
@@ -236,9 +243,11 @@ class GamerPlay:
                 return self._move_view(move, facts)
             pid = self._in_game(facts, player)
             if pid in facts.jailed and action in ("fight", "enter"):
-                raise Refused(f"{facts.name(pid)} is in Jail: a player in Jail may not take "
-                              f"part in {'Boss Fights' if action == 'fight' else 'Races'}"
-                              + (" (pass for them)" if action == "fight" else ""))
+                name = facts.name(pid)
+                raise Refused(say("{name} is in Jail: a player in Jail may not take part in "
+                                  "Boss Fights (pass for them)", name=name) if action == "fight"
+                              else say("{name} is in Jail: a player in Jail may not take part "
+                                       "in Races", name=name))
             if isinstance(current, Fight):
                 after = current.fight(pid) if action == "fight" else current.passes(pid)
                 fee = current.card.cost if action == "fight" else 0
@@ -247,9 +256,16 @@ class GamerPlay:
                 fee = current.card.fee
             money = self._balances(facts.gid)
             if fee and money[pid] < fee:
-                raise Refused(f"{facts.name(pid)} can't afford the {fee} coins (has "
-                              f"{money[pid]}): only a player who can pay may "
-                              f"{'fight' if action == 'fight' else 'race'}")
+                name, has = facts.name(pid), money[pid]
+                raise Refused(say_n("{name} can't afford the {n} coin (has {has}): only a "
+                                    "player who can pay may fight",
+                                    "{name} can't afford the {n} coins (has {has}): only a "
+                                    "player who can pay may fight", fee, name=name, has=has)
+                              if action == "fight" else
+                              say_n("{name} can't afford the {n} coin (has {has}): only a "
+                                    "player who can pay may race",
+                                    "{name} can't afford the {n} coins (has {has}): only a "
+                                    "player who can pay may race", fee, name=name, has=has))
             card = current.card
             note = f"{deck.card} {card.number}: {action}"
             move = self._insert_move(db, facts.gid, MoveKind.CONTEST, player=pid, data=data,
@@ -269,28 +285,29 @@ class GamerPlay:
         final = False
         if rematch is not None:
             if not found.rematch_due:
-                raise Refused("a rematch is the final Race's prize, once it is over")
+                raise Refused(say("a rematch is the final Race's prize, once it is over"))
             if not isinstance(rematch, int) or isinstance(rematch, bool) or \
                     found.holder(rematch) is None:
                 held = sorted(c.number for cards in found.won.values() for c in cards)
-                raise Refused(f"rematch must be a {deck.card} card a player holds: "
-                              f"{', '.join(map(str, held))}")
+                raise Refused(say("rematch must be a {card} card a player holds: {held}",
+                                  card=Said(deck.card), held=joined(held)))
             number = rematch
         else:
             current = found.current
             if current is not None:
-                raise Refused(f"{deck.card} {current.card.number} is still open: close it "
-                              "first")
+                raise Refused(say("{card} {number} is still open: close it first",
+                                  card=Said(deck.card), number=current.card.number))
             number_or_none = found.next_number
             if number_or_none is None:
-                raise Refused(f"every {deck.card} card has been played")
+                raise Refused(say("every {card} card has been played", card=Said(deck.card)))
             number = number_or_none
             final = found.drawn + 1 == len(found.cards)
         values = card if card is not None else kept.known_card(db, facts.rules.id, number)
         if not isinstance(values, dict):
             keys = "cost, required, pay_to, bonus, points" if deck.kind is ContestKind.BOSS \
                 else "fee, prizes, points"
-            raise Refused(f"card: type the numbers printed on {deck.card} {number} ({keys})")
+            raise Refused(say("card: type the numbers printed on {card} {number} ({keys})",
+                              card=Said(deck.card), number=number, keys=keys))
         typed = (BossCard if deck.kind is ContestKind.BOSS else PrixCard).typed(number, values)
         if card is not None:
             kept.keep_card(db, facts.rules.id, typed)
@@ -301,7 +318,7 @@ class GamerPlay:
         may = tuple(p for p in seat_order(seats, flipper)
                     if p not in facts.jailed)  # "You may not take part ... while In Jail"
         if not may:
-            raise Refused("everyone is in Jail: nobody can take part")
+            raise Refused(say("everyone is in Jail: nobody can take part"))
         data = {"action": "open", "kind": deck.kind.value, "card": typed.to_json(),
                 "number": number, "order": list(may), "final": final or rematch is not None,
                 "rematch": rematch is not None, "player": flipper, "asked": player}
@@ -321,13 +338,13 @@ class GamerPlay:
         assert current is not None
         deck = found.deck
         if isinstance(current, Fight) and not current.over:
-            raise Refused(f"the fight with {deck.card} {current.card.number} goes on: each "
-                          "player fights or passes")
+            raise Refused(say("the fight with {card} {number} goes on: each player fights or "
+                              "passes", card=Said(deck.card), number=current.card.number))
         if isinstance(current, Race) and current.started and not current.over:
-            raise Refused("the race goes on: every place is rolled for first")
+            raise Refused(say("the race goes on: every place is rolled for first"))
         if isinstance(current, Race) and not current.started and current.entrants:
-            raise Refused("players have entered: start the race (closing discards a card "
-                          "only when nobody enters)")
+            raise Refused(say("players have entered: start the race (closing discards a card "
+                              "only when nobody enters)"))
         last = current.final  # "The game ends immediately when the final ... is over"
         data.update(last=last, **_result(current))
         ending: dict[str, Any] = {}
@@ -394,7 +411,8 @@ def _result(contest: Fight | Race) -> dict[str, Any]:
 
 def _powers(facts: Facts) -> Powers:
     if facts.rules.powers is None:
-        raise Refused(f"{facts.rules.name} has no characters or abilities")
+        raise Refused(say("{edition} has no characters or abilities",
+                          edition=Said(facts.rules.name)))
     return facts.rules.powers
 
 
@@ -402,12 +420,12 @@ def _character(powers: Powers, mine: tuple[str, ...], character: object) -> str 
     """The character taking this turn: named, or the player's only one."""
     if character is None:
         if len(mine) > 1:
-            raise Refused("character: which of their characters is taking this turn?")
+            raise Refused(say("character: which of their characters is taking this turn?"))
         return mine[0] if mine else None
     picked = powers.character(character).id
     if picked not in mine:
-        raise Refused(f"{powers.character(picked).name} is not one of this player's "
-                      "characters")
+        raise Refused(say("{character} is not one of this player's characters",
+                          character=Said(powers.character(picked).name)))
     return picked
 
 

@@ -27,6 +27,7 @@ from companion.bank.store import BankUnavailable, StorageError, storage_problem
 from companion.core.editions import Editions
 from companion.core.state import OutcomeView, StorageView, TableState
 from companion.exc import CompanionError, GameEnded, Refused
+from companion.i18n.said import say
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -63,7 +64,7 @@ class BankService:
         """Open the file on the writer thread (blocking: at start-up only); raises if it
         can't, and then :meth:`recover` keeps trying."""
         if not self._executor.submit(self._recover).result():
-            raise BankUnavailable(self.problem or "the bank can't be opened")
+            raise BankUnavailable(self.problem or say("the bank can't be opened"))
         assert self._bank is not None
         return self._bank
 
@@ -271,7 +272,7 @@ class BankService:
 
     def _with_bank(self, fn: Callable[[Bank], T], write: bool = False) -> T:
         if self._bank is None or (write and not self._prepared):
-            raise StorageError(self.problem or "the bank is not open")
+            raise StorageError(self.problem or say("the bank is not open"))
         if write and self._held:  # the presses held before this write go first
             try:
                 self._bank_held()

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from companion.exc import Unavailable
+from companion.i18n.said import say
 
 log = logging.getLogger(__name__)
 
@@ -361,7 +362,8 @@ def connect(path: Path) -> sqlite3.Connection:
                     raise
                 time.sleep(0.005)
         if mode != "wal":
-            raise BankUnavailable(f"cannot switch {path} to WAL mode (got {mode})")
+            raise BankUnavailable(say("cannot switch {path} to WAL mode (got {mode})",
+                                      path=str(path), mode=str(mode)))
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
     except BaseException:
@@ -376,8 +378,9 @@ def _check_and_migrate(db: sqlite3.Connection, path: Path) -> None:
         raise BrokenBankFile("integrity_check: " + "; ".join(result[:3]))
     version = db.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
-        raise BankUnavailable(f"{path} was written by a newer companion (schema {version}); "
-                              "upgrade this one or point [data] dir elsewhere")
+        raise BankUnavailable(say("{path} was written by a newer companion (schema {version}); "
+                                  "upgrade this one or point [data] dir elsewhere",
+                                  path=str(path), version=version))
     if version == SCHEMA_VERSION:
         return  # nothing to write: opening never takes the write lock
     # A new or older file. Take the write lock and look again: another process may be creating
@@ -401,8 +404,8 @@ def _check_and_migrate(db: sqlite3.Connection, path: Path) -> None:
                 raise BrokenBankFile(f"upgrading left {len(broken)} broken references")
             log.info("bank %s upgraded from schema %d to %d", path, version, SCHEMA_VERSION)
         elif version > SCHEMA_VERSION:
-            raise BankUnavailable(f"{path} was written by a newer companion (schema "
-                                  f"{version})")
+            raise BankUnavailable(say("{path} was written by a newer companion (schema "
+                                      "{version})", path=str(path), version=version))
         if version < SCHEMA_VERSION:
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         db.execute("COMMIT")
@@ -444,7 +447,8 @@ def open_database(path: Path) -> sqlite3.Connection:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise BankUnavailable(f"cannot create the data folder {path.parent}: {exc}") from exc
+        raise BankUnavailable(say("cannot create the data folder {path}: {error}",
+                                  path=str(path.parent), error=str(exc))) from exc
     db: sqlite3.Connection | None = None
     try:
         db = connect(path)
@@ -459,19 +463,22 @@ def open_database(path: Path) -> sqlite3.Connection:
             db.close()
         if not _is_broken(exc):  # locked, busy, I/O error ...: never touch the file
             raise StorageError(folder_problem(path.parent) or storage_problem(exc)
-                               or f"cannot open {path}: {exc}") from exc
+                               or say("cannot open {path}: {error}", path=str(path),
+                                      error=str(exc))) from exc
         try:
             moved = _move_aside(path)
         except OSError as move_exc:
-            raise BankUnavailable(f"{path} is unreadable ({exc}) and cannot be moved aside "
-                                  f"({move_exc})") from exc
+            raise BankUnavailable(say("{path} is unreadable ({error}) and cannot be moved "
+                                      "aside ({problem})", path=str(path), error=str(exc),
+                                      problem=str(move_exc))) from exc
         log.error("bank file %s is unreadable (%s); moved it to %s and started a fresh bank",
                   path, exc, moved)
     try:
         db = connect(path)
         _check_and_migrate(db, path)
     except sqlite3.Error as exc:
-        raise BankUnavailable(f"cannot start a fresh bank at {path}: {exc}") from exc
+        raise BankUnavailable(say("cannot start a fresh bank at {path}: {error}", path=str(path),
+                                  error=str(exc))) from exc
     return db
 
 
@@ -483,12 +490,14 @@ def open_readonly(path: Path) -> sqlite3.Connection:
         db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
                              isolation_level=None, timeout=BUSY_TIMEOUT_S)
     except sqlite3.Error as exc:
-        raise BankUnavailable(f"cannot open {path}: {exc}") from exc
+        raise BankUnavailable(say("cannot open {path}: {error}", path=str(path),
+                                  error=str(exc))) from exc
     db.row_factory = sqlite3.Row
     try:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if not 1 <= version <= SCHEMA_VERSION:
-            raise BankUnavailable(f"{path} is not a companion bank (schema {version})")
+            raise BankUnavailable(say("{path} is not a companion bank (schema {version})",
+                                      path=str(path), version=version))
         db.execute("SELECT COUNT(*) FROM games").fetchone()
         if version < SCHEMA_VERSION:
             copy = sqlite3.connect(":memory:", isolation_level=None)
@@ -499,7 +508,8 @@ def open_readonly(path: Path) -> sqlite3.Connection:
             _check_and_migrate(db, path)
     except sqlite3.Error as exc:
         db.close()
-        raise BankUnavailable(f"cannot read {path}: {exc}") from exc
+        raise BankUnavailable(say("cannot read {path}: {error}", path=str(path),
+                                  error=str(exc))) from exc
     except BankUnavailable:
         db.close()
         raise

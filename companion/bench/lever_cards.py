@@ -69,7 +69,7 @@ async def measure(n: int) -> dict[str, Any]:
                 released.append((time.perf_counter() - start) * 1000)
             await asyncio.sleep(0.06)
         current: list[str] = []
-        app.table.subscribe(lambda e: current.append(e.summary)
+        app.table.subscribe(lambda e: current.append(str(e.summary))
                             if isinstance(e, StateChanged) else None)
         os.write(master, b"\n")  # the reader skips the line it opened in
         await asyncio.sleep(0.05)

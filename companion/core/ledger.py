@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from companion.core.outcomes import COLLECTS, PAYS_THE_BANK, Kind, Outcome
 from companion.exc import Refused, shown
+from companion.i18n.said import Said, say, say_n
 
 BANK: Literal["bank"] = "bank"
 BOARD = "board"
@@ -123,9 +124,11 @@ class Entry:
 def check_amount(amount: object) -> int:
     """A whole number of coins, 1..MAX_AMOUNT."""
     if not isinstance(amount, int) or isinstance(amount, bool):
-        raise Refused(f"amount must be a whole number of coins, got {amount!r}")
+        raise Refused(say("amount must be a whole number of coins, got {value}",
+                          value=repr(amount)))
     if not 1 <= amount <= MAX_AMOUNT:
-        raise Refused(f"amount must be between 1 and {MAX_AMOUNT}, got {amount}")
+        raise Refused(say("amount must be between 1 and {most}, got {value}", most=MAX_AMOUNT,
+                          value=amount))
     return amount
 
 
@@ -138,7 +141,7 @@ def check_player(player: object, players: Iterable[int]) -> int:
     """The id of a player of this game."""
     if is_id(player) and player in set(players):
         return player  # type: ignore[return-value]
-    raise Refused(f"unknown player {player!r}")
+    raise Refused(say("unknown player {value}", value=repr(player)))
 
 
 def check_party(party: object, players: Iterable[int]) -> Party:
@@ -152,18 +155,19 @@ def check_transfer(payer: object, payee: object, amount: object,
     ids = list(players)
     a, b = check_party(payer, ids), check_party(payee, ids)
     if a == b:
-        raise Refused("the bank cannot pay itself" if a == BANK else "a player cannot pay "
-                          "themselves")
+        raise Refused(say("the bank cannot pay itself") if a == BANK else
+                      say("a player cannot pay themselves"))
     return a, b, check_amount(amount)
 
 
 def check_note(note: object) -> str:
     if not isinstance(note, str):
-        raise Refused("note must be text")
+        raise Refused(say("note must be text"))
     if len(note) > MAX_NOTE:
-        raise Refused(f"note must be at most {MAX_NOTE} characters")
+        raise Refused(say_n("note must be at most {n} character",
+                            "note must be at most {n} characters", MAX_NOTE))
     if not all(c.isprintable() or c == "\n" for c in note):  # no surrogates, bidi tricks
-        raise Refused("note must be printable text")
+        raise Refused(say("note must be printable text"))
     return note
 
 
@@ -177,28 +181,30 @@ def check_space(space: object, known: Iterable[str]) -> str:
     import unicodedata
 
     if not isinstance(space, str):
-        raise Refused(f"space must be the name of a space on the board, got {shown(space)}")
+        raise Refused(say("space must be the name of a space on the board, got {value}",
+                          value=shown(space)))
     clean = " ".join(unicodedata.normalize("NFC", space).split())
     if not 1 <= len(clean) <= MAX_SPACE or not clean.isprintable():
-        raise Refused(f"space must be a space's name, 1-{MAX_SPACE} printable characters")
+        raise Refused(say("space must be a space's name, 1-{most} printable characters",
+                          most=MAX_SPACE))
     return next((k for k in known if k.casefold() == clean.casefold()), clean)
 
 
 def check_source(source: object) -> str:
     """Who or what asked (``button``, ``tablet``, ``card:04A1...``): short printable text."""
     if not isinstance(source, str) or len(source) > 40 or not source.isprintable():
-        raise Refused("source must be at most 40 printable characters")
+        raise Refused(say("source must be at most 40 printable characters"))
     return source
 
 
 def check_colours(colours: object) -> list[str]:
     """Seat colours as ``#rrggbb``."""
     if not isinstance(colours, list | tuple) or not colours:
-        raise Refused("colours must be a non-empty list of #rrggbb values")
+        raise Refused(say("colours must be a non-empty list of #rrggbb values"))
     for colour in colours:
         if not (isinstance(colour, str) and len(colour) == 7 and colour[0] == "#"
                 and all(c in "0123456789abcdefABCDEF" for c in colour[1:])):
-            raise Refused(f"colour must look like #e52521, got {colour!r}")
+            raise Refused(say("colour must look like #e52521, got {value}", value=repr(colour)))
     return [c.lower() for c in colours]
 
 
@@ -217,10 +223,11 @@ def check_card_uid(uid: object) -> str | None:
     if uid is None:
         return None
     if not isinstance(uid, str):
-        raise Refused("card UID must be hex text")
+        raise Refused(say("card UID must be hex text"))
     clean = normal_uid(uid.strip())
     if clean is None:
-        raise Refused(f"card UID must be 4-10 bytes of hex, got {uid[:40]!r}")
+        raise Refused(say("card UID must be 4-10 bytes of hex, got {value}",
+                          value=repr(uid[:40])))
     return clean
 
 
@@ -231,21 +238,23 @@ def check_names(names: Sequence[object], min_players: int, max_players: int) -> 
     from companion.core.names import check_name, look_alike  # ICU, loaded when first needed
 
     if not isinstance(names, list | tuple):
-        raise Refused("players must be a list of names")
+        raise Refused(say("players must be a list of names"))
     if not min_players <= len(names) <= max_players:
-        raise Refused(f"a game needs {min_players} to {max_players} players, got "
-                          f"{len(names)}")
+        raise Refused(say("a game needs {least} to {most} players, got {count}",
+                          least=min_players, most=max_players, count=len(names)))
     clean: list[str] = []
     for raw in names:
         name = check_name(raw)
         for other in clean:
             if name.casefold() == other.casefold():
-                same = f'"{name}"' if name == other else f'"{other}" and "{name}"'
-                raise Refused(f"two players are called {same}: pick a name the table can "
-                              f"tell apart")
+                if name == other:
+                    raise Refused(say("two players are called \"{name}\": pick a name the "
+                                      "table can tell apart", name=name))
+                raise Refused(say("two players are called \"{other}\" and \"{name}\": pick a "
+                                  "name the table can tell apart", other=other, name=name))
             if look_alike(name, other):
-                raise Refused(f'"{name}" looks the same as "{other}": pick a name the table '
-                              f"can tell apart")
+                raise Refused(say("\"{name}\" looks the same as \"{other}\": pick a name the "
+                                  "table can tell apart", name=name, other=other))
         clean.append(name)
     return clean
 
@@ -284,7 +293,7 @@ def undo_target(moves: Sequence[MoveRecord]) -> MoveRecord:
         if m.kind in UNDOABLE and m.id not in undone and (m.coins or m.kind is not
                                                            MoveKind.TRANSFER):
             return m
-    raise Refused("nothing to undo")
+    raise Refused(say("nothing to undo"))
 
 
 def overdraft(entries: Sequence[Entry], player: int) -> list[tuple[Party, int]]:
@@ -335,8 +344,20 @@ MAX_POINTS = 10_000
 def check_count(value: object, what: str, most: int) -> int:
     """A whole number from 0 to ``most``."""
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= most:
-        raise Refused(f"{what} must be a whole number from 0 to {most}, got {shown(value)}")
+        raise Refused(say("{what} must be a whole number from 0 to {most}, got {value}",
+                          what=what, most=most, value=shown(value)))
     return value
+
+
+def and_joined(names: Sequence[str]) -> str | Said | None:
+    """Names as one says them: "A", "A and B", "A and B and C" (in each reader's language);
+    None for no names."""
+    if not names:
+        return None
+    joined: str | Said = names[0]
+    for name in names[1:]:
+        joined = say("{first} and {second}", first=joined, second=name)
+    return joined
 
 
 def outcome_movement(outcome: Outcome, player: int,

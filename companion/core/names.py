@@ -29,6 +29,7 @@ from functools import cache
 import icu
 
 from companion.exc import Refused, shown
+from companion.i18n.said import Said, say, say_n
 
 MAX_NAME = 24
 """A name's length, in characters as a person counts them."""
@@ -56,33 +57,33 @@ _ALIASES = {0x00: "NULL", 0x09: "TAB", 0x0A: "LINE FEED", 0x0D: "CARRIAGE RETURN
 def check_name(name: object) -> str:
     """The name as stored (stripped, NFC), or :class:`Refused` naming the problem."""
     if not isinstance(name, str) or not name.strip():
-        raise Refused(f"player name must be non-empty text, got {shown(name)}")
+        raise Refused(say("player name must be non-empty text, got {value}", value=shown(name)))
     text = name.strip()
     # NFC can shrink a name (a letter and its accent, Hangul jamo) but not by more than 3 to 1:
     # cut a hostile input short before any work on it.
     if len(text) > 3 * MAX_CODE_POINTS:
         raise _too_many_code_points(text)
     if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
-        raise Refused(f"player name has a broken character (a lone UTF-16 surrogate): "
-                      f"{shown(text)}")
+        raise Refused(say("player name has a broken character (a lone UTF-16 surrogate): "
+                          "{value}", value=shown(text)))
     text = icu.Normalizer2.getNFCInstance().normalize(text)
     for c in text:
-        if problem := _refusal(c):
-            raise Refused(f"player name has {problem}: {shown(text)}")
+        if problem := _refusal(c, shown(text)):
+            raise Refused(problem)
     if icu.Char.charType(text[0]) in _MARKS:
-        raise Refused(f"player name starts with a combining mark ({_label(text[0])}) that has "
-                      f"no letter to sit on: {shown(text)}")
+        raise Refused(say("player name starts with a combining mark ({char}) that has no "
+                          "letter to sit on: {value}", char=_label(text[0]), value=shown(text)))
     clusters = graphemes(text)
     if len(clusters) > MAX_NAME:
-        raise Refused(f"player name must be 1-{MAX_NAME} printable characters, {shown(text)} "
-                      f"has {len(clusters)}")
+        raise Refused(say("player name must be 1-{most} printable characters, {value} has "
+                          "{count}", most=MAX_NAME, value=shown(text), count=len(clusters)))
     if len(text) > MAX_CODE_POINTS:
         raise _too_many_code_points(text)
     for cluster in clusters:
         if any(_emoji_only(c) for c in cluster) and not _possible_emoji(cluster):
             part = next(c for c in cluster if _emoji_only(c))
-            raise Refused(f"player name has an emoji part ({_label(part)}) with no emoji to "
-                          f"join or change: {shown(text)}")
+            raise Refused(say("player name has an emoji part ({char}) with no emoji to join "
+                              "or change: {value}", char=_label(part), value=shown(text)))
     return text
 
 
@@ -128,27 +129,35 @@ def _spoof_checker() -> icu.SpoofChecker:
     return icu.SpoofChecker()
 
 
-def _refusal(c: str) -> str | None:
-    """What is wrong with code point ``c`` anywhere in a name (None: nothing on its own)."""
+def _refusal(c: str, value: str) -> Said | None:
+    """What is wrong with code point ``c`` anywhere in a name (``value``: the name as the
+    refusal quotes it), as the whole refusal (None: nothing on its own)."""
     kind = icu.Char.charType(c)
     if kind == _Cat.CONTROL_CHAR:
-        return f"an invisible control character ({_label(c)})"
+        return say("player name has an invisible control character ({char}): {value}",
+                   char=_label(c), value=value)
     if icu.Char.hasBinaryProperty(c, _Prop.BIDI_CONTROL):
-        return f"an invisible control character ({_label(c)}) that reorders text"
+        return say("player name has an invisible control character ({char}) that reorders "
+                   "text: {value}", char=_label(c), value=value)
     if kind in (_Cat.LINE_SEPARATOR, _Cat.PARAGRAPH_SEPARATOR):
-        return f"a line break ({_label(c)})"
+        return say("player name has a line break ({char}): {value}", char=_label(c),
+                   value=value)
     if kind == _Cat.SPACE_SEPARATOR and c != " ":
-        return f"an unusual space ({_label(c)}): use an ordinary space"
+        return say("player name has an unusual space ({char}): use an ordinary space: "
+                   "{value}", char=_label(c), value=value)
     if kind == _Cat.PRIVATE_USE_CHAR:
-        return f"a private-use character ({_label(c)}) that shows differently on every device"
+        return say("player name has a private-use character ({char}) that shows differently "
+                   "on every device: {value}", char=_label(c), value=value)
     if kind == _Cat.UNASSIGNED:
-        return (f"a character unknown to this companion (U+{ord(c):04X}: not in Unicode "
-                f"{UNICODE_VERSION})")
+        return say("player name has a character unknown to this companion ({code}: not in "
+                   "Unicode {version}): {value}", code=f"U+{ord(c):04X}",
+                   version=UNICODE_VERSION, value=value)
     if c in _EMOJI_ONLY:
         return None  # judged in its cluster
     if kind == _Cat.FORMAT_CHAR or icu.Char.hasBinaryProperty(
             c, _Prop.DEFAULT_IGNORABLE_CODE_POINT):
-        return f"an invisible character ({_label(c)})"
+        return say("player name has an invisible character ({char}): {value}",
+                   char=_label(c), value=value)
     return None
 
 
@@ -187,5 +196,8 @@ def _label(c: str) -> str:
 
 
 def _too_many_code_points(text: str) -> Refused:
-    return Refused(f"player name is too long: {shown(text)} has {len(text)} code points "
-                   f"(letters, accents and emoji parts), at most {MAX_CODE_POINTS}")
+    return Refused(say_n("player name is too long: {value} has {n} code point (letters, "
+                         "accents and emoji parts), at most {most}",
+                         "player name is too long: {value} has {n} code points (letters, "
+                         "accents and emoji parts), at most {most}", len(text),
+                         value=shown(text), most=MAX_CODE_POINTS))

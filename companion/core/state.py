@@ -15,6 +15,7 @@ from companion.core.editions.scoring import Standing
 from companion.core.ledger import BANK, Entry, MoveKind, jail_change
 from companion.core.lever import TimerState
 from companion.core.outcomes import CONTEST_ROLLS, Kind, Outcome
+from companion.i18n.said import Said, say, say_n, texts
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,9 +95,9 @@ class OutcomeView:
     entry_id: int | None
     params: Mapping[str, int] = field(default_factory=dict)
     """What the mode was armed with (utility rent: payer, owner, utilities)."""
-    headline: str = ""
-    instruction: str = ""
-    description: str = ""
+    headline: str | Said = ""
+    instruction: str | Said = ""
+    description: str | Said = ""
     """The edition's words for it: big on the screen, what to do, one line for the log."""
 
     @property
@@ -107,8 +108,8 @@ class OutcomeView:
         return {"id": self.id, "game": self.game_id, "at": self.at, **self.outcome.to_json(),
                 "source": self.source, "player": self.player_id, "entry": self.entry_id,
                 "assigned": self.assigned, "params": dict(self.params),
-                "headline": self.headline, "instruction": self.instruction,
-                "description": self.description}
+                **texts(headline=self.headline, instruction=self.instruction,
+                        description=self.description)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +146,7 @@ class MoveView:
     undoes: int | None
     undone_by: int | None
     entries: tuple[Entry, ...]
-    text: str = ""
+    text: str | Said = ""
     """In words, with names: "Luigi is bankrupt: 3 coins to Mario"."""
 
     def to_json(self) -> dict[str, Any]:
@@ -153,7 +154,7 @@ class MoveView:
                 "player": self.player_id, "data": dict(self.data), "note": self.note,
                 "source": self.source, "ends": self.ends, "undoes": self.undoes,
                 "undone_by": self.undone_by, "entries": [e.to_json() for e in self.entries],
-                "text": self.text}
+                **texts(text=self.text)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +167,7 @@ class Undone:
     def to_json(self) -> dict[str, Any]:
         first = self.move.entries[0].to_json() if self.move.entries else {}
         return {**first, "move": self.move.to_json(), "undid": self.target.to_json(),
-                "text": self.move.text}
+                **texts(text=self.move.text)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,14 +178,14 @@ class ModeView:
     name: str
     default: bool
     params: Mapping[str, int] = field(default_factory=dict)
-    text: str = ""
+    text: str | Said = ""
     """With names: "Utility rent: Luigi pays Mario, 2 utilities"."""
-    hint: str = ""
+    hint: str | Said = ""
     """What to do, where a press is not a die (the edition's words for its lever)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "default": self.default,
-                **dict(self.params), "text": self.text, "hint": self.hint}
+                **dict(self.params), **texts(text=self.text, hint=self.hint)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,10 +194,10 @@ class MoveRef:
     what it was, in words."""
 
     move: int
-    text: str
+    text: str | Said
 
     def to_json(self) -> dict[str, Any]:
-        return {"move": self.move, "text": self.text}
+        return {"move": self.move, **texts(text=self.text)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,15 +213,19 @@ class StorageView:
     """Whether the held presses are also in the held-presses file (a restart keeps them)."""
 
     @property
-    def warning(self) -> str:
+    def warning(self) -> str | Said:
         """One line for a screen or the page ('' when all is well)."""
         if self.ok and not self.held:
             return ""
-        presses = f"{self.held} press{'es' if self.held != 1 else ''} not saved yet"
         if not self.held:
-            return f"Not saved: {self.problem}"
-        return f"{presses}: {self.problem or 'saving'}" + ("" if self.kept else
-                                                          " (kept in memory only)")
+            return say("Not saved: {problem}", problem=self.problem)
+        why = self.problem or say("saving")
+        if self.kept:
+            return say_n("{n} press not saved yet: {why}", "{n} presses not saved yet: {why}",
+                         self.held, why=why)
+        return say_n("{n} press not saved yet: {why} (kept in memory only)",
+                     "{n} presses not saved yet: {why} (kept in memory only)", self.held,
+                     why=why)
 
     @property
     def short(self) -> str:
@@ -233,7 +238,7 @@ class StorageView:
 
     def to_json(self) -> dict[str, Any]:
         return {"ok": self.ok, "problem": self.problem, "held": self.held, "kept": self.kept,
-                "warning": self.warning}
+                **texts(warning=self.warning)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,12 +330,12 @@ class TableState:
     def current(self) -> PlayerView | None:
         return self.player(self.current_player)
 
-    def name_of(self, party: object) -> str:
+    def name_of(self, party: object) -> str | Said:
         """A player's name, "the Bank", or ``player N`` for an id not in this game."""
         if party == BANK:
-            return "the Bank"
+            return say("the Bank")
         found = self.player(party)
-        return found.name if found is not None else f"player {party}"
+        return found.name if found is not None else say("player {id}", id=str(party))
 
     @property
     def active(self) -> tuple[PlayerView, ...]:

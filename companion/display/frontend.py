@@ -20,13 +20,14 @@ class ScreenFrontend:
     """Starts the display thread and feeds it the table's events.
 
     ``link`` says where to read the tablet link for the idle screen's QR code; ``on_quit`` is
-    called (from the display thread) when a desktop window is closed."""
+    called (from the display thread) when a desktop window is closed; ``language`` is the
+    table's (``[table] language``): the screen's words are in it."""
 
     name = "screen"
 
     def __init__(self, cfg: DisplayConfig, *, link: Callable[[], str | None] | None = None,
-                 on_quit: Callable[[], None] | None = None) -> None:
-        self.screen = Screen(cfg, on_quit=on_quit)
+                 on_quit: Callable[[], None] | None = None, language: str = "en") -> None:
+        self.screen = Screen(cfg, on_quit=on_quit, language=language)
         self._link = link
         self._unsubscribe: Callable[[], None] | None = None
 

@@ -1,13 +1,15 @@
 """``companion screens``: every screen type at every size preset, as PNG files.
 
 The scenes come from the real :class:`DisplayModel` fed with made-up game states, so a preview
-is exactly what the panel would show for that moment.
+is exactly what the panel would show for that moment; ``language`` (a code of
+:data:`companion.i18n.LANGUAGES`) is the table's language the words are in.
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from companion.core.editions import editions
@@ -26,7 +28,7 @@ from companion.core.state import (
     TableState,
 )
 from companion.display import SIZES
-from companion.display.scene import ANIMATION_FRAMES, FPS, DisplayModel, Scene, TimerView
+from companion.display.scene import ANIMATION_FRAMES, FPS, DisplayModel, Scene, TimerView, _
 from companion.events import BlockOutcome, CardTapped, StateChanged, StorageChanged
 
 Move = (tuple[int, int, int, EntryKind, str, str | None, int | None]
@@ -123,7 +125,7 @@ def _outcome_scene(outcome: Outcome, delta: int, *, player: int | None = 2,
                    seconds: float = 2.5, edition: str = "celebration",
                    params: dict[str, int] | None = None,
                    held: StorageView | None = None, ping_start: float | None = None,
-                   jailed: tuple[int, ...] = ()) -> Scene:
+                   jailed: tuple[int, ...] = (), language: str = "en") -> Scene:
     balances = (32, 27 + delta, -3, 41)
     if params is not None and "teammate" in params:  # a battle: leader and teammate collect
         balances = tuple(b + (delta if i + 1 in (params["leader"], params["teammate"]) else 0)
@@ -131,7 +133,7 @@ def _outcome_scene(outcome: Outcome, delta: int, *, player: int | None = 2,
     mode = editions()[edition].find_mode(outcome.mode) or editions()[edition].default_mode
     if ping_start is None:
         ping_start = 0.2 if outcome.mode in ("coin_block", "item_box") else 0.0
-    model = DisplayModel(idle_after=None)
+    model = DisplayModel(idle_after=None, language=language)
     model.apply(BlockOutcome(1, outcome, 0.0, "button", True, 0.30, ping_start,
                              mode.headline(outcome), mode.instruction(outcome),
                              mode.describe(outcome)), 0.0)
@@ -145,8 +147,9 @@ def _outcome_scene(outcome: Outcome, delta: int, *, player: int | None = 2,
     return model.scene(seconds)
 
 
-def _still(state: TableState, storage: StorageView | None = None) -> Scene:
-    model = DisplayModel(idle_after=None)
+def _still(state: TableState, storage: StorageView | None = None,
+           language: str = "en") -> Scene:
+    model = DisplayModel(idle_after=None, language=language)
     model.apply(StateChanged("transfer", "", state), 0.0)
     if storage is not None:
         model.apply(StorageChanged("press not saved yet", storage), 0.5)
@@ -158,96 +161,98 @@ FULL = StorageView(False, "the SD card is full: free some space (the companion k
 """A sample of the bank not saving: two presses held."""
 
 
-def sample_scenes() -> dict[str, Scene]:
-    """One scene per screen type the panel can show."""
+def sample_scenes(language: str = "en") -> dict[str, Scene]:
+    """One scene per screen type the panel can show, its words in ``language``."""
     fees = editions()["celebration"].default_mode.fees
+    _outcome_scene_ = partial(_outcome_scene, language=language)
+    _still_ = partial(_still, language=language)
     scenes = {
-        "outcome-coins-3": _outcome_scene(Outcome(Kind.COINS, 3, (1, 3)), 3),
-        "outcome-coins-6": _outcome_scene(Outcome(Kind.COINS, 6, (2, 6)), 6),
-        "outcome-power-up": _outcome_scene(Outcome(Kind.POWER_UP, 0, (5,)), 0),
-        "outcome-bowser": _outcome_scene(Outcome(Kind.BOWSER, fees["bowser"], (3,)),
+        "outcome-coins-3": _outcome_scene_(Outcome(Kind.COINS, 3, (1, 3)), 3),
+        "outcome-coins-6": _outcome_scene_(Outcome(Kind.COINS, 6, (2, 6)), 6),
+        "outcome-power-up": _outcome_scene_(Outcome(Kind.POWER_UP, 0, (5,)), 0),
+        "outcome-bowser": _outcome_scene_(Outcome(Kind.BOWSER, fees["bowser"], (3,)),
                                          -fees["bowser"]),
-        "outcome-game-over": _outcome_scene(Outcome(Kind.GAME_OVER, fees["game_over"], (6,)),
+        "outcome-game-over": _outcome_scene_(Outcome(Kind.GAME_OVER, fees["game_over"], (6,)),
                                             -fees["game_over"]),
-        "outcome-unassigned": _outcome_scene(Outcome(Kind.COINS, 2, (1, 2)), 0, player=None),
-        "outcome-utility-rent": _outcome_scene(
+        "outcome-unassigned": _outcome_scene_(Outcome(Kind.COINS, 2, (1, 2)), 0, player=None),
+        "outcome-utility-rent": _outcome_scene_(
             Outcome(Kind.RENT, 8, (4,), "utility_rent"), -8,
             params={"payer": 2, "owner": 1, "utilities": 2}),
-        "outcome-coin-block": _outcome_scene(Outcome(Kind.COINS, 4, (4,), "coin_block"), 4,
+        "outcome-coin-block": _outcome_scene_(Outcome(Kind.COINS, 4, (4,), "coin_block"), 4,
                                              edition="gamer"),
-        "outcome-item-box": _outcome_scene(Outcome(Kind.COINS, 5, (5,), "item_box"), 5,
+        "outcome-item-box": _outcome_scene_(Outcome(Kind.COINS, 5, (5,), "item_box"), 5,
                                            edition="mario_kart"),
-        **movie_outcomes(),
-        "outcome-fight-won": _outcome_scene(Outcome(Kind.BOSS_WON, 0, (5,), "boss"), 0,
+        **movie_outcomes(language),
+        "outcome-fight-won": _outcome_scene_(Outcome(Kind.BOSS_WON, 0, (5,), "boss"), 0,
                                             edition="gamer", player=3),
-        "outcome-fight-lost": _outcome_scene(Outcome(Kind.BOSS_LOST, 0, (2,), "boss"), 0,
+        "outcome-fight-lost": _outcome_scene_(Outcome(Kind.BOSS_LOST, 0, (2,), "boss"), 0,
                                              edition="gamer", player=1),
-        "outcome-race-roll": _outcome_scene(Outcome(Kind.RACE_ROLL, 0, (4,), "race"), 0,
+        "outcome-race-roll": _outcome_scene_(Outcome(Kind.RACE_ROLL, 0, (4,), "race"), 0,
                                             edition="mario_kart"),
     }
-    table = DisplayModel(idle_after=None)
+    table = DisplayModel(idle_after=None, language=language)
     table.apply(StateChanged("transfer", "", sample_state()), 0.0)
     scenes["table-4-players"] = table.scene(1.0)
-    six = DisplayModel(idle_after=None)
+    six = DisplayModel(idle_after=None, language=language)
     six.apply(StateChanged("transfer", "", sample_state(players=6, current=5)), 0.0)
     scenes["table-6-players"] = six.scene(1.0)
-    negative = DisplayModel(idle_after=None)
+    negative = DisplayModel(idle_after=None, language=language)
     negative.apply(StateChanged("undo", "", sample_state(current=3,
                                                          balances=(12, 9, -17, 64))), 0.0)
     scenes["table-negative-balance"] = negative.scene(1.0)
-    worms = DisplayModel(idle_after=None)
+    worms = DisplayModel(idle_after=None, language=language)
     worms_state = sample_state(current=2, balances=(0, 0, 0, 0), edition="wiggly_worms",
                                worms=(3, 1, 4, 0))
     worms.apply(StateChanged("next player", "", worms_state), 0.0)
     scenes["table-wiggly-worms"] = worms.scene(1.0)
-    scenes["table-player-out"] = _still(sample_state(current=3, balances=(41, 0, 22, 57),
+    scenes["table-player-out"] = _still_(sample_state(current=3, balances=(41, 0, 22, 57),
                                                      out=(2,)))
     rent = ModeView("utility_rent", "Utility rent", False,
                     {"payer": 2, "owner": 1, "utilities": 2},
                     "Utility rent: Luigi pays Mario, 2 utilities")
-    scenes["table-armed-rent"] = _still(sample_state(current=2, mode=rent))
-    scenes["table-gamer-board"] = _still(sample_state(
+    scenes["table-armed-rent"] = _still_(sample_state(current=2, mode=rent))
+    scenes["table-gamer-board"] = _still_(sample_state(
         players=3, current=2, edition="gamer", balances=(9, 7, 11),
         points=((60, 3), (40, 2), (50, 2)), moves=GAMER_MOVES, board=GAMER_BOARD))
-    scenes["winner-celebration"] = _still(sample_state(current=3, balances=(0, 0, 120, 0),
+    scenes["winner-celebration"] = _still_(sample_state(current=3, balances=(0, 0, 120, 0),
                                                        out=(2, 4, 1), ended=True))
-    scenes["winner-mario-kart"] = _still(sample_state(
+    scenes["winner-mario-kart"] = _still_(sample_state(
         edition="mario_kart", balances=(13, 22, 8, 17), ended=True,
         points=((130, 5), (90, 4), (110, 6), (40, 2))))
-    scenes["winner-wiggly-worms"] = _still(sample_state(
+    scenes["winner-wiggly-worms"] = _still_(sample_state(
         edition="wiggly_worms", balances=(0, 0, 0, 0), worms=(3, 5, 4, 1), ended=True))
-    scenes["outcome-not-saved"] = _outcome_scene(Outcome(Kind.COINS, 3, (1, 3)), 3,
+    scenes["outcome-not-saved"] = _outcome_scene_(Outcome(Kind.COINS, 3, (1, 3)), 3,
                                                  held=FULL)
-    scenes["table-not-saved"] = _still(sample_state(), storage=FULL)
-    card = DisplayModel(idle_after=None)
+    scenes["table-not-saved"] = _still_(sample_state(), storage=FULL)
+    card = DisplayModel(idle_after=None, language=language)
     card.apply(CardTapped("04A224B9112233", "unknown", "new card", {}), 0.0)
     scenes["card-new"] = card.scene(1.0)
-    timer = DisplayModel(idle_after=None)
-    timer.set_timer(TimerView(deadline=14.0, duration=14.0, label="Worms are moving!"), 0.0)
+    timer = DisplayModel(idle_after=None, language=language)
+    timer.set_timer(TimerView(deadline=14.0, duration=14.0, label=_("Worms are moving!")), 0.0)
     scenes["timer-running"] = timer.scene(2.2)
     scenes["timer-last-seconds"] = timer.scene(11.4)
     scenes["timer-time-up"] = timer.scene(14.2)
-    scenes.update(movie_tables())
-    scenes.update(contest_scenes())
-    idle = DisplayModel()
+    scenes.update(movie_tables(language))
+    scenes.update(contest_scenes(language))
+    idle = DisplayModel(language=language)
     idle.set_link(SAMPLE_LINK)
     idle.apply(StateChanged("transfer", "", sample_state()), 0.0)
     scenes["idle-qr"] = idle.scene(10_000.0)
-    offline = DisplayModel()
+    offline = DisplayModel(language=language)
     scenes["idle-no-link"] = offline.scene(0.0)
     assert all(s.outcome is None or s.outcome.frame >= ANIMATION_FRAMES
                for s in scenes.values()), f"previews show settled frames ({FPS} fps)"
     return scenes
 
 
-def movie_outcomes() -> dict[str, Scene]:
+def movie_outcomes(language: str = "en") -> dict[str, Scene]:
     """The Movie's presses: the turn roll (doubles, the third), a battle's two presses and its
     verdicts, Piranha Plant, Super Star and the rolls out of Jail (for Luigi, player 2)."""
     def movie(kind: Kind, rolls: tuple[int, ...], mode: str, coins: int = 0, step: int = 0,
               **kwargs: object) -> Scene:
         outcome = Outcome(kind, coins, rolls, mode, step)
         return _outcome_scene(outcome, outcome.coin_delta, edition="movie",
-                              **kwargs)  # type: ignore[arg-type]
+                              language=language, **kwargs)  # type: ignore[arg-type]
 
     battle = {"leader": 1, "teammate": 2}
     prize = editions()["movie"].mode("battle").fees["prize"]
@@ -272,7 +277,7 @@ def movie_outcomes() -> dict[str, Scene]:
     }
 
 
-def movie_tables() -> dict[str, Scene]:
+def movie_tables(language: str = "en") -> dict[str, Scene]:
     """A Movie game's table: Luigi in Jail rolls for doubles while Bowser waits on GO, a
     battle armed, and Bowser's win."""
     tries = editions()["movie"].mode("jail").fees["tries"]
@@ -283,13 +288,13 @@ def movie_tables() -> dict[str, Scene]:
     return {
         "table-movie-jail": _still(sample_state(
             edition="movie", current=2, balances=(34, 21, 27, 35), jailed=(2,),
-            bowser_waits=True, mode=jail, moves=MOVIE_MOVES)),
+            bowser_waits=True, mode=jail, moves=MOVIE_MOVES), language=language),
         "table-movie-battle-armed": _still(sample_state(
             edition="movie", current=1, balances=(34, 21, 27, 35), jailed=(2,), mode=battle,
-            moves=MOVIE_MOVES)),
+            moves=MOVIE_MOVES), language=language),
         "winner-bowser": _still(sample_state(
             edition="movie", balances=(12, 0, 7, 3), out=(2,), ended=True, bowser_won=True,
-            moves=MOVIE_MOVES)),
+            moves=MOVIE_MOVES), language=language),
     }
 
 
@@ -320,17 +325,18 @@ def sample_race(entrants: tuple[int, ...], rolls: tuple[int, ...] = (), *,
     return race
 
 
-def contest_scenes() -> dict[str, Scene]:
+def contest_scenes(language: str = "en") -> dict[str, Scene]:
     """A Gamer game's Boss fight and a Mario Kart game's Race, as the table shows them."""
     def gamer(fight: Fight) -> Scene:
         return _still(replace(sample_state(edition="gamer", balances=(9, 12, 7, 15),
-                                           moves=GAMER_MOVES), contest=fight))
+                                           moves=GAMER_MOVES), contest=fight),
+                      language=language)
 
     def kart(race: Race, rematch_due: bool = False) -> Scene:
         state = sample_state(edition="mario_kart", balances=(11, 6, 14, 9))
         card = NextCard("race", "Grand Prix", None if rematch_due else 3, None, False,
                         rematch_due, (2,) if rematch_due else ())
-        return _still(replace(state, contest=race, next_card=card))
+        return _still(replace(state, contest=race, next_card=card), language=language)
 
     return {
         "fight-choice": gamer(sample_fight()),
@@ -352,8 +358,10 @@ def size_of(text: str) -> tuple[int, int]:
     return int(w), int(h)
 
 
-def write_previews(out: Path, sizes: tuple[str, ...] = SIZES) -> list[Path]:
-    """Render every sample scene at every size into ``out``; returns the files written."""
+def write_previews(out: Path, sizes: tuple[str, ...] = SIZES,
+                   language: str = "en") -> list[Path]:
+    """Render every sample scene at every size into ``out``, its words in ``language``;
+    returns the files written."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     import pygame
 
@@ -364,7 +372,7 @@ def write_previews(out: Path, sizes: tuple[str, ...] = SIZES) -> list[Path]:
     written = []
     for size in sizes:
         surface = pygame.Surface(size_of(size))
-        for name, scene in sample_scenes().items():
+        for name, scene in sample_scenes(language).items():
             render(scene, surface)
             path = out / f"{size}-{name}.png"
             pygame.image.save(surface, str(path))

@@ -1,6 +1,8 @@
 """Drawing a :class:`Scene` onto a pygame surface of any size, readable across a table.
 
-Only pygame's own font (``freesansbold.ttf``, shipped in the wheel) is used. Every text label
+One font draws every word: DejaVu Sans Bold, shipped in ``fonts/`` (every letter of the
+rulebook's languages, Arabic included: a right-to-left line is shaped and put into visual order
+by :mod:`companion.display.rtl` before pygame draws it). Every text label
 is recorded with where it landed, so tests can check that names and amounts are really on the
 picture, inside it and not drawn over.
 """
@@ -10,21 +12,26 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import resources
 
 import pygame
 
 from companion.core.outcomes import CONTEST_ROLLS, TWO_DICE, Kind
 from companion.display.qr import draw_qr
+from companion.display.rtl import visual
 from companion.display.scene import (
     ANIMATION_FRAMES,
+    ENGLISH,
     ContestRow,
     FightFace,
     OutcomeFace,
     RaceFace,
     Scene,
     TimerFace,
+    _,
     ordinal,
 )
+from companion.i18n import Translator, translator
 
 MINUS = "\u2212"
 """A real minus sign: as wide as the plus, easier to see than a hyphen."""
@@ -55,7 +62,7 @@ BACKGROUNDS: dict[Kind, Colour] = {
 MOVIE = TWO_DICE | {Kind.BATTLE_ROLL, Kind.BATTLE_WON, Kind.BATTLE_LOST, Kind.PIRANHA,
                     Kind.SUPER_STAR}
 """The Movie's outcomes: drawn as its red and black dice (:func:`_movie`)."""
-BOWSER_WAITS = "Bowser waits on GO until everyone has had a turn"
+BOWSER_WAITS = _("Bowser waits on GO until everyone has had a turn")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,19 +75,49 @@ class Label:
     colour: Colour
 
 
+FONT = resources.files("companion.display") / "fonts" / "DejaVuSans-Bold.ttf"
+"""The screen's one font (its licence beside it)."""
+POINTS_PER_PIXEL = 0.58
+"""The point size whose line is ``size`` pixels tall, as the layout was drawn (DejaVu Sans Bold
+is 0.58 of pygame's own bold sans at 0.6875: the same height, 3-7 % narrower)."""
+
+
+class ScreenFont:
+    """The font at one size, measuring and drawing text as it shows: right-to-left lines in
+    visual order (as pygame's own ``Font``, which draws glyphs left to right as given)."""
+
+    def __init__(self, face: pygame.font.Font) -> None:
+        self.face = face
+
+    def size(self, text: str) -> tuple[int, int]:
+        return self.face.size(visual(text))
+
+    def render(self, text: str, antialias: bool, colour: Colour,
+               background: Colour | None = None) -> pygame.Surface:
+        return self.face.render(visual(text), antialias, colour, background)
+
+    def get_linesize(self) -> int:
+        """Line to line, as the layout was drawn: a tenth of a line's height apart (DejaVu's
+        own line gap is none)."""
+        return max(self.face.get_linesize(), round(self.face.get_height() * 1.1))
+
+
 @lru_cache(maxsize=64)
-def font(size: int) -> pygame.font.Font:
-    """pygame's bundled bold sans at ``size`` pixels."""
+def font(size: int) -> ScreenFont:
+    """The screen's font at ``size`` pixels."""
     if not pygame.font.get_init():
         pygame.font.init()
-    return pygame.font.Font(None, max(6, size))
+    with resources.as_file(FONT) as path:
+        return ScreenFont(pygame.font.Font(str(path), max(6, round(size * POINTS_PER_PIXEL))))
 
 
 class Painter:
-    """Draws on one surface and remembers every label."""
+    """Draws on one surface and remembers every label; ``tr`` puts its words into the
+    scene's language."""
 
-    def __init__(self, surface: pygame.Surface) -> None:
+    def __init__(self, surface: pygame.Surface, tr: Translator = ENGLISH) -> None:
         self.surface = surface
+        self.tr = tr
         self.w, self.h = surface.get_size()
         self.s = min(self.w / 480, self.h / 320)
         self.labels: list[Label] = []
@@ -112,6 +149,24 @@ class Painter:
         return label
 
 
+@lru_cache(maxsize=8)
+def _notdef(size: int) -> bytes:
+    """The font's missing-glyph box at ``size`` (a private-use character has no glyph)."""
+    return pygame.image.tobytes(font(size).face.render("\ue000", False, WHITE), "RGBA")
+
+
+def undrawable(text: str, size: int = 24) -> set[str]:
+    """The characters of ``text`` (as drawn: shaped, in visual order) that the font has no
+    glyph for: each drawn alone and compared with the missing-glyph box."""
+    return {ch for ch in set(visual(text)) if not ch.isspace() and not _has_glyph(ch, size)}
+
+
+@lru_cache(maxsize=4096)
+def _has_glyph(ch: str, size: int) -> bool:
+    image = font(size).face.render(ch, False, WHITE)
+    return pygame.image.tobytes(image, "RGBA") != _notdef(size)
+
+
 def fit(text: str, size: int, max_width: int | None, min_size: int) -> tuple[int, str]:
     """The largest size down to ``min_size`` at which ``text`` fits, then an ellipsis."""
     if max_width is None:
@@ -138,13 +193,15 @@ def wrap(text: str, size: int, width: int) -> list[str]:
 
 def render(scene: Scene, surface: pygame.Surface) -> list[Label]:
     """Draw ``scene`` over the whole surface; returns the labels drawn. A warning (the bank
-    is not saving) takes a strip along the bottom and the scene is drawn above it."""
+    is not saving) takes a strip along the bottom and the scene is drawn above it. The
+    screen's own words are put into the scene's language."""
+    tr = translator(scene.language)
     if not scene.warning:
-        return _render(scene, surface)
+        return _render(scene, surface, tr)
     strip = Painter(surface).px(WARNING_STRIP)
     w, h = surface.get_size()
-    labels = _render(scene, surface.subsurface((0, 0, w, h - strip)))
-    p = Painter(surface)
+    labels = _render(scene, surface.subsurface((0, 0, w, h - strip)), tr)
+    p = Painter(surface, tr)
     box = pygame.Rect(0, h - strip, w, strip)
     pygame.draw.rect(surface, WARNING_RED, box)
     p.text(scene.warning, p.px(20), WHITE, max_width=w - p.px(16), center=box.center)
@@ -155,8 +212,8 @@ WARNING_STRIP = 30
 WARNING_RED: Colour = (150, 20, 20)
 
 
-def _render(scene: Scene, surface: pygame.Surface) -> list[Label]:
-    p = Painter(surface)
+def _render(scene: Scene, surface: pygame.Surface, tr: Translator) -> list[Label]:
+    p = Painter(surface, tr)
     if scene.screen == "outcome":
         assert scene.outcome is not None
         _outcome(p, scene.outcome, scene.timer)
@@ -253,19 +310,24 @@ def _outcome_lines(p: Painter, face: OutcomeFace) -> None:
            center=(p.w // 2, p.px(228)))
     if not face.banked:
         return
+    tr = p.tr
     if face.held:
-        line, colour = "Not saved yet: kept, and saved when it can be", GOLD
+        line, colour = tr.gettext("Not saved yet: kept, and saved when it can be"), GOLD
     elif face.waiting:
         line, colour = "…", DIM
     elif face.player is None:
-        line, colour = "Nobody's turn: give it on the tablet", GOLD
+        line, colour = tr.gettext("Nobody's turn: give it on the tablet"), GOLD
     elif face.delta and face.balance is not None:
-        line = f"{face.player} {signed(face.delta)}  ·  now {face.balance}"
         if face.payee is not None:
-            line = f"{face.player} {signed(face.delta)} to {face.payee}  ·  now {face.balance}"
+            line = tr.gettext("{name} {delta} to {payee}  ·  now {balance}").format(
+                name=face.player, delta=signed(face.delta), payee=face.payee,
+                balance=face.balance)
+        else:
+            line = tr.gettext("{name} {delta}  ·  now {balance}").format(
+                name=face.player, delta=signed(face.delta), balance=face.balance)
         colour = GREEN if face.delta > 0 else RED
     else:
-        line, colour = f"{face.player}'s turn", WHITE
+        line, colour = tr.gettext("{name}'s turn").format(name=face.player), WHITE
     p.text(line, p.px(34), colour, max_width=p.w - p.px(20), center=(p.w // 2, p.px(278)))
 
 
@@ -391,8 +453,8 @@ def _movie(p: Painter, face: OutcomeFace) -> None:
         y = label.rect.bottom + v(4)
     lines = _sentences(face.instruction)[:2]
     if kind is Kind.BATTLE_WON:  # the state's words for Bowser's wait, as the table says it
-        lines = [*lines[:1], BOWSER_WAITS]
-    player, colour = _movie_player_line(face)
+        lines = [*lines[:1], p.tr.gettext(BOWSER_WAITS)]
+    player, colour = _movie_player_line(face, p.tr)
     bottom = v(272) if player else p.h - v(8)  # the player's line below
     size = v(30)
     line_h = font(size).get_linesize()
@@ -439,7 +501,7 @@ def _dice_row(p: Painter, face: OutcomeFace, rolls: tuple[int, ...], doubles: bo
     elif kind in (Kind.BATTLE_WON, Kind.BATTLE_LOST):
         items = [("die", side), ("plus", round(side * 0.3)), ("die", side)]
     else:
-        items = [("die", side) for _ in rolls]
+        items = [("die", side) for _roll in rolls]
     if kind is Kind.PIRANHA:
         items.insert(0, ("plant", round(side * 0.8)))
     amount = f"{MINUS}{face.coins}" if kind in (Kind.PIRANHA, Kind.JAIL_PAID) else ""
@@ -547,7 +609,8 @@ def _jail_cell(p: Painter, box: pygame.Rect) -> None:
     plate = pygame.Rect(box.left, box.top, box.width, round(box.height * 0.3))
     pygame.draw.rect(p.surface, light, plate, border_top_left_radius=radius,
                      border_top_right_radius=radius)
-    p.text("JAIL", round(plate.height * 0.95), (30, 30, 40), max_width=plate.width - 4,
+    p.text(p.tr.gettext("JAIL"), round(plate.height * 0.95), (30, 30, 40),
+           max_width=plate.width - 4,
            min_size=10, center=plate.center)
     bars = 3
     for i in range(1, bars + 1):
@@ -589,13 +652,14 @@ def _piranha(surface: pygame.Surface, box: pygame.Rect) -> None:
                                  (x, y + sign * r * 0.17)])
 
 
-def _not_banked_line(face: OutcomeFace, nobody: str) -> tuple[str, Colour] | None:
+def _not_banked_line(face: OutcomeFace, nobody: str,
+                     tr: Translator) -> tuple[str, Colour] | None:
     """The player line before the bank has the outcome (untracked, held, on its way) or when
     it went to nobody; None once it is someone's."""
     if not face.tracked:
         return "", WHITE
     if face.held:
-        return "Not saved yet: kept, and saved when it can be", GOLD
+        return tr.gettext("Not saved yet: kept, and saved when it can be"), GOLD
     if face.waiting:
         return "…", DIM
     if face.player is None:
@@ -603,30 +667,37 @@ def _not_banked_line(face: OutcomeFace, nobody: str) -> tuple[str, Colour] | Non
     return None
 
 
-def _movie_player_line(face: OutcomeFace) -> tuple[str, Colour]:
+def _movie_player_line(face: OutcomeFace, tr: Translator = ENGLISH) -> tuple[str, Colour]:
     """Who it was for and what it did to them: coins, another die to come, Jail."""
-    pending = _not_banked_line(face, "Nobody's turn: give it on the tablet")
+    pending = _not_banked_line(face, tr.gettext("Nobody's turn: give it on the tablet"), tr)
     if pending is not None:
         return pending
     who = face.player
     kind = face.kind
     if kind is Kind.BATTLE_ROLL:
-        return f"{face.teammate or who} presses for the second die", GOLD
+        return tr.gettext("{name} presses for the second die").format(
+            name=face.teammate or who), GOLD
     if kind is Kind.BATTLE_WON and face.delta:
         if face.teammate is None:
-            return f"{who} {signed(face.delta)}  ·  now {face.balance}", GREEN
-        return f"{who} {signed(face.delta)}  ·  {face.teammate} {signed(face.coins)}", GREEN
+            return tr.gettext("{name} {delta}  ·  now {balance}").format(
+                name=who, delta=signed(face.delta), balance=face.balance), GREEN
+        return tr.gettext("{name} {delta}  ·  {teammate} {coins}").format(
+            name=who, delta=signed(face.delta), teammate=face.teammate,
+            coins=signed(face.coins)), GREEN
     if kind in (Kind.BATTLE_LOST, Kind.THIRD_DOUBLES):
-        return f"{who} goes to Jail", RED
+        return tr.gettext("{name} goes to Jail").format(name=who), RED
     if kind is Kind.JAIL_STAY:
-        return f"{who} stays in Jail", WHITE
+        return tr.gettext("{name} stays in Jail").format(name=who), WHITE
     if kind is Kind.JAIL_FREE:
-        return f"{who} is out of Jail", WHITE
+        return tr.gettext("{name} is out of Jail").format(name=who), WHITE
     if face.delta and face.balance is not None:
-        out = "  ·  out of Jail" if kind is Kind.JAIL_PAID else ""
-        return (f"{who} {signed(face.delta)}  ·  now {face.balance}{out}",
+        if kind is Kind.JAIL_PAID:
+            line = tr.gettext("{name} {delta}  ·  now {balance}  ·  out of Jail")
+        else:
+            line = tr.gettext("{name} {delta}  ·  now {balance}")
+        return (line.format(name=who, delta=signed(face.delta), balance=face.balance),
                 GREEN if face.delta > 0 else RED)
-    return f"{who}'s turn", WHITE
+    return tr.gettext("{name}'s turn").format(name=who), WHITE
 
 
 # -- Boss fights and Races ----------------------------------------------------------------
@@ -663,19 +734,19 @@ def _contest_roll(p: Painter, face: OutcomeFace) -> None:
     y = p.y(76) + side + p.y(10)
     for line in lines:
         y = p.text(line, size, WHITE, max_width=width, midtop=(p.w // 2, y)).rect.bottom
-    who, ink = _contest_player_line(face)
+    who, ink = _contest_player_line(face, p.tr)
     if who:
         p.text(who, p.px(32), ink, max_width=p.w - p.px(20),
                center=(p.w // 2, max(p.h - p.y(22), y + p.y(20))))
 
 
-def _contest_player_line(face: OutcomeFace) -> tuple[str, Colour]:
-    pending = _not_banked_line(face, "Nobody's roll: give it on the tablet")
+def _contest_player_line(face: OutcomeFace, tr: Translator = ENGLISH) -> tuple[str, Colour]:
+    pending = _not_banked_line(face, tr.gettext("Nobody's roll: give it on the tablet"), tr)
     if pending is not None:
         return pending
     if face.kind is Kind.BOSS_WON:
-        return f"{face.player} beats the Boss!", GREEN
-    return f"{face.player} rolled {face.roll}", WHITE
+        return tr.gettext("{name} beats the Boss!").format(name=face.player), GREEN
+    return tr.gettext("{name} rolled {n}").format(name=face.player, n=face.roll), WHITE
 
 
 def _contest_header(p: Painter, title: str, colour: Colour, right: str = "",
@@ -725,34 +796,49 @@ def _pair(p: Painter, left: str, right: str, top: int, left_ink: Colour = WHITE,
     return top + h + p.px(8)
 
 
-def _coins_word(n: int) -> str:
-    return f"{n} coin{'s' if n != 1 else ''}"
+def _points(n: int, tr: Translator) -> str:
+    return tr.ngettext("{n} point", "{n} points", n).format(n=n)
 
 
 def _fight(p: Painter, face: FightFace, title: str) -> None:
     """A Boss fight: the card (what it takes to win, the odds, the cost, the prize), whose
     choice or roll it is (or how it ended), and each player's rolls, those who passed grey."""
     p.surface.fill(NAVY)
-    chance = "every roll wins" if face.chance == "sure" else f"{face.chance} chance"
-    top = _contest_header(p, title, FIGHT_HEAD, f"needs {face.required}+ · {chance}",
-                          "FINAL" if face.final else "")
-    cost = f"{_coins_word(face.cost)} a roll" if face.cost else "free to fight"
+    tr = p.tr
+    chance = (tr.gettext("every roll wins") if face.chance == tr.gettext("sure")
+              else tr.gettext("{chance} chance").format(chance=face.chance))
+    needs = tr.gettext("needs {n}+").format(n=face.required)
+    top = _contest_header(p, title, FIGHT_HEAD, f"{needs} · {chance}",
+                          tr.gettext("FINAL") if face.final else "")
+    cost = (tr.ngettext("{n} coin a roll", "{n} coins a roll", face.cost).format(n=face.cost)
+            if face.cost else tr.gettext("free to fight"))
     if face.to_card:
-        cost += f" · on the card: {face.pot}"
-    prize = f"win: +{face.bonus}" if face.bonus else "win: the Bonus"
-    top = _pair(p, cost, f"{prize} · {face.points} points", top)
+        cost += " · " + tr.gettext("on the card: {n}").format(n=face.pot)
+    prize = (tr.gettext("win: +{n}").format(n=face.bonus) if face.bonus
+             else tr.gettext("win: the Bonus"))
+    top = _pair(p, cost, f"{prize} · {_points(face.points, tr)}", top)
     if face.winner is not None:
         coins = face.bonus + face.pot
-        what = f"+{coins}" if coins else "do the Bonus"
-        top = _band(p, f"{face.winner} beats Boss {face.number}! {what}, {face.points} points",
+        if coins:
+            line = tr.ngettext("{name} beats Boss {number}! +{coins}, {n} point",
+                               "{name} beats Boss {number}! +{coins}, {n} points",
+                               face.points)
+        else:
+            line = tr.ngettext("{name} beats Boss {number}! do the Bonus, {n} point",
+                               "{name} beats Boss {number}! do the Bonus, {n} points",
+                               face.points)
+        top = _band(p, line.format(name=face.winner, number=face.number, coins=coins,
+                                   n=face.points),
                     top, WON_BAND, WHITE, size=p.px(PROMPT))
     elif face.got_away:
-        top = _band(p, "The Boss gets away", top, GONE_BAND, WHITE, size=p.px(PROMPT))
-    elif face.fighter is not None:
-        top = _band(p, f"{face.fighter} fights: press the block!", top, GOLD, NAVY,
+        top = _band(p, tr.gettext("The Boss gets away"), top, GONE_BAND, WHITE,
                     size=p.px(PROMPT))
+    elif face.fighter is not None:
+        top = _band(p, tr.gettext("{name} fights: press the block!").format(
+            name=face.fighter), top, GOLD, NAVY, size=p.px(PROMPT))
     elif face.up is not None:
-        top = _band(p, f"{face.up}: fight or pass", top, GOLD, NAVY, size=p.px(PROMPT))
+        top = _band(p, tr.gettext("{name}: fight or pass").format(name=face.up), top, GOLD,
+                    NAVY, size=p.px(PROMPT))
     _contest_rows(p, face.rows, pygame.Rect(0, top + p.px(4), p.w, p.h - top - p.px(8)),
                   win_at=face.required)
 
@@ -761,26 +847,34 @@ def _race(p: Painter, face: RaceFace, title: str) -> None:
     """A Race: the card (entry fee, prizes by place, points), then the entries, the rolls and
     places decided with whose press is next and the tie being re-rolled, or the podium."""
     p.surface.fill(NAVY)
-    tag = "REMATCH" if face.rematch else "FINAL RACE" if face.final else ""
+    tr = p.tr
+    tag = (tr.gettext("REMATCH") if face.rematch else tr.gettext("FINAL RACE") if face.final
+           else "")
     top = _contest_header(p, title, RACE_HEAD, tag=tag, flag=True)
-    prizes = " · ".join(f"{ordinal(i)} +{c}" for i, c in enumerate(face.prizes, 1))
+    prizes = " · ".join(f"{ordinal(i, tr)} +{c}" for i, c in enumerate(face.prizes, 1))
     if face.final and not face.rematch:
-        prizes = "prize: a rematch"
-    fee = f"entry {_coins_word(face.fee)}" if face.fee else "free entry"
-    top = _pair(p, fee, f"{prizes} · {face.points} points", top)
+        prizes = tr.gettext("prize: a rematch")
+    fee = (tr.ngettext("entry {n} coin", "entry {n} coins", face.fee).format(n=face.fee)
+           if face.fee else tr.gettext("free entry"))
+    top = _pair(p, fee, f"{prizes} · {_points(face.points, tr)}", top)
     if face.over:
         _podium(p, face, top)
         return
     if not face.started:
         entered = sum(not row.grey for row in face.rows)
-        top = _band(p, f"Entries open: {entered} entered", top, GOLD, NAVY, size=p.px(PROMPT))
+        top = _band(p, tr.ngettext("Entries open: {n} entered", "Entries open: {n} entered",
+                                   entered).format(n=entered),
+                    top, GOLD, NAVY, size=p.px(PROMPT))
     else:
         if face.tied:
-            names = " and ".join([", ".join(face.tied[:-1]), face.tied[-1]]) \
+            names = tr.gettext("{names} and {last}").format(
+                names=", ".join(face.tied[:-1]), last=face.tied[-1]) \
                 if len(face.tied) > 1 else face.tied[0]
-            top = _band(p, f"Tie: {names} re-roll", top, ORANGE, NAVY, size=p.px(PROMPT))
+            top = _band(p, tr.gettext("Tie: {names} re-roll").format(names=names), top,
+                        ORANGE, NAVY, size=p.px(PROMPT))
         if face.roller is not None:
-            top = _band(p, f"{face.roller}: press!", top, GOLD, NAVY, size=p.px(PROMPT))
+            top = _band(p, tr.gettext("{name}: press!").format(name=face.roller), top, GOLD,
+                        NAVY, size=p.px(PROMPT))
     _contest_rows(p, face.rows, pygame.Rect(0, top + p.px(4), p.w, p.h - top - p.px(8)))
 
 
@@ -823,8 +917,8 @@ def _contest_rows(p: Painter, rows: tuple[ContestRow, ...], box: pygame.Rect,
         right -= 2 * coin_r + p.px(12)
         if row.status:
             ink = (GREY if row.grey else GOLD if row.winner or row.place == 1
-                   else ORANGE if row.status == "re-roll" else GREEN if row.status == "entered"
-                   else WHITE)
+                   else ORANGE if row.status == p.tr.gettext("re-roll")
+                   else GREEN if row.status == p.tr.gettext("entered") else WHITE)
             right = p.text(row.status, small, ink, midright=(right, r.centery)).rect.left \
                 - p.px(10)
         name_left = r.left + p.px(30)
@@ -858,18 +952,22 @@ PODIUM: dict[int, Colour] = {1: GOLD, 2: SILVER, 3: BRONZE}
 def _podium(p: Painter, face: RaceFace, top: int) -> None:
     """The race is over: who won (and the card's points), the places on a podium (2nd, 1st,
     3rd) with each prize, a 4th place below it, and the final Race's rematch to pick."""
+    tr = p.tr
     if face.winner is not None:
-        top = _band(p, f"{face.winner} wins Grand Prix {face.number}! {face.points} points",
+        top = _band(p, tr.ngettext("{name} wins Grand Prix {number}! {n} point",
+                                   "{name} wins Grand Prix {number}! {n} points",
+                                   face.points).format(name=face.winner, number=face.number,
+                                                       n=face.points),
                     top, WON_BAND, WHITE, size=p.px(PROMPT))
     bottom = p.h
     if face.rematch_due:  # along the bottom: one line, as high as _band makes it
         size = p.px(PROMPT)
         bottom = p.h - max(p.px(30), round(font(size).get_linesize() * 0.92) + p.px(8))
-        _band(p, "Rematch: pick a card", bottom, GOLD, NAVY, size=size)
+        _band(p, tr.gettext("Rematch: pick a card"), bottom, GOLD, NAVY, size=size)
     placed = [row for row in face.rows if row.place]
     rest = [row for row in placed if row.place > 3]
     if rest:
-        line = "   ".join(f"{ordinal(row.place)} {row.name}"
+        line = "   ".join(f"{ordinal(row.place, tr)} {row.name}"
                           + (f" +{row.prize}" if row.prize else "") for row in rest)
         label = p.text(line, p.px(20), WHITE, max_width=p.w - p.px(24),
                        midbottom=(p.w // 2, bottom - p.px(4)))
@@ -919,7 +1017,7 @@ def _podium(p: Painter, face: RaceFace, top: int) -> None:
 def _timer(p: Painter, face: TimerFace) -> None:
     if face.time_up:
         p.surface.fill(URGENT if face.flash else NAVY)
-        p.text("TIME'S UP!", p.px(84), WHITE, max_width=p.w - p.px(16),
+        p.text(p.tr.gettext("TIME'S UP!"), p.px(84), WHITE, max_width=p.w - p.px(16),
                center=(p.w // 2, p.h // 2))
         return
     if face.urgent:
@@ -945,7 +1043,8 @@ def _timer_strip(p: Painter, face: TimerFace) -> None:
     filled = strip.copy()
     filled.width = round(strip.width * face.fraction)
     pygame.draw.rect(p.surface, (30, 130, 110), filled)
-    p.text(f"timer {clock_text(face.seconds)}", p.px(20), WHITE,
+    p.text(p.tr.gettext("timer {clock}").format(clock=clock_text(face.seconds)), p.px(20),
+           WHITE,
            midright=(p.w - p.px(8), strip.centery))
 
 
@@ -966,9 +1065,10 @@ def _table(p: Painter, scene: Scene) -> None:
            midleft=(x, header.centery))
     top = header.bottom
     if scene.mode:  # an armed press: the next press is not the usual one
-        top = _band(p, f"Next press: {scene.mode}", top, GOLD, NAVY)
+        top = _band(p, p.tr.gettext("Next press: {mode}").format(mode=scene.mode), top, GOLD,
+                    NAVY)
     if scene.bowser_waits:
-        top = _band(p, BOWSER_WAITS, top, (150, 52, 20), WHITE, shell=True)
+        top = _band(p, p.tr.gettext(BOWSER_WAITS), top, (150, 52, 20), WHITE, shell=True)
     bottom = _board_band(p, scene.board) if scene.board else p.h
     split = round(p.w * 0.56)
     _player_rows(p, scene, pygame.Rect(0, top + p.px(4), split, bottom - top - p.px(8)))
@@ -987,6 +1087,7 @@ def _board_band(p: Painter, piles: tuple[tuple[str, int], ...]) -> int:
     smaller if need be; else as many as fit and "+N more" (the oldest at least, its name
     shortened if it must). Returns the band's top."""
     right = p.w - p.px(8)
+    piles = tuple((p.tr.gettext(name), coins) for name, coins in piles)
     sizes = (p.px(21), max(12, p.px(19)), max(12, p.px(17)))  # shrunk: still readable
     size = next((z for z in sizes if _piles_fit(p, piles, z, right) == len(piles)), sizes[0])
     band = pygame.Rect(0, 0, p.w, max(p.px(30), font(sizes[0]).get_linesize() + p.px(6)))
@@ -994,7 +1095,7 @@ def _board_band(p: Painter, piles: tuple[tuple[str, int], ...]) -> int:
     pygame.draw.rect(p.surface, BOARD_BAND, band)
     pygame.draw.line(p.surface, GOLD_DARK, band.topleft, band.topright, max(1, p.px(2)))
     cy = band.centery
-    x = p.text(BOARD_LABEL, size, BOARD_INK, midleft=(p.px(8), cy)).rect.right
+    x = p.text(p.tr.gettext(BOARD_LABEL), size, BOARD_INK, midleft=(p.px(8), cy)).rect.right
     sep = _pile_metrics(p, size)[2]
     shown = _piles_fit(p, piles, size, right)
     for name, coins in piles[:shown]:
@@ -1007,11 +1108,15 @@ def _board_band(p: Painter, piles: tuple[tuple[str, int], ...]) -> int:
             shown = 1
             x = _pile(p, fit(name, size, room, size)[1], coins, size, x + sep, cy)
     if shown < len(piles):
-        p.text(f"+{len(piles) - shown} more", size, BOARD_INK, midleft=(x + sep, cy))
+        p.text(_more(p.tr, len(piles) - shown), size, BOARD_INK, midleft=(x + sep, cy))
     return band.top
 
 
-BOARD_LABEL = "On the board"
+BOARD_LABEL = _("On the board")
+
+
+def _more(tr: Translator, left: int) -> str:
+    return tr.ngettext("+{n} more", "+{n} more", left).format(n=left)
 
 
 def _pile_metrics(p: Painter, size: int) -> tuple[int, int, int]:
@@ -1025,14 +1130,14 @@ def _pile_width(p: Painter, name: str, coins: int, size: int) -> int:
 
 
 def _more_width(p: Painter, size: int, left: int) -> int:
-    return _pile_metrics(p, size)[2] + font(size).size(f"+{left} more")[0] if left else 0
+    return _pile_metrics(p, size)[2] + font(size).size(_more(p.tr, left))[0] if left else 0
 
 
 def _piles_fit(p: Painter, piles: tuple[tuple[str, int], ...], size: int, right: int) -> int:
     """How many piles, oldest first, fit whole after the label at ``size`` (leaving room for
     "+N more" when some do not)."""
     sep = _pile_metrics(p, size)[2]
-    x = p.px(8) + font(size).size(BOARD_LABEL)[0]
+    x = p.px(8) + font(size).size(p.tr.gettext(BOARD_LABEL))[0]
     shown = 0
     for i, (name, coins) in enumerate(piles):
         x += sep + _pile_width(p, name, coins, size)
@@ -1106,7 +1211,7 @@ def _player_rows(p: Painter, scene: Scene, box: pygame.Rect) -> None:
                            max(3, round(row_h * 0.16)))
         right = row.right - p.px(10)
         if pl.out:
-            right = p.text("OUT", size, GREY, midright=(right, row.centery)).rect.left
+            right = p.text(p.tr.gettext("OUT"), size, GREY, midright=(right, row.centery)).rect.left
         elif pl.worms is not None and scene.target:
             right = _worm_marks(p, pl.worms, scene.target, row, size)
         elif scene.coins:
@@ -1125,12 +1230,13 @@ def _player_rows(p: Painter, scene: Scene, box: pygame.Rect) -> None:
 def _jail_tag(p: Painter, right: int, cy: int, size: int) -> int:
     """"IN JAIL" in a barred tag ending at ``right``; returns its left edge."""
     text_size = max(10, round(size * 0.62))
-    w, h = font(text_size).size("IN JAIL")
+    words = p.tr.gettext("IN JAIL")
+    w, h = font(text_size).size(words)
     tag = pygame.Rect(0, 0, w + p.px(12), h + p.px(6))
     tag.midright = (right, cy)
     pygame.draw.rect(p.surface, (20, 20, 28), tag, border_radius=p.px(5))
     pygame.draw.rect(p.surface, (170, 176, 196), tag, max(1, p.px(2)), border_radius=p.px(5))
-    p.text("IN JAIL", text_size, WHITE, center=tag.center)
+    p.text(words, text_size, WHITE, center=tag.center)
     return tag.left
 
 
@@ -1158,9 +1264,9 @@ def _log(p: Painter, scene: Scene, box: pygame.Rect) -> None:
             y = p.text(line, p.px(24), WHITE, max_width=box.width - p.px(20),
                        topleft=(box.left + p.px(10), y)).rect.bottom + p.px(6)
         return
-    p.text("Coins", p.px(22), DIM, topleft=(box.left + p.px(10), box.top + p.px(6)))
+    p.text(p.tr.gettext("Coins"), p.px(22), DIM, topleft=(box.left + p.px(10), box.top + p.px(6)))
     if not scene.log:
-        p.text("no coins moved yet", p.px(18), DIM, max_width=box.width - p.px(20),
+        p.text(p.tr.gettext("no coins moved yet"), p.px(18), DIM, max_width=box.width - p.px(20),
                topleft=(box.left + p.px(10), box.top + p.px(40)))
         return
     top = box.top + p.px(34)
@@ -1200,7 +1306,7 @@ def _winner(p: Painter, scene: Scene) -> None:
         _shell(p.surface, (p.w - p.px(34), p.px(40)), p.px(20))
         p.text(scene.title, p.px(52), RED, max_width=p.w - p.px(130),
                center=(p.w // 2, p.px(38)))
-        p.text("Every player loses", p.px(24), WHITE, max_width=p.w - p.px(130),
+        p.text(p.tr.gettext("Every player loses"), p.px(24), WHITE, max_width=p.w - p.px(130),
                center=(p.w // 2, p.px(76)))
         top = p.px(98)
     else:
@@ -1218,8 +1324,9 @@ def _winner(p: Painter, scene: Scene) -> None:
         if row.winner:
             pygame.draw.rect(p.surface, HIGHLIGHT, box, border_radius=p.px(8))
             pygame.draw.rect(p.surface, GOLD, box, max(2, p.px(2)), border_radius=p.px(8))
-        colour = GOLD if row.winner else WHITE if row.score != "out" else GREY
-        rank = p.text(f"{row.rank}.", size, colour, midleft=(box.left + p.px(10), box.centery))
+        colour = GOLD if row.winner else GREY if row.out else WHITE
+        rank = p.text(p.tr.gettext("{n}.").format(n=row.rank), size, colour,
+                      midleft=(box.left + p.px(10), box.centery))
         dot = (rank.rect.right + p.px(16), box.centery)
         pygame.draw.circle(p.surface, parse_colour(row.colour), dot, max(3, round(row_h * 0.16)))
         score = p.text(row.score, size, colour, midright=(box.right - p.px(10), box.centery))
@@ -1242,10 +1349,12 @@ def _new_card(p: Painter, scene: Scene) -> None:
         line = pygame.Rect(card.left + p.px(66), card.top + p.px(26 + i * 16),
                            p.px(64 - i * 14), p.px(7))
         pygame.draw.rect(p.surface, (190, 190, 215), line, border_radius=p.px(3))
-    p.text("NEW CARD", p.px(56), GOLD, max_width=p.w - p.px(20), center=(p.w // 2, p.px(190)))
+    p.text(p.tr.gettext("NEW CARD"), p.px(56), GOLD, max_width=p.w - p.px(20),
+           center=(p.w // 2, p.px(190)))
     p.text(scene.title, p.px(28), WHITE, max_width=p.w - p.px(20),
            center=(p.w // 2, p.px(236)))
-    p.text("Give it to a player on the tablet", p.px(24), DIM, max_width=p.w - p.px(20),
+    p.text(p.tr.gettext("Give it to a player on the tablet"), p.px(24), DIM,
+           max_width=p.w - p.px(20),
            center=(p.w // 2, p.px(280)))
     if scene.timer is not None:
         _timer_strip(p, scene.timer)
@@ -1277,9 +1386,10 @@ def _idle(p: Painter, scene: Scene) -> None:
     y = p.px(20)
     label = p.text(scene.title, p.px(30), GOLD, max_width=width, topleft=(left, y))
     y = label.rect.bottom + p.px(14)
-    lines = (["Scan for the bank", "on a phone or tablet:"] if scene.link
-             else ["No tablet link yet:", "web is off or the", "network is not up"])
-    for line in lines:
+    # one message a text, its lines (as they fit beside the code) broken by "\n"
+    lines = (p.tr.gettext("Scan for the bank\non a phone or tablet:") if scene.link
+             else p.tr.gettext("No tablet link yet:\nweb is off or the\nnetwork is not up"))
+    for line in lines.split("\n"):
         y = p.text(line, p.px(22), WHITE, max_width=width, topleft=(left, y)).rect.bottom
         y += p.px(4)
     if scene.address:
@@ -1289,7 +1399,7 @@ def _idle(p: Painter, scene: Scene) -> None:
     y += p.px(12)
     rows = list(scene.players)
     if not rows:
-        p.text("Press the block to play", p.px(20), DIM, max_width=width,
+        p.text(p.tr.gettext("Press the block to play"), p.px(20), DIM, max_width=width,
                topleft=(left, y))
         return
     size = max(11, p.px(21))

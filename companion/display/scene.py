@@ -24,6 +24,8 @@ from companion.events import (
     StorageChanged,
     TimerChanged,
 )
+from companion.i18n import Translator, translator
+from companion.i18n.said import Said
 
 FPS = 20
 """Frames per second while something animates."""
@@ -41,6 +43,25 @@ EPS = 1e-9
 scene and :meth:`DisplayModel.next_change` agree on where a boundary lies."""
 
 
+ENGLISH = translator("en")
+"""The words as written (the default language of the scene's pieces)."""
+
+
+def _(message: str) -> str:
+    """Marks ``message`` for translation where it is written down, to be put into words
+    later with the scene's language (``tr.gettext(...)``)."""
+    return message
+
+
+def core_words(text: str | Said | None, tr: Translator) -> str:
+    """A text from the core in ``tr``'s language: a :class:`Said` put into words, plain text
+    (the edition's words from its ruleset, a fixed line of the core) looked up in the
+    catalog (kept as it is when the catalog does not have it)."""
+    if isinstance(text, Said):
+        return text.render(tr)
+    return tr.gettext(text) if text else ""
+
+
 def _floor(x: float) -> int:
     return math.floor(x + EPS)
 
@@ -49,13 +70,16 @@ def _ceil(x: float) -> int:
     return math.ceil(x - EPS)
 
 
+TIME_IS_RUNNING = _("Time is running")
+
+
 @dataclass(frozen=True, slots=True)
 class TimerView:
     """A countdown as the screen needs it: its end on the screen's clock and its length."""
 
     deadline: float
     duration: float
-    label: str = "Time is running"
+    label: str | Said = TIME_IS_RUNNING
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +106,8 @@ class StandingRow:
     """``150 points``, ``5 worms``, ``84 coins`` or ``out``."""
     colour: str
     winner: bool
+    out: bool = False
+    """Bankrupt: the score says ``out``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +266,9 @@ class Scene:
     """Gamer: the Boss fight open now (the "fight" screen)."""
     race: RaceFace | None = None
     """Mario Kart: the Race open now (the "race" screen)."""
+    language: str = "en"
+    """The table's language: the words above are in it, and the screen's own words are put
+    into it when drawn."""
 
 
 @dataclass
@@ -250,8 +279,8 @@ class _Flash:
     """Seconds from one coin ping to the next in the outcome's sound."""
     start: float = 0.0
     """Seconds into the sound of the first ping."""
-    headline: str = ""
-    instruction: str = ""
+    headline: str | Said = ""
+    instruction: str | Said = ""
     player: str | None = None
     payee: str | None = None
     balance: int | None = None
@@ -274,6 +303,8 @@ class DisplayModel:
     last_activity: float | None = None
     bank_online: bool = True
     storage: StorageView = field(default_factory=StorageView)
+    language: str = "en"
+    """The table's language (``[table] language``): every word of the scenes is in it."""
     _flash: _Flash | None = field(default=None, repr=False)
     _new_card: tuple[str, float] | None = field(default=None, repr=False)
 
@@ -342,13 +373,20 @@ class DisplayModel:
 
     # -- output ----------------------------------------------------------------------------
 
+    @property
+    def tr(self) -> Translator:
+        return translator(self.language)
+
     def scene(self, now: float) -> Scene:
         """The picture for ``now``, with the bank's warning strip when it is not saving."""
         scene = self._scene(now)
-        warning = self.storage.short
-        return replace(scene, warning=warning) if warning else scene
+        warning = warning_strip(self.storage, self.tr)
+        if warning:
+            scene = replace(scene, warning=warning)
+        return replace(scene, language=self.language) if self.language != "en" else scene
 
     def _scene(self, now: float) -> Scene:
+        tr = self.tr
         timer = self._timer_face(now)
         if timer is not None and (timer.urgent or timer.time_up):
             return Scene("timer", timer=timer)
@@ -363,21 +401,23 @@ class DisplayModel:
                          address=_address(self.link))
         state = self.state
         if state is not None and state.ended:
-            return Scene("winner", title=_winner_title(state),
-                         standings=_standing_rows(state), bowser_won=state.bowser_won)
+            return Scene("winner", title=_winner_title(state, tr),
+                         standings=_standing_rows(state, tr), bowser_won=state.bowser_won)
         if state is not None and state.fight is not None:
-            return Scene("fight", title=f"BOSS {state.fight.card.number}",
-                         fight=fight_face(state, state.fight))
+            return Scene("fight", title=tr.gettext("BOSS {n}").format(
+                n=state.fight.card.number), fight=fight_face(state, state.fight, tr))
         if state is not None and state.race is not None:
-            return Scene("race", title=f"GRAND PRIX {state.race.card.number}",
-                         race=race_face(state, state.race))
+            return Scene("race", title=tr.gettext("GRAND PRIX {n}").format(
+                n=state.race.card.number), race=race_face(state, state.race, tr))
         coins = state is None or state.game.bank
         mode = state.mode if state is not None else None
         doubles = state is not None and state.doubles > 0  # the Movie: "doubles 1 of 3"
         return Scene("table", title=self._title(), players=self._players(),
                      log=self._log() if coins else (), coins=coins,
-                     mode=None if mode is None or (mode.default and not doubles) else mode.text,
-                     target=_worm_target(state), hint="" if mode is None else mode.hint,
+                     mode=None if mode is None or (mode.default and not doubles)
+                     else core_words(mode.text, tr),
+                     target=_worm_target(state),
+                     hint="" if mode is None else core_words(mode.hint, tr),
                      bowser_waits=state is not None and state.bowser_waits,
                      board=_board(state) if coins else ())
 
@@ -428,10 +468,13 @@ class DisplayModel:
 
     def _title(self) -> str:
         state = self.state
+        tr = self.tr
         if state is None:
-            return "Question Block"
+            return tr.gettext("Question Block")
         current = state.current
-        return f"{current.name}'s turn" if current else state.game.name
+        if current:
+            return tr.gettext("{name}'s turn").format(name=current.name)
+        return tr.gettext(state.game.name)
 
     def _players(self) -> tuple[PlayerRow, ...]:
         if self.state is None:
@@ -445,7 +488,7 @@ class DisplayModel:
             return ()
         lines = []
         for line in self.state.recent[:LOG_LINES]:
-            lines.extend(log_lines(line, self.state))
+            lines.extend(log_lines(line, self.state, self.tr))
         return tuple(lines[:LOG_LINES])
 
     def _outcome_face(self, now: float) -> OutcomeFace:
@@ -458,10 +501,12 @@ class DisplayModel:
             shown = min(outcome.coins, _floor((elapsed - flash.start) / flash.period) + 1)
         tracked = self.bank_online and (self.state is None or self.state.game.bank)
         banked = tracked and outcome.coin_delta != 0
+        tr = self.tr
         return OutcomeFace(outcome.kind, outcome.coins, shown,
                            min(ANIMATION_FRAMES, _floor(elapsed * FPS)), flash.player,
                            outcome.coin_delta if banked else 0, flash.balance,
-                           flash.waiting, banked, flash.headline, flash.instruction,
+                           flash.waiting, banked, core_words(flash.headline, tr),
+                           core_words(flash.instruction, tr),
                            outcome.rolls[-1] if outcome.rolls else 0, flash.payee,
                            held=flash.held, rolls=outcome.rolls, step=outcome.step,
                            teammate=flash.teammate, teammate_balance=flash.teammate_balance,
@@ -480,12 +525,13 @@ class DisplayModel:
         urgent = left <= LAST_SECONDS
         flash = urgent and _ceil(left * 2) % 2 == 0
         return TimerFace(seconds, min(1.0, seconds / max(timer.duration, 1e-9)), urgent, flash,
-                         False, timer.label)
+                         False, core_words(timer.label, self.tr))
 
 
-def _chance(required: int) -> str:
+def _chance(required: int, tr: Translator = ENGLISH) -> str:
     chance = win_chance(required)
-    return "sure" if chance == 1 else str(chance)
+    # NOTE: a Boss fight's chance when every roll wins
+    return tr.gettext("sure") if chance == 1 else str(chance)
 
 
 def _row(state: TableState, player: int, **kwargs: object) -> ContestRow:
@@ -495,26 +541,27 @@ def _row(state: TableState, player: int, **kwargs: object) -> ContestRow:
                       **kwargs)  # type: ignore[arg-type]
 
 
-def fight_face(state: TableState, fight: Fight) -> FightFace:
+def fight_face(state: TableState, fight: Fight, tr: Translator = ENGLISH) -> FightFace:
     """The open Boss fight: everyone who may fight (from the flipper, to the left) with their
     rolls, who passed, whose choice or roll it is, and how it ended."""
     rows = []
     for pid in fight.order:
         rolls = tuple(r for p, r in fight.rolls if p == pid)
-        status = ("WINS" if pid == fight.winner else "fights" if pid == fight.fighter
-                  else "passed" if pid in fight.passed else "")
+        status = (tr.gettext("WINS") if pid == fight.winner
+                  else tr.gettext("fights") if pid == fight.fighter
+                  else tr.gettext("passed") if pid in fight.passed else "")
         rows.append(_row(state, pid, rolls=rolls, up=pid in (fight.up, fight.fighter),
                          status=status, grey=pid in fight.passed, winner=pid == fight.winner))
     card = fight.card
     name = state.name_of
-    return FightFace(card.number, card.required, _chance(card.required), card.cost,
+    return FightFace(card.number, card.required, _chance(card.required, tr), card.cost,
                      card.to_card, fight.pot, card.bonus, card.points, fight.final, tuple(rows),
                      None if fight.up is None else name(fight.up),
                      None if fight.fighter is None else name(fight.fighter),
                      None if fight.winner is None else name(fight.winner), fight.got_away)
 
 
-def race_face(state: TableState, race: Race) -> RaceFace:
+def race_face(state: TableState, race: Race, tr: Translator = ENGLISH) -> RaceFace:
     """The open Race: before the start who entered; then each entrant's rolls, the places
     decided, who presses next and the tie being re-rolled; when over, the places with their
     prizes."""
@@ -522,7 +569,8 @@ def race_face(state: TableState, race: Race) -> RaceFace:
     card = race.card
     paid = dict(race.prizes())
     if not race.started:
-        rows = tuple(_row(state, pid, status="entered" if pid in race.entrants else "",
+        rows = tuple(_row(state, pid,
+                          status=tr.gettext("entered") if pid in race.entrants else "",
                           grey=pid not in race.entrants) for pid in race.order)
     else:
         entrants = [p for p in race.order if p in race.entrants]
@@ -533,7 +581,8 @@ def race_face(state: TableState, race: Race) -> RaceFace:
             place = now.places.index(pid) + 1 if pid in now.places else 0
             rolls = tuple(r for p, r in zip(race.players_rolled, race.rolls, strict=True)
                           if p == pid)
-            status = (ordinal(place) if place else "re-roll" if pid in now.tied else "")
+            status = (ordinal(place, tr) if place
+                      else tr.gettext("re-roll") if pid in now.tied else "")
             rows_.append(_row(state, pid, rolls=rolls, up=pid == now.roller, status=status,
                               place=place, prize=paid.get(pid, 0),
                               winner=race.over and place == 1))
@@ -547,33 +596,44 @@ def race_face(state: TableState, race: Race) -> RaceFace:
                     rematch_due=race.over and due)
 
 
-def ordinal(n: int) -> str:
+PLACES = (_("1st"), _("2nd"), _("3rd"), _("4th"), _("5th"), _("6th"))
+"""A race's places in words, each a message (many languages write ``1.``)."""
+
+
+def ordinal(n: int, tr: Translator = ENGLISH) -> str:
     """``1st``, ``2nd``, ``3rd``, ``4th``."""
+    if 1 <= n <= len(PLACES):
+        return tr.gettext(PLACES[n - 1])
     suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10 if n > 20 else n, "th")
     return f"{n}{suffix}"
 
 
-WHY = {"opening": "start", "pass_go": "passed GO", "transfer": "", "undo": "undo",
-       "jail": "jail", "bankruptcy": "bankrupt", "toll": "Bowser's toll"}
-OUTCOME_WHY = {"coins": "coins", "bowser": "Bowser", "power_up": "power-up",
-               "game_over": "Game Over", "roll": "roll", "rent": "rent",
-               "battle_won": "beat Bowser", "piranha": "Piranha Plant",
-               "super_star": "Super Star", "jail_paid": "jail fee"}
+WHY = {"opening": _("start"), "pass_go": _("passed GO"), "transfer": "", "undo": _("undo"),
+       "jail": _("jail"), "bankruptcy": _("bankrupt"), "toll": _("Bowser's toll")}
+"""The coin log's few words for why coins moved (``tr.gettext`` of them is shown)."""
+OUTCOME_WHY = {"coins": _("coins"), "bowser": _("Bowser"), "power_up": _("power-up"),
+               "game_over": _("Game Over"), "roll": _("roll"), "rent": _("rent"),
+               "battle_won": _("beat Bowser"), "piranha": _("Piranha Plant"),
+               "super_star": _("Super Star"), "jail_paid": _("jail fee")}
+BLOCK_WHY = _("block")
 
 
-def log_lines(line: JournalLine, state: TableState) -> list[LogLine]:
+def log_lines(line: JournalLine, state: TableState,
+              tr: Translator = ENGLISH) -> list[LogLine]:
     """A journal entry as seen by the players it touched (a payment between two players is
     two lines: one pays, one gets)."""
     entry = line.entry
     kind = entry.kind.value
     if kind == "block":
-        why = OUTCOME_WHY.get(line.outcome_kind or "", "block")
+        why = tr.gettext(OUTCOME_WHY.get(line.outcome_kind or "", BLOCK_WHY))
     elif entry.space is not None:  # the Board's pile: dropped there, or scooped up
-        why = f"{'on' if entry.payer != BANK else 'from'} {entry.space}"
+        space = tr.gettext(entry.space)
+        why = (tr.gettext("on {space}") if entry.payer != BANK
+               else tr.gettext("from {space}")).format(space=space)
     else:
-        why = WHY.get(kind, kind)
+        why = core_words(WHY.get(kind, kind), tr)
         if entry.note and kind in ("transfer", "contest"):  # "Boss 3: bonus"
-            why = entry.note
+            why = core_words(entry.note, tr)
     lines = []
     for party, sign in ((entry.payee, 1), (entry.payer, -1)):
         if party != BANK:
@@ -581,33 +641,48 @@ def log_lines(line: JournalLine, state: TableState) -> list[LogLine]:
     return lines
 
 
-def _winner_title(state: TableState) -> str:
+def _winner_title(state: TableState, tr: Translator = ENGLISH) -> str:
     if state.bowser_won:
-        return "BOWSER WINS"
+        return tr.gettext("BOWSER WINS")
     names = [state.name_of(p) for p in state.winners]
     if not names:
-        return "GAME OVER"
+        return tr.gettext("GAME OVER")
     if len(names) == 1:
-        return f"{names[0]} wins!"
-    return f"{' & '.join(names)} share the win!"
+        return tr.gettext("{name} wins!").format(name=names[0])
+    return tr.gettext("{names} share the win!").format(names=" & ".join(names))
 
 
-def _standing_rows(state: TableState) -> tuple[StandingRow, ...]:
+def _standing_rows(state: TableState, tr: Translator = ENGLISH) -> tuple[StandingRow, ...]:
     rows = []
     for s in state.standings:
         player = state.player(s.player)
         if s.total is not None:
-            score = f"{s.total} points"
+            score = tr.ngettext("{n} point", "{n} points", s.total).format(n=s.total)
         elif s.worms is not None:
-            score = f"{s.worms} worm{'s' if s.worms != 1 else ''}"
+            score = tr.ngettext("{n} worm", "{n} worms", s.worms).format(n=s.worms)
         elif s.out:
-            score = "out"
+            score = tr.gettext("out")
         else:
-            score = f"{s.coins} coins"
+            score = tr.ngettext("{n} coin", "{n} coins", s.coins).format(n=s.coins)
         rows.append(StandingRow(s.rank, state.name_of(s.player), score,
                                 player.colour if player is not None else "",
-                                s.player in state.winners))
+                                s.player in state.winners,
+                                out=s.total is None and s.worms is None and s.out))
     return tuple(rows)
+
+
+def warning_strip(storage: StorageView, tr: Translator = ENGLISH) -> str:
+    """The bank's warning in a few words, for the strip along the bottom ('' when all is
+    well): why it is not saving and the presses held."""
+    if storage.ok and not storage.held:
+        return ""
+    problem = core_words(storage.problem, tr) if storage.problem else tr.gettext("saving")
+    head = problem.split(":")[0].split(" (")[0]
+    if storage.held:
+        return tr.ngettext("NOT SAVED YET · {why} · {n} press held",
+                           "NOT SAVED YET · {why} · {n} presses held",
+                           storage.held).format(why=head, n=storage.held)
+    return tr.gettext("NOT SAVED YET · {why}").format(why=head)
 
 
 def _board(state: TableState | None) -> tuple[tuple[str, int], ...]:

@@ -34,11 +34,12 @@ FrameListener = Callable[[Scene, float], None]
 
 
 class Screen:
-    """Renders the companion's scenes on one output, from its own thread."""
+    """Renders the companion's scenes on one output, from its own thread, in the table's
+    ``language``."""
 
     def __init__(self, cfg: DisplayConfig, *, clock: Callable[[], float] = time.monotonic,
                  open_output: Callable[[], Any] | None = None,
-                 on_quit: Callable[[], None] | None = None) -> None:
+                 on_quit: Callable[[], None] | None = None, language: str = "en") -> None:
         from companion.display.outputs import logical_size
         from companion.display.outputs import open_output as default_open
 
@@ -47,7 +48,8 @@ class Screen:
         self.size = logical_size(cfg)
         self.model = DisplayModel(
             outcome_seconds=float(cfg.outcome_seconds),
-            idle_after=cfg.idle_minutes * 60.0 if cfg.idle_minutes else None)
+            idle_after=cfg.idle_minutes * 60.0 if cfg.idle_minutes else None,
+            language=language)
         self.renders = 0
         self.wakeups = 0
         """Times the thread woke up (a render or not): an idle screen stays at zero."""

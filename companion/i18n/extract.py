@@ -1,7 +1,8 @@
 """The messages to translate, found in the sources by Babel's extractors (Python's ``_``,
 ``gettext``, ``ngettext``, ``say``, ``say_n`` calls; the page's ``t`` and ``tn``; the page's
 HTML elements marked ``data-i18n``; the editions' words: each ruleset's ``name``, ``text``,
-``hint``, ``label`` and ``note``), and the catalogs brought up to
+``hint``, ``label``, ``note``, a contest's ``card`` and the board's ``spaces``), and the
+catalogs brought up to
 date with them: ``python -m companion.i18n.extract`` (``make catalogs``) writes
 ``companion.pot`` and adds any new message, untranslated, to every ``locales/<code>.po`` (the
 tests then fail until it is translated)."""
@@ -22,7 +23,7 @@ KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "say": None, "say_n"
 METHODS = [("**.py", "python"), ("web/static/**.js", "javascript"),
            ("web/static/**.html", "companion.i18n.extract:extract_html"),
            ("core/editions/**.toml", "companion.i18n.extract:extract_ruleset")]
-RULESET_WORDS = ("name", "text", "hint", "label", "note")
+RULESET_WORDS = ("name", "text", "hint", "label", "note", "card", "spaces")
 """The keys of an edition's ruleset whose values the table reads (the rest are ids and the
 rulebook's own quoted lines, which stay as the rulebook prints them)."""
 
@@ -91,6 +92,9 @@ def extract_ruleset(fileobj: IO[bytes], _keywords: Any, _tags: Any,
             for key, value in node.items():
                 if key in RULESET_WORDS and isinstance(value, str):
                     yield value
+                elif key in RULESET_WORDS and isinstance(value, list) and all(
+                        isinstance(v, str) for v in value):
+                    yield from value  # the board's spaces
                 else:
                     yield from walk(value)
         elif isinstance(node, list):

@@ -79,6 +79,17 @@ def as_json(text: str | Said | None) -> Any:
     return text.to_json() if isinstance(text, Said) else text
 
 
+def texts(**fields: str | Said) -> dict[str, Any]:
+    """Texts for the page: each in English under its own key and, when it is a :class:`Said`,
+    as its message under ``<key>_said`` (the page puts it into its own language)."""
+    found: dict[str, Any] = {}
+    for key, text in fields.items():
+        found[key] = str(text)
+        if isinstance(text, Said):
+            found[f"{key}_said"] = as_json(text)
+    return found
+
+
 def _arg(value: Arg, tr: Translator | None) -> object:
     if isinstance(value, Said):
         return value.render(tr)

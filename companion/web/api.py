@@ -31,7 +31,7 @@ from companion.events import (
     TimerChanged,
 )
 from companion.exc import Conflict, Refused, Unavailable
-from companion.i18n.said import Said, as_json
+from companion.i18n.said import Said, as_json, joined, say, texts
 from companion.web import players
 from companion.web.privacy import has_token, public
 
@@ -82,8 +82,8 @@ async def errors_as_json(request: web.Request, handler: Handler) -> web.StreamRe
         raise
     except Exception:  # a bug: said plainly in JSON, the details in the log
         log.exception("%s %s failed", request.method, request.path)
-        return _error(500, "something went wrong inside the companion (it is in the log); "
-                           "nothing was changed by this request")
+        return _error(500, say("something went wrong inside the companion (it is in the "
+                               "log); nothing was changed by this request"))
 
 
 @web.middleware
@@ -108,23 +108,23 @@ async def _body(request: web.Request) -> dict[str, Any]:
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError):
-        raise Refused("the body must be JSON") from None
+        raise Refused(say("the body must be JSON")) from None
     if not isinstance(data, dict):
-        raise Refused("the body must be a JSON object")
+        raise Refused(say("the body must be a JSON object"))
     return data
 
 
 def _only(data: dict[str, Any], *allowed: str) -> None:
     extra = sorted(set(data) - set(allowed))
     if extra:
-        raise Refused(f"unknown field(s): {', '.join(extra)}")
+        raise Refused(say("unknown field(s): {fields}", fields=joined(extra)))
 
 
 def _required(data: dict[str, Any], *keys: str) -> None:
     """Refused naming the first of ``keys`` the body lacks."""
     for key in keys:
         if key not in data:
-            raise Refused(f"{key} is required")
+            raise Refused(say("{key} is required", key=key))
 
 
 def _request_id(request: web.Request) -> str | None:
@@ -170,7 +170,12 @@ def _number(request: web.Request, name: str) -> int | None:
         return None
     raw = values[0]
     if len(values) > 1 or not (raw.isascii() and raw.isdecimal()) or len(raw) > 18:
-        raise Refused(f"{name} must be {JOURNAL_PARAMS[name]} (a whole number, given once)")
+        raise Refused({
+            "game": say("game must be a game id (a whole number, given once)"),
+            "before": say("before must be a move id (a whole number, given once)"),
+            "after": say("after must be a move id (a whole number, given once)"),
+            "limit": say("limit must be a number of moves (a whole number, given once)"),
+        }[name])
     return int(raw)
 
 
@@ -179,8 +184,8 @@ async def get_journal(request: web.Request) -> web.Response:
     at most ``limit`` moves (:class:`companion.app.commands.GetJournal`)."""
     unknown = sorted(set(request.query) - set(JOURNAL_PARAMS))
     if unknown:
-        raise Refused(f"unknown parameter(s): {', '.join(unknown)[:80]} (give game, before or "
-                      "after, limit)")
+        raise Refused(say("unknown parameter(s): {parameters} (give game, before or after, "
+                          "limit)", parameters=", ".join(unknown)[:80]))
     game, before, after, limit = (_number(request, name) for name in JOURNAL_PARAMS)
     journal = await _table(request).read(c.GetJournal(game, before, after, limit))
     return web.json_response({"game": game, **journal})
@@ -226,7 +231,7 @@ async def post_redo(request: web.Request) -> web.Response:
     data = await _body(request)
     _only(data, "move")
     if "move" not in data:
-        raise Refused("move is required: the undo to take back (the state's redo.move)")
+        raise Refused(say("move is required: the undo to take back (the state's redo.move)"))
     move = await _act(request, c.Redo(data["move"]), keyed=True)
     return web.json_response({"move": move.to_json()}, status=201)
 
@@ -239,7 +244,7 @@ async def post_resume(request: web.Request) -> web.Response:
     _only(await _body(request))
     raw = request.match_info["game"]
     if not (raw.isascii() and raw.isdecimal()) or len(raw) > 18:
-        raise Refused("the game must be a game id")
+        raise Refused(say("the game must be a game id"))
     game = await _act(request, c.ResumeGame(int(raw)))
     return web.json_response({"game": game})
 
@@ -250,7 +255,8 @@ async def post_jail(request: web.Request) -> web.Response:
     data = await _body(request)
     _only(data, "player", "in_jail")
     if "in_jail" in data and not isinstance(data["in_jail"], bool):
-        raise Refused("in_jail must be true (goes to Jail) or false (leaves it without paying)")
+        raise Refused(say("in_jail must be true (goes to Jail) or false (leaves it without "
+                          "paying)"))
     result = await _act(request, c.Jail(data.get("player"), data.get("in_jail", c.PAY)),
                         keyed=True)
     return web.json_response(result.to_json(), status=201)
@@ -261,7 +267,7 @@ async def post_toll(request: web.Request) -> web.Response:
     data = await _body(request)
     _only(data, "players")
     if "players" not in data:
-        raise Refused("players is required: the ids of the players Bowser passed")
+        raise Refused(say("players is required: the ids of the players Bowser passed"))
     move = await _act(request, c.Toll(data["players"]), keyed=True)
     return web.json_response(move.to_json(), status=201)
 
@@ -271,7 +277,8 @@ async def post_battle(request: web.Request) -> web.Response:
     data = await _body(request)
     _only(data, "leader", "teammate")
     if "leader" not in data:
-        raise Refused("leader is required: the player who landed on Bowser (or he on them)")
+        raise Refused(say("leader is required: the player who landed on Bowser (or he on "
+                          "them)"))
     view = await _act(request, c.ArmMode("battle", {"leader": data["leader"],
                                                     "teammate": data.get("teammate")}))
     return web.json_response({"mode": view.to_json()})
@@ -329,7 +336,7 @@ def _contest_route(kind: str) -> Callable[[web.Request], Awaitable[web.Response]
         data = await _body(request)
         _only(data, "action", "player", "card", "rematch")
         if "action" not in data:
-            raise Refused("action is required")
+            raise Refused(say("action is required"))
         move = await _act(request, c.Contest(kind, data["action"], data.get("player"),
                                              data.get("card"), data.get("rematch")),
                           keyed=True)
@@ -349,8 +356,8 @@ async def post_bankruptcy(request: web.Request) -> web.Response:
     _only(data, "player", "creditor")
     for key in ("player", "creditor"):
         if key not in data:
-            raise Refused(f"{key} is required" + (" (a player id or \"bank\")"
-                                                 if key == "creditor" else ""))
+            raise Refused(say("creditor is required (a player id or \"bank\")")
+                          if key == "creditor" else say("{key} is required", key=key))
     move = await _act(request, c.Bankrupt(data["player"], data["creditor"]), keyed=True)
     return web.json_response(move.to_json(), status=201)
 
@@ -387,7 +394,7 @@ async def post_mode(request: web.Request) -> web.Response:
     data = await _body(request)
     _only(data, "mode", "payer", "owner", "utilities", "leader", "teammate")
     if "mode" not in data:
-        raise Refused("mode is required (GET /api/rules lists the edition's modes)")
+        raise Refused(say("mode is required (GET /api/rules lists the edition's modes)"))
     params = {k: v for k, v in data.items() if k != "mode"}
     view = await _act(request, c.ArmMode(data["mode"], params))
     return web.json_response({"mode": view.to_json()})
@@ -418,7 +425,7 @@ async def post_current(request: web.Request) -> web.Response:
     data = await _body(request)
     _only(data, "player")
     if "player" not in data:
-        raise Refused("player is required (an id, or null for nobody)")
+        raise Refused(say("player is required (an id, or null for nobody)"))
     player = await _act(request, c.SetCurrent(data["player"]), keyed=True)
     return web.json_response({"current_player": player})
 
@@ -485,9 +492,9 @@ async def post_cards(request: web.Request) -> web.Response:
     data = await _body(request)
     _only(data, "uid", "player", "action")
     if not isinstance(data.get("uid"), str):
-        raise Refused("uid is required: the card's UID as hex text")
+        raise Refused(say("uid is required: the card's UID as hex text"))
     if ("player" in data) == ("action" in data):
-        raise Refused("give either player (an id) or action")
+        raise Refused(say("give either player (an id) or action"))
     uid = data.get("uid")
     if "action" in data:
         clean = await _act(request, c.SetCardAction(uid, data["action"]))
@@ -574,13 +581,13 @@ class Hub:
 
 
 def _words(event: BlockOutcome) -> dict[str, Any]:
-    return {"headline": event.headline, "instruction": event.instruction,
-            "description": event.description, "sound_seconds": event.sound_seconds}
+    return {**texts(headline=event.headline, instruction=event.instruction,
+                    description=event.description), "sound_seconds": event.sound_seconds}
 
 
 def _message(event: Event) -> dict[str, Any] | None:
     if isinstance(event, StateChanged):
-        return {"type": "state", "action": event.action, "summary": event.summary,
+        return {"type": "state", "action": event.action, **texts(summary=event.summary),
                 "state": event.state.to_json()}
     if isinstance(event, TimerChanged):
         return {"type": "timer", "what": event.what, "source": event.source,
@@ -591,7 +598,7 @@ def _message(event: Event) -> dict[str, Any] | None:
         return {"type": "outcome", "press": event.number, "source": event.source,
                 **event.outcome.to_json(), **_words(event)}
     if isinstance(event, StorageChanged):
-        return {"type": "storage", "summary": event.summary,
+        return {"type": "storage", **texts(summary=event.summary),
                 "storage": event.storage.to_json()}
     return None
 

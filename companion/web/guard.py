@@ -35,6 +35,8 @@ from typing import Any
 from aiohttp import hdrs, web
 from aiohttp.web_protocol import RequestHandler
 
+from companion.i18n.said import as_json, say_n
+
 log = logging.getLogger(__name__)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -382,9 +384,12 @@ class ConnectionGuard:
         trusted = self.trusted(request)
         if not self._websocket_room(trusted):
             self.stats.websocket_refused += 1
-            return web.json_response(
-                {"error": f"{self.max_websockets} pages are already connected; close one, or "
-                          "open the link with the table token"}, status=503)
+            said = say_n("{n} page is already connected; close it, or open the link with the "
+                         "table token",
+                         "{n} pages are already connected; close one, or open the link with "
+                         "the table token", self.max_websockets)
+            return web.json_response({"error": str(said), "error_said": as_json(said)},
+                                     status=503)
         if conn is not None:
             conn.websocket, conn.trusted = True, trusted
         try:

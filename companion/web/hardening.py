@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable, Iterable
 
 from aiohttp import hdrs, web
 
+from companion.i18n.said import Said, as_json, say
 from companion.web.guard import ConnectionGuard
 from companion.web.hosts import AllowedHosts, host_of, origin_host, same_origin
 from companion.web.privacy import has_token, make_redactor
@@ -40,8 +41,10 @@ HEADERS = {
 MISDIRECTED = 421
 
 
-def _error(status: int, message: str) -> web.Response:
-    return web.json_response({"error": message}, status=status)
+def _error(status: int, message: str | Said) -> web.Response:
+    """``error`` in English, ``error_said`` for the page to put into its own language."""
+    return web.json_response({"error": str(message), "error_said": as_json(message)},
+                             status=status)
 
 
 def host_check(hosts: AllowedHosts) -> Callable[[web.Request, Handler],
@@ -57,16 +60,17 @@ def host_check(hosts: AllowedHosts) -> Callable[[web.Request, Handler],
         if host is not None and not hosts.allows_host_header(host, local):
             name = host_of(host) or host[:80]
             return _error(MISDIRECTED,
-                          f"this companion does not answer to the name {name!r} (a guard "
-                          "against other web pages reading the table); to open it by that "
-                          f"name, add it to the config: [web] allowed_hosts = [\"{name}\"], "
-                          "then restart")
+                          say("this companion does not answer to the name {shown} (a guard "
+                              "against other web pages reading the table); to open it by that "
+                              "name, add it to the config: [web] allowed_hosts = "
+                              "[\"{name}\"], then restart", shown=repr(name), name=name))
         origin = request.headers.get(hdrs.ORIGIN)
         if (origin is not None and request.headers.get(hdrs.UPGRADE, "").lower() == "websocket"
                 and not (host is not None and same_origin(origin, host))
                 and not hosts.configured(origin_host(origin))):
-            return _error(403, f"a page from {origin[:80]!r} may not open the table's live "
-                               "feed: only the companion's own page may")
+            return _error(403, say("a page from {origin} may not open the table's live feed: "
+                                   "only the companion's own page may",
+                                   origin=repr(origin[:80])))
         return await handler(request)
 
     return only_this_pi

@@ -31,6 +31,7 @@ from aiohttp import web
 from companion.app import commands as c
 from companion.app.contract import Table
 from companion.exc import CompanionError, Refused, Unavailable, shown
+from companion.i18n.said import Said, as_json, say
 from companion.web.address import lan_address
 from companion.web.links import WILDCARDS, is_loopback, page_url, with_token
 
@@ -58,24 +59,27 @@ PLAYER: Any = (web.RequestKey("phone_player", int) if hasattr(web, "RequestKey")
 TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 MAX_TOKEN = 64
 
-WRONG_TOKEN = "missing or wrong table token"
+WRONG_TOKEN = say("missing or wrong table token")
 """A token that is neither the table's nor a live phone link's (as before phones)."""
-OWN_COINS = "a player's phone pays from its own coins only"
+OWN_COINS_SAID = say("a player's phone pays from its own coins only")
+OWN_COINS = str(OWN_COINS_SAID)
 BANKER_ONLY = {
-    "/api/undo": "only the banker can undo",
-    "/api/redo": "only the banker can redo",
-    "/api/next": "only the banker passes the turn",
-    "/api/current": "only the banker passes the turn",
-    "/api/games/": "only the banker can resume a game",
-    "/api/games": "only the banker can start a new game",
-    "/api/press": "only the banker presses the block from a page",
-    "/api/players/": "only the banker can make or turn off a phone link",
+    "/api/undo": say("only the banker can undo"),
+    "/api/redo": say("only the banker can redo"),
+    "/api/next": say("only the banker passes the turn"),
+    "/api/current": say("only the banker passes the turn"),
+    "/api/games/": say("only the banker can resume a game"),
+    "/api/games": say("only the banker can start a new game"),
+    "/api/press": say("only the banker presses the block from a page"),
+    "/api/players/": say("only the banker can make or turn off a phone link"),
 }
 """Why a player token is refused a route (by path prefix); any other: :data:`OWN_COINS`."""
 
 
-def _error(status: int, message: str) -> web.Response:
-    return web.json_response({"error": message}, status=status)
+def _error(status: int, message: str | Said) -> web.Response:
+    """``error`` in English, ``error_said`` for the page to put into its own language."""
+    return web.json_response({"error": str(message), "error_said": as_json(message)},
+                             status=status)
 
 
 def bearer(request: web.Request, *, query: bool = False) -> str | None:
@@ -96,10 +100,10 @@ async def player_of(request: web.Request, table: Table, *, query: bool = False) 
     return None if token is None else await table.read(c.PlayerForToken(token))
 
 
-def refusal(path: str) -> str:
+def refusal(path: str) -> Said:
     """Why a player's phone may not write to ``path``."""
     return next((why for prefix, why in BANKER_ONLY.items() if path.startswith(prefix)),
-                f"{OWN_COINS}; the rest is the banker's")
+                say("a player's phone pays from its own coins only; the rest is the banker's"))
 
 
 async def _payer(request: web.Request) -> object:
@@ -108,9 +112,9 @@ async def _payer(request: web.Request) -> object:
     try:
         data = json.loads(raw) if raw.strip() else {}
     except (ValueError, UnicodeDecodeError, RecursionError):
-        raise Refused("the body must be JSON") from None
+        raise Refused(say("the body must be JSON")) from None
     if not isinstance(data, dict):
-        raise Refused("the body must be a JSON object")
+        raise Refused(say("the body must be a JSON object"))
     return data.get("from")
 
 
@@ -133,7 +137,7 @@ async def guard_write(request: web.Request, handler: Handler, table: Table
             return await handler(request)
         log.info("web: player %d's phone was refused a payment from %s", player,
                  shown(payer))
-        return _error(403, OWN_COINS)
+        return _error(403, OWN_COINS_SAID)
     log.info("web: player %d's phone was refused %s %s", player, request.method,
              request.path[:60])
     return _error(403, refusal(request.path))
@@ -151,7 +155,7 @@ def player_id(request: web.Request) -> int:
     """The ``{id}`` of ``/api/players/{id}/link``."""
     raw = request.match_info.get("id", "")
     if not (raw.isascii() and raw.isdecimal()) or len(raw) > 18:
-        raise Refused(f"unknown player {shown(raw)}")
+        raise Refused(say("unknown player {value}", value=shown(raw)))
     return int(raw)
 
 
@@ -204,10 +208,10 @@ async def me(request: web.Request, table: Table) -> web.Response:
     """``GET /api/players/me``: whose phone this is (401: the link is off or unknown)."""
     player = await player_of(request, table)
     if player is None:
-        return _error(401, "this phone link was turned off by the banker (or is unknown)")
+        return _error(401, say("this phone link was turned off by the banker (or is unknown)"))
     view = (await table.read(c.GetState())).player(player)
     if view is None:  # a new game started in between
-        return _error(401, "this phone link is for an earlier game")
+        return _error(401, say("this phone link is for an earlier game"))
     return web.json_response({"player": player, "name": view.name, "colour": view.colour})
 
 

@@ -21,6 +21,7 @@ from companion.core.editions.powers import Ability, Boost, Character, Effect, Po
 from companion.core.editions.ruleset import Board, Debt, End, Reason, Rule, Ruleset, Scoring
 from companion.core.ledger import MAX_NOTE
 from companion.exc import Refused, RulesetError, shown
+from companion.i18n.said import joined, say
 
 __all__ = ["Editions", "Mode", "Ruleset", "editions"]
 
@@ -48,7 +49,8 @@ class Editions(Mapping[str, Ruleset]):
         """An edition by id; Refused naming the known ones."""
         if isinstance(edition, str) and edition in self._rulesets:
             return self._rulesets[edition]
-        raise Refused(f"unknown edition {shown(edition)}; known: {', '.join(self)}")
+        raise Refused(say("unknown edition {value}; known: {editions}", value=shown(edition),
+                          editions=joined(self)))
 
     def with_house_rules(self, folder: Path) -> Editions:
         """These editions with the TOML files in ``folder`` laid over them; RulesetError

@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from companion.exc import Refused, shown
+from companion.i18n.said import say
 
 SIDES = 6
 MAX_CARD_COINS = 100
@@ -57,8 +58,9 @@ def win_chance(required: int) -> Fraction:
 def _count(values: Mapping[str, object], key: str, lo: int, hi: int) -> int:
     value = values.get(key)
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise Refused(f"{key} must be a whole number from {lo} to {hi} (as printed on the "
-                      f"card), got {shown(value)}")
+        raise Refused(say("{key} must be a whole number from {least} to {most} (as printed on "
+                          "the card), got {value}", key=key, least=lo, most=hi,
+                          value=shown(value)))
     return value
 
 
@@ -79,7 +81,8 @@ class BossCard:
     def typed(cls, number: int, values: Mapping[str, object]) -> BossCard:
         pay_to = values.get("pay_to", "bank")
         if pay_to not in ("bank", "card"):
-            raise Refused(f"pay_to must be 'bank' or 'card', got {shown(pay_to)}")
+            raise Refused(say("pay_to must be 'bank' or 'card', got {value}",
+                              value=shown(pay_to)))
         return cls(number, _count(values, "cost", 0, MAX_CARD_COINS),
                    _count(values, "required", 1, SIDES), pay_to == "card",
                    _count(values, "bonus", 0, MAX_CARD_COINS),
@@ -105,8 +108,8 @@ class PrixCard:
     def typed(cls, number: int, values: Mapping[str, object]) -> PrixCard:
         prizes = values.get("prizes")
         if not isinstance(prizes, list) or not 1 <= len(prizes) <= MAX_PLACES:
-            raise Refused(f"prizes must list the coins for 1st, 2nd, ... place (1 to "
-                          f"{MAX_PLACES}), got {shown(prizes)}")
+            raise Refused(say("prizes must list the coins for 1st, 2nd, ... place (1 to "
+                              "{most}), got {value}", most=MAX_PLACES, value=shown(prizes)))
         clean = tuple(_count({"prizes": p}, "prizes", 0, MAX_CARD_COINS) for p in prizes)
         return cls(number, _count(values, "fee", 0, MAX_CARD_COINS), clean,
                    _count(values, "points", 0, MAX_CARD_POINTS))
@@ -166,12 +169,12 @@ class Fight:
 
     def _check_up(self, player: int) -> None:
         if self.over:
-            raise Refused(f"the fight with Boss {self.card.number} is over")
+            raise Refused(say("the fight with Boss {number} is over", number=self.card.number))
         if self.fighter is not None:
-            raise Refused("a fighter has paid: press the block for their roll first")
+            raise Refused(say("a fighter has paid: press the block for their roll first"))
         if player != self.up:
-            raise Refused(f"player {player} can't choose now: player {self.up} fights or "
-                          "passes first")
+            raise Refused(say("player {player} can't choose now: player {up} fights or "
+                              "passes first", player=player, up=self.up))
 
     def fight(self, player: int) -> Fight:
         self._check_up(player)
@@ -187,7 +190,7 @@ class Fight:
         """The fighter's roll: a win ends the fight; a loss gives the next player their
         choice (the loser may fight again when it comes round)."""
         if self.fighter is None:
-            raise Refused("nobody has paid to fight: nothing to roll for")
+            raise Refused(say("nobody has paid to fight: nothing to roll for"))
         fighter = self.fighter
         rolls = (*self.rolls, (fighter, roll))
         if roll >= self.card.required:
@@ -283,24 +286,25 @@ class Race:
 
     def enter(self, player: int) -> Race:
         if self.started:
-            raise Refused("the race has started: entries are closed")
+            raise Refused(say("the race has started: entries are closed"))
         if player not in self.order:
-            raise Refused(f"player {player} can't race now (in Jail, or not in the game)")
+            raise Refused(say("player {player} can't race now (in Jail, or not in the game)",
+                              player=player))
         if player in self.entrants:
-            raise Refused("they have entered already")
+            raise Refused(say("they have entered already"))
         return replace(self, entrants=(*self.entrants, player), now=None)
 
     def start(self) -> Race:
         if self.started:
-            raise Refused("the race has started already")
+            raise Refused(say("the race has started already"))
         if not self.entrants:
-            raise Refused("nobody has entered: close the race to discard the card")
+            raise Refused(say("nobody has entered: close the race to discard the card"))
         return self._moved(started=True)
 
     def rolled(self, roll: int) -> Race:
         roller = self.standing.roller
         if roller is None:
-            raise Refused("nobody is to roll in this race")
+            raise Refused(say("nobody is to roll in this race"))
         return self._moved(rolls=(*self.rolls, roll),
                            players_rolled=(*self.players_rolled, roller))
 

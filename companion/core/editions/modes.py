@@ -15,6 +15,7 @@ from typing import Any
 from companion.core.editions.contests import win_chance
 from companion.core.outcomes import TWO_DICE, DieRng, Kind, Outcome
 from companion.exc import Refused, shown
+from companion.i18n.said import Said, as_json, say, say_n
 
 SIDES = 6
 """Every die in these games is a six-sided numbered die."""
@@ -169,81 +170,101 @@ class Mode:
         return {Kind.BOWSER: "BOWSER!", Kind.POWER_UP: "POWER-UP!",
                 Kind.GAME_OVER: "GAME OVER"}[kind]
 
-    def instruction(self, outcome: Outcome) -> str:
+    def instruction(self, outcome: Outcome) -> Said:
         """What the player is told to do, as the rulebook says it."""
         kind, coins = outcome.kind, outcome.coins
         if kind is Kind.COINS:
-            return f"Collect {coins} coin{'s' if coins != 1 else ''} from the Bank"
+            return say_n("Collect {n} coin from the Bank", "Collect {n} coins from the Bank",
+                         coins)
         if kind in (Kind.BOWSER, Kind.GAME_OVER):
-            return f"Pay the Bank {coins} coins"
+            return say_n("Pay the Bank {n} coin", "Pay the Bank {n} coins", coins)
         if kind is Kind.POWER_UP:
-            return "Roll the die and move again"
+            return say("Roll the die and move again")
         if kind is Kind.RENT:
-            return f"Pay the owner {coins} coin{'s' if coins != 1 else ''}"
+            return say_n("Pay the owner {n} coin", "Pay the owner {n} coins", coins)
         movie = self._movie_instruction(outcome)
-        if movie:
+        if movie is not None:
             return movie
         if kind is Kind.BOSS_WON:
-            return "The Boss is beaten: carry out the Bonus and keep the card for its points"
+            return say("The Boss is beaten: carry out the Bonus and keep the card for its "
+                       "points")
         if kind is Kind.BOSS_LOST:
-            return "The fight is lost: the next player fights or passes"
-        return f"The die says {outcome.rolls[-1]}"
+            return say("The fight is lost: the next player fights or passes")
+        return say("The die says {roll}", roll=outcome.rolls[-1])
 
-    def _movie_instruction(self, outcome: Outcome) -> str:
+    def _movie_instruction(self, outcome: Outcome) -> Said | None:
         kind, coins, total = outcome.kind, outcome.coins, outcome.total
         if kind is Kind.DICE:
-            text = f"Bowser moves {outcome.rolls[1]} (black die), then you move {total}"
             if outcome.doubles:
-                limit = self.fees["doubles_limit"]
-                text += (f". Doubles ({outcome.step} of {limit}): take another turn after "
-                         "this one")
-            return text
+                return say("Bowser moves {black} (black die), then you move {total}. Doubles "
+                           "({step} of {limit}): take another turn after this one",
+                           black=outcome.rolls[1], total=total, step=outcome.step,
+                           limit=self.fees["doubles_limit"])
+            return say("Bowser moves {black} (black die), then you move {total}",
+                       black=outcome.rolls[1], total=total)
         if kind is Kind.THIRD_DOUBLES:
-            return "Go straight to Jail: no coins for passing GO. Your turn ends"
+            return say("Go straight to Jail: no coins for passing GO. Your turn ends")
         if kind is Kind.BATTLE_ROLL:
-            return f"The leader rolled {outcome.rolls[0]}: now the teammate presses"
+            return say("The leader rolled {roll}: now the teammate presses",
+                       roll=outcome.rolls[0])
         if kind is Kind.BATTLE_WON:
-            return (f"Leader and teammate collect {coins} coins each. Bowser goes to GO and "
-                    "waits there until everyone has had a turn")
+            return say_n("Leader and teammate collect {n} coin each. Bowser goes to GO and "
+                         "waits there until everyone has had a turn",
+                         "Leader and teammate collect {n} coins each. Bowser goes to GO and "
+                         "waits there until everyone has had a turn", coins)
         if kind is Kind.BATTLE_LOST:
-            return "The leader goes to Jail (no GO coins). Bowser stays where he is"
+            return say("The leader goes to Jail (no GO coins). Bowser stays where he is")
         if kind is Kind.PIRANHA:
-            return f"Pay the Bank {coins} coin{'s' if coins != 1 else ''}"
+            return say_n("Pay the Bank {n} coin", "Pay the Bank {n} coins", coins)
         if kind is Kind.SUPER_STAR:
-            return f"Collect {coins} coin{'s' if coins != 1 else ''} from the Bank"
+            return say_n("Collect {n} coin from the Bank", "Collect {n} coins from the Bank",
+                         coins)
         if kind is Kind.JAIL_FREE:
-            return f"Out of Jail: move {total} with the doubles"
+            return say("Out of Jail: move {total} with the doubles", total=total)
         if kind is Kind.JAIL_STAY:
             left = self.fees["tries"] - outcome.step
-            return f"Stay in Jail: {left} tr{'y' if left == 1 else 'ies'} left"
+            return say_n("Stay in Jail: {n} try left", "Stay in Jail: {n} tries left", left)
         if kind is Kind.JAIL_PAID:
-            return f"Pay the Bank {coins} coin{'s' if coins != 1 else ''} and move {total}"
-        return ""
+            return say_n("Pay the Bank {n} coin and move {total}",
+                         "Pay the Bank {n} coins and move {total}", coins, total=total)
+        return None
 
-    def describe(self, outcome: Outcome) -> str:
+    def describe(self, outcome: Outcome) -> Said:
         """One line for the log and the demo: what was heard and what to do."""
         kind, coins = outcome.kind, outcome.coins
+        name = Said(self.name)  # the edition's word for the mode (its TOML)
         if self.table == "question_block":
             if kind is Kind.COINS:
-                s = "" if coins == 1 else "s"
-                return f"{coins} coin ping{s}: collect {coins} coin{s}"
+                return say_n("{n} coin ping: collect {n} coin", "{n} coin pings: collect {n} coins",
+                             coins)
             if kind is Kind.BOWSER:
-                return f"Bowser's laugh: pay the Bank {coins} coins"
+                return say_n("Bowser's laugh: pay the Bank {n} coin",
+                             "Bowser's laugh: pay the Bank {n} coins", coins)
             if kind is Kind.POWER_UP:
-                return "Power-up ring: roll the die and move again"
-            return f"Game Over tune: pay the Bank {coins} coins"
+                return say("Power-up ring: roll the die and move again")
+            return say_n("Game Over tune: pay the Bank {n} coin",
+                         "Game Over tune: pay the Bank {n} coins", coins)
         if outcome.kind in TWO_DICE or outcome.kind in (Kind.BATTLE_ROLL, Kind.BATTLE_WON,
                                                         Kind.BATTLE_LOST, Kind.PIRANHA,
                                                         Kind.SUPER_STAR):
             rolled = " + ".join(str(r) for r in outcome.rolls)
-            return f"{self.name}, rolled {rolled}: {self._movie_instruction(outcome)}"
+            return say("{mode}, rolled {rolled}: {instruction}", mode=name, rolled=rolled,
+                       instruction=self._movie_instruction(outcome))
         if kind is Kind.RENT:
             roll = outcome.rolls[-1]
             times = coins // roll
-            how = f"{roll}" if times == 1 else f"{roll} x {times}"
-            return f"{self.name}: rolled {roll}, rent {how} = {coins} coins"
-        return f"{self.name}: rolled {outcome.rolls[-1]}" + (
-            f", collect {coins} coin{'s' if coins != 1 else ''}" if kind is Kind.COINS else "")
+            if times == 1:
+                return say_n("{mode}: rolled {roll}, rent {roll} = {n} coin",
+                             "{mode}: rolled {roll}, rent {roll} = {n} coins", coins,
+                             mode=name, roll=roll)
+            return say_n("{mode}: rolled {roll}, rent {roll} x {times} = {n} coin",
+                         "{mode}: rolled {roll}, rent {roll} x {times} = {n} coins", coins,
+                         mode=name, roll=roll, times=times)
+        if kind is Kind.COINS:
+            return say_n("{mode}: rolled {roll}, collect {n} coin",
+                         "{mode}: rolled {roll}, collect {n} coins", coins, mode=name,
+                         roll=outcome.rolls[-1])
+        return say("{mode}: rolled {roll}", mode=name, roll=outcome.rolls[-1])
 
     def to_json(self) -> dict[str, Any]:
         data = {"id": self.id, "name": self.name, "default": self.default,
@@ -251,6 +272,8 @@ class Mode:
                 "needs": list(self.needs), "fees": dict(self.fees), "quote": list(self.quote),
                 "odds": {label: str(p) for label, p in self.odds().items()},
                 "hint": self.hint}
+        if self.hint:  # the edition's words: the page looks them up in its catalog
+            data["hint_said"] = as_json(Said(self.hint))
         if self.table == "utility_rent":
             data["max_utilities"] = MAX_UTILITIES
         data["automatic"] = self.automatic
@@ -313,7 +336,8 @@ def _utility_rent(mode: Mode, rng: DieRng, params: Mapping[str, Any]) -> Outcome
 
 
 def _lever(mode: Mode, _rng: DieRng, _params: Mapping[str, Any]) -> Outcome:
-    raise Refused(f"{mode.name} draws nothing: a press starts or stops the timer")
+    raise Refused(say("{mode} draws nothing: a press starts or stops the timer",
+                      mode=Said(mode.name)))
 
 
 def _two_dice(mode: Mode, rng: DieRng, params: Mapping[str, Any]) -> Outcome:
@@ -384,13 +408,14 @@ def check_rent(params: Mapping[str, object], players: tuple[int, ...]) -> dict[s
     payer, owner, utilities = params.get("payer"), params.get("owner"), params.get("utilities")
     for name, who in (("payer", payer), ("owner", owner)):
         if not isinstance(who, int) or isinstance(who, bool) or who not in players:
-            raise Refused(f"{name} must be a player still in the game, got {shown(who)}")
+            raise Refused(say("{field} must be a player still in the game, got {value}",
+                              field=name, value=shown(who)))
     if payer == owner:
-        raise Refused("the payer cannot own the utility: pick the owner")
+        raise Refused(say("the payer cannot own the utility: pick the owner"))
     if not isinstance(utilities, int) or isinstance(utilities, bool) or \
             not 1 <= utilities <= MAX_UTILITIES:
-        raise Refused(f"utilities must be 1 or {MAX_UTILITIES} (how many the owner has), got "
-                      f"{shown(utilities)}")
+        raise Refused(say("utilities must be 1 or {most} (how many the owner has), got {value}",
+                          most=MAX_UTILITIES, value=shown(utilities)))
     return {"payer": payer, "owner": owner, "utilities": utilities}  # type: ignore[dict-item]
 
 
@@ -412,19 +437,24 @@ def check_battle(params: Mapping[str, object], players: tuple[int, ...],
         if name == "teammate" and who in (None, BY_CARD):
             continue
         if not isinstance(who, int) or isinstance(who, bool) or who not in players:
-            raise Refused(f"{name} must be a player still in the game, got {shown(who)}")
+            raise Refused(say("{field} must be a player still in the game, got {value}",
+                              field=name, value=shown(who)))
         if who in jailed:
-            raise Refused(f"the {name} is in Jail, and a player in Jail can't battle Bowser")
+            raise Refused(say("the leader is in Jail, and a player in Jail can't battle Bowser")
+                          if name == "leader" else
+                          say("the teammate is in Jail, and a player in Jail can't battle "
+                              "Bowser"))
     if leader == teammate:
-        raise Refused("the leader picks another player as teammate")
+        raise Refused(say("the leader picks another player as teammate"))
     free = [p for p in players if p != leader and p not in jailed]
     if teammate is None and free and not late:
-        raise Refused("teammate is required: the leader picks another player to battle with")
+        raise Refused(say("teammate is required: the leader picks another player to battle "
+                          "with"))
     clean: dict[str, Any] = {"leader": leader, "teammate": teammate}
     first = params.get("first")
     if first is not None:
         if not isinstance(first, int) or isinstance(first, bool) or not 1 <= first <= SIDES:
-            raise Refused(f"first must be the leader's die, 1 to {SIDES}")
+            raise Refused(say("first must be the leader's die, 1 to {sides}", sides=SIDES))
         clean["first"] = first
     return clean
 
@@ -439,5 +469,6 @@ def check_arming(mode: Mode, params: Mapping[str, object], players: tuple[int, .
     if mode.table == "battle":
         return check_battle(params, players, frozenset() if late else jailed, late=late)
     if params:
-        raise Refused(f"{mode.name} takes nothing more: got {', '.join(sorted(params))}")
+        raise Refused(say("{mode} takes nothing more: got {fields}", mode=Said(mode.name),
+                          fields=", ".join(sorted(params))))
     return {}

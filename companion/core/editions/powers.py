@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 from companion.exc import Refused, shown
+from companion.i18n.said import Said, joined, say
 
 
 class Effect(StrEnum):
@@ -137,8 +138,9 @@ class Powers:
         for character in self.characters:
             if value in (character.id, character.name):
                 return character
-        raise Refused(f"unknown character {shown(value)}: the characters are "
-                      f"{', '.join(c.name for c in self.characters)}")
+        raise Refused(say("unknown character {value}: the characters are {characters}",
+                          value=shown(value),
+                          characters=joined(Said(c.name) for c in self.characters)))
 
     def ability(self, value: object, character: str | None) -> Ability:
         """A Power-up face, or ``super_star``: the character's own Super Star."""
@@ -146,14 +148,14 @@ class Powers:
             star = next((a for a in self.abilities if a.star is not None and
                          a.star == character), None)
             if star is None:
-                raise Refused("super_star needs the character who landed on it")
+                raise Refused(say("super_star needs the character who landed on it"))
             return star
         for ability in self.abilities:
             if ability.star is None and ability.id == value:
                 return ability
         faces = ", ".join(a.id for a in self.abilities if a.star is None)
-        raise Refused(f"unknown ability {shown(value)}: the Power-up die shows {faces}, or "
-                      "super_star")
+        raise Refused(say("unknown ability {value}: the Power-up die shows {faces}, or "
+                          "super_star", value=shown(value), faces=faces))
 
     def picks(self, players: int) -> int:
         return self.per_player.get(players, 1)
@@ -197,23 +199,30 @@ def check_targets(ability: Ability, player: int, targets: object,
     if ability.targets is Targets.OTHERS:
         if targets not in (None, []) and (not isinstance(targets, list) or
                                           sorted(targets) != sorted(others)):
-            raise Refused(f"{ability.name} hits every other player: leave targets out")
+            raise Refused(say("{ability} hits every other player: leave targets out",
+                              ability=Said(ability.name)))
         return tuple(others)
     if ability.targets is Targets.NONE:
         if targets not in (None, []):
-            raise Refused(f"{ability.name} hits nobody: leave targets out")
+            raise Refused(say("{ability} hits nobody: leave targets out",
+                              ability=Said(ability.name)))
         return ()
     most = 1 if ability.targets is Targets.ONE else 2
     if not isinstance(targets, list) or not 1 <= len(targets) <= most:
-        want = "one other player" if most == 1 else "one or two other players"
-        raise Refused(f"targets must list {want} for {ability.name}")
+        name = Said(ability.name)
+        raise Refused(say("targets must list one other player for {ability}", ability=name)
+                      if most == 1 else
+                      say("targets must list one or two other players for {ability}",
+                          ability=name))
     if len(set(map(repr, targets))) != len(targets):
-        raise Refused("targets lists a player twice")
+        raise Refused(say("targets lists a player twice"))
     for target in targets:
         if target == player:
-            raise Refused(f"{ability.name} hits another player, not the one using it")
+            raise Refused(say("{ability} hits another player, not the one using it",
+                              ability=Said(ability.name)))
         if target not in others:
-            raise Refused(f"targets: {shown(target)} is not another player in the game")
+            raise Refused(say("targets: {value} is not another player in the game",
+                              value=shown(target)))
     return tuple(targets)
 
 
@@ -269,12 +278,18 @@ def typed_coins(ability: Ability, value: object) -> int | None:
     effect = ability.effect
     if effect not in (Effect.COLLECT_ROLL, Effect.COLLECT_TYPED, Effect.DROP_UP_TO):
         if value is not None:
-            raise Refused(f"{ability.name} takes no coins: leave coins out")
+            raise Refused(say("{ability} takes no coins: leave coins out",
+                              ability=Said(ability.name)))
         return None
-    lo, hi, what = {Effect.COLLECT_ROLL: (1, 6, "the numbered die's roll, 1 to 6"),
-                    Effect.COLLECT_TYPED: (0, 200, "the rent counted, 0 to 200"),
-                    Effect.DROP_UP_TO: (0, ability.coins,
-                                        f"the coins dropped, 0 to {ability.coins}")}[effect]
+    lo, hi = {Effect.COLLECT_ROLL: (1, 6), Effect.COLLECT_TYPED: (0, 200),
+              Effect.DROP_UP_TO: (0, ability.coins)}[effect]
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise Refused(f"coins must be {what}, got {shown(value)}")
+        got = shown(value)
+        raise Refused({
+            Effect.COLLECT_ROLL: say("coins must be the numbered die's roll, 1 to 6, got "
+                                     "{value}", value=got),
+            Effect.COLLECT_TYPED: say("coins must be the rent counted, 0 to 200, got {value}",
+                                      value=got),
+            Effect.DROP_UP_TO: say("coins must be the coins dropped, 0 to {most}, got {value}",
+                                   most=ability.coins, value=got)}[effect])
     return value

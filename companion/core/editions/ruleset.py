@@ -18,6 +18,7 @@ from companion.core.editions.modes import Mode
 from companion.core.editions.powers import Powers
 from companion.core.ledger import MAX_POINTS
 from companion.exc import Refused, shown
+from companion.i18n.said import Said, say, texts
 
 
 class Debt(StrEnum):
@@ -36,11 +37,11 @@ PAD_AMOUNTS = (1, 2, 3, 4, 5, 10, 15, 20)
 rulebook prints "usual" amounts; README, where the rulebooks are silent). The edition's own
 amounts, its jail fee and GO, are added from its rules (:meth:`Ruleset.quick_amounts`)."""
 
-DEBT_WORDS = {
-    Debt.BANKRUPTCY: "A player who can't pay is declared bankrupt to whom they owe: what they "
-                     "have left goes there, coins they paid without having them go back, and "
-                     "they are out.",
-    Debt.CAPPED: "A player who can't pay pays what they have.",
+DEBT_WORDS: dict[Debt, str | Said] = {
+    Debt.BANKRUPTCY: say("A player who can't pay is declared bankrupt to whom they owe: what "
+                         "they have left goes there, coins they paid without having them go "
+                         "back, and they are out."),
+    Debt.CAPPED: say("A player who can't pay pays what they have."),
     Debt.NONE: "",
 }
 """How the companion carries out each debt rule, in words for the tablet."""
@@ -176,14 +177,17 @@ class Ruleset:
     def start_coins(self, players: int) -> int:
         """Each player's coins at the start of a game of ``players``."""
         if players not in self.start:
-            raise Refused(f"{self.name} is for {self.min_players} to {self.max_players} "
-                          f"players, got {players}")
+            raise Refused(self._players_refused(players))
         return self.start[players].value
 
     def check_players(self, count: int) -> None:
         if not self.min_players <= count <= self.max_players:
-            raise Refused(f"{self.name} is for {self.min_players} to {self.max_players} "
-                          f"players, got {count}")
+            raise Refused(self._players_refused(count))
+
+    def _players_refused(self, count: int) -> Said:
+        return say("{edition} is for {least} to {most} players, got {count}",
+                   edition=Said(self.name), least=self.min_players, most=self.max_players,
+                   count=count)
 
     # -- the block -----------------------------------------------------------------------------
 
@@ -196,8 +200,9 @@ class Ruleset:
         for mode in self.modes:
             if mode.id == mode_id:
                 return mode
-        raise Refused(f"{self.name} has no {shown(mode_id)} mode; it has "
-                      f"{', '.join(m.id for m in self.modes)}")
+        raise Refused(say("{edition} has no {mode} mode; it has {modes}",
+                          edition=Said(self.name), mode=shown(mode_id),
+                          modes=", ".join(m.id for m in self.modes)))
 
     def find_mode(self, mode_id: str) -> Mode | None:
         return next((m for m in self.modes if m.id == mode_id), None)
@@ -245,7 +250,7 @@ class Ruleset:
             "jail_fee": None if self.jail_fee is None else self.jail_fee.to_json(),
             "coins": self.coins,
             "debt": {"rule": self.debt.value, "quote": list(self.debt_quote),
-                     "text": DEBT_WORDS[self.debt]},
+                     **texts(text=DEBT_WORDS[self.debt])},
             "end": {"rule": self.end.value, "quote": list(self.end_quote)},
             "modes": [m.to_json() for m in self.modes],
             "default_mode": self.default_mode.id,

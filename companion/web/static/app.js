@@ -128,21 +128,23 @@ async function api(method, path, body, key, quiet) {
   try {
     reply = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (err) {
-    showError("The companion is not reachable. Is the Wi-Fi on?");
+    showError(t("The companion is not reachable. Is the Wi-Fi on?"));
     throw err;
   }
   const data = await reply.json().catch(() => ({}));
   if (!reply.ok) {
     const err = new Error(data.error || ("Error " + reply.status));
     err.status = reply.status;
+    // The page's words for it: the server's sentence (error_said) in this device's language.
+    err.said = data.error_said || data.error || null;
     if (reply.status === 401) {
       // The token this browser has is wrong or old: from now on the page only watches.
       localStorage.removeItem(TOKEN_KEY);
       renderRole();
       if (state) render();
-      showError("This browser's table token was refused: the page only watches now. Scan the QR code on the companion's small screen to bank again.");
+      showError(t("This browser's table token was refused: the page only watches now. Scan the QR code on the companion's small screen to bank again."));
     } else if (!(quiet && quiet(err))) {
-      showError(err.message);
+      showError(err.said ? said(err.said) : t("Error {status}", { status: reply.status }));
     }
     throw err;
   }
@@ -172,15 +174,28 @@ function write(action, path, body, { button = null, sticky = false, method = "PO
 
 // -- words --------------------------------------------------------------------------------------
 
+function isBank(id) { return id === "bank" || id === null || id === undefined; }
+
 function nameOf(id) {
-  if (id === "bank" || id === null || id === undefined) return "the Bank";
+  if (isBank(id)) return t("the Bank");
   const p = state && state.players.find((x) => x.id === id);
-  return p ? p.name : "player " + id;
+  return p ? p.name : t("player {id}", { id });
 }
 
-function title(id) { const n = nameOf(id); return n === "the Bank" ? "Bank" : n; }
+function title(id) { return isBank(id) ? t("Bank") : nameOf(id); }
 
-function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+function coinWords(n) { return tn("{n} coin", "{n} coins", n); }
+function cardWords(n) { return tn("{n} card", "{n} cards", n); }
+function wormWords(n) { return tn("{n} worm", "{n} worms", n); }
+function pointWords(n) { return tn("{n} point", "{n} points", n); }
+
+// A sentence of the server's (``key``) in this device's language: its ``<key>_said`` when the
+// server chose it (a Said), else the English as it came.
+function heard(x, key) {
+  if (!x) return "";
+  const chosen = x[key + "_said"];
+  return said(chosen !== undefined && chosen !== null ? chosen : x[key]);
+}
 
 function player(id) { return state && state.players.find((x) => x.id === id); }
 
@@ -189,12 +204,20 @@ function player(id) { return state && state.players.find((x) => x.id === id); }
 function bare(headline) { return String(headline || "").replace(/[!:.\s]+$/, ""); }
 
 function outcomeText(o) {
-  const who = o.player === null ? "Someone" : title(o.player);
+  const who = o.player === null ? t("Someone") : title(o.player);
+  const headline = heard(o, "headline");
   if (o.kind === "rent" && o.params) {
-    return `${o.headline}: ${title(o.params.payer)} pays ${title(o.params.owner)} ${o.coins}`;
+    return t("{headline}: {payer} pays {owner} {coins}",
+             { headline, payer: title(o.params.payer), owner: title(o.params.owner), coins: o.coins });
   }
-  if (o.kind === "roll") return `${o.headline} (${who})`;
-  return `${o.headline} ${who}: ${o.instruction}`;
+  if (o.kind === "roll") return t("{headline} ({who})", { headline, who });
+  return t("{headline} {who}: {instruction}", { headline, who, instruction: heard(o, "instruction") });
+}
+
+// An outcome nobody has been given yet says so.
+function waitingText(o) {
+  const text = outcomeText(o);
+  return o.player === null ? t("{outcome} (waiting for a player)", { outcome: text }) : text;
 }
 
 let lastPress = null;  // the latest press as it sounded (shown while the disk holds it)
@@ -207,7 +230,8 @@ function renderOutcome() {
   const news = outcomeDrawn;
   outcomeDrawn = true;
   if (state.storage && state.storage.held && lastPress) {
-    el.textContent = `${lastPress.headline} ${title(state.current_player)}: ${lastPress.instruction} (not saved yet)`;
+    el.textContent = t("{headline} {who}: {instruction} (not saved yet)", { headline: heard(lastPress, "headline"),
+      who: title(state.current_player), instruction: heard(lastPress, "instruction") });
     el.className = "outcome coins-only held " + lastPress.kind;
     return;
   }
@@ -216,7 +240,10 @@ function renderOutcome() {
   if (!o) {
     shownRoll = null;
     el.className = "outcome coins-only";
-    el.innerHTML = `<span class="muted">${rules && rules.toll ? "Press to roll the dice!" : "Press the block!"}</span>`;
+    const hint = document.createElement("span");
+    hint.className = "muted";
+    hint.textContent = rules && rules.toll ? t("Press to roll the dice!") : t("Press the block!");
+    el.replaceChildren(hint);
     return;
   }
   if (o.id !== lastOutcomeId) {
@@ -227,7 +254,7 @@ function renderOutcome() {
   const past = state.current_player !== outcomeTurn;
   const rolled = DICE_KINDS.has(o.kind);
   if (rolled) drawRoll(el, o);
-  else { shownRoll = null; el.textContent = outcomeText(o) + (o.player === null ? " (waiting for a player)" : ""); }
+  else { shownRoll = null; el.textContent = waitingText(o); }
   const doubles = rolled && o.kind !== "third_doubles" && Boolean(o.doubles);
   el.className = "outcome coins-only " + o.kind + (rolled ? " rolled" : "") + (doubles ? " doubles" : "") + (past ? " past" : "");
   if (o.id !== lastOutcomeId) {
@@ -240,10 +267,11 @@ function renderOutcome() {
 
 // An outcome in words for a screen reader: the dice's faces said, not drawn.
 function spokenOutcome(o) {
-  if (!DICE_KINDS.has(o.kind)) return outcomeText(o) + (o.player === null ? " (waiting for a player)" : "");
-  const who = o.player === null ? "waiting for a player" : title(o.player);
+  if (!DICE_KINDS.has(o.kind)) return waitingText(o);
+  const who = o.player === null ? t("waiting for a player") : title(o.player);
   const faces = diceOf(o).map((d) => d.label).join(", ");
-  return [`${bare(o.headline)} (${who})`, faces, o.instruction].filter(Boolean).join(". ");
+  return [t("{headline} ({who})", { headline: bare(heard(o, "headline")), who }), faces, heard(o, "instruction")]
+    .filter(Boolean).join(". ");
 }
 
 // -- the Movie edition's dice: large, with pips, and what the roll means ----------------------
@@ -289,7 +317,7 @@ function feeOf(table, fee) {
   const m = modeRule((x) => x.table === table);
   return m && m.fees && m.fees[fee] !== undefined ? m.fees[fee] : null;
 }
-function ofLimit(n, limit) { return limit ? `${n} of ${limit}` : String(n); }
+function ofLimit(n, limit) { return limit ? t("{n} of {limit}", { n, limit }) : String(n); }
 
 // Each die of an outcome: its face, colour, words (for a screen reader) and caption.
 function diceOf(o) {
@@ -300,19 +328,19 @@ function diceOf(o) {
     const mate = p.teammate ?? leader;  // nobody else can battle: the leader rolls both
     return rolls.map((face, i) => {
       const who = (i === 0 ? leader : mate) ?? null;
-      const name = who === null ? (i === 0 ? "leader" : "teammate") : title(who);
+      const name = who === null ? (i === 0 ? t("leader") : t("teammate")) : title(who);
       return { face, colour: "ivory", label: `${name} ${face}`, caption: name };
     });
   }
   if (o.kind.startsWith("boss_") || o.kind === "race_roll") {  // a Boss fighter's or a racer's die
     const name = o.player === null ? "" : title(o.player);
-    return rolls.map((face) => ({ face, colour: "ivory", label: `${name || "the die"} ${face}`, caption: name || null }));
+    return rolls.map((face) => ({ face, colour: "ivory", label: `${name || t("the die")} ${face}`, caption: name || null }));
   }
   if (rolls.length === 2) {
-    return [{ face: rolls[0], colour: "red", label: `red ${rolls[0]}` },
-            { face: rolls[1], colour: "black", label: `black ${rolls[1]}` }];
+    return [{ face: rolls[0], colour: "red", label: t("red {face}", { face: rolls[0] }) },
+            { face: rolls[1], colour: "black", label: t("black {face}", { face: rolls[1] }) }];
   }
-  return rolls.map((face) => ({ face, colour: "red", label: `red ${face}` }));
+  return rolls.map((face) => ({ face, colour: "red", label: t("red {face}", { face }) }));
 }
 
 // The small labels beside the headline: doubles so far, tries from Jail, the coins moved.
@@ -321,12 +349,15 @@ function rollChips(o) {
   const limit = feeOf("two_dice", "doubles_limit");
   const tries = feeOf("jail_roll", "tries");
   if ((o.kind === "dice" && o.doubles) || o.kind === "third_doubles") {
-    chips.push({ text: `doubles ${ofLimit(o.step || state.doubles || 1, limit)}`, cls: o.kind === "third_doubles" ? "bad" : "gold" });
+    chips.push({ text: t("doubles {count}", { count: ofLimit(o.step || state.doubles || 1, limit) }),
+                 cls: o.kind === "third_doubles" ? "bad" : "gold" });
   }
-  if (o.kind.startsWith("jail_") && o.step) chips.push({ text: `try ${ofLimit(o.step, tries)}`, cls: o.kind === "jail_free" ? "good" : "" });
+  if (o.kind.startsWith("jail_") && o.step) {
+    chips.push({ text: t("try {count}", { count: ofLimit(o.step, tries) }), cls: o.kind === "jail_free" ? "good" : "" });
+  }
   if (o.kind === "piranha" || o.kind === "jail_paid") chips.push({ text: `−${o.coins}`, cls: "bad coin" });
   if (o.kind === "super_star") chips.push({ text: `+${o.coins}`, cls: "gold coin" });
-  if (o.kind === "battle_won") chips.push({ text: `+${o.coins} each`, cls: "good coin" });
+  if (o.kind === "battle_won") chips.push({ text: t("+{coins} each", { coins: o.coins }), cls: "good coin" });
   return chips;
 }
 
@@ -334,15 +365,17 @@ let shownRoll = null;  // what the outcome box shows now (it is drawn again only
 
 function drawRoll(el, o) {
   const dice = diceOf(o);
-  const who = o.player === null ? "Waiting for a player" : title(o.player);
+  const who = o.player === null ? t("Waiting for a player") : title(o.player);
   let pending = null;
   if (o.kind === "battle_roll") {
     const p = o.params || {};
     const mate = p.teammate ?? p.leader ?? null;
-    pending = mate === null ? "next" : title(mate);
+    pending = mate === null ? t("next") : title(mate);
   }
   const chips = rollChips(o);
-  const key = JSON.stringify([o.id, dice, who, pending, chips, o.headline, o.instruction]);
+  const headline = heard(o, "headline");
+  const instruction = heard(o, "instruction");
+  const key = JSON.stringify([o.id, dice, who, pending, chips, headline, instruction]);
   if (key === shownRoll && el.querySelector(".roll-box")) return;
   shownRoll = key;
   const roll = document.createElement("div");
@@ -350,7 +383,7 @@ function drawRoll(el, o) {
   const group = document.createElement("div");
   group.className = "dice-row";
   group.setAttribute("role", "group");
-  group.setAttribute("aria-label", dice.map((d) => d.label).join(", ") + (pending ? `; ${pending} rolls next` : ""));
+  group.setAttribute("aria-label", dice.map((d) => d.label).join(", ") + (pending ? "; " + t("{name} rolls next", { name: pending }) : ""));
   for (const d of dice) {
     const cell = document.createElement("span");
     cell.className = "die-cell";
@@ -368,19 +401,19 @@ function drawRoll(el, o) {
   }
   const head = document.createElement("div");
   head.className = "roll-head";
-  const headline = Object.assign(document.createElement("div"), { className: "roll-headline" });
+  const headlineBox = Object.assign(document.createElement("div"), { className: "roll-headline" });
   // "BATTLE LOST 1 + 2 = 3": the sum is never broken over two lines.
-  const sum = /^(.*?)\s*(\d+(?:\s*[+=]\s*\d+)+)$/.exec(String(o.headline || ""));
-  if (sum && sum[1]) headline.append(sum[1], " ", Object.assign(document.createElement("span"), { className: "roll-sum", textContent: sum[2] }));
-  else headline.textContent = o.headline;
+  const sum = /^(.*?)\s*(\d+(?:\s*[+=]\s*\d+)+)$/.exec(headline);
+  if (sum && sum[1]) headlineBox.append(sum[1], " ", Object.assign(document.createElement("span"), { className: "roll-sum", textContent: sum[2] }));
+  else headlineBox.textContent = headline;
   const line = document.createElement("div");
   line.className = "roll-who";
   line.append(Object.assign(document.createElement("span"), { className: "roll-name", textContent: who }));
   for (const c of chips) {
     line.append(Object.assign(document.createElement("span"), { className: `chip ${c.cls}`.trim(), textContent: c.text }));
   }
-  head.append(headline, line);
-  const say = Object.assign(document.createElement("p"), { className: "roll-say", textContent: o.instruction });
+  head.append(headlineBox, line);
+  const say = Object.assign(document.createElement("p"), { className: "roll-say", textContent: instruction });
   roll.append(group, head, say);
   el.replaceChildren(roll);
 }
@@ -414,11 +447,11 @@ function renderWinner() {
   box.classList.toggle("bowser", bowser);
   if (bowser) {  // every deed on its Game Over side: nobody wins, the table's coins are left
     const rest = Object.assign(document.createElement("span"), { className: "winner-sub",
-      textContent: "every deed is on its Game Over side. Everyone loses." });
-    $("winner-title").replaceChildren("Bowser wins: ", rest);
+      textContent: t("every deed is on its Game Over side. Everyone loses.") });
+    $("winner-title").replaceChildren(t("Bowser wins:"), " ", rest);
   } else {
-    $("winner-title").textContent = names.length === 0 ? "Game over: nobody wins"
-      : names.length === 1 ? `${names[0]} wins!` : `${names.join(" & ")} share the win!`;
+    $("winner-title").textContent = names.length === 0 ? t("Game over: nobody wins")
+      : names.length === 1 ? t("{name} wins!", { name: names[0] }) : t("{names} share the win!", { names: names.join(" & ") });
   }
   renderPodium(bowser);
   $("standings").replaceChildren(...state.standings.map((s) => {
@@ -428,8 +461,8 @@ function renderWinner() {
     who.textContent = bowser ? title(s.player) : `${s.rank}. ${title(s.player)}`;
     const score = document.createElement("span");
     score.className = "score";
-    score.textContent = s.total !== null ? `${s.total} points` + (s.cards ? ` · ${plural(s.cards, "card")}` : "")
-      : s.worms !== null ? plural(s.worms, "worm") : s.out ? "out" : plural(s.coins, "coin");
+    score.textContent = s.total !== null ? [pointWords(s.total), s.cards ? cardWords(s.cards) : ""].filter(Boolean).join(" · ")
+      : s.worms !== null ? wormWords(s.worms) : s.out ? t("out") : coinWords(s.coins);
     li.append(who, score);
     return li;
   }));
@@ -448,9 +481,9 @@ function renderPodium(bowser) {
     li.className = `step step-${i + 1}` + (state.winners.includes(s.player) ? " won" : "");
     if (p) li.style.setProperty("--colour", p.colour);
     li.append(Object.assign(document.createElement("span"), { className: "step-who", textContent: title(s.player) }),
-              Object.assign(document.createElement("span"), { className: "step-total", textContent: `${s.total} points` }),
+              Object.assign(document.createElement("span"), { className: "step-total", textContent: pointWords(s.total) }),
               Object.assign(document.createElement("span"), { className: "step-parts",
-                textContent: `${plural(s.coins, "coin")} · ${s.points} card points` }),
+                textContent: [coinWords(s.coins), tn("{n} card point", "{n} card points", s.points)].join(" · ") }),
               Object.assign(document.createElement("span"), { className: "step-rank", textContent: ordinal(s.rank) }));
     return li;
   }));
@@ -490,7 +523,8 @@ function tapTile(id) {
   if (waiting && id !== "bank") {  // a waiting outcome is given by tapping its player
     const button = document.querySelector(`.tile[data-player="${id}"] .pick`);
     write("assign", "/api/assign", { outcome: waiting.id, player: id }, { button })
-      .then((reply) => snack(`${bare(waiting.headline)} for ${title(id)}`, "Undo", () => undoLatest(reply.move)))
+      .then((reply) => snack(t("{what} for {name}", { what: bare(heard(waiting, "headline")), name: title(id) }),
+                             t("Undo"), () => undoLatest(reply.move)))
       .catch(() => {});
     return;
   }
@@ -532,28 +566,29 @@ function renderPad() {
   const what = $("pad-what");
   const n = amount();
   if (done && !padOpen()) what.textContent = pay.done.text;
-  else if (pay.from === null) what.textContent = "Pay: tap who pays";
-  else if (pay.to === null) what.textContent = `${title(pay.from)} pays… tap who gets paid`;
-  else what.textContent = `${title(pay.from)} pays ${nameOf(pay.to)}`;
+  else if (pay.from === null) what.textContent = t("Pay: tap who pays");
+  else if (pay.to === null) what.textContent = t("{payer} pays… tap who gets paid", { payer: title(pay.from) });
+  else what.textContent = t("{payer} pays {payee}", { payer: title(pay.from), payee: nameOf(pay.to) });
   $("pad-amount").textContent = String(n);
   $("pad-amount").classList.toggle("empty", n === 0);
   const own = pay.from !== null && pay.from !== "bank" && pay.to === null ? player(pay.from) : null;
   $("pad-player").hidden = !own;
   if (own) {
     $("pad-current").hidden = own.current;
-    $("pad-current").textContent = `Make ${own.name} current`;
-    $("pad-phone").textContent = own.linked ? "Phone: linked" : "Phone link";
+    $("pad-current").textContent = t("Make {name} current", { name: own.name });
+    $("pad-phone").textContent = own.linked ? t("Phone: linked") : t("Phone link");
     $("pad-phone").classList.toggle("linked", Boolean(own.linked));
     const jail = jailTracked();
     const fee = rules && rules.jail_fee ? rules.jail_fee.value : null;
     $("pad-jail-in").hidden = !jail || own.in_jail;
     $("pad-jail-pay").hidden = !jail || !own.in_jail || fee === null;
-    $("pad-jail-pay").textContent = `Pay ${fee} to leave`;
+    $("pad-jail-pay").textContent = t("Pay {fee} to leave", { fee });
     $("pad-jail-free").hidden = !jail || !own.in_jail;
     $("pad-drop").hidden = !(rules && rules.board);
     $("pad-power").hidden = !powers();
     $("pad-chars").hidden = !powers();
-    $("pad-chars").textContent = (own.characters || []).length ? `Character: ${own.characters.map(charName).join(" & ")}` : "Pick a character";
+    $("pad-chars").textContent = (own.characters || []).length
+      ? t("Character: {names}", { names: own.characters.map(charName).join(" & ") }) : t("Pick a character");
     // An odd one out takes the whole row.
     const shownButtons = [...$("pad-player").children].filter((b) => !b.hidden);
     shownButtons.forEach((b, i) => b.classList.toggle("wide", i === shownButtons.length - 1 && shownButtons.length % 2 === 1));
@@ -561,7 +596,8 @@ function renderPad() {
   const ready = pay.from !== null && pay.to !== null && n >= 1;
   const payButton = $("pad-pay");
   payButton.disabled = !ready || payButton.dataset.busy === "1" || held.has(payButton);
-  payButton.textContent = ready ? `Pay ${n}: ${title(pay.from)} → ${title(pay.to)}` : done && !padOpen() ? "Paid ✓" : "Pay";
+  payButton.textContent = ready ? t("Pay {amount}: {payer} → {payee}", { amount: n, payer: title(pay.from), payee: title(pay.to) })
+    : done && !padOpen() ? t("Paid ✓") : t("Pay");
   if (open) document.body.style.setProperty("--sheet", `${pad.offsetHeight}px`);
 }
 
@@ -573,7 +609,7 @@ function markTiles() {
     tile.classList.toggle("from", from);
     tile.classList.toggle("to", to);
     const badge = tile.querySelector(".badge");
-    badge.textContent = from ? "pays" : to ? "gets" : "";
+    badge.textContent = from ? t("pays") : to ? t("gets") : "";
     badge.hidden = !from && !to;
     tile.querySelector(".pick").setAttribute("aria-pressed", from || to ? "true" : "false");
   }
@@ -618,10 +654,10 @@ function bigPayment(from, to, asked) {
   const lines = [];
   if (payer) lines.push(`${payer.name}: ${payer.balance} → ${payer.balance - paid}`);
   if (payee) lines.push(`${payee.name}: ${payee.balance} → ${payee.balance + paid}`);
-  const why = over ? `That is more than ${payer.name} has (${payer.balance}).`
-    : `That is more than the ${most} coins a player starts with.`;
-  const cap = payer && capped && paid < asked ? ` ${payer.name} can pay only ${paid}: that is what moves.` : "";
-  return { title: `Pay ${asked}? Check the amount`, lines, why: why + cap };
+  const why = over ? t("That is more than {name} has ({balance}).", { name: payer.name, balance: payer.balance })
+    : t("That is more than the {most} coins a player starts with.", { most });
+  const cap = payer && capped && paid < asked ? " " + t("{name} can pay only {paid}: that is what moves.", { name: payer.name, paid }) : "";
+  return { title: t("Pay {amount}? Check the amount", { amount: asked }), lines, why: why + cap };
 }
 
 async function payNow() {
@@ -636,8 +672,8 @@ async function payNow() {
     button.dataset.busy = "1";
     button.disabled = true;
     const answer = await ask(check.title, [check.why, ...check.lines],
-                             [{ label: "Change it", value: false, cls: "quiet" },
-                              { label: `Pay ${asked}`, value: true, cls: "warn" }],
+                             [{ label: t("Change it"), value: false, cls: "quiet" },
+                              { label: t("Pay {amount}", { amount: asked }), value: true, cls: "warn" }],
                              "confirm-pay");
     delete button.dataset.busy;
     renderPad();
@@ -646,13 +682,14 @@ async function payNow() {
   const body = { from, to, amount: asked };
   if (note) body.note = note;
   write("pay", "/api/transfers", body, { button }).then((reply) => {
-    const said = reply.message ? ` (${reply.message})` : "";
-    const text = `${title(from)} paid ${nameOf(to)} ${reply.amount ?? asked}${said}`;
+    const args = { payer: title(from), payee: nameOf(to), amount: reply.amount ?? asked };
+    const text = reply.message ? t("{payer} paid {payee} {amount} ({message})", { ...args, message: heard(reply, "message") })
+      : t("{payer} paid {payee} {amount}", args);
     resetPay();
     pay.done = { text, until: performance.now() + HOLD_MS };
     renderPad();
     setTimeout(() => renderPad(), HOLD_MS + 20);
-    snack(text, "Undo", () => undoLatest(reply.move));
+    snack(text, t("Undo"), () => undoLatest(reply.move));
   }).catch(() => {});
 }
 
@@ -677,34 +714,34 @@ function renderPlayers() {
     if (p.linked) {
       const phone = document.createElement("span");
       phone.className = "phone";
-      phone.title = "Has a phone link";
+      phone.title = t("Has a phone link");
       phone.setAttribute("role", "img");
-      phone.setAttribute("aria-label", "phone linked");
+      phone.setAttribute("aria-label", t("phone linked"));
       pick.querySelector(".name").append(phone);
     }
-    pick.querySelector(".coins").textContent = p.out ? "OUT" : p.balance;
-    if (p.owes && !p.out) pick.querySelector(".owe").innerHTML = '<span class="owes">owes</span>';
+    pick.querySelector(".coins").textContent = p.out ? t("OUT") : p.balance;
+    if (p.owes && !p.out) pick.querySelector(".owe").append(el("span", "owes", t("owes")));
     if (p.points !== null && (p.points || p.cards)) {
-      pick.querySelector(".extra").textContent = `${p.points} points · ${plural(p.cards, "card")}`;
+      pick.querySelector(".extra").textContent = `${pointWords(p.points)} · ${cardWords(p.cards)}`;
     }
     if (powers() && (p.characters || []).length) pick.querySelector(".chars").textContent = p.characters.map(charName).join(" & ");
     if (contestRules()) {  // the Boss or Grand Prix cards won, and the Property points typed
       const bits = [];
-      if ((p.won || []).length) bits.push(`${contestRules().card_name} ${p.won.join(", ")}`);
-      if (p.points || p.cards) bits.push(`Property ${p.points} points`);
+      if ((p.won || []).length) bits.push(`${word(contestRules().card_name)} ${p.won.join(", ")}`);
+      if (p.points || p.cards) bits.push(tn("Property {n} point", "Property {n} points", p.points));
       pick.querySelector(".extra").textContent = bits.join(" · ");
     }
     if (p.in_jail && !p.out) {
       tile.classList.add("jailed");
       const tries = feeOf("jail_roll", "tries");
       const jail = pick.querySelector(".jail");
-      jail.append(Object.assign(document.createElement("span"), { className: "jail-badge", textContent: "in Jail" }));
+      jail.append(Object.assign(document.createElement("span"), { className: "jail-badge", textContent: t("in Jail") }));
       // Tries are counted where the block rolls for them (the Movie); elsewhere the table rolls.
       if (tries) jail.append(Object.assign(document.createElement("span"), { className: "jail-tries",
-                                                                              textContent: `${p.jail_tries} of ${tries} tries` }));
+                                                                              textContent: tn("{done} of {n} try", "{done} of {n} tries", tries, { done: p.jail_tries }) }));
     }
-    if (p.out) pick.querySelector(".turn").textContent = "bankrupt";
-    else if (p.current) pick.querySelector(".turn").innerHTML = 'current<span class="turn-more"> player</span>';
+    if (p.out) pick.querySelector(".turn").textContent = t("bankrupt");
+    else if (p.current) currentLabel(pick.querySelector(".turn"));
     pick.addEventListener("click", () => tapTile(p.id));
     tile.append(pick);
     if (worms) tile.append(wormRow(p, worms));
@@ -717,6 +754,16 @@ function renderPlayers() {
   markTiles();
 }
 
+// "current player", its second word dropped where the tiles are narrow (.turn-more) when the
+// language's long label starts with its short one; else the short label alone.
+function currentLabel(box) {
+  const short = t("current");
+  const long = t("current player");
+  if (long.startsWith(short) && long.length > short.length) {
+    box.replaceChildren(short, el("span", "turn-more", long.slice(short.length)));
+  } else box.textContent = short;
+}
+
 function bankTile() {
   const tile = document.createElement("div");
   tile.className = "tile bank-tile";
@@ -724,7 +771,9 @@ function bankTile() {
   const pick = document.createElement("button");
   pick.className = "pick";
   pick.type = "button";
-  pick.innerHTML = '<span class="badge" hidden></span><span class="name">Bank</span><span class="extra">pays or collects</span>';
+  pick.innerHTML = '<span class="badge" hidden></span><span class="name"></span><span class="extra"></span>';
+  pick.querySelector(".name").textContent = t("Bank");
+  pick.querySelector(".extra").textContent = t("pays or collects");
   pick.addEventListener("click", () => tapTile("bank"));
   tile.append(pick);
   return tile;
@@ -735,17 +784,17 @@ function wormRow(p, target) {
   const row = document.createElement("div");
   row.className = "worms";
   row.setAttribute("role", "group");
-  row.setAttribute("aria-label", `${p.name}: worms found`);
+  row.setAttribute("aria-label", t("{name}: worms found", { name: p.name }));
   for (let k = 1; k <= target; k++) {
     const worm = document.createElement("button");
     worm.className = "worm" + (k <= p.worms ? " found" : "");
     worm.textContent = String(k);
-    worm.setAttribute("aria-label", `${p.name} has found ${k}`);
+    worm.setAttribute("aria-label", t("{name} has found {n}", { name: p.name, n: k }));
     worm.disabled = state.ended || watching();
     worm.addEventListener("click", () => {
       const found = k === p.worms ? k - 1 : k;
       write(`worms:${p.id}:${k}`, "/api/worms", { player: p.id, found }, { button: worm, sticky: true })
-        .then(() => snack(`${p.name}: ${plural(found, "worm")} found`, "Undo", () => undoLatest()))
+        .then(() => snack(tn("{name}: {n} worm found", "{name}: {n} worms found", found, { name: p.name }), t("Undo"), () => undoLatest()))
         .catch(() => {});
     });
     row.append(worm);
@@ -762,7 +811,7 @@ function active() { return state.players.filter((p) => !p.out); }
 function fillSelect(select, withBank, preferred, players) {
   const keep = select.dataset.chosen ? select.value : preferred;
   const options = (players || active()).map((p) => new Option(p.name, String(p.id)));
-  if (withBank) options.unshift(new Option("Bank", "bank"));
+  if (withBank) options.unshift(new Option(t("Bank"), "bank"));
   select.replaceChildren(...options);
   if (keep !== undefined && [...select.options].some((o) => o.value === String(keep))) {
     select.value = String(keep);
@@ -774,7 +823,8 @@ function renderWaiting() {
   const bar = $("givebar");
   bar.hidden = !waiting;
   if (waiting) {
-    $("give-what").textContent = `Waiting: ${bare(waiting.headline)} — ${waiting.instruction}. Tap the player it is for.`;
+    $("give-what").textContent = t("Waiting: {what} — {instruction}. Tap the player it is for.",
+                                  { what: bare(heard(waiting, "headline")), instruction: heard(waiting, "instruction") });
   }
   // Put off with "Later": given here, from a list.
   const later = watching() ? [] : state.unassigned.filter((o) => laterFor.has(o.id));
@@ -783,18 +833,19 @@ function renderWaiting() {
   list.replaceChildren(...later.map((o) => {
     const li = document.createElement("li");
     const label = document.createElement("span");
-    label.textContent = `${bare(o.headline)} — ${o.instruction}`;
+    label.textContent = `${bare(heard(o, "headline"))} — ${heard(o, "instruction")}`;
     const pick = document.createElement("select");
-    pick.setAttribute("aria-label", "Who it is for");
+    pick.setAttribute("aria-label", t("Who it is for"));
     fillSelect(pick, false, chosenFor.has(o.id) ? chosenFor.get(o.id) : state.current_player ?? undefined);
     pick.addEventListener("change", () => chosenFor.set(o.id, Number(pick.value)));
     const give = document.createElement("button");
     give.className = "big";
-    give.textContent = "Give";
+    give.textContent = t("Give");
     give.addEventListener("click", () => {
       const who = Number(pick.value);
       write("assign", "/api/assign", { outcome: o.id, player: who }, { button: give })
-        .then((reply) => snack(`${bare(o.headline)} for ${title(who)}`, "Undo", () => undoLatest(reply.move)))
+        .then((reply) => snack(t("{what} for {name}", { what: bare(heard(o, "headline")), name: title(who) }),
+                               t("Undo"), () => undoLatest(reply.move)))
         .catch(() => {});
     });
     li.append(label, pick, give);
@@ -812,7 +863,7 @@ function renderReasons() {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "big quiet reason";
-    b.textContent = r.label;
+    b.textContent = word(r.label);
     b.title = r.quote.join(" ");
     b.setAttribute("aria-pressed", "false");
     b.addEventListener("click", () => {
@@ -820,7 +871,7 @@ function renderReasons() {
       for (const other of $("pad-reasons").children) other.setAttribute("aria-pressed", "false");
       b.setAttribute("aria-pressed", String(on));
       $("pad-note-box").hidden = !on && !$("pad-note").value;
-      $("pad-note").value = on ? r.note : "";
+      $("pad-note").value = on ? word(r.note) : "";
     });
     return b;
   }));
@@ -831,21 +882,21 @@ function renderRules() {
   if (!rules) return;
   renderReasons();
   const goRule = rules.pass_go;
-  $("go").textContent = goRule ? `Pass GO +${goRule.value}` : "Pass GO";
+  $("go").textContent = goRule ? t("Pass GO +{coins}", { coins: goRule.value }) : t("Pass GO");
   $("go").title = goRule ? goRule.quote.join(" ") : "";
   const jail = rules.jail_fee;
   $("jail").hidden = !jail;
   if (jail) {
-    $("jail").textContent = `Jail: pay ${jail.value}`;
+    $("jail").textContent = t("Jail: pay {fee}", { fee: jail.value });
     $("jail").title = jail.quote.join(" ");
   }
   renderKeys();
   $("debt-rule").textContent = rules.debt.rule === "capped"
-    ? [rules.debt.text, ...rules.debt.quote].join(" ") : "";
+    ? [word(rules.debt.text), ...rules.debt.quote].join(" ") : "";
   $("debt-rule").hidden = rules.debt.rule !== "capped";
   $("bankrupt-card").hidden = rules.debt.rule !== "bankruptcy";
   $("bankrupt-rule").textContent = rules.debt.rule === "bankruptcy"
-    ? [rules.debt.text, ...rules.end.quote].join(" ") : "";
+    ? [word(rules.debt.text), ...rules.end.quote].join(" ") : "";
   $("score-card").hidden = !rules.scoring;
   if (rules.scoring) {
     $("score-rule").textContent = [...rules.end.quote, ...rules.scoring.every.quote, ...rules.scoring.tie].join(" ");
@@ -853,21 +904,22 @@ function renderRules() {
   $("at-once-box").hidden = !rules.turn.at_once.length;
   const block = $("press");
   const main = rules.modes.find((m) => m.default);
-  block.title = `Press: ${main.name}`;
-  block.textContent = main.table === "lever" ? "Lever" : main.table === "die_roll" || main.table === "two_dice" ? "Roll" : "?";
+  block.title = t("Press: {mode}", { mode: word(main.name) });
+  block.textContent = main.table === "lever" ? t("Lever") : main.table === "die_roll" || main.table === "two_dice" ? t("Roll") : "?";
   block.classList.toggle("word", block.textContent.length > 1);
   document.body.classList.toggle("movie", Boolean(rules.toll));
   const inBar = renderBowserBar();
   $("modes").hidden = rules.modes.filter((m) => !m.automatic && !inBar.has(m.id)).length < 2;
   $("bowser-card").hidden = !rules.bowser_wins;
   $("bowser-rule").textContent = rules.bowser_wins ? rules.bowser_wins.quote.join(" ") : "";
-  $("tiles-hint").textContent = "Pay: tap who pays, then who gets paid. A tapped tile also offers Make current"
-    + (jailTracked() ? ", Phone link and Jail." : " and Phone link.");
+  $("tiles-hint").textContent = jailTracked()
+    ? t("Pay: tap who pays, then who gets paid. A tapped tile also offers Make current, Phone link and Jail.")
+    : t("Pay: tap who pays, then who gets paid. A tapped tile also offers Make current and Phone link.");
   $("mode-buttons").replaceChildren(...rules.modes.map((m) => {
     const b = document.createElement("button");
     b.className = "big mode";
     b.dataset.mode = m.id;
-    b.textContent = m.name;
+    b.textContent = word(m.name);
     b.title = m.quote.join(" ");
     b.addEventListener("click", () => {
       if (m.needs.length) { showRent(m); return; }
@@ -895,8 +947,8 @@ function renderKeys() {
   };
   for (const d of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"]) key(d, d);
   for (const q of (rules && rules.quick_amounts) || []) {
-    if (q.named) key(q.label, q.coins, "quick named", `${q.label} coins`);
-    else if (q.coins >= 10) key(q.label, q.coins, "quick", `${q.coins} coins`);
+    if (q.named) key(word(q.label), q.coins, "quick named", t("{label} coins", { label: word(q.label) }));
+    else if (q.coins >= 10) key(q.label, q.coins, "quick", coinWords(q.coins));
   }
   $("keys").replaceChildren(...keys);
 }
@@ -909,16 +961,19 @@ function showRent(mode) {
   const utilities = $("rent-utilities");
   const chosen = utilities.value;
   utilities.replaceChildren(...Array.from({ length: mode.max_utilities }, (_, i) =>
-    new Option(i === 0 ? "1: rent = the roll" : `${i + 1}: rent = the roll × ${i + 1}`, String(i + 1))));
+    new Option(i === 0 ? t("1: rent = the roll") : t("{n}: rent = the roll × {n}", { n: i + 1 }), String(i + 1))));
   if (chosen) utilities.value = chosen;
   fillSelect($("rent-payer"), false, state.current_player ?? undefined);
   fillSelect($("rent-owner"), false, active().find((p) => p.id !== state.current_player)?.id);
 }
 
+// The armed mode in words: the server's sentence (text_said), else the edition's words for it.
+function modeWords(mode) { return mode.text_said ? said(mode.text_said) : word(mode.text || mode.name); }
+
 function renderModes() {
   const mode = state.mode;
   if (!mode) return;
-  $("mode-now").textContent = mode.text || mode.name;
+  $("mode-now").textContent = modeWords(mode);
   for (const b of $("mode-buttons").children) b.classList.toggle("armed", b.dataset.mode === mode.id);
   $("modes").classList.toggle("armed", !mode.default);
   renderMovie();
@@ -945,10 +1000,11 @@ function scoreRow(p, inContest) {
   row.className = "score-row" + (inContest ? " in-contest" : "");
   row.dataset.player = p.id;
   row.innerHTML = '<span class="name"></span><label><span class="lp"></span> <input class="points" type="number" inputmode="numeric" min="0" required></label>' +
-    '<label><span class="lc"></span> <input class="cards" type="number" inputmode="numeric" min="0" required></label><button class="big" type="submit">Save</button>';
+    '<label><span class="lc"></span> <input class="cards" type="number" inputmode="numeric" min="0" required></label><button class="big" type="submit"></button>';
   row.querySelector(".name").textContent = p.name;
-  row.querySelector(".lp").textContent = property ? "Property points" : "Points on cards";
-  row.querySelector(".lc").textContent = property ? "Property cards" : "Cards";
+  row.querySelector(".lp").textContent = property ? t("Property points") : t("Points on cards");
+  row.querySelector(".lc").textContent = property ? t("Property cards") : t("Cards");
+  row.querySelector("button").textContent = t("Save");
   const points = row.querySelector(".points");
   const cards = row.querySelector(".cards");
   const draft = pointsDraft.get(p.id);
@@ -963,7 +1019,10 @@ function scoreRow(p, inContest) {
           { button: row.querySelector("button") })
       .then((move) => {
         pointsDraft.delete(p.id);
-        const words = `${p.name}: ${points.value} ${property ? "Property points" : "points"}, ${plural(Number(cards.value), "card")}`;
+        const args = { name: p.name, points: points.value };
+        const words = property
+          ? tn("{name}: {points} Property points, {n} card", "{name}: {points} Property points, {n} cards", Number(cards.value), args)
+          : tn("{name}: {points} points, {n} card", "{name}: {points} points, {n} cards", Number(cards.value), args);
         if (move && typeof move.id === "number") undoSnack(move, words); else snack(words);
       })
       .catch(() => {});
@@ -976,7 +1035,12 @@ function scoreRow(p, inContest) {
 // Jail is kept for each player when the edition rolls for doubles from it.
 function jailTracked() { return Boolean(modeRule((m) => m.table === "jail_roll")); }
 
-const BAR_WORDS = { red_die_pay: "pay the red die", red_die_collect: "collect the red die" };
+// What an armed space's button says under its name (built when drawn: in the page's language).
+function barWords(table) {
+  if (table === "red_die_pay") return t("pay the red die");
+  if (table === "red_die_collect") return t("collect the red die");
+  return null;
+}
 
 function barButton(id, main, sub, run, cls) {
   const b = document.createElement("button");
@@ -995,15 +1059,16 @@ function renderBowserBar() {
   const offered = new Set();
   const buttons = [];
   if (rules.toll) {
-    buttons.push(barButton("toll", "Bowser passed…", `${plural(rules.toll.value, "coin")} each`, openToll, "bowser"));
+    buttons.push(barButton("toll", t("Bowser passed…"), tn("{n} coin each", "{n} coins each", rules.toll.value), openToll, "bowser"));
   }
   for (const m of rules.modes) {
     if (m.default || m.automatic) continue;
     if (m.table === "battle") {
-      buttons.push(barButton("battle", m.name, m.fees.target ? `${m.fees.target} or more wins` : "team up", openBattle, "battle"));
+      buttons.push(barButton("battle", word(m.name), m.fees.target ? t("{target} or more wins", { target: m.fees.target }) : t("team up"),
+                             openBattle, "battle"));
       offered.add(m.id);
-    } else if (BAR_WORDS[m.table] && !m.needs.length) {
-      const b = barButton(`arm-${m.id}`, m.name, BAR_WORDS[m.table], (button) => armMode(m, button), "arm " + m.table);
+    } else if (barWords(m.table) && !m.needs.length) {
+      const b = barButton(`arm-${m.id}`, word(m.name), barWords(m.table), (button) => armMode(m, button), "arm " + m.table);
       b.dataset.mode = m.id;
       b.title = m.quote.join(" ");
       buttons.push(b);
@@ -1021,7 +1086,7 @@ function armMode(m, button) {
   if (!state) return;
   const again = state.mode && state.mode.id === m.id;  // armed already: the tap disarms it
   write("mode", "/api/mode", { mode: again ? defaultMode() : m.id }, { button })
-    .then(() => { if (again) snack(`${m.name}: cancelled`); })
+    .then(() => { if (again) snack(t("{mode}: cancelled", { mode: word(m.name) })); })
     .catch(() => {});
 }
 
@@ -1034,8 +1099,8 @@ function renderMovie() {
   if (armed) {
     const auto = Boolean(rule && rule.automatic);
     box.className = `armed coins-only playing mode-${mode.id}` + (auto ? " auto" : "");
-    $("armed-label").textContent = auto ? "Next press" : "Armed: next press";
-    $("armed-text").textContent = mode.text || mode.name;
+    $("armed-label").textContent = auto ? t("Next press") : t("Armed: next press");
+    $("armed-text").textContent = modeWords(mode);
     $("armed-cancel").hidden = auto;  // rolling from Jail is not armed by hand: nothing to cancel
   }
   $("bowser-waits").hidden = !state.bowser_waits || state.ended;
@@ -1045,7 +1110,7 @@ function renderMovie() {
     b.setAttribute("aria-pressed", on ? "true" : "false");
     const sub = b.querySelector(".bar-sub");
     if (!sub.dataset.words) sub.dataset.words = sub.textContent;
-    sub.textContent = on ? "armed: tap to cancel" : sub.dataset.words;
+    sub.textContent = on ? t("armed: tap to cancel") : sub.dataset.words;
   }
 }
 
@@ -1070,11 +1135,12 @@ async function openToll() {
   const rows = active().map((p) => playerRow(p, "checkbox", "toll", !p.in_jail, Boolean(p.in_jail), ""));
   list.append(...rows);
   const note = Object.assign(document.createElement("p"), { className: "dialog-note",
-    textContent: "Players on Free Parking pay none: untick them." });
+    textContent: t("Players on Free Parking pay none: untick them.") });
   const box = document.createElement("div");
   box.append(list, note);
-  const asked = ask("Bowser passed…", [`Tick every player Bowser passed: each pays the Bank ${plural(toll, "coin")}.`],
-    [{ label: "Cancel", value: false, cls: "quiet" }, { label: "Pay the toll", value: true, cls: "pay-now" }], "toll", box);
+  const asked = ask(t("Bowser passed…"), [tn("Tick every player Bowser passed: each pays the Bank {n} coin.",
+                                             "Tick every player Bowser passed: each pays the Bank {n} coins.", toll)],
+    [{ label: t("Cancel"), value: false, cls: "quiet" }, { label: t("Pay the toll"), value: true, cls: "pay-now" }], "toll", box);
   const go = $("dialog-buttons").lastElementChild;
   const ticked = () => rows.map((r) => r.querySelector("input")).filter((i) => i.checked).map((i) => Number(i.value));
   const update = () => {
@@ -1082,13 +1148,13 @@ async function openToll() {
       const p = player(Number(r.querySelector("input").value));
       const on = r.querySelector("input").checked;
       r.classList.toggle("on", on);
-      r.querySelector(".pick-note").textContent = p.in_jail ? "in Jail: no toll" : on ? `${p.balance} → ${p.balance - toll}` : "no toll";
+      r.querySelector(".pick-note").textContent = p.in_jail ? t("in Jail: no toll") : on ? `${p.balance} → ${p.balance - toll}` : t("no toll");
     }
     const ids = ticked();
     go.dataset.off = ids.length ? "" : "1";
     if (!go.classList.contains("arming")) go.disabled = ids.length === 0;
-    go.textContent = ids.length === 0 ? "Nobody ticked" : ids.length === 1 ? `${title(ids[0])} pays ${toll}`
-      : `${ids.length} players pay ${toll} each`;
+    go.textContent = ids.length === 0 ? t("Nobody ticked") : ids.length === 1 ? t("{name} pays {coins}", { name: title(ids[0]), coins: toll })
+      : tn("{n} player pays {coins} each", "{n} players pay {coins} each", ids.length, { coins: toll });
   };
   list.addEventListener("change", update);
   update();
@@ -1096,7 +1162,7 @@ async function openToll() {
   const players = ticked();
   if (!players.length) return;
   write("toll", "/api/toll", { players }, { button: $("toll") })
-    .then((move) => snack(move.text || "Bowser's toll paid", "Undo", () => undoLatest(move.id)))
+    .then((move) => snack(move.text ? heard(move, "text") : t("Bowser's toll paid"), t("Undo"), () => undoLatest(move.id)))
     .catch(() => {});
 }
 
@@ -1106,29 +1172,32 @@ async function openBattle() {
   const m = modeRule((x) => x.table === "battle");
   const free = active().filter((p) => !p.in_jail);
   if (!m) return;
-  if (!free.length) { showError("Everyone is in Jail: nobody can battle Bowser."); return; }
+  if (!free.length) { showError(t("Everyone is in Jail: nobody can battle Bowser.")); return; }
   const current = free.find((p) => p.id === state.current_player);
   let leader = (current || free[0]).id;
   let mate = null;
   const box = document.createElement("div");
   box.className = "battle-picks";
   const leaders = Object.assign(document.createElement("fieldset"), { className: "pick-set" });
-  leaders.append(Object.assign(document.createElement("legend"), { textContent: "Leader: who met Bowser" }));
+  leaders.append(Object.assign(document.createElement("legend"), { textContent: t("Leader: who met Bowser") }));
   const leaderList = Object.assign(document.createElement("div"), { className: "pick-list chips" });
   leaders.append(leaderList);
   const mates = Object.assign(document.createElement("fieldset"), { className: "pick-set" });
-  mates.append(Object.assign(document.createElement("legend"), { textContent: "Teams up with" }));
+  mates.append(Object.assign(document.createElement("legend"), { textContent: t("Teams up with") }));
   const mateList = Object.assign(document.createElement("div"), { className: "pick-list chips" });
   mates.append(mateList);
   const jailed = active().filter((p) => p.in_jail);
   const jailNote = Object.assign(document.createElement("p"), { className: "dialog-note",
-    textContent: jailed.length ? `In Jail, can't battle: ${jailed.map((p) => p.name).join(", ")}.` : "" });
+    textContent: jailed.length ? t("In Jail, can't battle: {names}.", { names: jailed.map((p) => p.name).join(", ") }) : "" });
   jailNote.hidden = !jailed.length;
   box.append(leaders, mates, jailNote);
   const f = m.fees || {};
-  const why = f.target ? `Each rolls one die: ${f.target} or more beats Bowser and both collect ${plural(f.prize, "coin")}; less, and the leader goes to Jail.`
+  const why = f.target ? tn("Each rolls one die: {target} or more beats Bowser and both collect {n} coin; less, and the leader goes to Jail.",
+                            "Each rolls one die: {target} or more beats Bowser and both collect {n} coins; less, and the leader goes to Jail.",
+                            f.prize, { target: f.target })
     : m.quote.join(" ");
-  const asked = ask(m.name, [why], [{ label: "Cancel", value: false, cls: "quiet" }, { label: "Arm the battle", value: true, cls: "battle-go" }], "battle", box);
+  const asked = ask(word(m.name), [why], [{ label: t("Cancel"), value: false, cls: "quiet" },
+                                          { label: t("Arm the battle"), value: true, cls: "battle-go" }], "battle", box);
   const go = $("dialog-buttons").lastElementChild;
   const draw = () => {
     leaderList.replaceChildren(...free.map((p) => playerRow(p, "radio", "leader", p.id === leader, false, "")));
@@ -1137,13 +1206,14 @@ async function openBattle() {
     mateList.replaceChildren(...options.map((p) => playerRow(p, "radio", "teammate", p.id === mate, false, "")));
     if (!options.length) {
       mateList.append(Object.assign(document.createElement("p"), { className: "dialog-note",
-        textContent: `Nobody else can battle: ${title(leader)} rolls both dice.` }));
+        textContent: t("Nobody else can battle: {name} rolls both dice.", { name: title(leader) }) }));
     }
     for (const r of box.querySelectorAll(".pick-row")) r.classList.toggle("on", r.querySelector("input").checked);
     const ready = mate !== null || !options.length;
     go.dataset.off = ready ? "" : "1";
     if (!go.classList.contains("arming")) go.disabled = !ready;
-    go.textContent = !ready ? "Pick a teammate" : mate === null ? `${title(leader)} battles alone` : `${title(leader)} + ${title(mate)}: battle!`;
+    go.textContent = !ready ? t("Pick a teammate") : mate === null ? t("{name} battles alone", { name: title(leader) })
+      : t("{leader} + {teammate}: battle!", { leader: title(leader), teammate: title(mate) });
   };
   box.addEventListener("change", (ev) => {
     if (ev.target.name === "leader") leader = Number(ev.target.value);
@@ -1174,12 +1244,12 @@ function renderCoinsBoard() {
     const coin = Object.assign(document.createElement("span"), { className: "pile-coin", textContent: String(pile.coins) });
     coin.setAttribute("aria-hidden", "true");
     const words = Object.assign(document.createElement("span"), { className: "pile-words" });
-    words.append(Object.assign(document.createElement("span"), { className: "pile-space", textContent: pile.space }),
-                 Object.assign(document.createElement("span"), { className: "pile-count", textContent: plural(pile.coins, "coin") }));
+    words.append(Object.assign(document.createElement("span"), { className: "pile-space", textContent: word(pile.space) }),
+                 Object.assign(document.createElement("span"), { className: "pile-count", textContent: coinWords(pile.coins) }));
     li.append(coin, words);
     if (!watching() && !state.ended) {
-      const scoop = Object.assign(document.createElement("button"), { type: "button", className: "big quiet pile-scoop write", textContent: "Scoop" });
-      scoop.setAttribute("aria-label", `Scoop the ${plural(pile.coins, "coin")} on ${pile.space}`);
+      const scoop = Object.assign(document.createElement("button"), { type: "button", className: "big quiet pile-scoop write", textContent: t("Scoop") });
+      scoop.setAttribute("aria-label", tn("Scoop the {n} coin on {space}", "Scoop the {n} coins on {space}", pile.coins, { space: word(pile.space) }));
       scoop.addEventListener("click", () => openScoop(pile, scoop));
       li.append(scoop);
     }
@@ -1188,10 +1258,10 @@ function renderCoinsBoard() {
 }
 
 function moveSnack(move, fallback) {
-  const message = move.message || (move.data && move.data.message);
-  const text = message || move.text || fallback;  // the player had less: the server says so
+  const message = move.message ? heard(move, "message") : move.data && move.data.message ? heard(move.data, "message") : "";
+  const text = message || heard(move, "text") || fallback;  // the player had less: the server says so
   if (move.entries && move.entries.length === 0) snack(text);  // nothing moved: nothing to undo
-  else snack(text, "Undo", () => undoLatest(move.id));
+  else snack(text, t("Undo"), () => undoLatest(move.id));
 }
 
 // Who scoops up a pile: the current player unless another is picked.
@@ -1202,19 +1272,21 @@ async function openScoop(pile, button) {
   const current = players.find((p) => p.id === state.current_player);
   let who = (current || players[0]).id;
   const list = Object.assign(document.createElement("div"), { className: "pick-list chips" });
-  const asked = ask(`Scoop ${pile.space}`, [`${plural(pile.coins, "coin")} on ${pile.space}: who scoops them up?`],
-    [{ label: "Cancel", value: false, cls: "quiet" }, { label: "Scoop", value: true, cls: "pay-now" }], "scoop", list);
+  const space = word(pile.space);
+  const asked = ask(t("Scoop {space}", { space }), [tn("{n} coin on {space}: who scoops them up?",
+                                                       "{n} coins on {space}: who scoops them up?", pile.coins, { space })],
+    [{ label: t("Cancel"), value: false, cls: "quiet" }, { label: t("Scoop"), value: true, cls: "pay-now" }], "scoop", list);
   const go = $("dialog-buttons").lastElementChild;
   const draw = () => {
     list.replaceChildren(...players.map((p) => playerRow(p, "radio", "scooper", p.id === who, false, "")));
     for (const r of list.querySelectorAll(".pick-row")) r.classList.toggle("on", r.querySelector("input").checked);
-    go.textContent = `${title(who)} scoops ${pile.coins}`;
+    go.textContent = t("{name} scoops {coins}", { name: title(who), coins: pile.coins });
   };
   list.addEventListener("change", (ev) => { who = Number(ev.target.value); draw(); });
   draw();
   if (!(await asked)) return;
   write("scoop", "/api/scoops", { player: who, space: pile.space }, { button })
-    .then((move) => moveSnack(move, `${title(who)} scooped up the coins on ${pile.space}`))
+    .then((move) => moveSnack(move, t("{name} scooped up the coins on {space}", { name: title(who), space })))
     .catch(() => {});
 }
 
@@ -1234,25 +1306,25 @@ async function openDrop() {
   const box = document.createElement("div");
   box.className = "drop-picks";
   const spaces = Object.assign(document.createElement("fieldset"), { className: "pick-set" });
-  spaces.append(Object.assign(document.createElement("legend"), { textContent: "On which space" }));
+  spaces.append(Object.assign(document.createElement("legend"), { textContent: t("On which space") }));
   const spaceList = Object.assign(document.createElement("div"), { className: "pick-list chips space-chips" });
   spaces.append(spaceList);
   const other = Object.assign(document.createElement("input"), { id: "drop-other", maxLength: 40, autocomplete: "off",
-    placeholder: "its name" });
+    placeholder: t("its name") });
   const otherBox = Object.assign(document.createElement("label"), { className: "drop-other",
-    textContent: "Or another space, as printed on the board" });
+    textContent: t("Or another space, as printed on the board") });
   otherBox.append(other);
   if (!jailed) spaces.append(otherBox);
   else {
     spaces.append(Object.assign(document.createElement("p"), { className: "dialog-note",
-      textContent: `${p.name} is in Jail: coins go on ${board.jail_space}.` }));
+      textContent: t("{name} is in Jail: coins go on {space}.", { name: p.name, space: word(board.jail_space) }) }));
   }
   const count = Object.assign(document.createElement("fieldset"), { className: "pick-set" });
-  count.append(Object.assign(document.createElement("legend"), { textContent: "How many coins" }));
+  count.append(Object.assign(document.createElement("legend"), { textContent: t("How many coins") }));
   const keys = Object.assign(document.createElement("div"), { className: "drop-keys" });
   const typed = Object.assign(document.createElement("input"), { id: "drop-coins", type: "number", min: "1", max: "999",
     inputMode: "numeric", placeholder: "6+" });
-  typed.setAttribute("aria-label", "Coins to drop");
+  typed.setAttribute("aria-label", t("Coins to drop"));
   for (let n = 1; n <= 5; n++) {
     const b = Object.assign(document.createElement("button"), { type: "button", className: "drop-key", textContent: String(n) });
     b.dataset.coins = String(n);
@@ -1262,8 +1334,10 @@ async function openDrop() {
   keys.append(typed);
   count.append(keys);
   box.append(spaces, count);
-  const asked = ask(`${p.name} drops coins`, [`${p.name} has ${plural(p.balance, "coin")}. Dropped coins stay on the space until someone scoops them up.`],
-    [{ label: "Cancel", value: false, cls: "quiet" }, { label: "Drop", value: true, cls: "pay-now" }], "drop", box);
+  const asked = ask(t("{name} drops coins", { name: p.name }),
+    [tn("{name} has {n} coin. Dropped coins stay on the space until someone scoops them up.",
+        "{name} has {n} coins. Dropped coins stay on the space until someone scoops them up.", p.balance, { name: p.name })],
+    [{ label: t("Cancel"), value: false, cls: "quiet" }, { label: t("Drop"), value: true, cls: "pay-now" }], "drop", box);
   const go = $("dialog-buttons").lastElementChild;
   const draw = () => {
     spaceList.replaceChildren(...names.map((name) => {
@@ -1271,7 +1345,7 @@ async function openDrop() {
       const on = space !== null && other.value.trim() === "" && sameSpace(space, name);
       row.className = "pick-row space-row" + (on ? " on" : "");
       const input = Object.assign(document.createElement("input"), { type: "radio", name: "space", value: name, checked: on });
-      row.append(input, Object.assign(document.createElement("span"), { className: "pick-name", textContent: name }));
+      row.append(input, Object.assign(document.createElement("span"), { className: "pick-name", textContent: word(name) }));
       const pile = (state.board || []).find((x) => sameSpace(x.space, name));
       if (pile && pile.coins) row.append(Object.assign(document.createElement("span"), { className: "pick-note", textContent: `${pile.coins}` }));
       return row;
@@ -1280,7 +1354,7 @@ async function openDrop() {
     const ready = space !== null && space !== "" && coins !== null && coins >= 1;
     go.dataset.off = ready ? "" : "1";
     if (!go.classList.contains("arming")) go.disabled = !ready;
-    go.textContent = !space ? "Pick a space" : !coins ? "How many coins?" : `Drop ${coins} on ${space}`;
+    go.textContent = !space ? t("Pick a space") : !coins ? t("How many coins?") : t("Drop {coins} on {space}", { coins, space: word(space) });
   };
   spaceList.addEventListener("change", (ev) => { space = ev.target.value; other.value = ""; draw(); });
   other.addEventListener("input", () => { space = other.value.trim() || null; draw(); });
@@ -1290,7 +1364,7 @@ async function openDrop() {
   const who = p.id;
   write(`drop:${who}`, "/api/drops", { player: who, space, coins }, { button: $("pad-drop") }).then((move) => {
     resetPay();
-    moveSnack(move, `${title(who)} drops ${plural(coins, "coin")} on ${space}`);
+    moveSnack(move, tn("{name} drops {n} coin on {space}", "{name} drops {n} coins on {space}", coins, { name: title(who), space: word(space) }));
   }).catch(() => {});
 }
 
@@ -1300,7 +1374,7 @@ function jailWrite(action, body, words) {
   write(`${action}:${body.player}`, "/api/jail", body, { button, sticky: true }).then((reply) => {
     resetPay();
     const move = typeof reply.move === "number" ? reply.move : reply.id;
-    snack(reply.text || words(title(who), reply), "Undo", () => undoLatest(move));
+    snack(reply.text ? heard(reply, "text") : words(title(who), reply), t("Undo"), () => undoLatest(move));
   }).catch(() => {});
 }
 
@@ -1310,7 +1384,7 @@ function powers() { return rules && rules.powers ? rules.powers : null; }
 function contestRules() { return rules && rules.contest ? rules.contest : null; }
 function charName(id) {
   const c = powers() && powers().characters.find((x) => x.id === id);
-  return c ? c.name : String(id);
+  return c ? word(c.name) : String(id);
 }
 function picksWanted() {
   const pw = powers();
@@ -1318,7 +1392,7 @@ function picksWanted() {
   return pw.per_player[String(state.players.length)] || 1;
 }
 function takenBy(charId, pid) { return state.players.find((x) => x.id !== pid && (x.characters || []).includes(charId)); }
-function ordinal(n) { return n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`; }
+function ordinal(n) { return n === 1 ? t("1st") : n === 2 ? t("2nd") : n === 3 ? t("3rd") : t("{n}th", { n }); }
 function el(tag, cls, text) {
   const node = document.createElement(tag);
   if (cls) node.className = cls;
@@ -1334,18 +1408,18 @@ function charChips(p, onDone) {
   const want = picksWanted();
   const row = el("div", "char-chips");
   row.setAttribute("role", "group");
-  row.setAttribute("aria-label", `${p.name}'s character${want > 1 ? "s" : ""}`);
+  row.setAttribute("aria-label", want > 1 ? t("{name}'s characters", { name: p.name }) : t("{name}'s character", { name: p.name }));
   const mine = charDraft.get(p.id) || p.characters || [];
   for (const c of powers().characters) {
     const other = takenBy(c.id, p.id);
-    const b = el("button", "char-chip", c.name);
+    const b = el("button", "char-chip", word(c.name));
     b.type = "button";
     b.dataset.character = c.id;
     b.setAttribute("aria-pressed", String(mine.includes(c.id)));
     if (other) {
       b.disabled = true;
-      b.append(el("span", "char-taker", `${other.name}'s`));
-      b.setAttribute("aria-label", `${c.name}: ${other.name}'s`);
+      b.append(el("span", "char-taker", t("{name}'s", { name: other.name })));
+      b.setAttribute("aria-label", t("{character}: {name}'s", { character: word(c.name), name: other.name }));
     }
     b.addEventListener("click", () => pickCharacter(p, c.id, b, onDone));
     row.append(b);
@@ -1365,7 +1439,7 @@ function pickCharacter(p, id, button, onDone) {
   }
   charDraft.set(p.id, picked);
   write(`chars:${p.id}`, "/api/characters", { player: p.id, characters: picked }, { button })
-    .then(() => { charDraft.delete(p.id); snack(`${p.name} plays ${picked.map(charName).join(" & ")}`); if (onDone) onDone(true); })
+    .then(() => { charDraft.delete(p.id); snack(t("{name} plays {characters}", { name: p.name, characters: picked.map(charName).join(" & ") })); if (onDone) onDone(true); })
     .catch(() => { charDraft.delete(p.id); shownChars = ""; renderCharacters(); });
 }
 
@@ -1377,10 +1451,10 @@ function renderCharacters() {
   const missing = pw && state && !state.ended && !watching() && active().some((p) => (p.characters || []).length < want);
   card.hidden = !missing;
   if (!missing) { shownChars = ""; return; }
-  const key = JSON.stringify([state.players.map((p) => [p.id, p.name, p.characters, p.out]), [...charDraft]]);
+  const key = JSON.stringify([currentLanguage(), state.players.map((p) => [p.id, p.name, p.characters, p.out]), [...charDraft]]);
   if (key === shownChars) return;
   shownChars = key;
-  $("chars-title").textContent = want > 1 ? `Characters: each player plays ${want} tokens` : "Characters: who plays which token?";
+  $("chars-title").textContent = want > 1 ? t("Characters: each player plays {n} tokens", { n: want }) : t("Characters: who plays which token?");
   $("char-rows").replaceChildren(...active().map((p) => {
     const row = el("div", "char-row");
     row.style.setProperty("--colour", p.colour);
@@ -1397,9 +1471,9 @@ function openCharacters() {
   const box = el("div", "char-dialog");
   const draw = () => box.replaceChildren(charChips(p, (done) => { if (done) answerDialog(true); else draw(); }));
   draw();
-  ask(`${p.name}'s character${want > 1 ? "s" : ""}`,
-      [want > 1 ? `Tap ${want} characters: each token is played by one player.` : "Tap the token they play: each is played by one player."],
-      [{ label: "Close", value: false, cls: "quiet" }], "characters", box)
+  ask(want > 1 ? t("{name}'s characters", { name: p.name }) : t("{name}'s character", { name: p.name }),
+      [want > 1 ? t("Tap {n} characters: each token is played by one player.", { n: want }) : t("Tap the token they play: each is played by one player.")],
+      [{ label: t("Close"), value: false, cls: "quiet" }], "characters", box)
     .then(() => { charDraft.delete(p.id); resetPay(); });
 }
 
@@ -1430,7 +1504,7 @@ async function openPower() {
     const parts = [];
     if (chars.length > 1) {
       const set = el("fieldset", "pick-set");
-      set.append(el("legend", "", "Which character's turn"));
+      set.append(el("legend", "", t("Which character's turn")));
       const list = el("div", "pick-list chips");
       for (const c of chars) {
         const row = el("label", "pick-row" + (c === character ? " on" : ""));
@@ -1443,7 +1517,7 @@ async function openPower() {
       set.append(list);
       parts.push(set);
     } else if (!chars.length) {
-      parts.push(el("p", "dialog-note", `${p.name} has no character yet: no boosts, and no Super Star (tap Character first).`));
+      parts.push(el("p", "dialog-note", t("{name} has no character yet: no boosts, and no Super Star (tap Character first).", { name: p.name })));
     }
     const faces = el("div", "power-faces");
     for (const a of pw.abilities.filter((x) => !x.star)) {
@@ -1452,9 +1526,9 @@ async function openPower() {
       b.type = "button";
       b.dataset.ability = a.id;
       const head = el("span", "pf-head");
-      head.append(el("span", "pf-name", a.name));
-      if (how.boosted) head.append(el("span", "chip gold", `${charName(character)} boost`));
-      b.append(head, el("span", "pf-text", how.text));
+      head.append(el("span", "pf-name", word(a.name)));
+      if (how.boosted) head.append(el("span", "chip gold", t("{character} boost", { character: charName(character) })));
+      b.append(head, el("span", "pf-text", word(how.text)));
       b.title = (how.quote || []).join(" ");
       b.addEventListener("click", () => answerDialog({ a, how, character }));
       faces.append(b);
@@ -1464,8 +1538,8 @@ async function openPower() {
     sb.type = "button";
     sb.dataset.ability = "super_star";
     const head = el("span", "pf-head");
-    head.append(el("span", "pf-name", "Super Star"));
-    sb.append(head, el("span", "pf-text", star ? star.text : "Pick a character first"));
+    head.append(el("span", "pf-name", t("Super Star")));
+    sb.append(head, el("span", "pf-text", star ? word(star.text) : t("Pick a character first")));
     sb.disabled = !star;
     if (star) sb.addEventListener("click", () => answerDialog({ a: star, how: { ...star, boosted: false }, character }));
     faces.append(sb);
@@ -1473,8 +1547,8 @@ async function openPower() {
     box.replaceChildren(...parts);
   };
   draw();
-  const picked = await ask(`${p.name}: Power-up`, ["Tap what the Power-up die shows (or Super Star)."],
-    [{ label: "Cancel", value: false, cls: "quiet" }], "power", box);
+  const picked = await ask(t("{name}: Power-up", { name: p.name }), [t("Tap what the Power-up die shows (or Super Star).")],
+    [{ label: t("Cancel"), value: false, cls: "quiet" }], "power", box);
   if (!picked) return;
   const body = { player: p.id, ability: picked.a.star ? "super_star" : picked.a.id };
   if (chars.length > 1 && picked.character) body.character = picked.character;
@@ -1482,7 +1556,7 @@ async function openPower() {
   if (!details) return;
   write(`ability:${p.id}`, "/api/abilities", details, { button: $("pad-power") }).then((move) => {
     resetPay();
-    undoSnack(move, `${p.name}: ${picked.how.name}`);
+    undoSnack(move, t("{name}: {ability}", { name: p.name, ability: word(picked.how.name) }));
   }).catch(() => {});
 }
 
@@ -1508,10 +1582,10 @@ async function powerDetails(p, how, body) {
     return [];
   };
   if (choose) {
-    targetSet.append(el("legend", "", how.targets === "two" ? "Who: one or two players" : "Who"));
+    targetSet.append(el("legend", "", how.targets === "two" ? t("Who: one or two players") : t("Who")));
     const list = el("div", "pick-list chips");
     for (const x of others) {
-      const row = playerRow(x, how.targets === "two" ? "checkbox" : "radio", "target", false, false, x.in_jail ? "in Jail" : "");
+      const row = playerRow(x, how.targets === "two" ? "checkbox" : "radio", "target", false, false, x.in_jail ? t("in Jail") : "");
       list.append(row);
     }
     list.addEventListener("change", () => {
@@ -1527,10 +1601,11 @@ async function powerDetails(p, how, body) {
     box.append(targetSet);
   }
   if (typedKind) {
-    const label = { roll: "The numbered die rolled", rent: "Rent counted (coins)", upto: `Coins dropped (0 to ${how.coins})` }[typedKind];
+    const label = typedKind === "roll" ? t("The numbered die rolled") : typedKind === "rent" ? t("Rent counted (coins)")
+      : t("Coins dropped (0 to {coins})", { coins: how.coins });
     coinSet.append(el("legend", "", label));
     if (typedKind === "rent") {
-      const input = Object.assign(document.createElement("input"), { id: "power-coins", type: "number", min: "0", max: "200", inputMode: "numeric", placeholder: "coins" });
+      const input = Object.assign(document.createElement("input"), { id: "power-coins", type: "number", min: "0", max: "200", inputMode: "numeric", placeholder: t("coins") });
       input.setAttribute("aria-label", label);
       input.addEventListener("input", () => { const n = Number(input.value); coins = input.value !== "" && Number.isInteger(n) && n >= 0 ? n : null; draw(); });
       coinSet.append(input);
@@ -1550,9 +1625,10 @@ async function powerDetails(p, how, body) {
   }
   if (how.spaces_instead) {
     const set = el("fieldset", "pick-set");
-    set.append(el("legend", "", "Coins, or spaces instead"));
+    set.append(el("legend", "", t("Coins, or spaces instead")));
     const list = el("div", "pick-list chips");
-    for (const [value, text] of [[false, `Collect ${plural(how.coins, "coin")}`], [true, `Up to ${how.coins} spaces`]]) {
+    for (const [value, text] of [[false, tn("Collect {n} coin", "Collect {n} coins", how.coins)],
+                                 [true, tn("Up to {n} space", "Up to {n} spaces", how.coins)]]) {
       const row = el("label", "pick-row" + (instead === value ? " on" : ""));
       row.style.setProperty("--colour", p.colour);
       const input = Object.assign(document.createElement("input"), { type: "radio", name: "instead", value: String(value), checked: instead === value });
@@ -1564,8 +1640,9 @@ async function powerDetails(p, how, body) {
     box.append(set);
   }
   box.append(spaceSet);
-  const asked = ask(how.boosted ? `${how.name}: ${charName(how.character)}'s boost` : how.name, [how.text],
-    [{ label: "Cancel", value: false, cls: "quiet" }, { label: "Use it", value: true, cls: "pay-now" }], "power-detail", box);
+  const asked = ask(how.boosted ? t("{ability}: {character}'s boost", { ability: word(how.name), character: charName(how.character) }) : word(how.name),
+    [word(how.text)],
+    [{ label: t("Cancel"), value: false, cls: "quiet" }, { label: t("Use it"), value: true, cls: "pay-now" }], "power-detail", box);
   const go = $("dialog-buttons").lastElementChild;
   let spacesKey = null;
   const drawSpaces = () => {
@@ -1576,23 +1653,24 @@ async function powerDetails(p, how, body) {
     spaceSet.hidden = !who.length;
     const names = spaceNames();
     const board = boardRules();
-    spaceSet.replaceChildren(el("legend", "", "Where each one drops: the space they stand on"));
+    spaceSet.replaceChildren(el("legend", "", t("Where each one drops: the space they stand on")));
     for (const x of who) {
       const line = el("div", "where-row");
       line.style.setProperty("--colour", x.colour);
       line.dataset.player = x.id;
       if (x.in_jail) {
-        line.append(el("span", "where-who", x.name), el("span", "where-jail", `in Jail: drops on ${board.jail_space}`));
+        line.append(el("span", "where-who", x.name), el("span", "where-jail", t("in Jail: drops on {space}", { space: word(board.jail_space) })));
         spaceSet.append(line);
         continue;
       }
-      const label = el("label", "where-label", `${x.name} stands on`);
+      const label = el("label", "where-label", t("{name} stands on", { name: x.name }));
       const select = document.createElement("select");
       select.className = "where-space";
       select.id = `where-${x.id}`;
-      select.append(new Option("Pick a space…", ""), ...names.map((n) => new Option(n, n)), new Option("Another space…", "*other"));
-      const typed = Object.assign(document.createElement("input"), { className: "where-other", maxLength: 40, autocomplete: "off", placeholder: "as printed on the board" });
-      typed.setAttribute("aria-label", `${x.name}: another space`);
+      select.append(new Option(t("Pick a space…"), ""), ...names.map((n) => new Option(word(n), n)), new Option(t("Another space…"), "*other"));
+      const typed = Object.assign(document.createElement("input"), { className: "where-other", maxLength: 40, autocomplete: "off",
+                                                                     placeholder: t("as printed on the board") });
+      typed.setAttribute("aria-label", t("{name}: another space", { name: x.name }));
       const had = where.get(x.id);
       if (had && names.some((n) => n === had)) select.value = had;
       else if (had) { select.value = "*other"; typed.value = had; }
@@ -1615,12 +1693,12 @@ async function powerDetails(p, how, body) {
     const who = droppers();
     const missingSpace = who.find((x) => !x.in_jail && !where.get(x.id));
     let need = null;
-    if (choose && !targets.length) need = how.targets === "two" ? "Pick one or two players" : "Pick a player";
-    else if (typedKind && coins === null) need = typedKind === "roll" ? "Tap the roll" : typedKind === "rent" ? "Type the rent" : "How many coins?";
-    else if (missingSpace) need = `Where is ${missingSpace.name}?`;
+    if (choose && !targets.length) need = how.targets === "two" ? t("Pick one or two players") : t("Pick a player");
+    else if (typedKind && coins === null) need = typedKind === "roll" ? t("Tap the roll") : typedKind === "rent" ? t("Type the rent") : t("How many coins?");
+    else if (missingSpace) need = t("Where is {name}?", { name: missingSpace.name });
     go.dataset.off = need ? "1" : "";
     if (!go.classList.contains("arming")) go.disabled = Boolean(need);
-    go.textContent = need || `Use ${how.name}`;
+    go.textContent = need || t("Use {ability}", { ability: word(how.name) });
   };
   draw();
   if (!(await asked)) return null;
@@ -1658,14 +1736,14 @@ async function openFlip(button) {
   const fields = [];
   let required = v.required ?? null;
   let payTo = v.pay_to || "bank";
-  const [flipBox, flipper] = [el("label", "card-field wide", "Flipped by"), document.createElement("select")];
+  const [flipBox, flipper] = [el("label", "card-field wide", t("Flipped by")), document.createElement("select")];
   flipper.id = "card-flipper";
   fillSelect(flipper, false, state.current_player ?? undefined);
   flipBox.append(flipper);
   if (race) {
-    const [feeBox, fee] = numberField("card-fee", "Entry fee", v.fee);
+    const [feeBox, fee] = numberField("card-fee", t("Entry fee"), v.fee);
     const prizeBox = el("fieldset", "pick-set wide prize-set");
-    prizeBox.append(el("legend", "", "Prizes by place (coins)"));
+    prizeBox.append(el("legend", "", t("Prizes by place (coins)")));
     const row = el("div", "prize-row");
     const places = Math.max(1, Math.min(4, Math.max(active().length, (v.prizes || []).length)));
     const prizes = [];
@@ -1675,7 +1753,7 @@ async function openFlip(button) {
       prizes.push(input);
     }
     prizeBox.append(row);
-    const [pointsBox, points] = numberField("card-points", "Points", v.points);
+    const [pointsBox, points] = numberField("card-points", t("Points"), v.points);
     box.append(feeBox, pointsBox, prizeBox, flipBox);
     fields.push(fee, points, ...prizes);
     box.read = () => {
@@ -1685,9 +1763,9 @@ async function openFlip(button) {
     };
     box.ready = () => fee.value !== "" && points.value !== "" && prizes[0].value !== "";
   } else {
-    const [costBox, cost] = numberField("card-cost", "Roll cost", v.cost);
+    const [costBox, cost] = numberField("card-cost", t("Roll cost"), v.cost);
     const reqSet = el("fieldset", "pick-set wide");
-    reqSet.append(el("legend", "", "Roll needed to win (or higher)"));
+    reqSet.append(el("legend", "", t("Roll needed to win (or higher)")));
     const keys = el("div", "drop-keys need-keys");
     for (let n = 1; n <= 6; n++) {
       const k = el("button", "drop-key", n);
@@ -1698,9 +1776,9 @@ async function openFlip(button) {
     }
     reqSet.append(keys);
     const payTo_ = el("fieldset", "pick-set wide");
-    payTo_.append(el("legend", "", "The roll cost goes to"));
+    payTo_.append(el("legend", "", t("The roll cost goes to")));
     const payList = el("div", "pick-list chips pay-to");
-    for (const [value, text] of [["bank", "the Bank"], ["card", "the Boss card"]]) {
+    for (const [value, text] of [["bank", t("the Bank")], ["card", t("the Boss card")]]) {
       const row = el("label", "pick-row");
       row.style.setProperty("--colour", "#e8a800");
       const input = Object.assign(document.createElement("input"), { type: "radio", name: "pay_to", value, checked: payTo === value });
@@ -1709,18 +1787,19 @@ async function openFlip(button) {
       payList.append(row);
     }
     payTo_.append(payList);
-    const [bonusBox, bonus] = numberField("card-bonus", "Bonus coins", v.bonus);
-    const [pointsBox, points] = numberField("card-points", "Points", v.points);
+    const [bonusBox, bonus] = numberField("card-bonus", t("Bonus coins"), v.bonus);
+    const [pointsBox, points] = numberField("card-points", t("Points"), v.points);
     box.append(costBox, pointsBox, reqSet, payTo_, bonusBox, flipBox);
     fields.push(cost, bonus, points);
     box.read = () => ({ cost: Number(cost.value), required, pay_to: payTo, bonus: Number(bonus.value), points: Number(points.value) });
     box.ready = () => cost.value !== "" && bonus.value !== "" && points.value !== "" && required !== null;
   }
-  const name = `${c.card_name} ${next.number}`;
-  const lines = [next.values ? `As typed in an earlier game: check them against the card.` : `Type the numbers printed on ${name}.`];
-  if (next.final) lines.push(race ? "The final Race: its prize is a rematch, then the game ends." : "The final Boss: the game ends when this fight is over.");
-  const asked = ask(next.final ? `Final ${race ? "Race" : "Boss"}: ${name}` : `Flip ${name}`, lines,
-    [{ label: "Cancel", value: false, cls: "quiet" }, { label: `Flip ${name}`, value: true, cls: "pay-now" }], "flip", box);
+  const name = cardLabel(c, next.number);
+  const lines = [next.values ? t("As typed in an earlier game: check them against the card.") : t("Type the numbers printed on {card}.", { card: name })];
+  if (next.final) lines.push(race ? t("The final Race: its prize is a rematch, then the game ends.") : t("The final Boss: the game ends when this fight is over."));
+  const heading = !next.final ? t("Flip {card}", { card: name }) : race ? t("Final Race: {card}", { card: name }) : t("Final Boss: {card}", { card: name });
+  const asked = ask(heading, lines,
+    [{ label: t("Cancel"), value: false, cls: "quiet" }, { label: t("Flip {card}", { card: name }), value: true, cls: "pay-now" }], "flip", box);
   const go = $("dialog-buttons").lastElementChild;
   box.draw = () => {
     for (const r of box.querySelectorAll(".pick-row")) r.classList.toggle("on", r.querySelector("input").checked);
@@ -1728,18 +1807,27 @@ async function openFlip(button) {
     const ready = box.ready();
     go.dataset.off = ready ? "" : "1";
     if (!go.classList.contains("arming")) go.disabled = !ready;
-    go.textContent = ready ? `Flip ${name}` : "Type the card's numbers";
+    go.textContent = ready ? t("Flip {card}", { card: name }) : t("Type the card's numbers");
   };
   box.addEventListener("input", box.draw);
   box.draw();
   if (!(await asked)) return;
   const body = { action: "open", card: box.read(), player: Number(flipper.value) };
-  write("contest:open", contestPath(), body, { button }).then((move) => undoSnack(move, `${name} is open`)).catch(() => {});
+  write("contest:open", contestPath(), body, { button }).then((move) => undoSnack(move, t("{card} is open", { card: name }))).catch(() => {});
 }
 
 // A move's own words in the snackbar, with Undo (a contest step moves no coins and is a move).
 function undoSnack(move, fallback) {
-  snack(move.message || move.text || fallback, "Undo", () => undoLatest(move.id));
+  snack(heard(move, "message") || heard(move, "text") || fallback, t("Undo"), () => undoLatest(move.id));
+}
+
+// A contest card by its name and number ("Boss 3").
+function cardLabel(c, number) { return `${word(c.card_name)} ${number}`; }
+
+// Names as a list: "A and B", "A, B and C".
+function andList(names) {
+  if (names.length < 2) return names.join("");
+  return t("{names} and {last}", { names: names.slice(0, -1).join(", "), last: names[names.length - 1] });
 }
 
 function contestWrite(action, body, button, fallback) {
@@ -1751,14 +1839,14 @@ function cardChips(card, race) {
   const chips = el("div", "contest-chips");
   const add = (text, cls) => chips.append(el("span", `chip ${cls || ""}`.trim(), text));
   if (race) {
-    add(`fee ${card.fee}`, "coin");
+    add(t("fee {coins}", { coins: card.fee }), "coin");
     add(card.prizes.map((n, i) => `${ordinal(i + 1)} ${n}`).join(" · "), "gold");
   } else {
-    add(`cost ${card.cost}${card.pay_to === "card" ? " onto the card" : ""}`, "coin");
-    add(`needs ${card.required}+ (${card.chance})`, "gold");
-    if (card.bonus) add(`bonus ${card.bonus}`, "good coin");
+    add(card.pay_to === "card" ? t("cost {coins} onto the card", { coins: card.cost }) : t("cost {coins}", { coins: card.cost }), "coin");
+    add(t("needs {roll}+ ({chance})", { roll: card.required, chance: card.chance }), "gold");
+    if (card.bonus) add(t("bonus {coins}", { coins: card.bonus }), "good coin");
   }
-  add(`${card.points} points`);
+  add(pointWords(card.points));
   return chips;
 }
 
@@ -1766,7 +1854,7 @@ function rollButton(who) {
   const b = el("button", "big contest-roll write");
   b.type = "button";
   b.id = "contest-press";
-  b.append(el("span", "cr-block", "?"), el("span", "cr-words", `Press the block for ${title(who)}`));
+  b.append(el("span", "cr-block", "?"), el("span", "cr-words", t("Press the block for {name}", { name: title(who) })));
   b.addEventListener("click", () => $("press").click());
   b.disabled = held.has($("press"));
   return b;
@@ -1798,21 +1886,22 @@ function renderContest() {
 
 function flipBar(c, next) {
   if (next.number === null) {  // every card played and the game still open: count it here
-    const b = el("button", "big contest-flip write", "Count the final score");
+    const b = el("button", "big contest-flip write", t("Count the final score"));
     b.type = "button";
     b.addEventListener("click", () => $("end").click());
-    return [el("p", "contest-note", `Every ${c.card_name} card has been played.`), b];
+    return [el("p", "contest-note", t("Every {card} card has been played.", { card: word(c.card_name) })), b];
   }
   const b = el("button", "big contest-flip write");
   b.type = "button";
   b.id = "contest-flip";
-  const fight = c.kind === "race" ? "a Race" : "a Boss fight";
+  const race = c.kind === "race";
   const who = next.due && state.current_player !== null ? title(state.current_player) : null;
   if (next.due) b.classList.add("due");
-  b.append(el("span", "cf-main", `Flip ${c.card_name} ${next.number}`),
-           el("span", "cf-sub", (who ? `${who} passed GO: ${fight} at the end of the turn`
-             : `when someone lands on or passes GO: ${fight}`)
-             + (next.final ? (c.kind === "race" ? " (the final Race)" : " (the final Boss fight)") : "")));
+  const sub = who ? (race ? t("{name} passed GO: a Race at the end of the turn", { name: who })
+                           : t("{name} passed GO: a Boss fight at the end of the turn", { name: who }))
+    : race ? t("when someone lands on or passes GO: a Race") : t("when someone lands on or passes GO: a Boss fight");
+  b.append(el("span", "cf-main", t("Flip {card}", { card: cardLabel(c, next.number) })),
+           el("span", "cf-sub", sub + (next.final ? " " + (race ? t("(the final Race)") : t("(the final Boss fight)")) : "")));
   b.addEventListener("click", () => openFlip(b));
   return [b];
 }
@@ -1820,14 +1909,14 @@ function flipBar(c, next) {
 function contestHead(name, card, race, final) {
   const head = el("div", "contest-head");
   const titleRow = el("h2", "contest-title", name);
-  if (final) titleRow.append(el("span", "chip bad", race ? "final Race" : "final Boss"));
+  if (final) titleRow.append(el("span", "chip bad", race ? t("final Race") : t("final Boss")));
   head.append(titleRow, cardChips(card, race));
   return head;
 }
 
 function fightPanel(f, c) {
   const card = f.card;
-  const parts = [contestHead(`${c.card_name} ${card.number}`, card, false, f.final)];
+  const parts = [contestHead(cardLabel(c, card.number), card, false, f.final)];
   // Who may fight, in order: their rolls, passes, whose choice it is.
   const list = el("ol", "contest-order");
   for (const id of f.order) {
@@ -1836,45 +1925,50 @@ function fightPanel(f, c) {
     li.style.setProperty("--colour", p ? p.colour : "#9a9ac0");
     li.append(el("span", "co-name", title(id)));
     const rolls = f.rolls.filter((r) => r.player === id);
-    for (const r of rolls) li.append(el("span", "chip " + (r.roll >= card.required ? "good" : "bad"), `rolled ${r.roll}`));
-    if (f.passed.includes(id)) li.append(el("span", "chip", "passed"));
-    if (f.winner === id) { li.classList.add("won"); li.append(el("span", "chip gold", "won")); }
-    if (f.up === id) { li.classList.add("up"); li.append(el("span", "chip now", "to choose")); }
-    if (f.fighter === id) { li.classList.add("up"); li.append(el("span", "chip now", "paid: rolling")); }
+    for (const r of rolls) li.append(el("span", "chip " + (r.roll >= card.required ? "good" : "bad"), t("rolled {roll}", { roll: r.roll })));
+    if (f.passed.includes(id)) li.append(el("span", "chip", t("passed")));
+    if (f.winner === id) { li.classList.add("won"); li.append(el("span", "chip gold", t("won"))); }
+    if (f.up === id) { li.classList.add("up"); li.append(el("span", "chip now", t("to choose"))); }
+    if (f.fighter === id) { li.classList.add("up"); li.append(el("span", "chip now", t("paid: rolling"))); }
     list.append(li);
   }
   parts.push(list);
-  if (card.pay_to === "card" && f.pot) parts.push(el("p", "contest-note", `On the card: ${plural(f.pot, "coin")} (the winner takes them)`));
+  if (card.pay_to === "card" && f.pot) {
+    parts.push(el("p", "contest-note", tn("On the card: {n} coin (the winner takes them)", "On the card: {n} coins (the winner takes them)", f.pot)));
+  }
   if (f.fighter !== null) {
-    parts.push(el("p", "contest-say", watching() ? `Press the block for ${title(f.fighter)}: ${card.required} or more wins`
-      : `${title(f.fighter)} paid ${card.cost}: ${card.required} or more wins`));
+    parts.push(el("p", "contest-say", watching()
+      ? t("Press the block for {name}: {roll} or more wins", { name: title(f.fighter), roll: card.required })
+      : t("{name} paid {cost}: {roll} or more wins", { name: title(f.fighter), cost: card.cost, roll: card.required })));
     if (!watching()) parts.push(rollButton(f.fighter));
   } else if (f.up !== null) {
     const p = player(f.up);
     const poor = p && p.balance < card.cost;
-    parts.push(el("p", "contest-say", `${title(f.up)}: fight or pass?`));
+    parts.push(el("p", "contest-say", t("{name}: fight or pass?", { name: title(f.up) })));
     if (!watching()) {
       const row = el("div", "contest-buttons write");
-      const fightB = el("button", "big battle-go", poor ? `Can't pay ${card.cost}` : `Fight: pay ${card.cost}`);
+      const fightB = el("button", "big battle-go", poor ? t("Can't pay {cost}", { cost: card.cost }) : t("Fight: pay {cost}", { cost: card.cost }));
       fightB.type = "button";
       fightB.id = "contest-fight";
       fightB.disabled = poor;
-      fightB.addEventListener("click", () => contestWrite("fight", { action: "fight", player: f.up }, fightB, `${title(f.up)} fights`).catch(() => {}));
-      const passB = el("button", "big quiet", "Pass");
+      fightB.addEventListener("click", () => contestWrite("fight", { action: "fight", player: f.up }, fightB, t("{name} fights", { name: title(f.up) })).catch(() => {}));
+      const passB = el("button", "big quiet", t("Pass"));
       passB.type = "button";
       passB.id = "contest-pass";
-      passB.addEventListener("click", () => contestWrite("pass", { action: "pass", player: f.up }, passB, `${title(f.up)} passes`).catch(() => {}));
+      passB.addEventListener("click", () => contestWrite("pass", { action: "pass", player: f.up }, passB, t("{name} passes", { name: title(f.up) })).catch(() => {}));
       row.append(fightB, passB);
       parts.push(row);
     }
   } else if (f.over) {
     const result = el("div", "contest-result " + (f.winner !== null ? "won" : "away"));
     if (f.winner !== null) {
-      result.append(el("strong", "", `${title(f.winner)} beats ${c.card_name} ${card.number}!`));
-      const got = [card.bonus ? `+${card.bonus} bonus` : "the card's Bonus by hand", f.pot ? `+${f.pot} from the card` : "", `keeps the card: ${card.points} points`].filter(Boolean);
+      result.append(el("strong", "", t("{name} beats {card}!", { name: title(f.winner), card: cardLabel(c, card.number) })));
+      const got = [card.bonus ? t("+{coins} bonus", { coins: card.bonus }) : t("the card's Bonus by hand"),
+                   f.pot ? t("+{coins} from the card", { coins: f.pot }) : "", keepsCard(card.points)].filter(Boolean);
       result.append(el("span", "", got.join(" · ")));
     } else {
-      result.append(el("strong", "", `${c.card_name} ${card.number} got away`), el("span", "", "Everyone passed: the card leaves the game."));
+      result.append(el("strong", "", t("{card} got away", { card: cardLabel(c, card.number) })),
+                    el("span", "", t("Everyone passed: the card leaves the game.")));
     }
     parts.push(result);
     parts.push(...closePart(f.final, c));
@@ -1882,17 +1976,22 @@ function fightPanel(f, c) {
   return parts;
 }
 
+function keepsCard(points) { return tn("keeps the card: {n} point", "keeps the card: {n} points", points); }
+
 function closePart(final, c, rematch) {
   const parts = [];
   if (final) {
-    parts.push(el("p", "contest-note final-note", `Final ${c.kind === "race" ? "Race" : "Boss"}: closing shows the final score; type Property points first`));
+    parts.push(el("p", "contest-note final-note", c.kind === "race"
+      ? t("Final Race: closing shows the final score; type Property points first")
+      : t("Final Boss: closing shows the final score; type Property points first")));
     if (!watching()) parts.push(pointsBox());
   }
   if (watching()) return parts;
-  const done = el("button", "big pay-now contest-done write", final ? (rematch === false ? "No rematch: final score" : "Done: the final score") : "Done");
+  const done = el("button", "big pay-now contest-done write",
+                  final ? (rematch === false ? t("No rematch: final score") : t("Done: the final score")) : t("Done"));
   done.type = "button";
   done.id = "contest-close";
-  done.addEventListener("click", () => contestWrite("close", { action: "close" }, done, "Closed").catch(() => {}));
+  done.addEventListener("click", () => contestWrite("close", { action: "close" }, done, t("Closed")).catch(() => {}));
   parts.push(done);
   return parts;
 }
@@ -1908,19 +2007,21 @@ function pointsBox() {
 
 function racePanel(r, c, next) {
   const card = r.card;
-  const parts = [contestHead(`${c.card_name} ${card.number}${r.rematch ? " (rematch)" : ""}`, card, true, r.final)];
+  const label = cardLabel(c, card.number);
+  const parts = [contestHead(r.rematch ? t("{card} (rematch)", { card: label }) : label, card, true, r.final)];
   if (!r.started) {
     const tickKey = String(card.number) + (r.rematch ? "r" : "");
     if (!raceTicks.has(tickKey)) raceTicks.set(tickKey, []);
     const ticks = raceTicks.get(tickKey);
-    parts.push(el("p", "contest-say", watching() ? "Players enter the race" : `Who races? Tick each player who pays ${card.fee} to enter`));
+    parts.push(el("p", "contest-say", watching() ? t("Players enter the race") : t("Who races? Tick each player who pays {fee} to enter", { fee: card.fee })));
     const list = el("div", "pick-list race-entries");
     for (const p of active()) {
       const entered = r.entrants.includes(p.id);
       const may = r.order.includes(p.id);
       const poor = p.balance < card.fee;
       const off = entered || !may || poor || watching();
-      const note = entered ? "entered" : !may ? "in Jail" : poor ? `has ${p.balance}` : ticks.includes(p.id) ? `${p.balance} → ${p.balance - card.fee}` : "";
+      const note = entered ? t("entered") : !may ? t("in Jail") : poor ? t("has {coins}", { coins: p.balance })
+        : ticks.includes(p.id) ? `${p.balance} → ${p.balance - card.fee}` : "";
       const row = playerRow(p, "checkbox", "racer", entered || ticks.includes(p.id), off, note);
       row.classList.toggle("on", entered || ticks.includes(p.id));
       row.querySelector("input").addEventListener("change", (ev) => {
@@ -1934,7 +2035,8 @@ function racePanel(r, c, next) {
     parts.push(list);
     if (!watching()) {
       const going = [...r.entrants, ...ticks.filter((id) => !r.entrants.includes(id))];
-      const start = el("button", "big pay-now write", going.length ? `Start: ${going.map(title).join(", ")} race` : "Nobody races: discard the card");
+      const start = el("button", "big pay-now write", going.length ? t("Start: {names} race", { names: going.map(title).join(", ") })
+        : t("Nobody races: discard the card"));
       start.type = "button";
       start.id = "contest-start";
       start.addEventListener("click", () => startRace(r, tickKey, start));
@@ -1956,41 +2058,46 @@ function racePanel(r, c, next) {
     parts.push(places);
   }
   if (!r.over) {
-    if (r.tied.length) parts.push(el("p", "contest-note tie-line", `Tie for ${ordinal(r.places.length + 1)}: ${r.tied.map(title).join(" and ")} roll again`));
+    if (r.tied.length) {
+      parts.push(el("p", "contest-note tie-line", t("Tie for {place}: {names} roll again",
+                                                    { place: ordinal(r.places.length + 1), names: andList(r.tied.map(title)) })));
+    }
     if (r.round.length) {
       const round = el("div", "contest-chips race-round");
       for (const x of r.round) round.append(el("span", "chip", `${title(x.player)} ${x.roll}`));
       parts.push(round);
     }
-    parts.push(el("p", "contest-say", watching() ? `Press the block for ${title(r.roller)}` : `${title(r.roller)} rolls next`));
+    parts.push(el("p", "contest-say", watching() ? t("Press the block for {name}", { name: title(r.roller) })
+      : t("{name} rolls next", { name: title(r.roller) })));
     if (!watching()) parts.push(rollButton(r.roller));
     return parts;
   }
   const result = el("div", "contest-result won");
-  result.append(el("strong", "", `${title(r.winner)} wins ${c.card_name} ${card.number}!`));
+  result.append(el("strong", "", t("{name} wins {card}!", { name: title(r.winner), card: label })));
   const rolled = r.rolls.map((x) => `${title(x.player)} ${x.roll}`).join(", ");
-  result.append(el("span", "", [`keeps the card: ${card.points} points`, rolled ? `rolls: ${rolled}` : "the only racer"].join(" · ")));
+  result.append(el("span", "", [keepsCard(card.points), rolled ? t("rolls: {rolls}", { rolls: rolled }) : t("the only racer")].join(" · ")));
   parts.push(result);
   if (r.final && !r.rematch && next && next.rematch_due && !watching()) {
-    parts.push(el("p", "contest-note final-note", "The final Race's prize: a rematch of any Grand Prix card a player holds. Closing shows the final score; type Property points first"));
+    parts.push(el("p", "contest-note final-note", t("The final Race's prize: a rematch of any Grand Prix card a player holds. Closing shows the final score; type Property points first")));
     parts.push(pointsBox());
-    const pick = el("label", "rematch-pick", "Rematch card");
+    const pick = el("label", "rematch-pick", t("Rematch card"));
     const select = document.createElement("select");
     select.id = "rematch-card";
     select.append(...next.held.map((n) => {
       const holder = state.players.find((p) => (p.won || []).includes(n));
-      return new Option(`${c.card_name} ${n}${holder ? ` (${holder.name}'s)` : ""}`, String(n));
+      const held = cardLabel(c, n);
+      return new Option(holder ? t("{card} ({name}'s)", { card: held, name: holder.name }) : held, String(n));
     }));
     pick.append(select);
     const row = el("div", "contest-buttons");
-    const again = el("button", "big pay-now", "Rematch");
+    const again = el("button", "big pay-now", t("Rematch"));
     again.type = "button";
     again.id = "contest-rematch";
-    again.addEventListener("click", () => contestWrite("rematch", { action: "open", rematch: Number(select.value) }, again, "Rematch").catch(() => {}));
-    const none = el("button", "big quiet", "No rematch: final score");
+    again.addEventListener("click", () => contestWrite("rematch", { action: "open", rematch: Number(select.value) }, again, t("Rematch")).catch(() => {}));
+    const none = el("button", "big quiet", t("No rematch: final score"));
     none.type = "button";
     none.id = "contest-close";
-    none.addEventListener("click", () => contestWrite("close", { action: "close" }, none, "Closed").catch(() => {}));
+    none.addEventListener("click", () => contestWrite("close", { action: "close" }, none, t("Closed")).catch(() => {}));
     row.append(again, none);
     parts.push(pick, row);
     return parts;
@@ -2007,12 +2114,12 @@ async function startRace(r, tickKey, button) {
       await write(`contest:enter:${id}`, "/api/race", { action: "enter", player: id }, { button });
     }
     if (!r.entrants.length && !todo.length) {
-      await contestWrite("close", { action: "close" }, button, "Nobody races: the card is discarded");
+      await contestWrite("close", { action: "close" }, button, t("Nobody races: the card is discarded"));
       return;
     }
     const move = await write("contest:start", "/api/race", { action: "start" }, { button });
     raceTicks.delete(tickKey);
-    undoSnack(move, "The race starts");
+    undoSnack(move, t("The race starts"));
   } catch (err) { /* shown at the top */ }
 }
 
@@ -2023,11 +2130,12 @@ function renderControls() {
   const what = state.undo;  // {move, text} or null; undefined from an older companion
   if (what === undefined) {
     $("undo-what").textContent = "";
-    undo.setAttribute("aria-label", "Undo the latest move");
+    undo.setAttribute("aria-label", t("Undo the latest move"));
   } else {
-    $("undo-what").textContent = what ? what.text : "nothing to undo";
-    undo.setAttribute("aria-label", what ? `Undo: ${what.text}` : "Nothing to undo");
-    undo.title = what ? `Undo: ${what.text}` : "Nothing to undo";
+    const move = heard(what, "text");
+    $("undo-what").textContent = what ? move : t("nothing to undo");
+    undo.setAttribute("aria-label", what ? t("Undo: {move}", { move }) : t("Nothing to undo"));
+    undo.title = what ? t("Undo: {move}", { move }) : t("Nothing to undo");
     undo.disabled = !what || held.has(undo);
   }
   const current = state.current_player;
@@ -2041,20 +2149,20 @@ function renderControls() {
 function undoLatest(moveId) {
   // The move the snackbar spoke of when its answer named it; else what Undo would undo now.
   const target = typeof moveId === "number" ? moveId : state.undo ? state.undo.move : undefined;
-  if (state.undo === null) { showError("There is nothing to undo."); return; }
+  if (state.undo === null) { showError(t("There is nothing to undo.")); return; }
   const body = target === undefined ? undefined : { move: target };
-  const text = state.undo ? state.undo.text : "";
+  const text = heard(state.undo, "text");
   write("undo", "/api/undo", body, { button: $("undo"), sticky: true }).then((reply) => {
-    const undid = reply.undid && reply.undid.text ? reply.undid.text : text;
-    snack(`Undone: ${undid}`, "Redo", redo);
+    const undid = reply.undid && reply.undid.text ? heard(reply.undid, "text") : text;
+    snack(t("Undone: {move}", { move: undid }), t("Redo"), redo);
   }).catch(() => {});
 }
 
 function redo() {
   const what = state.redo;
-  if (!what) { showError("There is nothing to redo now."); return; }
+  if (!what) { showError(t("There is nothing to redo now.")); return; }
   write("redo", "/api/redo", { move: what.move }, { sticky: true }).then(() => {
-    snack(`Redone: ${what.text}`, "Undo", () => undoLatest());
+    snack(t("Redone: {move}", { move: heard(what, "text") }), t("Undo"), () => undoLatest());
   }).catch(() => {});
 }
 
@@ -2070,14 +2178,14 @@ function historyItem(m) {
   const li = document.createElement("li");
   if (m.undone_by !== null) li.className = "undone";
   const what = document.createElement("span");
-  what.textContent = m.text;
+  what.textContent = heard(m, "text");
   li.append(what);
   const coins = m.entries.reduce((sum, e) => sum + e.amount, 0);
   if (coins && m.kind !== "opening") {
     const amt = document.createElement("span");
     amt.className = "amt";
     amt.textContent = String(coins);
-    amt.title = "coins";
+    amt.title = t("coins");
     li.append(amt);
   }
   shown.items.set(m.id, li);
@@ -2095,7 +2203,7 @@ function olderButton() {
   li.id = "history-more";
   const older = document.createElement("button");
   older.className = "big older";
-  older.textContent = "Older";
+  older.textContent = t("Older");
   older.addEventListener("click", () => {
     older.disabled = true;
     loadOlder().catch(() => {}).finally(() => { older.disabled = false; });
@@ -2168,7 +2276,7 @@ function setTimer(t, what) {
   timer = t;
   timerDeadline = performance.now() + (t ? t.remaining * 1000 : 0);
   // The seconds are not a live region (a screen reader would say each one): time-up is said.
-  if (what === "time_up") { timeUpUntil = performance.now() + 4000; announce("Time's up!"); }
+  if (what === "time_up") { timeUpUntil = performance.now() + 4000; announce(t("Time's up!")); }
   if (what === "started") timeUpUntil = 0;
   const seconds = $("timer-seconds");
   if (t && !seconds.dataset.chosen) seconds.value = t.seconds;
@@ -2187,39 +2295,42 @@ function drawTimer() {
   const shownLeft = running ? String(Math.ceil(left)) : up ? "0" : timer ? String(Math.round(timer.seconds)) : "–";
   $("timer-left").textContent = shownLeft;
   box.classList.toggle("idle", !running && !up);
-  $("timer-what").textContent = running ? (timer.label || "Time is running")
-    : up ? "Time's up!" : timer && timer.lever ? "Lever timer: pull the lever back and let go"
-    : "Timer: start it here";
+  $("timer-what").textContent = running ? (timer.label ? heard(timer, "label") : t("Time is running"))
+    : up ? t("Time's up!") : timer && timer.lever ? t("Lever timer: pull the lever back and let go")
+    : t("Timer: start it here");
   $("timer-fill").style.width = running && timer.duration
     ? `${Math.min(100, (100 * left) / timer.duration)}%` : "0%";
   $("timer-stop").disabled = !running;
   // The header's compact timer (landscape): seconds left and one start/stop button.
   const head = $("htimer");
-  $("htimer-left").textContent = shownLeft === "–" ? "–" : `${shownLeft} s`;
+  $("htimer-left").textContent = shownLeft === "–" ? "–" : t("{seconds} s", { seconds: shownLeft });
   head.className = "htimer " + (up ? "up" : running ? (left <= LAST_SECONDS ? "running urgent" : "running") : "idle");
   const go = $("htimer-go");
-  go.textContent = running ? "Stop" : "Start";
-  go.setAttribute("aria-label", running ? "Stop the timer" : "Start the timer");
+  go.textContent = running ? t("Stop") : t("Start");
+  go.setAttribute("aria-label", running ? t("Stop the timer") : t("Start the timer"));
 }
 setInterval(drawTimer, 100);
 
 // -- cards: taps on the reader, new cards to give to a player (or an action), one step each ------
 
 const cardChoice = new Map();  // uid -> what was picked under "New cards"
-const CARD_ACTIONS = { next_player: "Next player", pass_go: "Pass GO", press: "Press the block",
-                       timer: "Start/stop the timer", undo: "Undo" };
+function cardActions() {
+  return { next_player: t("Next player"), pass_go: t("Pass GO"), press: t("Press the block"),
+           timer: t("Start/stop the timer"), undo: t("Undo") };
+}
 
 async function loadActivity() {
   const data = await authGet("/api/activity").then((r) => r.json());
   const reader = data.reader;
-  $("reader-status").textContent = !reader ? "· no reader configured"
-    : `· ${reader.protocol} on ${reader.port}: ${reader.connected ? "connected" : "not connected"}`;
+  const where = reader ? { protocol: reader.protocol, port: reader.port } : null;
+  $("reader-status").textContent = !reader ? t("· no reader configured")
+    : reader.connected ? t("· {protocol} on {port}: connected", where) : t("· {protocol} on {port}: not connected", where);
   // Tables without a reader never see this section; with one, it shows taps and the link.
   $("taps").hidden = data.activity.length === 0 && !(reader && reader.connected);
   $("activity").replaceChildren(...data.activity.slice(0, 12).map((a) => {
     const li = document.createElement("li");
     const what = document.createElement("span");
-    what.textContent = a.did;
+    what.textContent = heard(a, "did");
     const uid = document.createElement("span");
     uid.className = "uid";
     uid.textContent = a.uid;
@@ -2234,9 +2345,9 @@ async function loadActivity() {
     label.className = "uid";
     label.textContent = uid;
     const pick = document.createElement("select");
-    pick.setAttribute("aria-label", "What this card does");
+    pick.setAttribute("aria-label", t("What this card does"));
     pick.append(...state.players.map((p) => new Option(p.name, "p" + p.id)));
-    for (const [key, text] of Object.entries(CARD_ACTIONS)) pick.append(new Option(text, "a" + key));
+    for (const [key, text] of Object.entries(cardActions())) pick.append(new Option(text, "a" + key));
     // Another tap rebuilds this list: keep what was picked for this card.
     if (cardChoice.has(uid) && [...pick.options].some((o) => o.value === cardChoice.get(uid))) {
       pick.value = cardChoice.get(uid);
@@ -2244,7 +2355,7 @@ async function loadActivity() {
     pick.addEventListener("change", () => cardChoice.set(uid, pick.value));
     const give = document.createElement("button");
     give.className = "big";
-    give.textContent = "Assign";
+    give.textContent = t("Assign");
     give.addEventListener("click", () => {
       const v = pick.value;
       const body = v[0] === "p" ? { uid, player: Number(v.slice(1)) } : { uid, action: v.slice(1) };
@@ -2332,9 +2443,9 @@ function qrNode(svgText) {
 async function phoneLink(p) {
   const button = $("pad-phone");
   if (p.linked) {  // a new link turns the old one off: asked first
-    const choice = await ask(`${p.name}'s phone is linked`,
-      [`A new link (and QR code) stops the one ${p.name}'s phone has now; Turn off stops it with none new.`],
-      [{ label: "Turn off", value: "off", cls: "warn" }, { label: "New link", value: "new" }], "phone-linked");
+    const choice = await ask(t("{name}'s phone is linked", { name: p.name }),
+      [t("A new link (and QR code) stops the one {name}'s phone has now; Turn off stops it with none new.", { name: p.name })],
+      [{ label: t("Turn off"), value: "off", cls: "warn" }, { label: t("New link"), value: "new" }], "phone-linked");
     if (choice === "off") { turnOffPhone(p); return; }
     if (choice !== "new") return;
   }
@@ -2348,14 +2459,15 @@ async function phoneLink(p) {
   qr.className = "qr";
   qr.id = "qr";
   const node = qrNode(reply.qr_svg);
-  if (node) { node.setAttribute("aria-label", `QR code of ${p.name}'s link`); qr.append(node); }
+  if (node) { node.setAttribute("aria-label", t("QR code of {name}'s link", { name: p.name })); qr.append(node); }
   const link = document.createElement("p");
   link.className = "qr-link";
   link.textContent = reply.lan_link || reply.link || "";
   box.append(qr, link);
-  const answer = await ask(`${reply.name || p.name}'s phone`,
-    [`Scan it with ${reply.name || p.name}'s phone (or open the link): they see their own coins and the table, and pay from their own account only.`],
-    [{ label: "Turn off", value: "off", cls: "warn" }, { label: "Done", value: "done" }],
+  const name = reply.name || p.name;
+  const answer = await ask(t("{name}'s phone", { name }),
+    [t("Scan it with {name}'s phone (or open the link): they see their own coins and the table, and pay from their own account only.", { name })],
+    [{ label: t("Turn off"), value: "off", cls: "warn" }, { label: t("Done"), value: "done" }],
     "phone-link", box);
   if (answer === "off") turnOffPhone(p);
   else resetPay();
@@ -2363,7 +2475,7 @@ async function phoneLink(p) {
 
 function turnOffPhone(p) {
   write(`unlink:${p.id}`, `/api/players/${p.id}/link`, undefined, { method: "DELETE" })
-    .then(() => { resetPay(); snack(`${p.name}'s phone link is off`); })
+    .then(() => { resetPay(); snack(t("{name}'s phone link is off", { name: p.name })); })
     .catch(() => {});
 }
 
@@ -2373,7 +2485,13 @@ let editions = [];
 
 async function loadEditions() {
   editions = (await fetch("/api/editions").then((r) => r.json())).editions;
-  $("ng-edition").replaceChildren(...editions.map((e) => new Option(e.name, e.id)));
+  renderEditions();
+}
+
+function renderEditions() {
+  const chosen = $("ng-edition").value;
+  $("ng-edition").replaceChildren(...editions.map((e) => new Option(word(e.name), e.id)));
+  if (chosen && editions.some((e) => e.id === chosen)) $("ng-edition").value = chosen;
   renderNames();
 }
 
@@ -2386,10 +2504,10 @@ function renderNames() {
   const defaults = typed.length ? typed : ["Mario", "Luigi", "Peach", "Yoshi"];
   names.replaceChildren(...Array.from({ length: edition.max_players }, (_, i) => {
     const input = document.createElement("input");
-    input.placeholder = `Player ${i + 1}` + (i >= edition.min_players ? " (optional)" : "");
+    input.placeholder = i >= edition.min_players ? t("Player {n} (optional)", { n: i + 1 }) : t("Player {n}", { n: i + 1 });
     input.value = defaults[i] || "";
     input.maxLength = 24;
-    input.setAttribute("aria-label", `Player ${i + 1}`);
+    input.setAttribute("aria-label", t("Player {n}", { n: i + 1 }));
     return input;
   }));
 }
@@ -2398,10 +2516,12 @@ function when(at) {
   if (at === null || at === undefined) return "";
   const date = typeof at === "number" ? new Date(at < 1e12 ? at * 1000 : at) : new Date(at);
   if (Number.isNaN(date.getTime())) return String(at);
-  return date.toLocaleString(undefined, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+  let locale;
+  try { locale = Intl.DateTimeFormat.supportedLocalesOf([currentLanguage()]).length ? currentLanguage() : undefined; } catch (_) { locale = undefined; }
+  return date.toLocaleString(locale, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
 }
 
-function gameWords(g) { return `${g.name || g.edition} · ${(g.players || []).join(", ")}`; }
+function gameWords(g) { return `${word(g.name) || g.edition} · ${(g.players || []).join(", ")}`; }
 
 let gamesAsked = 0;
 let gamesShown = "";
@@ -2419,12 +2539,12 @@ async function loadGames() {
     gamesShown = seen;
   } catch (err) {
     gamesShown = "";
-    list.replaceChildren(Object.assign(document.createElement("li"), { className: "muted", textContent: "The list of games is not available." }));
+    list.replaceChildren(Object.assign(document.createElement("li"), { className: "muted", textContent: t("The list of games is not available.") }));
     return;
   }
   const games = data.games || [];
   if (!games.length) {
-    list.replaceChildren(Object.assign(document.createElement("li"), { className: "muted", textContent: "No earlier games." }));
+    list.replaceChildren(Object.assign(document.createElement("li"), { className: "muted", textContent: t("No earlier games.") }));
     return;
   }
   list.replaceChildren(...games.map((g) => {
@@ -2435,19 +2555,19 @@ async function loadGames() {
     what.textContent = gameWords(g);
     const more = document.createElement("span");
     more.className = "game-when";
-    more.textContent = [when(g.created_at), g.ended ? "ended" : ""].filter(Boolean).join(" · ");
+    more.textContent = [when(g.created_at), g.ended ? t("ended") : ""].filter(Boolean).join(" · ");
     what.append(more);
     li.append(what);
     if (g.current) {
       const now = document.createElement("span");
       now.className = "game-now";
-      now.textContent = "playing now";
+      now.textContent = t("playing now");
       li.append(now);
     } else {
       const resume = document.createElement("button");
       resume.className = "big quiet";
       resume.type = "button";
-      resume.textContent = "Resume";
+      resume.textContent = t("Resume");
       resume.addEventListener("click", () => resumeGame(g, resume));
       li.append(resume);
     }
@@ -2456,17 +2576,18 @@ async function loadGames() {
 }
 
 function runningWords() {
-  if (!state) return "the game being played";
-  return `${state.game.name} with ${state.players.map((p) => p.name).join(", ")}`;
+  if (!state) return t("the game being played");
+  return t("{game} with {names}", { game: word(state.game.name), names: state.players.map((p) => p.name).join(", ") });
 }
 
 async function resumeGame(g, button) {
-  const ok = await ask(`Resume ${g.name || g.edition}?`,
-    [`${gameWords(g)} becomes the game the table plays. ${runningWords()} stops being played: it is kept as it is and can be resumed here.`],
-    [{ label: "Keep playing", value: false, cls: "quiet" }, { label: "Resume it", value: true }], "confirm-resume");
+  const ok = await ask(t("Resume {game}?", { game: word(g.name) || g.edition }),
+    [t("{game} becomes the game the table plays. {running} stops being played: it is kept as it is and can be resumed here.",
+       { game: gameWords(g), running: runningWords() })],
+    [{ label: t("Keep playing"), value: false, cls: "quiet" }, { label: t("Resume it"), value: true }], "confirm-resume");
   if (!ok) return;
   write(`resume:${g.id}`, `/api/games/${g.id}/resume`, undefined, { button })
-    .then(() => { snack(`Resumed: ${gameWords(g)}`); $("games-card").open = false; })
+    .then(() => { snack(t("Resumed: {game}", { game: gameWords(g) })); $("games-card").open = false; })
     .catch(() => {});
 }
 
@@ -2505,7 +2626,7 @@ function render() {
   for (const side of [pay.from, pay.to]) {  // a payer or payee who went out: start over
     if (side !== null && side !== "bank" && !(player(side) && !player(side).out)) { pay.from = pay.to = null; pay.digits = ""; }
   }
-  $("edition").textContent = "· " + state.game.name;
+  $("edition").textContent = "· " + word(state.game.name);
   document.body.classList.toggle("no-bank", state.game.bank === false);
   document.body.classList.toggle("ended", state.ended);
   renderRole();
@@ -2529,15 +2650,17 @@ function render() {
 // The bank is not saving (a full SD card, a read-only folder): said at the top until it is.
 function renderStorage(storage) {
   const el = $("storage");
-  const text = storage && storage.warning;
+  const text = storage && storage.warning ? heard(storage, "warning") : "";
   el.textContent = text || "";
   el.hidden = !text;
 }
 
+let linkLive = null;  // the link as last drawn (drawn again in another language); null: connecting
 function setLink(live) {
   const el = $("link");
+  linkLive = live;
   // Without a network (the page came from the service worker's cache) it says so.
-  el.textContent = live ? "live" : navigator.onLine === false ? "offline: reconnecting…" : "reconnecting…";
+  el.textContent = live ? t("live") : navigator.onLine === false ? t("offline: reconnecting…") : t("reconnecting…");
   el.className = "status " + (live ? "live" : "offline");
 }
 
@@ -2642,7 +2765,7 @@ $("press").addEventListener("click", () => {
   write("press", "/api/press", undefined, { button: $("press"), sticky: true, quiet: sounding })
     .then((reply) => {
       pulse(soundMs(reply));
-      if (reply.saved === false && reply.message) snack(reply.message);  // held: the disk refused it
+      if (reply.saved === false && reply.message) snack(heard(reply, "message"));  // held: the disk refused it
     })
     .catch((err) => { if (sounding(err)) pulse(1200); });
 });
@@ -2654,9 +2777,10 @@ $("next").addEventListener("click", async () => {
   if (next && next.due && next.number !== null && contestRules()) {
     // "At the end of your turn, if you landed on or passed GO, flip over the top card."
     const c = contestRules();
-    const answer = await ask(`Flip ${c.card_name} ${next.number}?`,
-      [`${title(from)} passed GO this turn: the top ${c.card_name} card is flipped at the end of it.`],
-      [{ label: "Next player", value: "next", cls: "quiet" }, { label: `Flip ${c.card_name} ${next.number}`, value: "flip" }],
+    const card = cardLabel(c, next.number);
+    const answer = await ask(t("Flip {card}?", { card }),
+      [t("{name} passed GO this turn: the top {card} card is flipped at the end of it.", { name: title(from), card: word(c.card_name) })],
+      [{ label: t("Next player"), value: "next", cls: "quiet" }, { label: t("Flip {card}", { card }), value: "flip" }],
       "flip-due");
     if (answer === "flip") { openFlip($("next")); return; }
     if (answer !== "next") return;
@@ -2664,26 +2788,26 @@ $("next").addEventListener("click", async () => {
   write("next", "/api/next", from === null ? {} : { from }, { button: $("next"), sticky: true })
     .then((reply) => {
       resetPay();
-      snack(reply.current_player === null || reply.current_player === undefined ? "Next player"
-        : `${title(reply.current_player)}'s turn`, "Undo", () => undoLatest(reply.move));
+      snack(reply.current_player === null || reply.current_player === undefined ? t("Next player")
+        : t("{name}'s turn", { name: title(reply.current_player) }), t("Undo"), () => undoLatest(reply.move));
     }).catch(() => {});
 });
 $("go").addEventListener("click", () => {
-  if (!state || state.current_player === null) { showError("Tap a player's tile, then Make current, first."); return; }
+  if (!state || state.current_player === null) { showError(t("Tap a player's tile, then Make current, first.")); return; }
   const who = state.current_player;
   write("go", "/api/go", { player: who }, { button: $("go"), sticky: true })
-    .then((reply) => snack(`${title(who)} passed GO: +${reply.amount}`, "Undo", () => undoLatest(reply.move)))
+    .then((reply) => snack(t("{name} passed GO: +{coins}", { name: title(who), coins: reply.amount }), t("Undo"), () => undoLatest(reply.move)))
     .catch(() => {});
 });
 $("jail").addEventListener("click", () => {
-  if (!state || state.current_player === null) { showError("Tap a player's tile, then Make current, first."); return; }
+  if (!state || state.current_player === null) { showError(t("Tap a player's tile, then Make current, first.")); return; }
   const who = state.current_player;
   write("jail", "/api/jail", { player: who }, { button: $("jail"), sticky: true })
-    .then((reply) => snack(`${title(who)} paid the jail fee: ${reply.amount}`, "Undo", () => undoLatest(reply.move)))
+    .then((reply) => snack(t("{name} paid the jail fee: {coins}", { name: title(who), coins: reply.amount }), t("Undo"), () => undoLatest(reply.move)))
     .catch(() => {});
 });
 $("end").addEventListener("click", () => {
-  if (!confirm("End the game now and count the final score?")) return;
+  if (!confirm(t("End the game now and count the final score?"))) return;
   write("end", "/api/end", undefined, { button: $("end"), sticky: true }).catch(() => {});
 });
 $("at-once").addEventListener("change", (ev) => {
@@ -2722,9 +2846,9 @@ $("bankrupt").addEventListener("submit", (ev) => {
   ev.preventDefault();
   const who = Number($("bankrupt-player").value);
   const to = side($("bankrupt-creditor").value);
-  if (!confirm(`${title(who)} is bankrupt to ${nameOf(to)}: what they have left goes there and they are out. Sure?`)) return;
+  if (!confirm(t("{name} is bankrupt to {creditor}: what they have left goes there and they are out. Sure?", { name: title(who), creditor: nameOf(to) }))) return;
   write("bankrupt", "/api/bankruptcy", { player: who, creditor: to }, { button: ev.target.querySelector("button") })
-    .then(() => snack(`${title(who)} is bankrupt to ${nameOf(to)}`, "Undo", () => undoLatest()))
+    .then(() => snack(t("{name} is bankrupt to {creditor}", { name: title(who), creditor: nameOf(to) }), t("Undo"), () => undoLatest()))
     .catch(() => {});
 });
 $("ng-edition").addEventListener("change", renderNames);
@@ -2733,13 +2857,14 @@ $("newgame").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const players = [...$("ng-names").querySelectorAll("input")].map((i) => i.value.trim()).filter(Boolean);
   const edition = editions.find((e) => e.id === $("ng-edition").value);
-  const name = edition ? edition.name : $("ng-edition").value;
-  const ok = await ask(`Start a new game of ${name}?`,
-    [`${players.join(", ")} start with the edition's coins. ${runningWords()} stops being the game played: it ends nothing, stays in the bank and can be resumed from Earlier games.`],
-    [{ label: "Keep playing", value: false, cls: "quiet" }, { label: "Start the new game", value: true }], "confirm-new-game");
+  const name = edition ? word(edition.name) : $("ng-edition").value;
+  const ok = await ask(t("Start a new game of {edition}?", { edition: name }),
+    [t("{players} start with the edition's coins. {running} stops being the game played: it ends nothing, stays in the bank and can be resumed from Earlier games.",
+       { players: players.join(", "), running: runningWords() })],
+    [{ label: t("Keep playing"), value: false, cls: "quiet" }, { label: t("Start the new game"), value: true }], "confirm-new-game");
   if (!ok) return;
   write("newgame", "/api/games", { edition: $("ng-edition").value, players }, { button: ev.target.querySelector("button[type=submit]") })
-    .then(() => { $("games-card").open = false; snack(`New game: ${name} with ${players.join(", ")}`); })
+    .then(() => { $("games-card").open = false; snack(t("New game: {edition} with {players}", { edition: name, players: players.join(", ") })); })
     .catch(() => {});
 });
 
@@ -2757,31 +2882,31 @@ $("pad-current").addEventListener("click", () => {
   const who = pay.from;
   if (who === null || who === "bank") return;
   write("current", "/api/current", { player: who }, { button: $("pad-current"), sticky: true })
-    .then((reply) => { resetPay(); snack(`${title(who)} is the current player`, "Undo", () => undoLatest(reply.move)); })
+    .then((reply) => { resetPay(); snack(t("{name} is the current player", { name: title(who) }), t("Undo"), () => undoLatest(reply.move)); })
     .catch(() => {});
 });
 $("pad-jail-in").addEventListener("click", () => {
   if (typeof pay.from !== "number") return;
-  jailWrite("pad-jail-in", { player: pay.from, in_jail: true }, (name) => `${name} goes to Jail`);
+  jailWrite("pad-jail-in", { player: pay.from, in_jail: true }, (name) => t("{name} goes to Jail", { name }));
 });
 $("pad-jail-pay").addEventListener("click", () => {
   if (typeof pay.from !== "number") return;
-  jailWrite("pad-jail-pay", { player: pay.from }, (name, reply) => `${name} paid ${reply.amount} and left Jail`);
+  jailWrite("pad-jail-pay", { player: pay.from }, (name, reply) => t("{name} paid {coins} and left Jail", { name, coins: reply.amount }));
 });
 $("pad-jail-free").addEventListener("click", () => {
   if (typeof pay.from !== "number") return;
-  jailWrite("pad-jail-free", { player: pay.from, in_jail: false }, (name) => `${name} left Jail (card)`);
+  jailWrite("pad-jail-free", { player: pay.from, in_jail: false }, (name) => t("{name} left Jail (card)", { name }));
 });
 $("armed-cancel").addEventListener("click", () => {
   if (!state || !state.mode) return;
-  const was = state.mode.name;
+  const was = word(state.mode.name);
   write("mode", "/api/mode", { mode: defaultMode() }, { button: $("armed-cancel") })
-    .then(() => snack(`${was}: cancelled`)).catch(() => {});
+    .then(() => snack(t("{mode}: cancelled", { mode: was }))).catch(() => {});
 });
 $("bowser-wins").addEventListener("click", () => {
-  if (!confirm("Every Title Deed is on its Game Over side? Then Bowser wins and everyone loses: the game ends. (Undo reopens it.)")) return;
+  if (!confirm(t("Every Title Deed is on its Game Over side? Then Bowser wins and everyone loses: the game ends. (Undo reopens it.)"))) return;
   write("bowser-wins", "/api/bowser-wins", {}, { button: $("bowser-wins"), sticky: true })
-    .then((move) => snack(move.text || "Bowser wins", "Undo", () => undoLatest(move.id)))
+    .then((move) => snack(move.text ? heard(move, "text") : t("Bowser wins"), t("Undo"), () => undoLatest(move.id)))
     .catch(() => {});
 });
 $("pad-drop").addEventListener("click", openDrop);
@@ -2808,6 +2933,26 @@ document.addEventListener("keydown", (ev) => {
   else if (ev.key === "Enter" && !$("pad-pay").disabled) { payNow(); ev.preventDefault(); }
 });
 window.addEventListener("resize", () => { if (state) renderPad(); });
+
+// Another language on this device: everything drawn with words is drawn again in it (an open
+// question stays as it was asked: the page behind it, and so the language menu, is inert).
+onLanguage(() => {
+  renderRole();
+  if (rules) renderRules(); else renderKeys();
+  if (linkLive !== null) setLink(linkLive);
+  drawTimer();
+  if (editions.length) renderEditions();
+  if (state) {
+    shownRoll = null;
+    shownChars = "";
+    shownContest = "";
+    shown.game = null;  // the history's newest page again, in the new words
+    render();
+    loadActivity().catch(() => {});
+  }
+  gamesShown = "";
+  if ($("games-card").open) loadGames();
+});
 
 renderRole();
 renderKeys();

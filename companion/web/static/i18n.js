@@ -116,6 +116,32 @@ async function languages() {
   return reply.json();
 }
 
+// The page's language picker (a <select id="pref-language">, if the page has one): each
+// language by its own name; a pick is this device's from then on.
+function languagePicker() {
+  const pick = document.getElementById("pref-language");
+  if (!pick) return;
+  onLanguage((code) => { pick.value = code; });
+  pick.addEventListener("change", () => {
+    const code = pick.value;
+    setLanguage(code).catch(() => { pick.value = currentLanguage(); });
+  });
+  const show = (all) => {
+    pick.replaceChildren(...all.map((lang) => {
+      const option = document.createElement("option");
+      option.value = lang.code;
+      option.textContent = lang.name;
+      option.lang = lang.code;
+      if (lang.rtl) option.dir = "rtl";
+      return option;
+    }));
+    pick.value = currentLanguage();
+  };
+  // Offline: the language this page is in, until the list comes.
+  show([{ code: catalog.language, name: catalog.name || catalog.language, rtl: catalog.rtl }]);
+  languages().then((all) => show(all.languages || [])).catch(() => { /* offline */ });
+}
+
 // First frame: the catalog kept from the last visit; then the network's (it may have changed).
 (function start() {
   const kept = stored(CATALOG_KEY);
@@ -128,7 +154,7 @@ async function languages() {
   }
   document.documentElement.lang = catalog.language;
   document.documentElement.dir = catalog.rtl ? "rtl" : "ltr";
-  document.addEventListener("DOMContentLoaded", () => translatePage());
+  document.addEventListener("DOMContentLoaded", () => { translatePage(); languagePicker(); });
   const ready = chosen ? Promise.resolve(chosen) : languages().then((all) => all.table || "en");
   ready.then((code) => setLanguage(code, false)).catch(() => { /* offline: the kept copy */ });
 })();

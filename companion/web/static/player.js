@@ -8,7 +8,8 @@ const TOKEN_KEY = "companion-player-token";  // not the banker's table token
 const STALE_MS = 25000;  // the server says something at least every 10 s
 const MAX_AMOUNT = 10000;
 const CONFIRM_ARM_MS = 450;  // a double tap can't confirm a payment larger than the balance
-const TURNED_OFF = "This link was turned off by the banker. Ask the banker for a new one.";
+// The words of a link turned off, in the language of the moment.
+const TURNED_OFF = () => t("This link was turned off by the banker. Ask the banker for a new one.");
 
 let state = null;   // the table, as the WebSocket last said
 let me = null;      // {player, name, colour}
@@ -17,7 +18,9 @@ let socket = null;
 let retryMs = 500;
 let lastHeard = 0;
 let stopped = false;
-let pad = null;     // {to, basis, confirmAt}: the payment being made
+let pad = null;     // {to, basis, confirmAt, short}: the payment being made
+let linkWords = () => t("connecting…");  // the status pill's words (said again on a new language)
+let offWords = null;  // why this page is off, if it is
 
 // The token arrives once in the link (#token=...), then lives in this browser.
 const token = keepLinkToken(TOKEN_KEY);
@@ -31,13 +34,15 @@ function toast(message, good) {
   toast.timer = setTimeout(() => { el.hidden = true; }, good ? 2000 : 4000);
 }
 
-function turnedOff(message) {
+function turnedOff(words) {
   stopped = true;
-  $("off").textContent = message;
+  offWords = words;
+  $("off").textContent = words();
   $("off").hidden = false;
   $("main").hidden = true;
   $("toast").hidden = true;
-  $("link").textContent = "off";
+  linkWords = () => t("off");
+  $("link").textContent = linkWords();
   $("link").className = "status offline";
   if (socket) { socket.onclose = null; socket.close(); }
 }
@@ -49,18 +54,23 @@ async function whoami() {
   if (reply.status === 401) { turnedOff(TURNED_OFF); return false; }
   if (!reply.ok) throw new Error("the companion did not answer");
   me = await reply.json();
-  $("title").textContent = me.name;
-  document.title = `${me.name}'s coins`;
+  drawTitle();
   return true;
+}
+
+// The page's title: whose coins, once the link says.
+function drawTitle() {
+  $("title").textContent = me ? me.name : t("My coins");
+  document.title = me ? t("{name}'s coins", { name: me.name }) : t("My coins · Question Block bank");
 }
 
 // -- what is shown ----------------------------------------------------------------------------
 
 function mine() { return state && me ? state.players.find((p) => p.id === me.player) : null; }
 function nameOf(party) {
-  if (party === "bank") return "the Bank";
+  if (party === "bank") return t("the Bank");
   const p = state && state.players.find((q) => q.id === party);
-  return p ? p.name : "someone";
+  return p ? p.name : t("someone");
 }
 // What this phone's payments are keyed on: the table as the page saw it when the payment was
 // started (the state's version; before there was one, the newest journal line).
@@ -72,9 +82,9 @@ function basis() {
 }
 
 function whyNot(player) {
-  if (!state.game.bank) return "This game keeps no coins.";
-  if (state.ended) return "The game has ended.";
-  if (player.out) return "You are out of the game.";
+  if (!state.game.bank) return t("This game keeps no coins.");
+  if (state.ended) return t("The game has ended.");
+  if (player.out) return t("You are out of the game.");
   return "";
 }
 
@@ -86,10 +96,12 @@ function render() {
   $("me-name").textContent = player.name;
   $("me-coins").textContent = String(player.balance);
   const jailMode = rules && rules.modes ? rules.modes.find((m) => m.table === "jail_roll") : null;
-  const tries = jailMode && jailMode.fees ? ` (${player.jail_tries} of ${jailMode.fees.tries} tries made)` : "";
-  const jail = player.in_jail ? `in Jail${tries}` : "";
-  $("me-note").textContent = player.out ? "out of the game" : player.owes ? "owes coins"
-    : [jail, player.current ? "your turn" : ""].filter(Boolean).join(" · ");
+  const fees = jailMode && jailMode.fees;
+  const jail = !player.in_jail ? "" : !fees ? t("in Jail")
+    : tn("in Jail ({made} of {n} tries made)", "in Jail ({made} of {n} tries made)", fees.tries,
+         { made: player.jail_tries });
+  $("me-note").textContent = player.out ? t("out of the game") : player.owes ? t("owes coins")
+    : [jail, player.current ? t("your turn") : ""].filter(Boolean).join(" · ");
   const why = whyNot(player);
   $("why-not").textContent = why;
   $("why-not").hidden = !why;
@@ -105,12 +117,12 @@ function render() {
     name.textContent = p.name;
     const coins = document.createElement("span");
     coins.className = "coins";
-    coins.textContent = p.out ? "out" : `${p.balance} coins`;
+    coins.textContent = p.out ? t("out") : tn("{n} coin", "{n} coins", p.balance);
     tile.append(name, coins);
     if (p.current && !p.out) {
       const turn = document.createElement("span");
       turn.className = "turn";
-      turn.textContent = "their turn";
+      turn.textContent = t("their turn");
       tile.append(turn);
     }
     tile.addEventListener("click", () => openPad(p.id));
@@ -121,7 +133,13 @@ function render() {
   bank.className = "payee bank";
   bank.dataset.to = "bank";
   bank.disabled = Boolean(why);
-  bank.innerHTML = '<span class="name">Bank</span><span class="coins">pay the Bank</span>';
+  const bankName = document.createElement("span");
+  bankName.className = "name";
+  bankName.textContent = t("Bank");
+  const bankWords = document.createElement("span");
+  bankWords.className = "coins";
+  bankWords.textContent = t("pay the Bank");
+  bank.append(bankName, bankWords);
   bank.addEventListener("click", () => openPad("bank"));
   $("payees").replaceChildren(...payees, bank);
   if (pad && why) closePad();
@@ -136,8 +154,8 @@ function renderLately(player) {
     if (l.undone_by) li.className = "undone";
     const text = document.createElement("span");
     const coming = l.to === player.id;
-    text.textContent = coming ? `from ${nameOf(l.from)}` : `to ${nameOf(l.to)}`;
-    if (l.note) text.textContent += ` · ${l.note}`;
+    text.textContent = coming ? t("from {name}", { name: nameOf(l.from) }) : t("to {name}", { name: nameOf(l.to) });
+    if (l.note) text.textContent += ` · ${said(l.note_said || l.note)}`;
     const amount = document.createElement("span");
     amount.className = "amt " + (coming ? "in" : "out");
     amount.textContent = (coming ? "+" : "−") + l.amount;
@@ -147,7 +165,7 @@ function renderLately(player) {
   if (!lines.length) {
     const li = document.createElement("li");
     li.className = "muted";
-    li.textContent = "Nothing yet.";
+    li.textContent = t("Nothing yet.");
     $("lately").replaceChildren(li);
   }
 }
@@ -179,21 +197,28 @@ function closePad() {
 
 function renderPad() {
   const n = amount();
-  const who = pad.to === "bank" ? "the Bank" : nameOf(pad.to);
-  $("pad-title").textContent = `Pay ${who}`;
+  const who = pad.to === "bank" ? t("the Bank") : nameOf(pad.to);
+  $("pad-title").textContent = t("Pay {name}", { name: who });
   const send = $("send");
   send.disabled = n <= 0 || n > MAX_AMOUNT;
-  send.textContent = pad.confirmAt ? `Pay anyway: ${n}` : n > 0 ? `Pay ${n}` : "Pay";
+  send.textContent = pad.confirmAt ? t("Pay anyway: {n}", { n }) : n > 0 ? t("Pay {n}", { n }) : t("Pay");
   send.classList.toggle("warn", Boolean(pad.confirmAt));
+  if (pad.short) {  // more than there is: before and after
+    const { have, paid, after } = pad.short;
+    $("confirm").textContent = tn(
+      "You have {n} coin: after paying {paid} you would have {after}. Tap \"Pay anyway\" to pay it.",
+      "You have {n} coins: after paying {paid} you would have {after}. Tap \"Pay anyway\" to pay it.",
+      have, { paid, after });
+  }
 }
 
 function setAmount(text) {
   $("amount").value = text.replace(/\D/g, "").replace(/^0+/, "").slice(0, 5);
-  if (pad) { pad.confirmAt = null; $("confirm").hidden = true; renderPad(); }
+  if (pad) { pad.confirmAt = null; pad.short = null; $("confirm").hidden = true; renderPad(); }
 }
 
 function buildPad() {
-  const quick = ((rules && rules.quick_amounts) || []).map((q) => [q.label, q.coins]);
+  const quick = ((rules && rules.quick_amounts) || []).map((q) => [said(q.label_said || q.label), q.coins]);
   $("quick").replaceChildren(...quick.map(([label, n]) => {
     const b = document.createElement("button");
     b.type = "button";
@@ -209,7 +234,7 @@ function buildPad() {
     b.type = "button";
     b.className = "key digit";
     b.textContent = k;
-    b.setAttribute("aria-label", k === "C" ? "Clear" : k === "⌫" ? "Delete" : k);
+    b.setAttribute("aria-label", k === "C" ? t("Clear") : k === "⌫" ? t("Delete") : k);
     b.addEventListener("click", () => {
       const now = $("amount").value;
       setAmount(k === "C" ? "" : k === "⌫" ? now.slice(0, -1) : now + k);
@@ -225,8 +250,7 @@ async function send() {
   const after = player.balance - n;
   if (n > player.balance && !pad.confirmAt) {  // more than there is: say so, before and after
     pad.confirmAt = Date.now() + CONFIRM_ARM_MS;
-    $("confirm").textContent = `You have ${player.balance} coins: after paying ${n} you would ` +
-      `have ${after}. Tap "Pay anyway" to pay it.`;
+    pad.short = { have: player.balance, paid: n, after };
     $("confirm").hidden = false;
     renderPad();
     return;
@@ -245,16 +269,19 @@ async function send() {
     });
     const body = await reply.json().catch(() => ({}));
     if (reply.status === 401) {  // off, or the bank could not check it just now: ask
-      if (await whoami()) toast("the bank could not check this link just now: try again");
+      if (await whoami()) toast(t("the bank could not check this link just now: try again"));
       return;
     }
-    if (!reply.ok) { toast(body.error || `refused (${reply.status})`); return; }
+    if (!reply.ok) {
+      toast(said(body.error_said || body.error) || t("refused ({status})", { status: reply.status }));
+      return;
+    }
     closePad();
     $("flash").hidden = true;  // the news before this payment is old now
-    toast(body.capped ? body.message || `Paid ${body.amount}` :
-      `Paid ${to === "bank" ? "the Bank" : nameOf(to)} ${body.amount}`, true);
+    toast(body.capped ? said(body.message_said || body.message) || t("Paid {amount}", { amount: body.amount })
+      : t("Paid {name} {amount}", { name: to === "bank" ? t("the Bank") : nameOf(to), amount: body.amount }), true);
   } catch (err) {
-    toast("no answer from the companion: check the Wi-Fi and try again");
+    toast(t("no answer from the companion: check the Wi-Fi and try again"));
   } finally {
     if (pad) renderPad();
   }
@@ -291,7 +318,8 @@ function blip() {
 function coinsArrived(news) {
   const el = $("flash");
   const back = news.kind === "undo";
-  el.textContent = back ? `+${news.amount} back (undo)` : `+${news.amount} from ${news.from}`;
+  el.textContent = back ? t("+{amount} back (undo)", { amount: news.amount })
+    : t("+{amount} from {name}", { amount: news.amount, name: said(news.from_said || news.from) });
   el.hidden = false;
   el.classList.remove("fresh");
   void el.offsetWidth;  // restart the animation
@@ -306,7 +334,8 @@ function coinsArrived(news) {
 // -- the live feed ----------------------------------------------------------------------------
 
 function setLink(live) {
-  $("link").textContent = live ? "live" : "reconnecting…";
+  linkWords = live ? () => t("live") : () => t("reconnecting…");
+  $("link").textContent = linkWords();
   $("link").className = "status " + (live ? "live" : "offline");
 }
 
@@ -341,7 +370,7 @@ setInterval(() => {
 
 async function start() {
   if (!token()) {
-    turnedOff("This page needs your link: scan your QR code on the banker's page.");
+    turnedOff(() => t("This page needs your link: scan your QR code on the banker's page."));
     return;
   }
   try {
@@ -361,4 +390,14 @@ $("cancel").addEventListener("click", closePad);
 $("send").addEventListener("click", send);
 $("amount").addEventListener("input", () => setAmount($("amount").value));
 $("amount").addEventListener("keydown", (e) => { if (e.key === "Enter") send(); });
+// Another language picked (or the table's arrived): everything shown, said again in it.
+onLanguage(() => {
+  drawTitle();
+  $("link").textContent = linkWords();
+  if (offWords) $("off").textContent = offWords();
+  if ($("keys").children.length) buildPad();  // built once the rules were asked for
+  if (state && mine()) render();
+});
+drawTitle();
+$("link").textContent = linkWords();
 start();
