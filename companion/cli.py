@@ -111,7 +111,7 @@ def _cmd_screens(args: argparse.Namespace) -> int:
     from companion.display import SIZES
     from companion.display.previews import write_previews
 
-    written = write_previews(args.out, tuple(args.size or SIZES))
+    written = write_previews(args.out, tuple(args.size or SIZES), args.language)
     print(f"wrote {len(written)} screens to {args.out}")
     return 0
 
@@ -390,6 +390,8 @@ def build_parser() -> argparse.ArgumentParser:
     screens.add_argument("--out", type=Path, required=True, help="folder for the PNG files")
     screens.add_argument("--size", type=_size, action="append",
                          help="WxH (repeatable; default: 480x320, 320x240 and 800x480)")
+    screens.add_argument("--language", choices=LANGUAGES, metavar="CODE", default="en",
+                         help=f"the screens' language: {', '.join(LANGUAGES)} (default: en)")
     screens.set_defaults(func=_cmd_screens)
 
     doctor = sub.add_parser("doctor", help="check config, GPIO, audio, reader, screen, data "

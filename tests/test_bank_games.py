@@ -137,7 +137,8 @@ def test_the_journal_read_whole_tells_each_move_as_its_write_did(tmp_path: Path)
     assert [(read[m.id].kind, read[m.id].text, read[m.id].entries, read[m.id].undoes)
             for m in written] == [(m.kind, m.text, m.entries, m.undoes) for m in written]
     rent, undo = read[first.target.id], read[first.move.id]
-    assert str(rent.text) == "Mario pays Luigi 3 · rent" and str(undo.text) == "Undo: " + str(rent.text)
+    assert str(rent.text) == "Mario pays Luigi 3 · rent"
+    assert str(undo.text) == "Undo: " + str(rent.text)
     assert str(read[second.move.id].text) == "Undo: Peach passed GO: +2"
     assert (rent.undone_by, undo.undone_by) == (undo.id, None)
     assert read[go.move_id].undone_by == second.move.id
@@ -266,7 +267,7 @@ def test_utility_rent_moves_the_roll_from_payer_to_owner(tmp_path: Path) -> None
     record = bank.record_outcome(rent, params={"payer": luigi, "owner": mario, "utilities": 2})
     assert record.player_id == luigi and record.params["owner"] == mario
     assert bank.balances()[luigi] == 22 and bank.balances()[mario] == 38
-    assert record.headline == "RENT 8" and str(record.description).endswith("rent 4 x 2 = 8 coins")
+    assert str(record.headline) == "RENT 8" and str(record.description).endswith("rent 4 x 2 = 8 coins")
     bank.undo()
     assert bank.balances()[mario] == 30
     with pytest.raises(Refused, match="utility rent is paid by the player it was rolled for"):

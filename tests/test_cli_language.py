@@ -1,41 +1,37 @@
-"""``companion demo --language``: the table's language for one run, over the config's."""
+"""``companion demo`` speaks the table's language: ``[table] language`` from the config, or
+``--language`` for one run; an unknown code is refused before anything starts."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-import pytest
+from tests.conftest import run_companion
 
-from companion import cli, demo
-from companion.config import Config
-
-
-@pytest.fixture
-def demo_config(monkeypatch: pytest.MonkeyPatch) -> list[Config]:
-    """The configs the demo was started with (the demo itself is not run)."""
-    seen: list[Config] = []
-
-    async def fake_run_demo(config: Config, **_: Any) -> int:
-        seen.append(config)
-        return 0
-
-    monkeypatch.setattr(demo, "run_demo", fake_run_demo)
-    return seen
+KEYS = "3gu0\n"
+"""Make Peach current, pass GO, undo it, nobody current, then press (the demo's keys)."""
 
 
-def test_demo_language_overrides_the_configs(tmp_path: Path, demo_config: list[Config]) -> None:
-    path = tmp_path / "c.toml"
-    path.write_text('[table]\nlanguage = "fi"\n')
-    assert cli.main(["demo", "--config", str(path), "--language", "de"]) == 0
-    assert cli.main(["demo", "--config", str(path)]) == 0
-    assert cli.main(["demo"]) == 0
-    assert [c.table.language for c in demo_config] == ["de", "fi", "en"]
+def bank_lines(*args: str) -> list[str]:
+    done = run_companion("demo", "--audio", "null", "--seed", "3", *args, stdin=KEYS)
+    assert done.returncode == 0, done.stderr
+    return [line for line in done.stdout.splitlines() if line.startswith("  ")]
 
 
-def test_demo_refuses_a_language_it_does_not_have(capsys: pytest.CaptureFixture[str],
-                                                  demo_config: list[Config]) -> None:
-    with pytest.raises(SystemExit) as exit_:
-        cli.main(["demo", "--language", "xx"])
-    assert exit_.value.code == 2 and "invalid choice: 'xx'" in capsys.readouterr().err
-    assert not demo_config
+def test_the_demo_speaks_the_language_asked(tmp_path: Path) -> None:
+    english = bank_lines()
+    german = bank_lines("--language", "de")
+    config = tmp_path / "c.toml"
+    config.write_text('[table]\nlanguage = "fi"\n')
+    finnish = bank_lines("--config", str(config))
+    assert len(english) == len(german) == len(finnish) > 4
+    said = [line for line in english if "Peach" in line]
+    assert said and all(line not in german and line not in finnish for line in said)
+    assert sum("Peach" in line for line in german) == len(said)  # names stay as typed
+    german_over = bank_lines("--config", str(config), "--language", "de")
+    assert german_over == german  # the option wins over the config
+
+
+def test_the_demo_refuses_a_language_it_does_not_have() -> None:
+    done = run_companion("demo", "--audio", "null", "--language", "xx", stdin="q")
+    assert done.returncode == 2 and "invalid choice: 'xx'" in done.stderr
+    assert done.stdout == ""

@@ -89,7 +89,7 @@ def test_coin_block_and_item_box_collect_the_roll(edition: str, roll: int) -> No
     mode = editions()[edition].default_mode
     outcome = mode.draw(Dice(roll))
     assert outcome == Outcome(Kind.COINS, roll, (roll,), mode.id)
-    assert mode.headline(outcome) == f"{roll} COIN{'S' if roll > 1 else ''}!"
+    assert str(mode.headline(outcome)) == f"{roll} COIN{'S' if roll > 1 else ''}!"
 
 
 MOVIE = editions()["movie"]

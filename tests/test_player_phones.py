@@ -88,7 +88,8 @@ async def test_a_phone_link_pays_from_its_own_coins_only(
                      {"from": str(luigi), "to": mario, "amount": 1},
                      {"to": mario, "amount": 1}):
             status, reply = await call(s, server, "POST", "/api/transfers", body, headers=phone)
-            assert (status, reply) == (403, {"error": OWN_COINS}), body
+            assert (status, reply) == (403, {"error": OWN_COINS,
+                                             "error_said": {"m": OWN_COINS}}), body
         refused = {
             "/api/undo": "only the banker can undo", "/api/redo": "only the banker can redo",
             "/api/next": "only the banker passes the turn",
@@ -131,7 +132,8 @@ async def test_a_phone_link_pays_from_its_own_coins_only(
             200, {"player": luigi, "revoked": True})
         status, reply = await call(s, server, "POST", "/api/transfers",
                                    {"from": luigi, "to": mario, "amount": 1}, headers=phone)
-        assert (status, reply) == (401, {"error": "missing or wrong table token"})
+        assert (status, reply) == (401, {"error": "missing or wrong table token",
+                                         "error_said": {"m": "missing or wrong table token"}})
         status, reply = await call(s, server, "GET", "/api/players/me", headers=phone)
         assert status == 401 and "turned off by the banker" in reply["error"]
         assert await call(s, server, "DELETE", f"/api/players/{luigi}/link", headers=AUTH) == (

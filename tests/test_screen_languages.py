@@ -5,6 +5,9 @@ Arabic shaped and read from the right, and the screens themselves in German, Pol
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+from pathlib import Path
 
 import pygame
 import pytest
@@ -14,6 +17,7 @@ from companion.display.previews import sample_scenes
 from companion.display.render import Painter, font, render, undrawable
 from companion.display.rtl import has_rtl, visual
 from companion.i18n import LANGUAGES, translator
+from tests.conftest import run_companion
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
@@ -76,3 +80,24 @@ def test_the_screens_are_drawn_in_the_tables_language(code: str) -> None:
                 assert not undrawable(label.text, label.size), (code, size, name, label.text)
                 translated += any(label.text in forms for forms in tr.messages.values())
     assert translated > 50
+
+
+README_SCENES = ("outcome-bowser", "table-4-players")
+SHOTS = Path(__file__).resolve().parent / "screenshots"
+
+
+@pytest.mark.parametrize("code", ["de", "pl", "ar"])
+def test_readme_screens_in_german_polish_and_arabic(code: str) -> None:
+    """The README's pictures of the screen in three languages at every preset, written by
+    ``companion screens --language`` (the command a newcomer runs)."""
+    with tempfile.TemporaryDirectory() as out:
+        done = run_companion("screens", "--out", out, "--language", code)
+        assert done.returncode == 0, done.stderr
+        written = {p.name for p in Path(out).glob("*.png")}
+        assert len(written) == len(SIZES) * len(sample_scenes())
+        SHOTS.mkdir(exist_ok=True)
+        for size in SIZES:
+            for scene in README_SCENES:
+                name = f"{size}-{scene}.png"
+                assert name in written
+                shutil.copy(Path(out) / name, SHOTS / f"screen-{size}-{scene}-{code}.png")

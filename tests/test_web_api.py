@@ -259,7 +259,9 @@ async def test_writes_need_the_table_token(tmp_path: Path) -> None:
                                ("/api/current", {"player": None}),
                                ("/api/games", {"players": ["A", "B"]})):
                 status, reply = await call(s, server, "POST", path, body, headers=headers)
-                assert status == 401 and reply == {"error": "missing or wrong table token"}
+                assert status == 401 and reply == {
+                    "error": "missing or wrong table token",
+                    "error_said": {"m": "missing or wrong table token"}}
         _, after = await call(s, server, "GET", "/api/state")
         assert after == before
 
@@ -336,8 +338,9 @@ async def test_press_while_sounding_is_a_409(tmp_path: Path) -> None:
     try:
         async with aiohttp.ClientSession() as s:
             assert (await call(s, server, "POST", "/api/press", headers=AUTH))[0] == 200
-            assert await call(s, server, "POST", "/api/press", headers=AUTH) == (
-                409, {"error": "the block is still sounding"})
+            status, reply = await call(s, server, "POST", "/api/press", headers=AUTH)
+            assert (status, reply["error"]) == (409, "the block is still sounding")
+            assert str(_said_from_json(reply["error_said"])) == reply["error"]
     finally:
         await server.stop()
         app.close()

@@ -761,7 +761,7 @@ def describe_result(result: object, state: TableState) -> str | Said:
         sign = f"+{delta}" if delta > 0 else str(delta)
         balance = player.balance if player is not None else None
         if balance is None:
-            return say("{name} {delta} -> None coins", name=name, delta=sign)
+            return say("{name} {delta}", name=name, delta=sign)  # its balance is not known
         return say_n("{name} {delta} -> {balance} coin", "{name} {delta} -> {balance} coins",
                      abs(balance), name=name, delta=sign, balance=balance)
     if isinstance(result, Payment):

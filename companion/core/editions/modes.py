@@ -149,26 +149,24 @@ class Mode:
 
     # -- in words ------------------------------------------------------------------------------
 
-    def headline(self, outcome: Outcome) -> str:
+    def headline(self, outcome: Outcome) -> Said:
         """A few words, big on the screen: ``3 COINS!``, ``BOWSER!``, ``RENT 8``."""
         kind = outcome.kind
         if kind is Kind.COINS:
-            return f"{outcome.coins} COIN{'S' if outcome.coins != 1 else ''}!"
-        if kind is Kind.ROLL:
-            return f"ROLLED {outcome.rolls[-1]}"
+            return say_n("{n} COIN!", "{n} COINS!", outcome.coins)
+        if kind in (Kind.ROLL, Kind.RACE_ROLL):
+            return say("ROLLED {n}", n=outcome.rolls[-1])
         if kind is Kind.RENT:
-            return f"RENT {outcome.coins}"
+            return say("RENT {n}", n=outcome.coins)
         movie = _movie_headline(outcome)
-        if movie:
+        if movie is not None:
             return movie
         if kind is Kind.BOSS_WON:
-            return f"ROLLED {outcome.rolls[-1]}: BOSS BEATEN!"
+            return say("ROLLED {n}: BOSS BEATEN!", n=outcome.rolls[-1])
         if kind is Kind.BOSS_LOST:
-            return f"ROLLED {outcome.rolls[-1]}: NOT ENOUGH"
-        if kind is Kind.RACE_ROLL:
-            return f"ROLLED {outcome.rolls[-1]}"
-        return {Kind.BOWSER: "BOWSER!", Kind.POWER_UP: "POWER-UP!",
-                Kind.GAME_OVER: "GAME OVER"}[kind]
+            return say("ROLLED {n}: NOT ENOUGH", n=outcome.rolls[-1])
+        return {Kind.BOWSER: say("BOWSER!"), Kind.POWER_UP: say("POWER-UP!"),
+                Kind.GAME_OVER: say("GAME OVER")}[kind]
 
     def instruction(self, outcome: Outcome) -> Said:
         """What the player is told to do, as the rulebook says it."""
@@ -283,30 +281,31 @@ class Mode:
         return data
 
 
-def _movie_headline(outcome: Outcome) -> str:
-    kind, coins = outcome.kind, outcome.coins
-    dice = f"{outcome.rolls[0]} + {outcome.rolls[1]}" if len(outcome.rolls) == 2 else ""
+def _movie_headline(outcome: Outcome) -> Said | None:
+    kind, coins, total = outcome.kind, outcome.coins, outcome.total
+    a, b = (*outcome.rolls, 0, 0)[:2]
     if kind is Kind.DICE:
-        return f"DOUBLES! {dice}" if outcome.doubles else f"{dice} = {outcome.total}"
+        return (say("DOUBLES! {a} + {b}", a=a, b=b) if outcome.doubles else
+                say("{a} + {b} = {total}", a=a, b=b, total=total))
     if kind is Kind.THIRD_DOUBLES:
-        return f"3RD DOUBLES: JAIL {dice}"
+        return say("3RD DOUBLES: JAIL {a} + {b}", a=a, b=b)
     if kind is Kind.BATTLE_ROLL:
-        return f"BATTLE! LEADER {outcome.rolls[0]}"
+        return say("BATTLE! LEADER {n}", n=outcome.rolls[0])
     if kind is Kind.BATTLE_WON:
-        return f"BOWSER BEATEN {dice} = {outcome.total}"
+        return say("BOWSER BEATEN {a} + {b} = {total}", a=a, b=b, total=total)
     if kind is Kind.BATTLE_LOST:
-        return f"BATTLE LOST {dice} = {outcome.total}"
+        return say("BATTLE LOST {a} + {b} = {total}", a=a, b=b, total=total)
     if kind is Kind.PIRANHA:
-        return f"PIRANHA PLANT! PAY {coins}"
+        return say("PIRANHA PLANT! PAY {n}", n=coins)
     if kind is Kind.SUPER_STAR:
-        return f"SUPER STAR! +{coins}"
+        return say("SUPER STAR! +{n}", n=coins)
     if kind is Kind.JAIL_FREE:
-        return f"DOUBLES! FREE {dice}"
+        return say("DOUBLES! FREE {a} + {b}", a=a, b=b)
     if kind is Kind.JAIL_STAY:
-        return f"NO DOUBLES {dice}"
+        return say("NO DOUBLES {a} + {b}", a=a, b=b)
     if kind is Kind.JAIL_PAID:
-        return f"PAY {coins}, MOVE {outcome.total}"
-    return ""
+        return say("PAY {n}, MOVE {total}", n=coins, total=total)
+    return None
 
 
 def _question_block(mode: Mode, rng: DieRng, _params: Mapping[str, Any]) -> Outcome:
