@@ -90,7 +90,7 @@ class CardTapped:
 
     uid: str
     kind: str
-    did: str
+    did: str | Said
     entry: dict[str, Any]
 
 

@@ -57,7 +57,7 @@ def test_pages_after_catch_up_oldest_first(bank: Bank) -> None:
         after = page.next_after
     assert caught == whole
     assert bank.move_page(after=whole[-1]["id"]).moves == ()
-    texts = [m.text for m in bank.move_page(after=whole[-3]["id"]).moves]
+    texts = [str(m.text) for m in bank.move_page(after=whole[-3]["id"]).moves]
     assert texts == ["Undo: Peach passed GO: +2", "Luigi is bankrupt to the Bank: 51 coins to "
                                                   "the Bank"]
 

@@ -372,13 +372,13 @@ async def test_taps_make_players_current_run_actions_and_fill_the_feed(
         await ws.receive_json()  # hello
         pty.write(b"\n04A224B9\n")  # Luigi's sticker (config, name matched without case)
         await _until(lambda: len(taps) == 1)
-        assert taps[0].did == "Luigi is current"
+        assert str(taps[0].did) == "Luigi is current"
         assert [p["name"] for p in (await state())["players"] if p["current"]] == ["Luigi"]
         pushed = [await ws.receive_json() for _ in range(2)]
         assert {m["type"] for m in pushed} == {"state", "activity"}
         pty.write(b"0A0B0C0D\n")  # an action card
         await _until(lambda: len(taps) == 2)
-        assert taps[1].did == "next player: Peach"
+        assert str(taps[1].did) == "next player: Peach"
         pty.write(b"UID: 11 22 33 44 55 66 77\n")  # a new sticker
         await _until(lambda: len(taps) == 3)
         assert taps[2].kind == "unknown"
@@ -397,14 +397,14 @@ async def test_taps_make_players_current_run_actions_and_fill_the_feed(
         await asyncio.sleep(0.25)  # the tap gap: the same card again counts
         pty.write(b"11223344556677\n")
         await _until(lambda: len(taps) == 4)
-        assert taps[3].did == "Mario is current"
+        assert str(taps[3].did) == "Mario is current"
         async with session.post(base + "/api/cards", headers=auth,
                                 json={"uid": "11223344556677", "action": "pass_go"}) as r:
             assert r.status == 200
         await asyncio.sleep(0.25)
         pty.write(b"11223344556677\n")
         await _until(lambda: len(taps) == 5)
-        assert taps[4].did == "pass GO"
+        assert str(taps[4].did) == "pass GO"
         assert (await state())["players"][0]["balance"] == 32
     app.request_stop()
     await runner

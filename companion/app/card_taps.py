@@ -18,7 +18,7 @@ from companion.app.contract import Table
 from companion.core.editions.modes import BY_CARD
 from companion.events import BlockOutcome, CardTapped, LeverPressed
 from companion.exc import CompanionError, Refused
-from companion.i18n.said import say
+from companion.i18n.said import Said, say, texts
 
 log = logging.getLogger(__name__)
 
@@ -34,29 +34,31 @@ class CardTaps:
 
     async def tap(self, table: Table, uid: str, source: str) -> dict[str, Any]:
         """Carry out a tap of ``uid``; the feed's new line (what it did, in words)."""
-        kind, did = "unknown", "new card"
+        kind, did = "unknown", say("new card")
         try:
             kind, meaning = await table.read(c.CardMeaning(uid, self.named))
             if kind == "unmatched":
-                did = f"card of {meaning}, who is not in this game: link it on the tablet"
+                did = say("card of {name}, who is not in this game: link it on the tablet",
+                          name=str(meaning))
             elif kind == "player":
                 did = await self._player(table, meaning, uid)
             elif kind == "action":
                 did = await self._action(table, str(meaning), uid)
         except CompanionError as exc:
             kind = "error" if kind == "unknown" else kind
-            did = f"refused: {exc}"
+            did = say("refused: {why}", why=exc.said)
         except Exception:
             log.exception("card %s: handling the tap failed", uid)
-            kind, did = "error", "failed (see the log)"
-        entry = {"at": time.time(), "uid": uid, "source": source, "kind": kind, "did": did}
+            kind, did = "error", say("failed (see the log)")
+        entry = {"at": time.time(), "uid": uid, "source": source, "kind": kind,
+                 **texts(did=did)}
         self.feed.appendleft(entry)
         log.info("card %s: %s", uid, did)
         self.publish(CardTapped(uid, kind, did, entry))
         return entry
 
     @staticmethod
-    async def _player(table: Table, player: Any, uid: str) -> str:
+    async def _player(table: Table, player: Any, uid: str) -> Said:
         """A player's card makes them current; while a battle waits for its teammate (a
         Battle card armed it), it makes them the teammate instead."""
         state = await table.read(c.GetState())
@@ -65,16 +67,18 @@ class CardTaps:
             leader = mode.params["leader"]
             await table.act(c.ArmMode(mode.id, {"leader": leader, "teammate": player}),
                             source=_source(uid))
-            return f"{state.name_of(player)} joins {state.name_of(leader)}'s battle"
+            return say("{name} joins {leader}'s battle", name=state.name_of(player),
+                       leader=state.name_of(leader))
         await table.act(c.SetCurrent(player), source=_source(uid))
-        return f"{(await table.read(c.GetState())).name_of(player)} is current"
+        return say("{name} is current",
+                   name=(await table.read(c.GetState())).name_of(player))
 
     @staticmethod
-    async def _action(table: Table, action: str, uid: str) -> str:
+    async def _action(table: Table, action: str, uid: str) -> Said:
         source = _source(uid)
         if action in ("piranha", "super_star"):
             view = await table.act(c.ArmMode(action), source=source)
-            return f"next press: {view.text}"
+            return say("next press: {mode}", mode=view.text)
         if action == "battle":
             state = await table.read(c.GetState())
             if state.current_player is None:
@@ -83,26 +87,28 @@ class CardTaps:
             view = await table.act(c.ArmMode("battle", {  # nobody free: the leader alone
                 "leader": state.current_player, "teammate": BY_CARD if free else None}),
                 source=source)
-            return f"next press: {view.text}"
+            return say("next press: {mode}", mode=view.text)
         if action == "next_player":
             pid = await table.act(c.NextPlayer(), source=source)
-            return f"next player: {(await table.read(c.GetState())).name_of(pid)}"
+            return say("next player: {name}",
+                       name=(await table.read(c.GetState())).name_of(pid))
         if action == "pass_go":
             await table.act(c.PassGo(), source=source)
-            return "pass GO"
+            return say("pass GO")
         if action == "undo":
             await table.act(c.Undo(), source=source)
-            return "undo"
+            return say("undo")
         if action == "press":
             event = table.press(source="card")
             if isinstance(event, BlockOutcome):
-                return "pressed the block"
+                return say("pressed the block")
             if isinstance(event, LeverPressed):
-                return "timer started" if event.started else "timer stopped"
-            return f"press ignored: {getattr(event, 'reason', 'the block is busy')}"
+                return say("timer started") if event.started else say("timer stopped")
+            return say("press ignored: {reason}", reason=getattr(event, "reason", None)
+                       or say("the block is busy"))
         if action == "timer":
             timer = await table.act(c.ToggleTimer(), source="card")
-            return "timer started" if timer.running else "timer stopped"
+            return say("timer started") if timer.running else say("timer stopped")
         raise CompanionError(say("unknown card action {action}", action=repr(action)))
 
     def new_cards(self, linked: set[str]) -> list[str]:

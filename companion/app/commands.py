@@ -20,6 +20,7 @@ from companion.core.state import (
     TableState,
     Undone,
 )
+from companion.i18n.said import Said
 
 CURRENT = None
 """``player`` left out: the current player."""
@@ -40,7 +41,7 @@ class Pressed:
     saved: bool = False
     """The outcome is in the bank (durable)."""
     record: OutcomeView | None = None
-    held: str | None = None
+    held: str | Said | None = None
     """Why it is held, not saved yet (it is retried until the disk takes it)."""
 
 

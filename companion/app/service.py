@@ -238,7 +238,7 @@ class TableService:
         assert task is not None
         record = await asyncio.shield(task)
         if record is None:
-            return c.Pressed(event, event.outcome, held=self.bank.problem or "saving")
+            return c.Pressed(event, event.outcome, held=self.bank.problem or say("saving"))
         return c.Pressed(event, event.outcome, saved=True, record=record)
 
     def _storage_changed(self, summary: str | Said) -> None:
@@ -377,7 +377,7 @@ class TableService:
         if storage.ok:
             detail = "ok" + (f", {storage.held} presses held" if storage.held else "")
         else:
-            detail = storage.problem or "unavailable"
+            detail = str(storage.problem or "unavailable")  # health: English, for monitoring
             if storage.held:
                 detail += f" ({storage.held} press{'es' if storage.held != 1 else ''} held)"
         parts = (c.Part("bank", storage.ok, detail, required=True),

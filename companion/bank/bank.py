@@ -79,7 +79,7 @@ from companion.core.state import (
     Undone,
 )
 from companion.exc import Conflict, GameEnded, Refused, Unavailable, shown
-from companion.i18n.said import Said, joined, say, say_n
+from companion.i18n.said import Said, joined, say, say_n, stored, texts
 
 DB_NAME = "bank.sqlite3"
 COLOURS = ("#e52521", "#43b047", "#f49ac1", "#049cd8", "#fbd000", "#8e44ad")
@@ -766,18 +766,19 @@ class Bank(GamerPlay):
             balance = self._balances(facts.gid)[payer]  # type: ignore[index]
             moved = facts.rules.payable(amount, balance)
         who = facts.name(payer)
+        message: str | Said = ""
         if moved == 0:
-            message = f"{who} has no coins: nothing to pay. Hang in there!"
+            message = say("{name} has no coins: nothing to pay. Hang in there!", name=who)
         elif moved < amount:
-            message = f"{who} had only {moved} of {amount} coins: paid {moved}"
-        else:
-            message = ""
+            message = say("{name} had only {moved} of {asked} coins: paid {moved}", name=who,
+                          moved=moved, asked=amount)
         if subject is None and payer != BANK:
             subject = int(payer)
         # A payment that moved nothing is kept too (the history says so, and a retry of the
         # same request stays answered); undo passes over it.
         move = self._insert_move(db, facts.gid, move_kind, player=subject,
-                                 data={**data, "asked": amount, "message": message}, note=note,
+                                 data={**data, "asked": amount, **texts(message=message)},
+                                 note=note,
                                  source=source, request_id=request_id)
         if moved == 0:
             return Payment(None, amount, message)
@@ -788,7 +789,7 @@ class Bank(GamerPlay):
     def _replayed_payment(self, row: sqlite3.Row) -> Payment:
         entries = self._move_entries(row["id"])
         data = json.loads(row["data"])
-        return Payment(entries[0] if entries else None, data["asked"], data.get("message", ""))
+        return Payment(entries[0] if entries else None, data["asked"], stored(data, "message"))
 
     def transfer(self, payer: object, payee: object, amount: object, *, note: object = "",
                  source: str = "", request_id: str | None = None,
@@ -986,11 +987,12 @@ class Bank(GamerPlay):
                                   name=facts.name(pid), space=board.jail_space))
             moved = max(0, min(n, self._balances(facts.gid)[pid]))
             message = "" if moved == n else (
-                f"{facts.name(pid)} has no coins: nothing to drop" if moved == 0 else
-                f"{facts.name(pid)} had only {moved} of {n} coins: dropped {moved}")
+                say("{name} has no coins: nothing to drop", name=facts.name(pid)) if moved == 0
+                else say("{name} had only {moved} of {asked} coins: dropped {moved}",
+                         name=facts.name(pid), moved=moved, asked=n))
             move = self._insert_move(db, facts.gid, MoveKind.DROP, player=pid, data={
                 "player": player, "space": where, "typed": space, "asked": coins,
-                "message": message},
+                **texts(message=message)},
                 source=source, request_id=request_id)
             if moved:
                 self._insert_entry(db, facts.gid, move, pid, BANK, moved, EntryKind.DROP,

@@ -14,7 +14,7 @@ from companion.core.editions.scoring import Seat
 from companion.core.ledger import BANK, MoveKind, and_joined
 from companion.core.state import MoveView
 from companion.exc import Refused
-from companion.i18n.said import Said, say, say_n
+from companion.i18n.said import Said, say, say_n, stored
 
 FACTS = (MoveKind.BANKRUPTCY, MoveKind.POINTS, MoveKind.WORMS, MoveKind.END,
          MoveKind.BOWSER_WINS)
@@ -123,8 +123,8 @@ def move_text(move: MoveView, facts: Facts) -> str | Said:
                        amount=e.amount)
         return say("{text} · {note}", text=text, note=move.note) if move.note else text
     if kind is MoveKind.TRANSFER:
-        found = data.get("message") or move.note
-        return str(found) if found else say("no coins moved")
+        found = stored(data, "message") or move.note
+        return found if found else say("no coins moved")
     if kind is MoveKind.BLOCK and move.entries:
         e = move.entries[0]
         payer_is_bank = e.payer == BANK
@@ -153,8 +153,7 @@ def move_text(move: MoveView, facts: Facts) -> str | Said:
     if kind in (MoveKind.DROP, MoveKind.SCOOP):
         space = data.get("space", "")
         if not move.entries:
-            return str(data["message"]) if data.get("message") else \
-                say("{name}: no coins moved", name=who)
+            return stored(data, "message") or say("{name}: no coins moved", name=who)
         if kind is MoveKind.SCOOP:
             return say_n("{name} scoops up {n} coin from {space}",
                          "{name} scoops up {n} coins from {space}", coins, name=who,

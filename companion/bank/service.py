@@ -27,7 +27,7 @@ from companion.bank.store import BankUnavailable, StorageError, storage_problem
 from companion.core.editions import Editions
 from companion.core.state import OutcomeView, StorageView, TableState
 from companion.exc import CompanionError, GameEnded, Refused
-from companion.i18n.said import say
+from companion.i18n.said import Said, say
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -56,7 +56,7 @@ class BankService:
         self._held: list[HeldPress] = []
         self._held_file = HeldFile(path.with_name(FILE_NAME))
         self._held_on_disk = True
-        self.problem: str | None = "the bank has not been opened yet"
+        self.problem: str | Said | None = say("the bank has not been opened yet")
 
     # -- opening and recovering -------------------------------------------------------------
 
@@ -190,7 +190,7 @@ class BankService:
                         len(self._held), self._held_file.path)
         self._held_on_disk = fits
 
-    def _failed(self, exc: BaseException, doing: str) -> str:
+    def _failed(self, exc: BaseException, doing: str) -> str | Said:
         """Note a storage failure (or any failure to open); the words for it."""
         reason = storage_problem(exc) or str(exc) or type(exc).__name__
         if reason != self.problem:

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from companion.exc import Unavailable
-from companion.i18n.said import say
+from companion.i18n.said import Said, say
 
 log = logging.getLogger(__name__)
 
@@ -292,23 +292,23 @@ class StorageError(BankUnavailable):
 
 
 _PROBLEMS = (
-    ("SQLITE_FULL", "the SD card is full: free some space (the companion keeps trying)"),
-    ("SQLITE_READONLY", "the data folder is read-only: the companion can't write the bank"),
-    ("SQLITE_IOERR", "the SD card could not be written (an I/O error): it may be failing"),
-    ("SQLITE_CANTOPEN", "the bank file can't be opened (is the data folder there?)"),
-    ("SQLITE_BUSY", "the bank file is locked by another program"),
-    ("SQLITE_LOCKED", "the bank file is locked by another program"),
-    ("SQLITE_PERM", "the companion has no permission to write the bank file"),
+    ("SQLITE_FULL", say("the SD card is full: free some space (the companion keeps trying)")),
+    ("SQLITE_READONLY", say("the data folder is read-only: the companion can't write the bank")),
+    ("SQLITE_IOERR", say("the SD card could not be written (an I/O error): it may be failing")),
+    ("SQLITE_CANTOPEN", say("the bank file can't be opened (is the data folder there?)")),
+    ("SQLITE_BUSY", say("the bank file is locked by another program")),
+    ("SQLITE_LOCKED", say("the bank file is locked by another program")),
+    ("SQLITE_PERM", say("the companion has no permission to write the bank file")),
 )
 _ERRNOS = {errno.ENOSPC: _PROBLEMS[0][1], errno.EDQUOT: _PROBLEMS[0][1],
            errno.EROFS: _PROBLEMS[1][1], errno.EACCES: _PROBLEMS[6][1],
            errno.EPERM: _PROBLEMS[6][1], errno.EIO: _PROBLEMS[2][1]}
 
 
-def storage_problem(exc: BaseException) -> str | None:
+def storage_problem(exc: BaseException) -> str | Said | None:
     """What a storage failure means, in words (None: not a storage failure)."""
     if isinstance(exc, StorageError):
-        return str(exc)
+        return exc.said
     if isinstance(exc, sqlite3.Error):
         name = getattr(exc, "sqlite_errorname", "") or ""
         for prefix, words in _PROBLEMS:
@@ -316,21 +316,24 @@ def storage_problem(exc: BaseException) -> str | None:
                 return words
         return None
     if isinstance(exc, OSError):
-        return _ERRNOS.get(exc.errno or 0, f"the data folder can't be used: {exc.strerror}")
+        return _ERRNOS.get(exc.errno or 0, say("the data folder can't be used: {why}",
+                                               why=exc.strerror or ""))
     return None
 
 
-def folder_problem(folder: Path) -> str | None:
+def folder_problem(folder: Path) -> Said | None:
     """Why the data folder can't take writes, if it can't (read-only, not ours, full)."""
     try:
         stats = os.statvfs(folder)
     except OSError as exc:
-        return f"the data folder {folder} can't be used: {exc.strerror}"
+        return say("the data folder {folder} can't be used: {why}", folder=str(folder),
+                   why=exc.strerror or "")
     if stats.f_flag & os.ST_RDONLY:
-        return (f"the data folder {folder} is read-only (a failing SD card is often "
-                "remounted read-only)")
+        return say("the data folder {folder} is read-only (a failing SD card is often "
+                   "remounted read-only)", folder=str(folder))
     if not os.access(folder, os.W_OK):
-        return f"the companion may not write to the data folder {folder} (permissions)"
+        return say("the companion may not write to the data folder {folder} (permissions)",
+                   folder=str(folder))
     if stats.f_bavail == 0:
         return _PROBLEMS[0][1]
     return None

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from companion.core.outcomes import COLLECTS, PAYS_THE_BANK, Kind, Outcome
 from companion.exc import Refused, shown
-from companion.i18n.said import Said, say, say_n
+from companion.i18n.said import Said, say, say_n, texts
 
 BANK: Literal["bank"] = "bank"
 BOARD = "board"
@@ -323,7 +323,7 @@ class Payment:
 
     entry: Entry | None
     asked: int
-    message: str = ""
+    message: str | Said = ""
 
     @property
     def moved(self) -> int:
@@ -335,7 +335,8 @@ class Payment:
 
     def to_json(self) -> dict[str, Any]:
         base = self.entry.to_json() if self.entry is not None else {"id": None, "amount": 0}
-        return {**base, "asked": self.asked, "capped": self.capped, "message": self.message}
+        return {**base, "asked": self.asked, "capped": self.capped,
+                **texts(message=self.message)}
 
 
 MAX_POINTS = 10_000

@@ -205,7 +205,7 @@ class StorageView:
     """Whether the bank takes writes now, and the presses held until it does."""
 
     ok: bool = True
-    problem: str | None = None
+    problem: str | Said | None = None
     """Why not, in words ("the SD card is full: ...")."""
     held: int = 0
     """Presses sounded and shown but not saved yet."""
@@ -227,18 +227,10 @@ class StorageView:
                      "{n} presses not saved yet: {why} (kept in memory only)", self.held,
                      why=why)
 
-    @property
-    def short(self) -> str:
-        """The warning in a few words, for a small screen's strip ('' when all is well)."""
-        if not self.warning:
-            return ""
-        head = (self.problem or "saving").split(":")[0].split(" (")[0]
-        held = f" · {self.held} press{'es' if self.held != 1 else ''} held" if self.held else ""
-        return f"NOT SAVED YET · {head}{held}"
-
     def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "problem": self.problem, "held": self.held, "kept": self.kept,
-                **texts(warning=self.warning)}
+        return {"ok": self.ok, "held": self.held, "kept": self.kept,
+                **texts(warning=self.warning),
+                **({"problem": None} if self.problem is None else texts(problem=self.problem))}
 
 
 @dataclass(frozen=True, slots=True)

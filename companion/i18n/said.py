@@ -52,6 +52,27 @@ class Said:
         return data
 
 
+def from_json(data: Any) -> Said | None:
+    """A :class:`Said` back from :meth:`Said.to_json` (kept with a move in the bank); None
+    for anything else."""
+    if not isinstance(data, dict) or not isinstance(data.get("m"), str):
+        return None
+    args = data.get("a") or {}
+    if not isinstance(args, dict):
+        return None
+    plural = data.get("p") if isinstance(data.get("p"), str) else None
+    n = data.get("n") if isinstance(data.get("n"), int) else None
+    return Said(data["m"], plural, n, tuple((str(k), _back(v)) for k, v in args.items()))
+
+
+def stored(data: Any, key: str) -> str | Said:
+    """A text kept in a move's data: its :class:`Said` (``<key>_said``) when there is one,
+    else the English (``<key>``) as it was written."""
+    if not isinstance(data, dict):
+        return ""
+    return from_json(data.get(f"{key}_said")) or str(data.get(key) or "")
+
+
 def say(message: str, **args: Arg) -> Said:
     """A message to put into words later (extracted for translation as ``_`` is)."""
     return Said(message, args=tuple(args.items()))
@@ -96,6 +117,14 @@ def _arg(value: Arg, tr: Translator | None) -> object:
     if isinstance(value, tuple):
         return ", ".join(str(_arg(v, tr)) for v in value)
     return "" if value is None else value
+
+
+def _back(value: Any) -> Arg:
+    if isinstance(value, dict):
+        return from_json(value) or ""
+    if isinstance(value, list):
+        return tuple(_back(v) for v in value)
+    return value if isinstance(value, str | int | float) or value is None else str(value)
 
 
 def _json(value: Arg) -> Any:

@@ -203,10 +203,12 @@ async def post_press(request: web.Request) -> web.Response:
         return web.json_response({"kind": "lever", "started": event.started})
     assert isinstance(event, BlockOutcome)
     body = {**event.outcome.to_json(), "press": event.number, **_words(event),
-            "saved": pressed.saved, "held": pressed.held,
+            "saved": pressed.saved,
+            **({"held": None} if pressed.held is None else texts(held=pressed.held)),
             "outcome_id": None if pressed.record is None else pressed.record.id}
     if pressed.held is not None:
-        body["message"] = f"not saved yet: {pressed.held}. It is kept and saved when it can be."
+        body.update(texts(message=say(
+            "not saved yet: {why}. It is kept and saved when it can be.", why=pressed.held)))
     return web.json_response(body, status=202 if pressed.held is not None else 200)
 
 
