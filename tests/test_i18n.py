@@ -25,9 +25,43 @@ NAMES = {"Mario", "Luigi", "Peach", "Toad", "Yoshi", "Bowser", "Donkey Kong", "W
          "Monopoly Gamer", "Monopoly Gamer: Mario Kart", "Wiggly Worms", "Question Block",
          "Monopoly: Super Mario Celebration", "Monopoly: The Super Mario Bros. Movie",
          "Mario Kart Stadium", "Acorn Plains", "Free Parking", "Just Visiting", "Super Star",
-         "Bowser!", "Game Over!", "Power-up", "Power-up!", "OK", "QR"}
-"""Names (characters, games, spaces and items as several rulebooks keep them in English),
-which a language may keep as they are."""
+         "Bowser!", "Game Over!", "Power-up", "Power-up!", "OK", "QR", "BOWSER!", "GAME OVER",
+         "POWER-UP!", "power-up", "{name}: Power-up", "Piranha Plant", "Warp Pipe", "Boost Pad",
+         "BOSS {n}", "GRAND PRIX {n}", "Go to Jail", "JAIL", "IN JAIL", "in Jail"}
+"""Names (characters, games, spaces and items as several rulebooks keep them in English:
+Polish prints "Go to Jail", Italian, Swedish and Finnish "Jail"), which a language may keep."""
+SAME_IN = {
+    "Bank": {"de", "nl", "sv", "da", "nb", "pl", "hu"},
+    "bank: {error}": {"nl", "sv", "da", "nb", "pl", "hu"},
+    "bank: {summary}": {"nl", "sv", "da", "nb", "pl", "hu"},
+    "+{coins} bonus": {"nl", "da", "nb", "tr", "cs", "sk", "ro", "hr", "sl"},
+    "bonus {coins}": {"es", "it", "nl", "sv", "da", "nb", "pl", "tr", "cs", "sk", "ro", "hr",
+                      "sl"},
+    "Banana": {"pt", "it", "hr", "sl"},
+    "Edition": {"de"},
+    "Error {status}": {"es"},
+    "FINAL": {"es", "pt", "ro"},
+    "Later": {"nl"},
+    "Note": {"da"},
+    "Race": {"nl", "sv"},
+    "Start": {"de", "nl", "da", "nb", "pl", "cs"},
+    "start": {"nl", "sv", "da", "nb", "pl", "cs", "ro"},
+    "Start timer": {"da", "nb"},
+    "Stop": {"nl", "da", "pl", "cs"},
+    "cost {coins}": {"ro"},
+    "live": {"de", "nl", "sv", "da"},
+    "timer {clock}": {"it", "nl", "sv", "da", "nb"},
+    "timer: {seconds} s ({source}): {label}": {"it", "nl", "sv", "da", "nb"},
+    "{chance} chance": {"da"},
+    "{name} {n} worm": {"nl"},
+    "{n} worm": {"nl"},
+    "{n} point": {"da"},
+    "{name}: {ability} (boost): {parts}": {"nl", "sv", "da", "nb"},
+    "{seconds} s": {"de", "es", "pt", "it", "nl", "sv", "da", "nb", "fi", "pl", "cs", "sk", "ro",
+                    "hr", "lt", "sl", "et", "lv"},
+}
+"""Words spelled the same in these languages (German "Bank", Dutch "Later", Danish "Note",
+Italian "Banana"), each checked by eye: any other English left is a missing translation."""
 
 
 def same_everywhere(message: str) -> bool:
@@ -48,7 +82,17 @@ def fields(text: str) -> set[str]:
 
 def test_the_sources_mark_the_spoken_lines() -> None:
     assert ("{name} collects {n} coin", "{name} collects {n} coins") in MESSAGES
-    assert ("Time is up!", None) in MESSAGES and len(MESSAGES) >= 8
+    assert ("Time is up!", None) in MESSAGES
+
+
+def test_every_source_of_words_is_found() -> None:
+    """The page's HTML and script, the screen, the server's sentences and the editions' words
+    all reach the catalogs (one message of each, found where it is written)."""
+    found = {singular for singular, _plural in MESSAGES}
+    assert {"Big text", "Redo", "TIME'S UP!", "{name} passed GO: +{coins}", "Just Visiting",
+            "Red Shell", "the SD card is full: free some space (the companion keeps trying)"
+            } <= found
+    assert len(MESSAGES) > 900
 
 
 def test_the_rulebooks_languages_are_all_there() -> None:
@@ -70,7 +114,8 @@ def test_every_message_is_translated_with_the_languages_plural_forms(code: str) 
         assert len(found) == (forms if plural else 1), (code, singular, found)
         for text in found:
             assert text.strip(), (code, singular)
-            assert same_everywhere(singular) or text not in (singular, plural), (code, singular)
+            assert (same_everywhere(singular) or code in SAME_IN.get(singular, ())
+                    or text not in (singular, plural)), (code, singular)
             assert fields(text) <= fields(plural or singular), (code, text)
             assert fields(singular) & {"name"} <= fields(text), (code, text)  # who: said
 

@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from companion.i18n import translator
 from tests.conftest import BROWSER_TOKEN
+from tests.english_left import english_left as left_in
 from tests.test_banker_page import PHONE, context, no_overflow
 from tests.test_movie_page import readme_shot
 from tests.test_pwa import until
@@ -40,10 +41,8 @@ names in its own letters, but a player typed "Mario")."""
 
 
 def english_left(page: Page, code: str) -> list[str]:
-    """Texts on show that are an English message the catalog of ``code`` says otherwise."""
-    tr = translator(code)
-    english = {key for key, forms in tr.messages.items() if key not in forms} - set(PLAYERS)
-    return sorted({text for text in page.evaluate(SHOWN_TEXTS) if text in english})
+    """Texts on show that are English the catalog of ``code`` says otherwise."""
+    return left_in(page.evaluate(SHOWN_TEXTS), code, PLAYERS)
 
 
 @pytest.fixture
