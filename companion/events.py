@@ -46,7 +46,7 @@ class PressIgnored:
 
     at: float
     source: str
-    reason: str = SOUNDING
+    reason: str | Said = SOUNDING
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,7 +36,7 @@ SHOWN_TEXTS = """() => {
 
 
 PLAYERS = ("Mario", "Luigi", "Peach")
-"""The table's players: their names stay as typed (Arabic's catalog writes the characters'
+"""The conftest table's players: names stay as typed (Arabic's catalog writes characters'
 names in its own letters, but a player typed "Mario")."""
 
 
@@ -46,16 +46,10 @@ def english_left(page: Page, code: str) -> list[str]:
 
 
 @pytest.fixture
-def german_table(tmp_path: Path) -> Path:
-    from tests.conftest import free_port
-
-    path = tmp_path / "companion.toml"
-    path.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
-                    f'[data]\ndir = "{tmp_path}"\n[web]\nhost = "127.0.0.1"\n'
-                    f'port = {free_port()}\ntoken = "{BROWSER_TOKEN}"\n'
-                    '[table]\nlanguage = "de"\n'
-                    f'[game]\nplayers = [{", ".join(repr(n) for n in PLAYERS)}]\n')
-    return path
+def german_table(config: Path) -> Path:
+    """The browser tests' table of three (conftest), its language German."""
+    config.write_text(config.read_text() + '[table]\nlanguage = "de"\n')
+    return config
 
 
 def opened(page: Page, base: str, code: str) -> None:

@@ -214,7 +214,7 @@ async def test_a_press_while_the_game_is_switched_waits_and_resuming_a_won_game_
                                                                 ["Ann", "Bob"])))
         await asyncio.sleep(0)  # the page's request is under way ...
         ignored = app.table.press(source="tablet")  # ... when the block is pressed
-        assert isinstance(ignored, PressIgnored) and "press again" in ignored.reason
+        assert isinstance(ignored, PressIgnored) and "press again" in str(ignored.reason)
         second = await pending
         bob = (await state(s, server))["players"][1]["id"]
         await call(s, server, "POST", "/api/bankruptcy", {"player": bob, "creditor": "bank"},

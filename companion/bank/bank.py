@@ -1440,7 +1440,8 @@ class Bank(GamerPlay):
         # edition without a block is kept and logged, as it was).
         movements = outcome_movements(outcome, player, owner, teammate) \
             if facts.rules.coins and mode is not None else []
-        note = str(mode.describe(outcome)) if mode is not None else outcome.label
+        described = mode.describe(outcome) if mode is not None else outcome.label
+        note = str(described)  # the entry's note: English; the move keeps its Said too
         change = jail_change(outcome) if facts.rules.jail_fee is not None else None
         if contest_outcome(outcome):
             self._contest_roll(db, facts, outcome_id, outcome, player, source)
@@ -1464,10 +1465,12 @@ class Bank(GamerPlay):
             payer, payee, amount = movements[0]
             self._pay(db, facts, MoveKind.BLOCK, EntryKind.BLOCK, payer, payee,
                       check_amount(amount), note=note, source=source, request_id=None,
-                      data={"outcome": outcome_id}, outcome_id=outcome_id, subject=player)
+                      data={"outcome": outcome_id, **texts(note=described)},
+                      outcome_id=outcome_id, subject=player)
         elif movements:  # a won battle: leader and teammate, one move
             move = self._insert_move(db, facts.gid, MoveKind.BLOCK, player=player,
-                                     data={"outcome": outcome_id}, note=note, source=source)
+                                     data={"outcome": outcome_id, **texts(note=described)},
+                                     note=note, source=source)
             for payer, payee, amount in movements:
                 self._insert_entry(db, facts.gid, move, payer, payee, check_amount(amount),
                                    EntryKind.BLOCK, note, source, outcome_id=outcome_id)

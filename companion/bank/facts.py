@@ -129,8 +129,9 @@ def move_text(move: MoveView, facts: Facts) -> str | Said:
         e = move.entries[0]
         payer_is_bank = e.payer == BANK
         whose = facts.name(e.payee if payer_is_bank else e.payer)
-        if e.note:
-            return say("{name}: {note}", name=whose, note=e.note)
+        note = stored(data, "note") or e.note  # its Said (in any language) when kept
+        if note:
+            return say("{name}: {note}", name=whose, note=note)
         if payer_is_bank:
             return say("{name} +{amount}", name=whose, amount=e.amount)
         return say("{name} -{amount}", name=whose, amount=e.amount)
