@@ -5,6 +5,7 @@ never waits for it), whose turn it is, and the lever timer's last ten seconds.""
 from __future__ import annotations
 
 import asyncio
+import threading
 from dataclasses import replace
 
 from companion.audio.null_backend import NullBackend
@@ -166,3 +167,24 @@ def test_an_untranslated_plural_falls_back_to_english() -> None:
 
     t = Translator(LANGUAGES["de"], {"{n} second left": ("", "")}, lambda n: int(n != 1))
     assert t.ngettext("{n} second left", "{n} seconds left", 10) == "{n} seconds left"
+
+
+def test_closing_the_voice_stops_a_line_being_rendered(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The daemon's exit never waits for espeak-ng: close() kills a render under way (here an
+    "espeak-ng" that would take a minute), and nothing is counted as a failure."""
+    slow = tmp_path / "slow-espeak"
+    started = tmp_path / "started"
+    slow.write_text(f"#!/bin/sh\ntouch {started}\nexec sleep 60\n")
+    slow.chmod(0o755)
+    voice = Voice(LANGUAGES["en"], executable=str(slow))
+    line = voice.get("Luigi collects 4 coins")
+    for _ in range(500):
+        if started.exists() and voice._running:
+            break
+        threading.Event().wait(0.01)
+    running = list(voice._running)
+    assert len(running) == 1 and running[0].poll() is None
+    voice.close()
+    assert line.result(timeout=10) is None  # stopped, not finished: no minute-long wait
+    assert running[0].wait(timeout=10) != 0 and not voice._running
+    assert voice.failures == 0

@@ -4,6 +4,7 @@ are rendered ahead, on a worker thread, so a spoken outcome starts the moment it
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import shutil
 import subprocess
@@ -35,16 +36,32 @@ def espeak_available(executable: str = ESPEAK) -> bool:
 
 
 def render(text: str, language: Language, executable: str = ESPEAK,
-           speed: int = WORDS_PER_MINUTE) -> Pcm:
-    """``text`` said by espeak-ng in ``language``'s voice, as our PCM (44.1 kHz mono)."""
+           speed: int = WORDS_PER_MINUTE, running: set[subprocess.Popen[bytes]] | None = None
+           ) -> Pcm:
+    """``text`` said by espeak-ng in ``language``'s voice, as our PCM (44.1 kHz mono);
+    the espeak-ng process is in ``running`` while it runs (so a closing voice can stop it)."""
     path = shutil.which(executable)
     if path is None:
         raise VoiceError(f"{executable} is not installed (apt install espeak-ng)")
     try:
         with tempfile.TemporaryDirectory(prefix="companion-voice-") as folder:
             wav = Path(folder) / "line.wav"
-            subprocess.run([path, "-v", language.voice, "-s", str(speed), "-w", str(wav),
-                            "--", text], check=True, capture_output=True, timeout=20)
+            with subprocess.Popen([path, "-v", language.voice, "-s", str(speed), "-w",
+                                   str(wav), "--", text], stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE) as proc:
+                if running is not None:
+                    running.add(proc)
+                try:
+                    _out, err = proc.communicate(timeout=20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    raise
+                finally:
+                    if running is not None:
+                        running.discard(proc)
+            if proc.returncode != 0:
+                raise VoiceError(f"{executable} could not say {text!r}: exit "
+                                 f"{proc.returncode} {err.decode(errors='replace').strip()}")
             return read_wav(wav)
     except (subprocess.SubprocessError, OSError, SoundFileError) as exc:
         raise VoiceError(f"{executable} could not say {text!r}: {exc}") from exc
@@ -63,6 +80,8 @@ class Voice:
         self._urgent = ThreadPoolExecutor(max_workers=1, thread_name_prefix="voice-now")
         """A line due now that was not rendered ahead skips the queue of lines ahead."""
         self.failures = 0
+        self._running: set[subprocess.Popen[bytes]] = set()
+        self._closed = False
 
     def prepare(self, lines: Iterable[str]) -> None:
         """Render ``lines`` in the background (those kept already are skipped)."""
@@ -91,10 +110,13 @@ class Voice:
     def _render(self, line: str) -> Pcm | None:
         pcm = None
         try:
-            pcm = render(line, self.language, self.executable)
+            if self._closed:
+                return None
+            pcm = render(line, self.language, self.executable, running=self._running)
         except Exception as exc:  # never a stuck line: counted, logged, tried again later
-            self.failures += 1
-            log.warning("the voice can't say a line: %s", exc)
+            if not self._closed:  # (a line stopped by close() is no failure)
+                self.failures += 1
+                log.warning("the voice can't say a line: %s", exc)
         finally:
             with self._lock:
                 self._pending.pop(line, None)
@@ -121,5 +143,11 @@ class Voice:
         return kept if kept is not None else self._urgent.submit(self._render, line)
 
     def close(self) -> None:
+        """Stop: nothing more is rendered, and a line being rendered is stopped now (the
+        daemon's exit never waits for espeak-ng)."""
+        self._closed = True
         self._worker.shutdown(wait=False, cancel_futures=True)
         self._urgent.shutdown(wait=False, cancel_futures=True)
+        for proc in list(self._running):
+            with contextlib.suppress(OSError):
+                proc.kill()
