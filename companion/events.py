@@ -9,7 +9,7 @@ from typing import Any
 from companion.core.lever import TimerState
 from companion.core.outcomes import Outcome
 from companion.core.state import StorageView, TableState
-from companion.i18n.said import Said
+from companion.i18n.said import Said, say
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +36,7 @@ class BlockOutcome:
     """Whom it is for, as the press read the table (None: nobody's turn)."""
 
 
-SOUNDING = "the block is still sounding"
+SOUNDING = say("the block is still sounding")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +79,7 @@ class TimerChanged:
     source: str
     deadline: float | None
     duration: float | None
-    label: str
+    label: str | Said
     state: TimerState
 
 

@@ -30,6 +30,7 @@ from companion.core.lever import (
 )
 from companion.events import Event, TimerChanged
 from companion.handoff import Handoff
+from companion.i18n.said import Said
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ class LeverControl:
         self.clock = clock
         self.switch: Any = None
         self.motor: Any = None
-        self.label = "Time is running"
+        self.label: str | Said = "Time is running"
         """What the countdown is called on the screen and the tablet (the game's words)."""
         self._handoff = Handoff("lever edge")
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -161,7 +162,7 @@ class LeverControl:
         return replace(self.timer.state(self.clock()), label=self.label,
                        lever=self.switch is not None, motor=self.motor is not None)
 
-    def set_label(self, label: str) -> None:
+    def set_label(self, label: str | Said) -> None:
         """What the countdown is called in the game being played."""
         self.label = label
 

@@ -34,7 +34,7 @@ def test_demo_keys_drive_the_bank() -> None:
     bank_lines = [line for line in done.stdout.splitlines() if line.startswith("  bank:")]
     assert bank_lines[:3] == [
         "  bank: Peach is current",
-        "  bank: the Bank pays Peach 2 (pass_go: passed GO)",
+        "  bank: the Bank pays Peach 2 (passed GO)",
         "  bank: Undo: Peach passed GO: +2",
     ]
     assert bank_lines[4].startswith("  bank: outcome #1 is unassigned")

@@ -27,7 +27,7 @@ NAMES = {"Mario", "Luigi", "Peach", "Toad", "Yoshi", "Bowser", "Donkey Kong", "W
          "Mario Kart Stadium", "Acorn Plains", "Free Parking", "Just Visiting", "Super Star",
          "Bowser!", "Game Over!", "Power-up", "Power-up!", "OK", "QR", "BOWSER!", "GAME OVER",
          "POWER-UP!", "power-up", "{name}: Power-up", "Piranha Plant", "Warp Pipe", "Boost Pad",
-         "BOSS {n}", "GRAND PRIX {n}", "Go to Jail", "JAIL", "IN JAIL", "in Jail"}
+         "BOSS {n}", "GRAND PRIX {n}", "Go to Jail", "Jail", "JAIL", "IN JAIL", "in Jail"}
 """Names (characters, games, spaces and items as several rulebooks keep them in English:
 Polish prints "Go to Jail", Italian, Swedish and Finnish "Jail"), which a language may keep."""
 SAME_IN = {

@@ -333,7 +333,7 @@ async def test_wiggly_worms_edition_is_timer_only(tmp_path: Path) -> None:
     app = Daemon(config, pin_factory=MockFactory())
     runner = asyncio.ensure_future(app.run(from_config(app.config)))
     await app.ready.wait()
-    assert app.lever.state().label == "Worms are moving!"
+    assert str(app.lever.state().label) == "Worms are moving!"
     base = web(app).url.rstrip("/")
     auth = {"Authorization": f"Bearer {web(app).token}"}
     async with aiohttp.ClientSession() as s:

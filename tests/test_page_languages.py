@@ -5,6 +5,7 @@ language's catalog says otherwise, and the server's sentences (a move, a refusal
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 from companion.i18n import translator
 from tests.conftest import BROWSER_TOKEN
 from tests.english_left import english_left as left_in
-from tests.test_banker_page import PHONE, context, no_overflow
+from tests.test_banker_page import PHONE, context, no_overflow, tile
 from tests.test_movie_page import readme_shot
 from tests.test_pwa import until
 from tests.test_tablet_browser import api, daemon
@@ -23,26 +24,39 @@ SHOWN_TEXTS = """() => {
   const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walk.nextNode(); node; node = walk.nextNode()) {
     const el = node.parentElement;
-    const text = node.textContent.replace(/\\s+/g, " ").trim();
+    const text = node.textContent.replace(/[\\u2066-\\u2069]/g, "").replace(/\\s+/g, " ").trim();
     if (!text || !el || !el.getClientRects().length) continue;
+    if (el.closest('[lang="en"]') && el.closest('[lang="en"]') !== document.documentElement) {
+      continue;  // the rulebook's own lines: a citation, in English on purpose
+    }
     if (getComputedStyle(el).visibility === "hidden") continue;
     out.push(text);
   }
   for (const el of document.querySelectorAll("[aria-label]")) {
-    if (el.getClientRects().length) out.push(el.getAttribute("aria-label"));
+    if (!el.getClientRects().length) continue;
+    out.push(el.getAttribute("aria-label").replace(/[\\u2066-\\u2069]/g, ""));
   }
   return out;
 }"""
 
 
+LATIN = re.compile(r"[A-Za-z][A-Za-z'-]+")
 PLAYERS = ("Mario", "Luigi", "Peach")
 """The conftest table's players: names stay as typed (Arabic's catalog writes characters'
 names in its own letters, but a player typed "Mario")."""
 
 
 def english_left(page: Page, code: str) -> list[str]:
-    """Texts on show that are English the catalog of ``code`` says otherwise."""
-    return left_in(page.evaluate(SHOWN_TEXTS), code, PLAYERS)
+    """Texts on show that are English the catalog of ``code`` says otherwise; on a page in
+    Arabic, also any Latin word that is neither a player's name nor one the Arabic catalog
+    itself writes (GO, POW, Free Parking ...)."""
+    texts = page.evaluate(SHOWN_TEXTS)
+    left = left_in(texts, code, PLAYERS)
+    if code == "ar":
+        kept = {w for forms in translator("ar").messages.values() for f in forms
+                for w in LATIN.findall(f)} | set(PLAYERS) | {"Aa"}
+        left += sorted({w for text in texts for w in LATIN.findall(text)} - kept)
+    return left
 
 
 @pytest.fixture
@@ -114,5 +128,12 @@ def test_the_page_speaks_the_tables_language_and_each_devices_own(
         assert english_left(page, "ar") == []
         no_overflow(page, PHONE["width"])
         readme_shot(page, "phone-lang-ar")
+        page.locator("#timer-start").click()  # the lever timer's words, and the pay pad's keys
+        until(page, "document.getElementById('timer-what').textContent.length > 0")
+        tile(page, "Luigi").tap()
+        tile(page, "Mario").tap()
+        expect(page.locator("#pad-pay")).to_be_visible()
+        assert english_left(page, "ar") == []
+        page.locator("#pad-close").tap()
         pick(page, "en")
         assert page.evaluate("document.documentElement.dir") == "ltr"

@@ -36,6 +36,7 @@ from companion.core.editions.ruleset import Ruleset
 from companion.core.ledger import Entry, Payment
 from companion.core.lever import TimerState
 from companion.core.outcomes import Kind, Outcome
+from companion.core.reasons import reason
 from companion.core.state import (
     ModeView,
     MoveView,
@@ -80,7 +81,7 @@ class Lever(Protocol):
 
     def state(self) -> TimerState: ...
 
-    def set_label(self, label: str) -> None: ...
+    def set_label(self, label: str | Said) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,8 +100,8 @@ means (a contest step: a fighter pays, a race starts). Presses wait for them: a 
 meanwhile would be banked into a game, or read in a mode, it was not drawn for."""
 RETRY_S = 2.0
 """While the bank has a problem, how often it is tried again (the issue asks for 10 s)."""
-WORMS_LABEL = str(say("Worms are moving!"))
-TIMER_LABEL = str(say("Time is running"))
+WORMS_LABEL = say("Worms are moving!")
+TIMER_LABEL = say("Time is running")
 
 
 class TableService:
@@ -771,13 +772,10 @@ def describe_result(result: object, state: TableState) -> str | Said:
         return say("{text} ({why})", text=text, why=result.message) if result.message \
             else text
     if isinstance(result, Entry):
-        payer, payee = state.name_of(result.payer), state.name_of(result.payee)
-        if result.note:
-            return say("{payer} pays {payee} {amount} ({kind}: {note})", payer=payer,
-                       payee=payee, amount=result.amount, kind=result.kind.value,
-                       note=result.note)
-        return say("{payer} pays {payee} {amount} ({kind})", payer=payer, payee=payee,
-                   amount=result.amount, kind=result.kind.value)
+        paid = say("{payer} pays {payee} {amount}", payer=state.name_of(result.payer),
+                   payee=state.name_of(result.payee), amount=result.amount)
+        why = reason(result)  # "passed GO", the banker's note; a payment may have none
+        return say("{text} ({why})", text=paid, why=why) if why else paid
     if isinstance(result, MoveView | Undone):
         return result.move.text if isinstance(result, Undone) else result.text
     if isinstance(result, bool):

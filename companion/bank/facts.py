@@ -11,7 +11,7 @@ from typing import Any
 from companion.bank.contests import Contests
 from companion.core.editions.ruleset import Ruleset
 from companion.core.editions.scoring import Seat
-from companion.core.ledger import BANK, MoveKind, and_joined
+from companion.core.ledger import BANK, THE_BANK, MoveKind, and_joined
 from companion.core.state import MoveView
 from companion.exc import Refused
 from companion.i18n.said import Said, say, say_n, stored
@@ -64,9 +64,11 @@ class Facts:
 
     def name(self, party: object) -> str | Said:
         if party == BANK:
-            return say("the Bank")
-        return next((p.name for p in self.players if p.id == party),
-                    say("player {id}", id=str(party)))
+            return THE_BANK
+        for p in self.players:
+            if p.id == party:
+                return p.name
+        return say("player {id}", id=str(party))
 
     def seats(self, money: Mapping[int, int]) -> list[Seat]:
         """What the standings need: the points typed in (Property cards) and, counted by the

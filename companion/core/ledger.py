@@ -30,6 +30,10 @@ MAX_AMOUNT = 10_000
 MAX_NOTE = 200
 
 
+THE_BANK = say("the Bank")
+"""The Bank as a payer or payee, in a reader's words."""
+
+
 class EntryKind(StrEnum):
     """Why coins moved."""
 

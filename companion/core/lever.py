@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from companion.i18n.said import Said, texts
+
 
 class Phase(StrEnum):
     IDLE = "idle"
@@ -92,7 +94,7 @@ class TimerState:
     seconds: float
     wind_up: bool
     max_seconds: float
-    label: str = "Time is running"
+    label: str | Said = "Time is running"
     lever: bool = False
     """A lever switch is wired."""
     motor: bool = False
@@ -106,7 +108,7 @@ class TimerState:
         return {"phase": self.phase.value, "running": self.running,
                 "remaining": self.remaining, "duration": self.duration,
                 "lever_held": self.lever_held, "runs": self.runs, "seconds": self.seconds,
-                "wind_up": self.wind_up, "max_seconds": self.max_seconds, "label": self.label,
+                "wind_up": self.wind_up, "max_seconds": self.max_seconds, **texts(label=self.label),
                 "lever": self.lever, "motor": self.motor}
 
 

@@ -15,7 +15,8 @@ from companion.core.editions.scoring import Standing
 from companion.core.ledger import BANK, Entry, MoveKind, jail_change
 from companion.core.lever import TimerState
 from companion.core.outcomes import CONTEST_ROLLS, Kind, Outcome
-from companion.i18n.said import Said, say, say_n, texts
+from companion.core.reasons import reason
+from companion.i18n.said import Said, as_json, say, say_n, texts
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +127,13 @@ class JournalLine:
         return self.undone_by is not None
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.entry.to_json(self.undone_by), "outcome_kind": self.outcome_kind}
+        """The entry, its outcome's kind and, for a reader in another language, ``note_said``:
+        why it moved coins in a few words (the banker's own note stays as typed)."""
+        data = {**self.entry.to_json(self.undone_by), "outcome_kind": self.outcome_kind}
+        why = reason(self.entry, self.outcome_kind)
+        if isinstance(why, Said):
+            data["note_said"] = as_json(why)
+        return data
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from companion.core.editions.contests import Fight, Race, win_chance
 from companion.core.ledger import BANK
 from companion.core.lever import LAST_SECONDS
 from companion.core.outcomes import Kind, Outcome
+from companion.core.reasons import reason
 from companion.core.state import JournalLine, StorageView, TableState
 from companion.events import (
     BlockOutcome,
@@ -608,32 +609,12 @@ def ordinal(n: int, tr: Translator = ENGLISH) -> str:
     return f"{n}{suffix}"
 
 
-WHY = {"opening": _("start"), "pass_go": _("passed GO"), "transfer": "", "undo": _("undo"),
-       "jail": _("jail"), "bankruptcy": _("bankrupt"), "toll": _("Bowser's toll")}
-"""The coin log's few words for why coins moved (``tr.gettext`` of them is shown)."""
-OUTCOME_WHY = {"coins": _("coins"), "bowser": _("Bowser"), "power_up": _("power-up"),
-               "game_over": _("Game Over"), "roll": _("roll"), "rent": _("rent"),
-               "battle_won": _("beat Bowser"), "piranha": _("Piranha Plant"),
-               "super_star": _("Super Star"), "jail_paid": _("jail fee")}
-BLOCK_WHY = _("block")
-
-
 def log_lines(line: JournalLine, state: TableState,
               tr: Translator = ENGLISH) -> list[LogLine]:
     """A journal entry as seen by the players it touched (a payment between two players is
     two lines: one pays, one gets)."""
     entry = line.entry
-    kind = entry.kind.value
-    if kind == "block":
-        why = tr.gettext(OUTCOME_WHY.get(line.outcome_kind or "", BLOCK_WHY))
-    elif entry.space is not None:  # the Board's pile: dropped there, or scooped up
-        space = tr.gettext(entry.space)
-        why = (tr.gettext("on {space}") if entry.payer != BANK
-               else tr.gettext("from {space}")).format(space=space)
-    else:
-        why = core_words(WHY.get(kind, kind), tr)
-        if entry.note and kind in ("transfer", "contest"):  # "Boss 3: bonus"
-            why = core_words(entry.note, tr)
+    why = core_words(reason(entry, line.outcome_kind), tr)
     lines = []
     for party, sign in ((entry.payee, 1), (entry.payer, -1)):
         if party != BANK:

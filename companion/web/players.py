@@ -30,8 +30,9 @@ from aiohttp import web
 
 from companion.app import commands as c
 from companion.app.contract import Table
+from companion.core.ledger import THE_BANK
 from companion.exc import CompanionError, Refused, Unavailable, shown
-from companion.i18n.said import Said, as_json, say
+from companion.i18n.said import Said, as_json, say, texts
 from companion.web.address import lan_address
 from companion.web.links import WILDCARDS, is_loopback, page_url, with_token
 
@@ -244,12 +245,20 @@ class PlayerFeed:
         if me_now is None:
             return []
         return [{"type": "coins", "amount": line["amount"],
-                 "from": "the Bank" if line["from"] == "bank" else
-                 names.get(line["from"], {}).get("name", f"player {line['from']}"),
+                 **texts(**{"from": _sender(line["from"], names)}),
                  "balance": me_now["balance"], "kind": line.get("kind"),
-                 "note": line.get("note", "")}
+                 "note": line.get("note", ""),
+                 **({"note_said": line["note_said"]} if "note_said" in line else {})}
                 for line in sorted(lines, key=lambda line: line["id"])
                 if line["id"] > seen and line.get("to") == self.player]
+
+
+def _sender(party: object, names: dict[Any, dict[str, Any]]) -> str | Said:
+    """Who sent a phone its coins: the Bank, a player by name."""
+    if party == "bank":
+        return THE_BANK
+    found = names.get(party, {}).get("name")
+    return found if isinstance(found, str) else say("player {id}", id=str(party))
 
 
 async def feed_for(request: web.Request, table: Table) -> PlayerFeed | None:

@@ -233,10 +233,10 @@ class Ruleset:
             return []
         keys: list[dict[str, Any]] = [{"coins": n, "label": str(n), "named": False}
                                       for n in PAD_AMOUNTS]
-        for word, rule in (("Jail", self.jail_fee), ("GO", self.pass_go)):
+        for word, rule in ((say("Jail"), self.jail_fee), (say("GO"), self.pass_go)):
             if rule is not None:
-                keys.append({"coins": rule.value, "label": f"{word} {rule.value}",
-                             "named": True})
+                keys.append({"coins": rule.value, **texts(label=say(
+                    "{word} {coins}", word=word, coins=rule.value)), "named": True})
         return keys
 
     def to_json(self) -> dict[str, Any]:

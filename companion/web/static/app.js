@@ -891,15 +891,15 @@ function renderRules() {
     $("jail").title = jail.quote.join(" ");
   }
   renderKeys();
-  $("debt-rule").textContent = rules.debt.rule === "capped"
-    ? [word(rules.debt.text), ...rules.debt.quote].join(" ") : "";
+  setRule($("debt-rule"), rules.debt.rule === "capped" ? word(rules.debt.text) : "",
+          rules.debt.rule === "capped" ? rules.debt.quote : []);
   $("debt-rule").hidden = rules.debt.rule !== "capped";
   $("bankrupt-card").hidden = rules.debt.rule !== "bankruptcy";
-  $("bankrupt-rule").textContent = rules.debt.rule === "bankruptcy"
-    ? [word(rules.debt.text), ...rules.end.quote].join(" ") : "";
+  setRule($("bankrupt-rule"), rules.debt.rule === "bankruptcy" ? word(rules.debt.text) : "",
+          rules.debt.rule === "bankruptcy" ? rules.end.quote : []);
   $("score-card").hidden = !rules.scoring;
   if (rules.scoring) {
-    $("score-rule").textContent = [...rules.end.quote, ...rules.scoring.every.quote, ...rules.scoring.tie].join(" ");
+    setRule($("score-rule"), "", [...rules.end.quote, ...rules.scoring.every.quote, ...rules.scoring.tie]);
   }
   $("at-once-box").hidden = !rules.turn.at_once.length;
   const block = $("press");
@@ -911,7 +911,7 @@ function renderRules() {
   const inBar = renderBowserBar();
   $("modes").hidden = rules.modes.filter((m) => !m.automatic && !inBar.has(m.id)).length < 2;
   $("bowser-card").hidden = !rules.bowser_wins;
-  $("bowser-rule").textContent = rules.bowser_wins ? rules.bowser_wins.quote.join(" ") : "";
+  setRule($("bowser-rule"), "", rules.bowser_wins ? rules.bowser_wins.quote : []);
   $("tiles-hint").textContent = jailTracked()
     ? t("Pay: tap who pays, then who gets paid. A tapped tile also offers Make current, Phone link and Jail.")
     : t("Pay: tap who pays, then who gets paid. A tapped tile also offers Make current and Phone link.");
@@ -947,17 +947,29 @@ function renderKeys() {
   };
   for (const d of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"]) key(d, d);
   for (const q of (rules && rules.quick_amounts) || []) {
-    if (q.named) key(word(q.label), q.coins, "quick named", t("{label} coins", { label: word(q.label) }));
+    if (q.named) key(heard(q, "label"), q.coins, "quick named", t("{label} coins", { label: heard(q, "label") }));
     else if (q.coins >= 10) key(q.label, q.coins, "quick", coinWords(q.coins));
   }
   $("keys").replaceChildren(...keys);
+}
+
+// A rule in the page's words, then the rulebook's own lines: a citation, kept as the English
+// rulebook prints them (marked lang="en", so a screen reader says them in English).
+function setRule(el, words, quote) {
+  const parts = [];
+  if (words) parts.push(document.createTextNode(words + (quote.length ? " " : "")));
+  if (quote.length) {
+    parts.push(Object.assign(document.createElement("q"), { className: "rulebook", lang: "en",
+                                                           textContent: quote.join(" ") }));
+  }
+  el.replaceChildren(...parts);
 }
 
 function showRent(mode) {
   const form = $("rent");
   form.hidden = false;
   form.dataset.mode = mode.id;
-  $("rent-rule").textContent = mode.quote.join(" ");
+  setRule($("rent-rule"), "", mode.quote);
   const utilities = $("rent-utilities");
   const chosen = utilities.value;
   utilities.replaceChildren(...Array.from({ length: mode.max_utilities }, (_, i) =>

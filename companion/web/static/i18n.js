@@ -20,9 +20,13 @@ function store(key, value) {
   } catch (_) { /* private mode: this visit only */ }
 }
 
+// A right-to-left sentence keeps each value in its own direction: "Luigi ← Mario" between two
+// Latin names would otherwise read backwards (each value is isolated, U+2068 ... U+2069).
 function fill(text, args) {
   if (!args) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, key) => (key in args ? argWords(args[key]) : whole));
+  const [open, close] = catalog.rtl ? ["\u2068", "\u2069"] : ["", ""];
+  return text.replace(/\{(\w+)\}/g,
+    (whole, key) => (key in args ? open + argWords(args[key]) + close : whole));
 }
 
 function argWords(value) {
