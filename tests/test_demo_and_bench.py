@@ -130,3 +130,30 @@ def test_bench_command_prints_json_figures() -> None:
     page = data["journal_page_bytes"]
     assert page["moves"] == 401 and 0 < page["page_bytes"] < page["whole_bytes"]
     assert set(data["press_to_pcm_ms"]) == {"n", "p50", "p99", "max", "lost"}
+
+
+def test_the_bench_leaves_nothing_in_the_data_folder(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A bench run used to leave a 4-player game in ~/.local/share/companion (the startup
+    figure's daemon opened the user's bank), which ``export`` then showed. Every part that
+    touches a disk now works in a scratch folder and removes it."""
+    from companion.bench import startup_ms
+    from companion.bench.bank_io import load_game_ms, moves_vs_sqlite, write_latency_ms
+    from companion.bench.board import board_state_ms
+    from companion.bench.contests import contest_state_ms
+    from companion.bench.held import held_press_ms
+    from companion.bench.movie import movie_state_ms
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    data = tmp_path / ".local" / "share" / "companion"
+    assert startup_ms(runs=1) > 0
+    assert not data.exists()  # the startup daemon's bank was a scratch one
+    write_latency_ms(data, writes=3)
+    held_press_ms(data, presses=3)
+    moves_vs_sqlite(data, rounds=2)
+    load_game_ms(data, entries=50)
+    board_state_ms(data, lines=20, reads=2)
+    contest_state_ms(data, lines=20, reads=2)
+    movie_state_ms(data, presses=20, reads=2)
+    assert list(data.iterdir()) == []  # each left its scratch folder behind it: none

@@ -74,16 +74,19 @@ def cold_import_ms(runs: int = 5) -> float:
 
 
 STARTUP = """
-import time
+import sys, time
 start = time.perf_counter()
 import asyncio
 from gpiozero.pins.mock import MockFactory
-from companion.config import AudioConfig, Config
+from companion.config import AudioConfig, Config, DataConfig
 from companion.daemon import Daemon
-app = Daemon(Config(audio=AudioConfig(backend="null")), pin_factory=MockFactory())
+app = Daemon(Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=sys.argv[1])),
+             pin_factory=MockFactory())
 app.start(asyncio.new_event_loop())
 print(time.perf_counter() - start)
 """
+"""A daemon started in a fresh interpreter, its bank in a scratch folder (``argv[1]``): the
+bench leaves nothing in the user's data folder."""
 
 
 def startup_ms(runs: int = 5) -> float:
@@ -91,8 +94,9 @@ def startup_ms(runs: int = 5) -> float:
     included), sound loading, button claimed (mock pin, null audio)."""
     samples = []
     for _ in range(runs):
-        out = subprocess.run([sys.executable, "-c", STARTUP], check=True, capture_output=True,
-                             text=True)
+        with tempfile.TemporaryDirectory(prefix="companion-bench-") as scratch:
+            out = subprocess.run([sys.executable, "-c", STARTUP, scratch], check=True,
+                                 capture_output=True, text=True)
         samples.append(float(out.stdout))
     return round(sorted(samples)[len(samples) // 2] * 1000, 1)
 
