@@ -18,7 +18,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --dry-run) DRY_RUN=1 ;;
         --root) ROOT=${2:?--root needs a folder}; shift ;;
-        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,11s/^# \{0,1\}//p' "$0"; exit 0 ;;
         *) echo "install.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
     esac
     shift
@@ -40,9 +40,23 @@ STAGE_ONLY=0
 [ -n "$ROOT" ] && STAGE_ONLY=1
 
 say() { printf '%s\n' "$*"; }
+# The command as it can be pasted back into a shell: each word with a space or a quote in
+# single quotes.
+quoted() {
+    out=""
+    for word in "$@"; do
+        case "$word" in
+            *[!A-Za-z0-9_./:=@%+,-]*|"")
+                word="'$(printf '%s' "$word" | sed "s/'/'\\\\''/g")'" ;;
+        esac
+        out="${out:+$out }$word"
+    done
+    printf '%s' "$out"
+}
 # Run a command, or only print it with --dry-run.
 run() {
-    if [ "$DRY_RUN" = 1 ]; then say "would run: $*"; else say "+ $*"; "$@"; fi
+    if [ "$DRY_RUN" = 1 ]; then say "would run: $(quoted "$@")"
+    else say "+ $(quoted "$@")"; "$@"; fi
 }
 # A step that needs the real system (apt, users, systemd): skipped when staging under --root.
 system() {
@@ -96,12 +110,13 @@ run mkdir -p "$PREFIX"
 run rm -rf "$PREFIX/src.new"
 run mkdir -p "$PREFIX/src.new"
 if [ "$DRY_RUN" = 1 ]; then
-    say "would copy: $SRC -> $PREFIX/src (without .venv, .git, artifacts)"
+    say "would copy: $SRC -> $PREFIX/src (without .venv, .git, artifacts, caches, egg-info)"
 else
     # Through a file, not a pipe: a failing copy must stop here (sh has no pipefail).
     ARCHIVE="$PREFIX/src.tar"
     (cd "$SRC" && tar --exclude=./.venv --exclude=./.git --exclude=./artifacts \
-        --exclude='*/__pycache__' -cf "$ARCHIVE" .)
+        --exclude=./.hypothesis --exclude=./.pytest_cache --exclude=./.ruff_cache \
+        --exclude='*.egg-info' --exclude='*/__pycache__' -cf "$ARCHIVE" .)
     (cd "$PREFIX/src.new" && tar -xf "$ARCHIVE")
     rm -f "$ARCHIVE"
 fi
@@ -163,4 +178,4 @@ system systemctl enable companion.service
 system systemctl restart companion.service
 
 say "== done. Status: systemctl status companion; logs: journalctl -u companion -f;"
-say "   checks: $VENV/bin/companion doctor --config $CONFIG"
+say "   checks: $COMPANION doctor --config $CONFIG"

@@ -178,6 +178,16 @@ def test_installer_dry_run_shows_every_step_and_touches_nothing(shell: str) -> N
                  "would run: chown root:companion /etc/companion/companion.toml; chmod 0640"):
         assert step in plan, step
     assert "+ " not in plan  # nothing was run
+    # Each step can be pasted back into a shell: a word with a space is quoted.
+    assert "--comment 'Question Block companion' companion" in plan
+    assert plan.splitlines()[-1].endswith("/opt/companion/venv/bin/companion doctor --config "
+                                          "/etc/companion/companion.toml")
+
+
+def test_installer_help_is_its_usage_only() -> None:
+    done = _install("--help")
+    assert done.returncode == 0 and done.stdout.startswith("Install (or upgrade in place)")
+    assert "set -eu" not in done.stdout and "#" not in done.stdout
 
 
 def test_installer_staged_twice_keeps_the_config_and_upgrades_the_rest(tmp_path: Path) -> None:
@@ -191,6 +201,11 @@ def test_installer_staged_twice_keeps_the_config_and_upgrades_the_rest(tmp_path:
     assert (root / "etc/udev/rules.d/99-companion-reader.rules").exists()
     src = root / "opt/companion/src"
     assert (src / "companion" / "daemon.py").exists() and not (src / ".venv").exists()
+    assert not [p.name for p in src.iterdir() if p.name in (".hypothesis", ".pytest_cache",
+                                                            ".ruff_cache", ".git")
+                or p.name.endswith(".egg-info")]  # the clone's caches are not the program
+    checks = first.stdout.splitlines()[-1].split("checks: ")[1].split(" doctor")[0]
+    assert checks.startswith("env PYTHONPATH=")  # a program that exists when staged
     config.write_text("[block]\npin = 5\n")  # the owner's edit
     (root / "var/lib/companion").mkdir(parents=True)
     (root / "var/lib/companion/bank.sqlite3").write_bytes(b"ledger")
