@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import socket
+import sys
 import tempfile
 import time
 import urllib.error
@@ -85,6 +86,29 @@ def check_data(config: Config) -> Result:
     return Result("data", "PASS", f"{folder} writable, bank {path.name} readable")
 
 
+def sees_system_packages() -> bool:
+    """Whether this Python sees Debian's packages (no venv, or one made with
+    ``--system-site-packages``, as the installer's is)."""
+    if sys.prefix == sys.base_prefix:
+        return True
+    cfg = Path(sys.prefix) / "pyvenv.cfg"
+    try:
+        lines = cfg.read_text().splitlines()
+    except OSError:
+        return False
+    return any(line.replace(" ", "").lower() == "include-system-site-packages=true"
+               for line in lines)
+
+
+def lgpio_hint() -> str:
+    """How to get gpiozero's pin library into the Python that runs the companion: Debian's
+    package when it can see it; else into its own venv (``make`` builds one that can't)."""
+    if sees_system_packages():
+        return "sudo apt install python3-lgpio (the installer does)"
+    return (f"{sys.executable} -m pip install lgpio (this venv can't see Debian's "
+            "python3-lgpio; the installer's venv can)")
+
+
 def check_gpio(config: Config) -> Result:
     from gpiozero import Button, OutputDevice
 
@@ -93,8 +117,8 @@ def check_gpio(config: Config) -> Result:
     try:
         factory = make_pin_factory(config.gpio.pin_factory)
     except PinFactoryError as exc:
-        return Result("gpio", "FAIL", str(exc), "on a Pi: sudo apt install python3-lgpio "
-                      "(the installer does); elsewhere use [gpio] pin_factory = \"mock\"")
+        return Result("gpio", "FAIL", str(exc), f"on a Pi: {lgpio_hint()}; elsewhere use "
+                      "[gpio] pin_factory = \"mock\"")
     pins = [("block", config.block.pin, "in")]
     if config.lever.enabled:
         pins.append(("lever", config.lever.pin, "in"))

@@ -276,6 +276,24 @@ def test_doctor_fails_on_a_required_part_and_explains(tmp_path: Path) -> None:
     assert done.returncode == 2 and "block.pin" in done.stderr
 
 
+def test_doctors_gpio_hint_fits_the_python_that_runs_it(tmp_path: Path) -> None:
+    """Without lgpio, the hint says how to get it into the Python the companion runs in:
+    ``make``'s venv can't see Debian's python3-lgpio, so apt would not help there."""
+    from companion.doctor import sees_system_packages
+
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "lgpio"\n'
+                      f'[data]\ndir = "{tmp_path / "data"}"\n[web]\nenabled = false\n')
+    done = run_companion("doctor", "--config", str(config))
+    gpio = next(line for line in done.stdout.splitlines() if line.startswith("FAIL  gpio"))
+    hint = done.stdout.split(gpio, 1)[1].splitlines()[1]
+    if sees_system_packages():
+        assert "sudo apt install python3-lgpio" in hint
+    else:
+        assert f"{sys.executable} -m pip install lgpio" in hint and "apt" not in hint.split(
+            "(")[0]
+
+
 def test_under_systemd_each_line_carries_its_journal_level_and_no_token(tmp_path: Path) -> None:
     config = _service_config(tmp_path)
     config.write_text(config.read_text().replace('backend = "null"', 'backend = "simpleaudio"'))
