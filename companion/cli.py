@@ -21,6 +21,9 @@ from companion.i18n import LANGUAGES
 from companion.logs import install_rate_limit
 
 EXIT_CONFIG = 2
+DEMO_SCRATCH = ("A demo keeps its bank in a scratch folder, gone when it ends: to keep a demo's "
+                "games, give it one (companion demo --config FILE with [data] dir = \"...\").")
+"""Said after "no bank" and "no token": the first thing a newcomer tries after the demo."""
 EXIT_USAGE = 2
 """A command given something it can't use (as argparse does): exit status 2, one line."""
 
@@ -190,7 +193,7 @@ def _cmd_link(args: argparse.Namespace) -> int:
             return 1
         except OSError:
             print(f"companion: no table token yet in {config.data_dir}: start the companion "
-                  "once (it makes one)", file=sys.stderr)
+                  f"once (it makes one). {DEMO_SCRATCH}", file=sys.stderr)
             return 1
     link = links.lan_link(config.web.host, config.web.port, token) or links.with_token(
         links.page_url(config.web.host, config.web.port), token)
@@ -321,8 +324,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
     config = _load_config(args.config)
     path = config.data_dir / DB_NAME
     if not path.exists():
-        print(f"companion: no bank at {path} (set [data] dir, or run the companion first)",
-              file=sys.stderr)
+        print(f"companion: no bank at {path} (set [data] dir, or run the companion first). "
+              f"{DEMO_SCRATCH}", file=sys.stderr)
         return 1
     try:
         bank = Bank(path, readonly=True)  # an export never changes the bank file

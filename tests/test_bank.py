@@ -468,4 +468,5 @@ def test_export_command_bad_arguments_are_clear(tmp_path: Path) -> None:
     config.write_text(f'[data]\ndir = "{empty}"\n')
     done = run_companion("export", "--config", str(config))
     assert done.returncode == 1 and "no bank at" in done.stderr
+    assert "A demo keeps its bank in a scratch folder" in done.stderr  # after a demo: why
     assert list(empty.iterdir()) == []  # nothing created

@@ -315,6 +315,7 @@ def test_companion_link_prints_the_link_with_its_token(tmp_path: Path) -> None:
     config.write_text(f'[data]\ndir = "{tmp_path}"\n[web]\nhost = "10.1.2.3"\nport = 8123\n')
     missing = run_companion("link", "--config", str(config))
     assert missing.returncode == 1 and "no table token yet" in missing.stderr
+    assert "companion demo --config FILE" in missing.stderr  # how to keep a demo's bank
     (tmp_path / "table-token").write_text("tok-0123456789abcdef\n")
     done = run_companion("link", "--config", str(config))
     assert done.returncode == 0
