@@ -229,8 +229,9 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
 
     async def goodbye() -> int:
         health = await table.read(c.GetHealth())
-        print(words(say("bye: {presses} presses, {ignored} ignored while sounding",
-                        presses=health.presses, ignored=health.ignored), tr), flush=True)
+        print(words(say_n("bye: {n} press, {ignored} ignored while sounding",
+                          "bye: {n} presses, {ignored} ignored while sounding",
+                          health.presses, ignored=health.ignored), tr), flush=True)
         return 0
 
     background: set[asyncio.Task[object]] = set()

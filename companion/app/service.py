@@ -753,7 +753,8 @@ def describe_result(result: object, state: TableState) -> str | Said:
     """One line about a write, with names instead of ids."""
     if isinstance(result, OutcomeView):
         if result.player_id is None:
-            return say("outcome #{id} is unassigned (nobody is current)", id=result.id)
+            return say("nobody is current: the outcome waits for a player (give it on the "
+                       "tablet)")
         player = state.player(result.player_id)
         name = state.name_of(result.player_id)
         delta = result.outcome.coin_delta if result.entry_id is not None else 0
