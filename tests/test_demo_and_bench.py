@@ -76,9 +76,12 @@ def test_demo_auto_presses_each_after_the_last_sound() -> None:
 
 def test_bench_press_to_pcm_through_a_fifo() -> None:
     figures = press_to_pcm(presses=5)
-    latency = figures["press_to_pcm_ms"]
-    assert latency["n"] == 5 and latency["lost"] == 0
-    assert 0 < latency["p50"] <= latency["p99"] <= latency["max"]
+    latency, floor = figures["press_to_pcm_ms"], figures["press_to_pcm_floor_ms"]
+    for measured in (latency, floor):  # the daemon's presses and the bare stack's, interleaved
+        assert measured["n"] == 5 and measured["lost"] == 0
+        assert 0 < measured["p50"] <= measured["p90"] <= measured["p99"] <= measured["max"]
+    assert figures["press_to_pcm_ratio"] == {
+        q: pytest.approx(latency[q] / floor[q], abs=0.01) for q in ("p50", "p90", "p99")}
     assert figures["rss_mib"] > 0
 
 
@@ -130,7 +133,9 @@ def test_bench_command_prints_json_figures() -> None:
     assert 0 < growth["p50_first"] <= growth["first_1000_p99_ms"]
     page = data["journal_page_bytes"]
     assert page["moves"] == 401 and 0 < page["page_bytes"] < page["whole_bytes"]
-    assert set(data["press_to_pcm_ms"]) == {"n", "p50", "p99", "max", "lost"}
+    assert set(data["press_to_pcm_ms"]) == {"n", "p50", "p90", "p99", "max", "lost"}
+    assert set(data["press_to_pcm_floor_ms"]) == set(data["press_to_pcm_ms"])
+    assert set(data["press_to_pcm_ratio"]) == {"p50", "p90", "p99"}
 
 
 def test_the_bench_leaves_nothing_in_the_data_folder(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -36,7 +36,8 @@ def write_growth(data_dir: Path, writes: int = 100_000) -> dict[str, Any]:
 
 
 def press_to_pcm(presses: int) -> dict[str, Any]:
-    """Mock pin edge -> first PCM byte written by ALSA (file plugin into a FIFO)."""
+    """Mock pin edge -> first PCM byte written by ALSA (file plugin into a FIFO), the daemon's
+    presses interleaved with the bare stack's (the floor) on the same sink and sound."""
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as tmp:
         home = Path(tmp)
         fifo = home / "pcm.fifo"
@@ -151,6 +152,8 @@ def run_all(presses: int = 200, data_dir: Path | None = None,
         "contest_state_read_ms": contest_state_ms(folder),
         "voice_after_outcome_ms": voice_after_outcome_ms(),
         "press_to_pcm_ms": latency["press_to_pcm_ms"],
+        "press_to_pcm_floor_ms": latency["press_to_pcm_floor_ms"],
+        "press_to_pcm_ratio": latency["press_to_pcm_ratio"],
         "daemon_rss_mib": latency["rss_mib"],
         "display_press_to_outcome_frame_ms": display["press_to_outcome_frame_ms"],
         "display_press_to_balance_frame_ms": display["press_to_balance_frame_ms"],
