@@ -107,6 +107,10 @@ def test_bench_command_prints_json_figures() -> None:
     assert (fanout["clients"], fanout["events"]) == (10, 200)
     assert 0 < fanout["p50"] <= fanout["p99"] <= fanout["max"]
     assert data["startup_to_ready_ms"] > 0
+    # ``companion run`` with the screen, the web page and a reader on, in a fresh process:
+    # start to /healthz's first answer, and its peak memory once up (issue 18's figures).
+    assert data["startup_to_healthz_ms_display"] > 0
+    assert data["daemon_rss_mib_display"] > 10
     movie = data["movie_state_read_ms"]  # the Movie's state read against a Celebration game's
     assert movie["presses"] == 3000 and movie["movie_moves"] > 2000
     assert movie["movie"]["n"] == movie["celebration_floor"]["n"] == 200

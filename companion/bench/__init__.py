@@ -129,6 +129,7 @@ def run_all(presses: int = 200, data_dir: Path | None = None,
     from companion.bench.contests import contest_state_ms
     from companion.bench.held import held_press_ms
     from companion.bench.movie import movie_state_ms
+    from companion.bench.startup import startup_with_display
     from companion.bench.voice import voice_after_outcome_ms
     from companion.bench.ws_fanout import ws_fanout_ms
     from companion.config import default_data_dir
@@ -163,6 +164,7 @@ def run_all(presses: int = 200, data_dir: Path | None = None,
         "card_tap_to_current_ms": lever_cards["card_tap_to_current_ms"],
         "cold_import_ms": cold_import_ms(),
         "startup_to_ready_ms": startup_ms(),
+        **startup_with_display(),
         "odds_draws_per_s": draws["celebration/question_block"],
         "mode_draws_per_s": draws,
         "python": sys.version.split()[0],
