@@ -52,6 +52,16 @@ def table(tmp_path, names=("Luigi", "Peach")):  # type: ignore[no-untyped-def]
     return state
 
 
+def announcing(state, code: str = "en", **options):  # type: ignore[no-untyped-def]
+    """A voice in ``code`` and an announcer on a null speaker, told the table ``state``."""
+    speaker = Speaker(NullBackend())
+    speaker.open()
+    voice = Voice(LANGUAGES[code])
+    announcer = Announcer(speaker, voice, translator(code), likely=BLOCK, **options)
+    announcer.heard(StateChanged("game", "", state))
+    return speaker, voice, announcer
+
+
 async def settle(voice: Voice, lines: list[str]) -> None:
     for _ in range(200):
         if all(voice.ready(line) is not None for line in lines):
@@ -95,11 +105,7 @@ async def test_an_outcome_is_said_after_its_sound_in_the_tables_language(tmp_pat
 
 async def test_whose_turn_and_the_timers_last_ten_seconds(tmp_path) -> None:  # type: ignore[no-untyped-def]
     state = table(tmp_path)
-    speaker = Speaker(NullBackend())
-    speaker.open()
-    voice = Voice(LANGUAGES["en"])
-    announcer = Announcer(speaker, voice, translator("en"), time_up_seconds=0.1, likely=BLOCK)
-    announcer.heard(StateChanged("game", "", state))
+    _speaker, voice, announcer = announcing(state, time_up_seconds=0.1)
     peach = state.players[1]
     moved = replace(state, current_player=peach.id)
     await settle(voice, ["Peach's turn"])
@@ -128,11 +134,7 @@ async def test_found_in_review_the_timers_lines_and_a_failing_render(
     import tempfile
 
     state = table(tmp_path)
-    speaker = Speaker(NullBackend())
-    speaker.open()
-    voice = Voice(LANGUAGES["en"])
-    announcer = Announcer(speaker, voice, translator("en"), time_up_seconds=0.3, likely=BLOCK)
-    announcer.heard(StateChanged("game", "", state))
+    _speaker, voice, announcer = announcing(state, time_up_seconds=0.3)
     voice.prepare(["10 seconds left", "Time is up!"])
     await settle(voice, ["10 seconds left", "Time is up!", "Luigi collects 2 coins"])
     timer = TimerState(Phase.RUNNING, 10.6, 30.0, False, 1, 30.0, False, 60.0)

@@ -154,7 +154,7 @@ def move_text(move: MoveView, facts: Facts) -> str | Said:
     if kind is MoveKind.JAILED:
         return _jailed_text(move, facts, who, coins)
     if kind in (MoveKind.DROP, MoveKind.SCOOP):
-        space = data.get("space", "")
+        space = _space(data.get("space"))
         if not move.entries:
             return stored(data, "message") or say("{name}: no coins moved", name=who)
         if kind is MoveKind.SCOOP:
@@ -206,6 +206,12 @@ def move_text(move: MoveView, facts: Facts) -> str | Said:
         return say_n("{text}: {names} wins!", "{text}: {names} win!", len(won), text=text,
                      names=names)
     return text
+
+
+def _space(name: object) -> str | Said:
+    """A board space in words: the edition's spaces are in the catalogs (one typed at the
+    table is not, and stays as typed)."""
+    return Said(name) if isinstance(name, str) and name else ""
 
 
 def _jailed_text(move: MoveView, facts: Facts, who: str | Said, coins: int) -> Said:
@@ -264,9 +270,10 @@ def _ability_text(move: MoveView, facts: Facts) -> Said:
     for e in move.entries:
         if e.space is not None and e.payee == BANK:
             parts.append(say("{name} drops {coins} on {space}", name=facts.name(e.payer),
-                             coins=e.amount, space=e.space))
+                             coins=e.amount, space=_space(e.space)))
         elif e.space is not None:
-            parts.append(say("scoops {coins} from {space}", coins=e.amount, space=e.space))
+            parts.append(say("scoops {coins} from {space}", coins=e.amount,
+                             space=_space(e.space)))
         elif e.payer == BANK:
             parts.append(say_n("collects {n} coin", "collects {n} coins", e.amount))
         else:

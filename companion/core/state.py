@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.core.editions.contests import Fight, Race
 from companion.core.editions.scoring import Standing
-from companion.core.ledger import BANK, Entry, MoveKind, jail_change
+from companion.core.ledger import BANK, THE_BANK, Entry, MoveKind, jail_change
 from companion.core.lever import TimerState
 from companion.core.outcomes import CONTEST_ROLLS, Kind, Outcome
 from companion.core.reasons import reason
@@ -332,7 +332,7 @@ class TableState:
     def name_of(self, party: object) -> str | Said:
         """A player's name, "the Bank", or ``player N`` for an id not in this game."""
         if party == BANK:
-            return say("the Bank")
+            return THE_BANK
         found = self.player(party)
         return found.name if found is not None else say("player {id}", id=str(party))
 

@@ -16,6 +16,7 @@ from importlib import resources
 
 import pygame
 
+from companion.core.editions.contests import win_chance
 from companion.core.outcomes import CONTEST_ROLLS, TWO_DICE, Kind
 from companion.display.qr import draw_qr
 from companion.display.rtl import visual
@@ -805,7 +806,7 @@ def _fight(p: Painter, face: FightFace, title: str) -> None:
     choice or roll it is (or how it ended), and each player's rolls, those who passed grey."""
     p.surface.fill(NAVY)
     tr = p.tr
-    chance = (tr.gettext("every roll wins") if face.chance == tr.gettext("sure")
+    chance = (tr.gettext("every roll wins") if win_chance(face.required) == 1
               else tr.gettext("{chance} chance").format(chance=face.chance))
     needs = tr.gettext("needs {n}+").format(n=face.required)
     top = _contest_header(p, title, FIGHT_HEAD, f"{needs} · {chance}",
@@ -917,8 +918,7 @@ def _contest_rows(p: Painter, rows: tuple[ContestRow, ...], box: pygame.Rect,
         right -= 2 * coin_r + p.px(12)
         if row.status:
             ink = (GREY if row.grey else GOLD if row.winner or row.place == 1
-                   else ORANGE if row.status == p.tr.gettext("re-roll")
-                   else GREEN if row.status == p.tr.gettext("entered") else WHITE)
+                   else ORANGE if row.tied else GREEN if row.entered else WHITE)
             right = p.text(row.status, small, ink, midright=(right, r.centery)).rect.left \
                 - p.px(10)
         name_left = r.left + p.px(30)

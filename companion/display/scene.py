@@ -26,7 +26,7 @@ from companion.events import (
     TimerChanged,
 )
 from companion.i18n import Translator, translator
-from companion.i18n.said import Said
+from companion.i18n.said import Said, words
 
 FPS = 20
 """Frames per second while something animates."""
@@ -185,6 +185,10 @@ class ContestRow:
     prize: int = 0
     """A race's prize for that place (coins from the Bank)."""
     winner: bool = False
+    tied: bool = False
+    """A race: in a tie being re-rolled now."""
+    entered: bool = False
+    """A race not started yet: entered it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,7 +361,7 @@ class DisplayModel:
         if player is not None:
             flash.player, flash.balance = player.name, player.balance
         if last is not None and "owner" in last.params:
-            flash.payee = state.name_of(last.params["owner"])
+            flash.payee = _name(state, last.params["owner"], self.tr)
         mate = None if last is None else state.player(last.params.get("teammate"))
         if mate is not None:  # a battle: the leader is the player, with a teammate
             flash.teammate, flash.teammate_balance = mate.name, mate.balance
@@ -535,9 +539,15 @@ def _chance(required: int, tr: Translator = ENGLISH) -> str:
     return tr.gettext("sure") if chance == 1 else str(chance)
 
 
-def _row(state: TableState, player: int, **kwargs: object) -> ContestRow:
+def _name(state: TableState, party: object, tr: Translator = ENGLISH) -> str:
+    """A player's name as typed ("the Bank", "player 9" in the screen's language)."""
+    return words(state.name_of(party), tr)
+
+
+def _row(state: TableState, player: int, tr: Translator = ENGLISH,
+         **kwargs: object) -> ContestRow:
     found = state.player(player)
-    return ContestRow(state.name_of(player), found.colour if found is not None else "",
+    return ContestRow(_name(state, player, tr), found.colour if found is not None else "",
                       found.balance if found is not None else 0,
                       **kwargs)  # type: ignore[arg-type]
 
@@ -551,10 +561,13 @@ def fight_face(state: TableState, fight: Fight, tr: Translator = ENGLISH) -> Fig
         status = (tr.gettext("WINS") if pid == fight.winner
                   else tr.gettext("fights") if pid == fight.fighter
                   else tr.gettext("passed") if pid in fight.passed else "")
-        rows.append(_row(state, pid, rolls=rolls, up=pid in (fight.up, fight.fighter),
+        rows.append(_row(state, pid, tr, rolls=rolls, up=pid in (fight.up, fight.fighter),
                          status=status, grey=pid in fight.passed, winner=pid == fight.winner))
     card = fight.card
-    name = state.name_of
+
+    def name(party: object) -> str:
+        return _name(state, party, tr)
+
     return FightFace(card.number, card.required, _chance(card.required, tr), card.cost,
                      card.to_card, fight.pot, card.bonus, card.points, fight.final, tuple(rows),
                      None if fight.up is None else name(fight.up),
@@ -570,9 +583,10 @@ def race_face(state: TableState, race: Race, tr: Translator = ENGLISH) -> RaceFa
     card = race.card
     paid = dict(race.prizes())
     if not race.started:
-        rows = tuple(_row(state, pid,
+        rows = tuple(_row(state, pid, tr,
                           status=tr.gettext("entered") if pid in race.entrants else "",
-                          grey=pid not in race.entrants) for pid in race.order)
+                          entered=pid in race.entrants, grey=pid not in race.entrants)
+                     for pid in race.order)
     else:
         entrants = [p for p in race.order if p in race.entrants]
         if race.over:
@@ -584,16 +598,18 @@ def race_face(state: TableState, race: Race, tr: Translator = ENGLISH) -> RaceFa
                           if p == pid)
             status = (ordinal(place, tr) if place
                       else tr.gettext("re-roll") if pid in now.tied else "")
-            rows_.append(_row(state, pid, rolls=rolls, up=pid == now.roller, status=status,
+            rows_.append(_row(state, pid, tr, rolls=rolls, up=pid == now.roller,
+                              status=status,
+                              tied=not place and pid in now.tied,
                               place=place, prize=paid.get(pid, 0),
                               winner=race.over and place == 1))
         rows = tuple(rows_)
     due = state.next_card is not None and state.next_card.rematch_due
     return RaceFace(card.number, card.fee, card.prizes, card.points, race.final, race.rematch,
                     race.started, race.over, rows,
-                    None if now.roller is None else state.name_of(now.roller),
-                    tuple(state.name_of(p) for p in now.tied),
-                    None if race.winner is None else state.name_of(race.winner),
+                    None if now.roller is None else _name(state, now.roller, tr),
+                    tuple(_name(state, p, tr) for p in now.tied),
+                    None if race.winner is None else _name(state, race.winner, tr),
                     rematch_due=race.over and due)
 
 
@@ -618,14 +634,15 @@ def log_lines(line: JournalLine, state: TableState,
     lines = []
     for party, sign in ((entry.payee, 1), (entry.payer, -1)):
         if party != BANK:
-            lines.append(LogLine(state.name_of(party), sign * entry.amount, why, line.undone))
+            lines.append(LogLine(_name(state, party, tr), sign * entry.amount, why,
+                                 line.undone))
     return lines
 
 
 def _winner_title(state: TableState, tr: Translator = ENGLISH) -> str:
     if state.bowser_won:
         return tr.gettext("BOWSER WINS")
-    names = [state.name_of(p) for p in state.winners]
+    names = [_name(state, p, tr) for p in state.winners]
     if not names:
         return tr.gettext("GAME OVER")
     if len(names) == 1:
@@ -645,7 +662,7 @@ def _standing_rows(state: TableState, tr: Translator = ENGLISH) -> tuple[Standin
             score = tr.gettext("out")
         else:
             score = tr.ngettext("{n} coin", "{n} coins", s.coins).format(n=s.coins)
-        rows.append(StandingRow(s.rank, state.name_of(s.player), score,
+        rows.append(StandingRow(s.rank, _name(state, s.player, tr), score,
                                 player.colour if player is not None else "",
                                 s.player in state.winners,
                                 out=s.total is None and s.worms is None and s.out))

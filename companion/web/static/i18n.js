@@ -105,7 +105,7 @@ async function loadCatalog(code) {
   return reply.json();
 }
 
-// Switch this device to ``code`` (null: back to the table's language) and remember it.
+// Switch this device to ``code`` and (``remember``) keep it as this device's choice.
 async function setLanguage(code, remember = true) {
   const next = code === "en" ? ENGLISH : await loadCatalog(code);
   if (remember) store(LANGUAGE_KEY, code);
@@ -114,10 +114,15 @@ async function setLanguage(code, remember = true) {
   applyLanguage();
 }
 
-// The languages the companion speaks, and the table's: {languages: [...], table: "de"}.
-async function languages() {
-  const reply = await fetch("/api/languages");
-  return reply.json();
+// The languages the companion speaks, and the table's: {languages: [...], table: "de"}; asked
+// once a page (the start and the picker both need it), again only after a failure.
+let languagesAsked = null;
+function languages() {
+  if (!languagesAsked) {
+    languagesAsked = fetch("/api/languages").then((reply) => reply.json())
+      .catch((err) => { languagesAsked = null; throw err; });
+  }
+  return languagesAsked;
 }
 
 // The page's language picker (a <select id="pref-language">, if the page has one): each
