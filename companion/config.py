@@ -197,6 +197,12 @@ class DisplayConfig:
     idle_minutes: int = setting(10, "minutes without activity before the idle screen (QR code "
                                     "of the tablet link); 0: never", _range(0, 1440))
 
+    @property
+    def pixels(self) -> tuple[int, int]:
+        """``size`` as (width, height): the picture as the panel is mounted."""
+        w, _, h = self.size.partition("x")
+        return int(w), int(h)
+
 
 def _edition(v: str) -> str | None:
     if not v.isidentifier():

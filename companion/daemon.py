@@ -40,6 +40,10 @@ from companion.systemd import Notifier
 
 log = logging.getLogger(__name__)
 
+SETTLE_AFTER_S = 0.01
+"""How long after its sound starts a press from the pin is announced and queued for the bank:
+after the first period of sound is written, well inside a frame of the screen."""
+
 
 class Daemon:
     """One table's companion. Everything hardware-shaped can be passed in (pin factory, RNG,
@@ -351,7 +355,20 @@ class Daemon:
     # -- the block button ----------------------------------------------------------------
 
     def _press_from_thread(self, at: float) -> None:
-        self._presses(self._press_on_loop, at)
+        """The pin's thread: the outcome sounds right here when the loop has the next press's
+        plan on offer (the loop settles the rest); otherwise the loop presses."""
+        taken = self.table.gate.take(at, "button")
+        if taken is None:
+            self._presses(self._press_on_loop, at)
+        else:  # an ignored press (no sound) is told at once
+            self._presses(self._settle_soon if taken.counts else self.table.settle)
+
+    def _settle_soon(self) -> None:
+        """The rest of a press that sounded on the pin's thread, once its first sound is out:
+        the loop's work (the event, the screen, the bank's write on its thread) must not take
+        the CPU from the sound's start. Anything that reads or changes the table meanwhile
+        settles it first, and so does shutting down."""
+        asyncio.get_running_loop().call_later(SETTLE_AFTER_S, self.table.settle)
 
     def _press_on_loop(self, at: float) -> None:
         if not self.closed:

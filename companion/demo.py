@@ -299,11 +299,11 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
                 app.request_stop()
                 return
             if ch in " \n\r" and (interactive or ch == "\n"):
-                press()
+                loop.call_soon(press)  # in typing order with the keys before it
             elif ch in "lL":
                 lever()
             elif ch in "ngu0123456" and app.bank is not None:
-                loop.call_soon(bank_key, ch)  # after a press typed before it (also queued)
+                loop.call_soon(bank_key, ch)  # in typing order with the presses before it
 
     async def _stop_when_quiet() -> None:
         await asyncio.gather(*[t for t in background if t is not asyncio.current_task()],

@@ -26,7 +26,7 @@ from companion.bank import Bank
 from companion.bank.service import BankService
 from companion.config import AudioConfig, Config, DataConfig, GameConfig
 from companion.core.editions import editions
-from companion.daemon import Daemon
+from companion.daemon import SETTLE_AFTER_S, Daemon
 from companion.events import BlockOutcome, Event, PressIgnored, StateChanged
 from companion.exc import Refused, Unavailable
 from companion.frontends import from_config
@@ -55,6 +55,11 @@ def make_app(first: Callable[[Event], None] | None = None,
 
 
 async def settle() -> None:
+    """Until a press from the pin has settled on the loop: its hand-over runs, then the
+    settling timer (due before this sleep's, which is scheduled after it)."""
+    for _ in range(3):
+        await asyncio.sleep(0)
+    await asyncio.sleep(SETTLE_AFTER_S)
     for _ in range(3):
         await asyncio.sleep(0)
 

@@ -23,6 +23,7 @@ from companion.app import commands as c
 from companion.app.bus import Bus
 from companion.app.card_taps import CardTaps
 from companion.app.contract import Command, Query
+from companion.app.press_gate import Plan, PressGate, Taken
 from companion.audio.library import SoundLibrary
 from companion.audio.speaker import Priority, Speaker
 from companion.bank.bank import PAGE, Bank
@@ -115,6 +116,9 @@ class TableService:
         self.block = block
         self.library = library
         self.speaker = speaker
+        self.gate = PressGate(block, speaker)
+        """Presses from the block's own thread: sounded there, settled on the loop."""
+        self._replan_due = False
         self.lever = lever
         self.bus = bus
         self.clock = clock
@@ -155,45 +159,68 @@ class TableService:
         if self.closed:
             raise RuntimeError("the companion is stopped")
         at = self.clock() if at is None else at
-        event: Event
+        self._settle()
+        plan = self._plan()
+        if isinstance(plan, str | Said):
+            return self._ignored(at, source, plan)
+        if plan is None:  # the block is a second lever
+            timer = self.lever.toggle(source)
+            event: Event = LeverPressed(at, source, timer.running)
+            self.bus.publish(event)
+            return event
+        return self._finish(self.gate.press(plan, at, source))
+
+    def settle(self) -> None:
+        """On the loop, after a press sounded on the pin's thread (:attr:`gate`): its event,
+        its place in the table and its bank write."""
+        if not self.closed:
+            self._settle()
+
+    def _plan(self) -> Plan | str | Said | None:
+        """What a press would mean now: its plan, why it would be ignored, or None when the
+        block is a second lever."""
         if self.state is not None and self.state.ended:
-            return self._ignored(at, source, "the game has ended: undo reopens it, or start a "
-                                             "new game")
+            return "the game has ended: undo reopens it, or start a new game"
         if self._enders:
-            return self._ignored(at, source, say("a move that may end the game is being "
-                                                 "written: press again"))
+            return say("a move that may end the game is being written: press again")
         rules = self.rules()
         mode, params = self._mode(rules)
         if params.get("teammate") == BY_CARD:
-            return self._ignored(at, source, say("the battle waits for its teammate: tap "
-                                                 "their card, or pick them on the tablet"))
-        if not mode.draws:  # the block is a second lever
-            timer = self.lever.toggle(source)
-            event = LeverPressed(at, source, timer.running)
-            self.bus.publish(event)
-            return event
-        outcome = self.block.press(at, lambda rng: mode.draw(rng, params))
-        if outcome is None:
-            return self._ignored(at, source, SOUNDING)
-        sound = self.library.for_outcome(outcome)
-        if outcome.kind is Kind.RACE_ROLL and self._finishes_race(outcome):
-            sound = sound + self.library.sounds["race_finish"]
-        played = self.speaker.play(sound, Priority.OUTCOME)
+            return say("the battle waits for its teammate: tap their card, or pick them on "
+                       "the tablet")
+        if not mode.draws:
+            return None
         state = self.state
         player = params.get("leader", params.get("player", None if state is None else
                                                  state.current_player))
-        event = BlockOutcome(self.block.presses, outcome, at, source, played,
+        outcome, dice = self.gate.dice.throw(lambda rng: mode.draw(rng, params))
+        sound = self.library.for_outcome(outcome)
+        race = state.race if state is not None else None
+        if outcome.kind is Kind.RACE_ROLL and race is not None and \
+                race.standing.roller is not None and race.rolled(outcome.rolls[-1]).over:
+            sound = sound + self.library.sounds["race_finish"]
+        return Plan(mode, params, state, player, outcome, sound,
+                    self.block.sound_seconds(outcome), dice)
+
+    def _finish(self, taken: Taken) -> Event:
+        """A drawn press on the loop: announced, in the table's state, queued for the bank."""
+        if not taken.counts:
+            return self._ignored(taken.at, taken.source, SOUNDING)
+        plan = taken.plan
+        mode, params, state, player = plan.mode, plan.params, plan.state, plan.player
+        outcome, sound = plan.outcome, plan.sound
+        event = BlockOutcome(taken.number, outcome, taken.at, taken.source, taken.played,
                              self.library.coin_period, self.library.ping_start(outcome),
                              mode.headline(outcome), mode.instruction(outcome),
                              mode.describe(outcome), round(sound.seconds, 3), player)
-        log.info("press %d (%s): %s", event.number, source, event.description)
+        log.info("press %d (%s): %s", event.number, taken.source, event.description)
         self.armed = None  # a mode is for one press: back to the edition's default
         if outcome.kind is Kind.BATTLE_ROLL and state is not None:  # the teammate's die next
             self.armed = Armed(state.game.id, mode.id, {**params, "first": outcome.rolls[0]})
         if state is not None:  # the doubles, the Jail: as the bank will have them
             self.state = state.pressed(outcome, player)
         if self.bank is not None:
-            held = HeldPress(uuid.uuid4().hex, time.time(), outcome, source,
+            held = HeldPress(uuid.uuid4().hex, time.time(), outcome, taken.source,
                              None if state is None else state.game.id,
                              None if state is None else state.current_player,
                              state is not None, dict(params))
@@ -204,10 +231,28 @@ class TableService:
         self.bus.publish(event)
         return event
 
-    def _finishes_race(self, outcome: Outcome) -> bool:
-        race = self.state.race if self.state is not None else None
-        return race is not None and race.standing.roller is not None and \
-            race.rolled(outcome.rolls[-1]).over
+    def _settle(self) -> None:
+        """Before anything that may change what a press means: the presses that sounded on
+        the pin's thread take their place first, and the plan on offer is withdrawn (the next
+        is offered once the loop is free again)."""
+        for taken in self.gate.withdraw():
+            self._finish(taken)
+        if self._replan_due or self.closed:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop: every press goes through the loop's press()
+            return
+        self._replan_due = True
+        loop.call_soon(self._replan)
+
+    def _replan(self) -> None:
+        """Offer the pin's thread what the next press means, as the table now stands."""
+        self._replan_due = False
+        for taken in self.gate.withdraw():  # sounded since the last settle
+            self._finish(taken)
+        plan = None if self.closed else self._plan()
+        self.gate.offer(plan if isinstance(plan, Plan) else None)
 
     async def _bank_press(self, held: HeldPress, pending: asyncio.Future[
             tuple[OutcomeView | None, TableState | None]]) -> OutcomeView | None:
@@ -245,6 +290,7 @@ class TableService:
     def _storage_changed(self, summary: str | Said) -> None:
         """Tell every frontend how the bank stands (held presses, a problem, all well)."""
         assert self.bank is not None
+        self._settle()
         storage = self.bank.status()
         if storage == self._storage:
             return
@@ -299,6 +345,7 @@ class TableService:
             return self.cards.tap(self, command.uid, source)  # type: ignore[return-value]
         if isinstance(command, c.ArmMode):
             return self._arm(command)  # type: ignore[return-value]
+        self._settle()  # a press that already sounded is banked before this write
         pending = self._write(command.action,
                               lambda bank: _bank_operation(bank, command, source, request_id),
                               _summary(command))
@@ -306,14 +353,17 @@ class TableService:
             return self._ending(pending)
         return pending
 
-    async def _ending(self, pending: Awaitable[T]) -> T:
-        """A write that may end the game: presses wait for it (a press drawn meanwhile could
-        not be banked in a game that just ended)."""
+    def _ending(self, pending: Awaitable[T]) -> asyncio.Future[T]:
+        """A write that may end the game: presses wait for it from now on (a press drawn
+        meanwhile could not be banked in a game that just ended)."""
         self._enders += 1
-        try:
-            return await pending
-        finally:
-            self._enders -= 1
+        task = asyncio.ensure_future(pending)
+        task.add_done_callback(self._ended)
+        return task
+
+    def _ended(self, _task: asyncio.Future[Any]) -> None:
+        self._enders -= 1
+        self._settle()
 
     async def read(self, query: Query[T]) -> T:
         result: Any
@@ -353,6 +403,7 @@ class TableService:
 
     def load(self) -> None:
         """Read the table's state at start-up (blocking: before the loop serves anyone)."""
+        self._settle()  # and offer the first press's plan once the loop runs
         if self.bank is None:
             return
         self._storage = self.bank.status()
@@ -397,7 +448,9 @@ class TableService:
 
     def close(self) -> None:
         """Later presses are refused; queued bank writes still finish (the bank closes last)."""
+        self._settle()  # a press that sounded is banked
         self.closed = True
+        self.gate.offer(None)
 
     # -- press modes -----------------------------------------------------------------------
 
@@ -512,6 +565,8 @@ class TableService:
         if armed is not None and armed.game == state.game.id and armed.mode == mode.id and \
                 {k: v for k, v in armed.params.items() if k != "first"} == params:
             return self.mode_view()  # the same battle again (a retry): its first die stays
+        self._settle()
+        state = self.state or state  # with a press that sounded meanwhile
         self.armed = None if mode.default else Armed(state.game.id, mode.id, params)
         view = self.mode_view()
         self.state = state.with_mode(view)
@@ -525,6 +580,7 @@ class TableService:
     def _dress(self, state: TableState) -> TableState:
         """The bank's state with what only the service knows: the presses not in the bank yet,
         the timer and the press mode."""
+        self._settle()
         if self._held_presses and self.bank is not None:  # banked since (the keeper, or a
             still = self.bank.held_ids()                     # write that banks them first)
             for press_id in self._held_presses - still:
@@ -589,6 +645,7 @@ class TableService:
     def _announced(self, action: str, result: object, state: TableState,
                    summary: str | Said | None = None) -> None:
         """Listeners get the new state after a write, with one line about it."""
+        self._settle()
         just_won = self.state is not None and not self.state.ended and \
             self.state.game.id == state.game.id
         state = self._dress(state)

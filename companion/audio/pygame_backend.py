@@ -4,6 +4,7 @@ The second backend, for where simpleaudio cannot serve."""
 
 from __future__ import annotations
 
+import importlib
 import logging
 from typing import Any
 
@@ -37,16 +38,19 @@ class PygameBackend:
 
     def open(self) -> None:
         try:
-            import pygame.mixer
+            from companion.display.sdl import load_pygame
+
+            pygame = load_pygame()
+            mixer = importlib.import_module("pygame.mixer")
         except ImportError as exc:
             raise AudioError(f"pygame.mixer cannot be imported ({exc})") from exc
         try:
-            pygame.mixer.init(frequency=RATE, size=-16, channels=CHANNELS,
+            mixer.init(frequency=RATE, size=-16, channels=CHANNELS,
                               buffer=self._buffer_frames, allowedchanges=0)
         except pygame.error as exc:
             raise AudioError(f"pygame.mixer could not open an audio device: {exc}") from exc
-        pygame.mixer.set_num_channels(16)
-        self._mixer = pygame.mixer
+        mixer.set_num_channels(16)
+        self._mixer = mixer
 
     def play(self, pcm: Pcm) -> _ChannelPlayback:
         if self._mixer is None:

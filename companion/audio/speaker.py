@@ -4,6 +4,7 @@ outcome sounds ahead of background sounds."""
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass, field
 from enum import IntEnum
 
@@ -11,6 +12,9 @@ from companion.audio.backend import AudioBackend, Playback
 from companion.audio.pcm import Pcm
 
 log = logging.getLogger(__name__)
+
+PRUNE_AT = 8
+"""Finished sounds are forgotten when this many are remembered (after a play, never before)."""
 
 
 class Priority(IntEnum):
@@ -30,6 +34,7 @@ class Speaker:
     failures: int = field(default=0, init=False)
     _warned: bool = field(default=False, init=False)
     _active: list[tuple[Priority, Playback]] = field(default_factory=list, init=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     def open(self) -> bool:
         """Open the device; False (with one warning) if there is none. The daemon carries on."""
@@ -44,39 +49,46 @@ class Speaker:
         return True
 
     def play(self, pcm: Pcm, priority: Priority = Priority.OUTCOME) -> bool:
-        """Start ``pcm``; True if it is playing. A busy device drops background sounds first."""
-        self._active = [(p, pb) for p, pb in self._active if _still_playing(pb)]
-        try:
-            playback = self.backend.play(pcm)
-        except Exception as first:  # a lost device must never lose the outcome
-            lower = [pb for p, pb in self._active if p < priority]
-            if not lower:
-                return self._failed(first)
-            for pb in lower:
-                pb.stop()
-            self._active = [(p, pb) for p, pb in self._active if p >= priority]
+        """Start ``pcm``; True if it is playing. A busy device drops background sounds first.
+        Safe from any thread (the block's press plays on the pin's thread)."""
+        with self._lock:
             try:
-                playback = self.backend.play(pcm)
-            except Exception as second:
-                return self._failed(second)
-        if self._warned:
-            log.warning("audio output is back via %s", self.backend.name)
-            self._warned = False
-        self.available = True
-        self._active.append((priority, playback))
-        return True
+                playback = self.backend.play(pcm)  # first: nothing comes before the sound
+            except Exception as first:  # a lost device must never lose the outcome
+                self._active = [(p, pb) for p, pb in self._active if _still_playing(pb)]
+                lower = [pb for p, pb in self._active if p < priority]
+                if not lower:
+                    return self._failed(first)
+                for pb in lower:
+                    pb.stop()
+                self._active = [(p, pb) for p, pb in self._active if p >= priority]
+                try:
+                    playback = self.backend.play(pcm)
+                except Exception as second:
+                    return self._failed(second)
+            if self._warned:
+                log.warning("audio output is back via %s", self.backend.name)
+                self._warned = False
+            self.available = True
+            if len(self._active) >= PRUNE_AT:
+                self._active = [(p, pb) for p, pb in self._active if _still_playing(pb)]
+            self._active.append((priority, playback))
+            return True
 
     @property
     def busy(self) -> bool:
         """Something is still playing."""
-        return any(_still_playing(pb) for _, pb in self._active)
+        with self._lock:
+            return any(_still_playing(pb) for _, pb in self._active)
 
     def stop(self, priority: Priority | None = None) -> None:
         """Stop the sounds of one priority (default: all)."""
-        for p, playback in self._active:
-            if priority is None or p == priority:
-                playback.stop()
-        self._active = [(p, pb) for p, pb in self._active if priority is not None and p != priority]
+        with self._lock:
+            for p, playback in self._active:
+                if priority is None or p == priority:
+                    playback.stop()
+            self._active = [(p, pb) for p, pb in self._active
+                            if priority is not None and p != priority]
 
     def close(self) -> None:
         self.stop()

@@ -12,16 +12,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import queue
 import resource
+import struct
+import subprocess
+import sys
 import tempfile
 import threading
 import time
 import wave
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from companion.audio.library import SOUND_NAMES
 from companion.audio.pcm import RATE
@@ -49,14 +51,34 @@ def write_short_sounds(folder: Path) -> None:
             wav.writeframes(data)
 
 
-def _reader(fifo: Path, arrivals: queue.Queue[tuple[float, int]]) -> None:
-    # O_RDWR keeps the FIFO open between ALSA streams, so reads never see EOF.
-    fd = os.open(fifo, os.O_RDWR)
-    while True:
-        chunk = os.read(fd, 65536)
-        arrivals.put((time.perf_counter(), len(chunk)))
+STAMPER = """
+import os, struct, sys, time
+fd = os.open(sys.argv[1], os.O_RDWR)  # O_RDWR: open between ALSA streams, reads never see EOF
+out = sys.stdout.buffer
+while True:
+    size = len(os.read(fd, 65536))
+    out.write(struct.pack("=dq", time.perf_counter(), size))
+    out.flush()
+"""
+"""The FIFO's reader, in a process of its own: each chunk ALSA writes is stamped the moment it
+arrives (CLOCK_MONOTONIC, the same clock in every process), never late because one of the
+daemon's threads holds this process's GIL. The sound itself is written by simpleaudio's C
+thread, which never takes the GIL either."""
 
 
+def _stamps(fifo: Path, arrivals: queue.Queue[tuple[float, int]]) -> subprocess.Popen[bytes]:
+    """Start the stamper; its stamps arrive in ``arrivals`` (terminate it when done)."""
+    stamper = subprocess.Popen([sys.executable, "-c", STAMPER, str(fifo)],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+    def forward(out: IO[bytes]) -> None:
+        record = struct.calcsize("=dq")
+        while chunk := out.read(record):
+            arrivals.put(struct.unpack("=dq", chunk))
+
+    assert stamper.stdout is not None
+    threading.Thread(target=forward, args=(stamper.stdout,), daemon=True).start()
+    return stamper
 
 
 def _first_byte(arrivals: queue.Queue[tuple[float, int]], start: float,
@@ -90,12 +112,22 @@ async def measure(presses: int, fifo: Path) -> dict[str, object]:
     floor is the bare stack doing the same job, a gpiozero ``Button`` on the same mock pin
     factory whose ``when_pressed`` calls ``simpleaudio.play_buffer`` with the same 20 ms
     sound, into the same ALSA sink."""
+
+    arrivals: queue.Queue[tuple[float, int]] = queue.Queue()
+    stamper = _stamps(fifo, arrivals)
+    try:
+        return await _interleaved(presses, arrivals)
+    finally:
+        stamper.terminate()
+        stamper.wait()
+
+
+async def _interleaved(presses: int, arrivals: queue.Queue[tuple[float, int]]
+                       ) -> dict[str, object]:
     import simpleaudio
     from gpiozero import Button
     from gpiozero.pins.mock import MockFactory
 
-    arrivals: queue.Queue[tuple[float, int]] = queue.Queue()
-    threading.Thread(target=_reader, args=(fifo, arrivals), daemon=True).start()
     with tempfile.TemporaryDirectory() as tmp:
         write_short_sounds(Path(tmp))
         config = Config(audio=AudioConfig(backend="simpleaudio", sounds_dir=tmp),
@@ -147,7 +179,8 @@ async def measure(presses: int, fifo: Path) -> dict[str, object]:
             plays.clear()
             start = time.perf_counter()
             bare.pin.drive_low()
-            took = _first_byte(arrivals, start, lambda: len(sound.data), lambda: None)
+            took = await asyncio.get_running_loop().run_in_executor(
+                None, _first_byte, arrivals, start, lambda: len(sound.data), lambda: None)
             if took is None:
                 floor_lost += 1
             else:

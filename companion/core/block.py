@@ -33,6 +33,16 @@ class Block:
         self.busy_until = now + max(0.0, self.sound_seconds(outcome))
         return outcome
 
+    def take(self, now: float, seconds: float) -> bool:
+        """Press at ``now`` for an outcome drawn ahead that sounds ``seconds``: False (and
+        ignored) if the previous outcome is still sounding."""
+        if now < self.busy_until:
+            self.ignored += 1
+            return False
+        self.presses += 1
+        self.busy_until = now + max(0.0, seconds)
+        return True
+
     def is_sounding(self, now: float) -> bool:
         """True while the last outcome's sound is still playing."""
         return now < self.busy_until

@@ -12,10 +12,9 @@ import os
 from pathlib import Path
 from typing import Protocol
 
-import pygame
-
 from companion.config import DisplayConfig
 from companion.display import has_desktop
+from companion.display.sdl import pygame
 
 log = logging.getLogger(__name__)
 
@@ -54,13 +53,8 @@ def fitted(frame: pygame.Surface, size: tuple[int, int]) -> tuple[pygame.Surface
     return scaled, ((size[0] - scaled.get_width()) // 2, (size[1] - scaled.get_height()) // 2)
 
 
-def logical_size(cfg: DisplayConfig) -> tuple[int, int]:
-    w, _, h = cfg.size.partition("x")
-    return int(w), int(h)
-
-
 def physical_size(cfg: DisplayConfig) -> tuple[int, int]:
-    w, h = logical_size(cfg)
+    w, h = cfg.pixels
     return (h, w) if cfg.rotate in (90, 270) else (w, h)
 
 

@@ -363,9 +363,8 @@ def write_previews(out: Path, sizes: tuple[str, ...] = SIZES,
     """Render every sample scene at every size into ``out``, its words in ``language``;
     returns the files written."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    import pygame
-
     from companion.display.render import render
+    from companion.display.sdl import pygame
 
     pygame.font.init()
     out.mkdir(parents=True, exist_ok=True)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import pygame
 import segno
+
+from companion.display.sdl import pygame
 
 QUIET_ZONE = 4
 """Modules of white around the symbol, as ISO/IEC 18004 asks."""

@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-import pygame
-
 from companion.core.editions.contests import win_chance
 from companion.core.outcomes import CONTEST_ROLLS, TWO_DICE, Kind
 from companion.display.qr import draw_qr
@@ -32,6 +30,7 @@ from companion.display.scene import (
     _,
     ordinal,
 )
+from companion.display.sdl import pygame
 from companion.i18n import Translator, translator
 
 MINUS = "\u2212"

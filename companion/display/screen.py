@@ -40,12 +40,9 @@ class Screen:
     def __init__(self, cfg: DisplayConfig, *, clock: Callable[[], float] = time.monotonic,
                  open_output: Callable[[], Any] | None = None,
                  on_quit: Callable[[], None] | None = None, language: str = "en") -> None:
-        from companion.display.outputs import logical_size
-        from companion.display.outputs import open_output as default_open
-
         self.cfg = cfg
         self.clock = clock
-        self.size = logical_size(cfg)
+        self.size = cfg.pixels
         self.model = DisplayModel(
             outcome_seconds=float(cfg.outcome_seconds),
             idle_after=cfg.idle_minutes * 60.0 if cfg.idle_minutes else None,
@@ -58,7 +55,7 @@ class Screen:
         self.frame_listeners: list[FrameListener] = []
         self.ready = threading.Event()
         """Set once the output is open (or known to be missing)."""
-        self._open_output = open_output or (lambda: default_open(cfg))
+        self._open_output = open_output or self._default_output
         self._on_quit = on_quit
         self._inbox: deque[Callable[[float], None]] = deque()
         self._wake = threading.Condition()
@@ -67,6 +64,13 @@ class Screen:
         self._thread: threading.Thread | None = None
         self.last_scene: Scene | None = None
         self.surface: Any = None
+
+    def _default_output(self) -> Any:
+        """The configured output (pygame is imported here, on the display's thread: the
+        daemon's start does not wait for it)."""
+        from companion.display.outputs import open_output
+
+        return open_output(self.cfg)
 
     # -- from the daemon (any thread) --------------------------------------------------------
 
@@ -142,7 +146,7 @@ class Screen:
         warned = False
         while True:
             try:
-                import pygame
+                from companion.display.sdl import pygame
 
                 output = self._open_output()
                 self.surface = pygame.Surface(self.size)
