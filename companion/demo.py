@@ -14,6 +14,7 @@ import tempfile
 import termios
 import tty
 from collections.abc import Awaitable, Iterator
+from typing import TYPE_CHECKING
 
 from companion.app import commands as c
 from companion.app.contract import Table
@@ -33,12 +34,18 @@ from companion.exc import CompanionError
 from companion.i18n import Translator, translator
 from companion.i18n.said import Said, say, say_n, words
 
+if TYPE_CHECKING:
+    from companion.web.server import WebServer
+
 PRESS_HOLD = 0.06
 """How long the demo 'finger' holds the button down."""
 
 HELP = say("""Question Block demo: press Enter or Space to press the block, q to quit.
   1-6 make that player current, 0 nobody (outcomes wait, unassigned), n next player,
   g pass GO, u undo the last move, l pull the lever back and let go (timer).""")
+
+NO_SOUND = say("no sound on this machine: outcomes are shown here and on the tablet "
+               "(companion doctor says why)")
 
 LEVER_HOLD = 0.4
 """How long the demo holds the lever back (wind-up mode gives time in proportion)."""
@@ -155,6 +162,22 @@ async def run_demo(config: Config, *, seed: int | None = None, auto: int | None 
             scratch.cleanup()
 
 
+def _tablet_links(server: WebServer, tr: Translator) -> None:
+    """The tablet link on this machine, and one for a phone on the network with its QR code
+    (in a terminal), as ``companion link`` prints it."""
+    print("  " + words(say("tablet on this computer: {link}", link=server.tablet_link), tr),
+          flush=True)
+    lan = server.lan_link()
+    if lan is None:  # no network, or served on loopback only
+        return
+    print("  " + words(say("from a phone or tablet on this network: {link}", link=lan), tr),
+          flush=True)
+    if sys.stdout.isatty():
+        import segno
+
+        segno.make(lan, error="m").terminal(compact=True)
+
+
 class Console:
     """The demo's own frontend: prints every event, and reads the keyboard (or a pipe)."""
 
@@ -193,6 +216,7 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
     rng = random.Random(seed) if seed is not None else None
     factory = MockFactory()
     app = Daemon(config, pin_factory=factory, rng=rng)
+    app.speaker.told_elsewhere = True  # in the welcome, not as a warning before it
     tr = translator(config.table.language)
     console = Console(tr)
     frontends = [*from_config(config, on_quit=app.request_stop_from_thread,
@@ -246,9 +270,10 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
 
     interactive = sys.stdin.isatty()
     print(words(HELP, tr), flush=True)
+    if not app.speaker.available:
+        print("  " + words(NO_SOUND, tr), flush=True)
     if web is not None and web.server is not None:
-        print("  " + words(say("tablet: {link}  (from another device: this machine's address)",
-                               link=web.server.tablet_link), tr), flush=True)
+        _tablet_links(web.server, tr)
     seen: list[TableState] = []  # the table as last heard: which player a seat key means
     if app.bank is not None:
         seen.append(await table.read(c.GetState()))

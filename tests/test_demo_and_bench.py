@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,15 +17,69 @@ from tests.conftest import ROOT, run_companion, spawn_companion, wait_for_line
 def test_demo_presses_from_piped_keyboard_and_exits_after_the_sound() -> None:
     done = run_companion("demo", "--audio", "null", "--seed", "3", stdin="\n")
     assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
+    # On a network, a line for other devices follows the tablet's (no QR code into a pipe).
+    lines = [line for line in done.stdout.splitlines()
+             if not line.startswith("  from a phone or tablet on this network: http://")]
     assert lines[0].startswith("Question Block demo: press Enter")
-    assert lines[3].startswith("  tablet: http://127.0.0.1:")
+    assert lines[3].startswith("  tablet on this computer: http://127.0.0.1:")
     assert "/#token=" in lines[3]
     assert lines[4] == "  coins: *Mario 30 | Luigi 30 | Peach 30 | Yoshi 30"
     assert lines[5].startswith("press 1: ")
     assert lines[6].startswith("  bank: Mario ")  # the outcome went to the current player
     assert lines[-1] == "bye: 1 press, 0 ignored while sounding"
     assert done.stderr == ""  # the demo's log shows only trouble
+
+
+def test_demo_on_loopback_only_has_no_link_for_other_devices(tmp_path: Path) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text('[web]\nhost = "127.0.0.1"\nport = 0\n')
+    done = run_companion("demo", "--audio", "null", "--config", str(config), stdin="")
+    assert done.returncode == 0, done.stderr
+    assert "  tablet on this computer: http://127.0.0.1:" in done.stdout
+    assert "on this network" not in done.stdout
+
+
+def test_demo_prints_the_lan_link_with_a_qr_code_on_a_terminal() -> None:
+    from companion.demo import _tablet_links
+    from companion.i18n import translator
+    from companion.web.server import WebServer
+
+    server = WebServer(runner=None, host="192.0.2.7", port=8080,  # type: ignore[arg-type]
+                       token="t0k")
+    main, follower = os.openpty()
+    saved = sys.stdout
+    try:
+        with os.fdopen(os.dup(follower), "w") as terminal:
+            sys.stdout = terminal
+            _tablet_links(server, translator("en"))
+    finally:
+        sys.stdout = saved
+    os.close(follower)
+    shown = os.read(main, 65536).decode()
+    os.close(main)
+    lines = shown.splitlines()
+    assert lines[0] == "  tablet on this computer: http://192.0.2.7:8080/#token=t0k"
+    assert lines[1] == "  from a phone or tablet on this network: http://192.0.2.7:8080/#token=t0k"
+    qr = lines[2:]
+    assert len(qr) > 10 and all(set(row.strip()) <= set("\u2580\u2584\u2588 ") for row in qr)
+    assert any("\u2588" in row or "\u2580" in row for row in qr)
+
+
+def test_demo_without_a_sound_card_says_so_in_its_welcome_not_as_a_warning(
+        tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".asoundrc").write_text("pcm.!default { type hw; card 99 }\n")  # no such card
+    env = {**os.environ, "HOME": str(home)}
+    done = run_companion("demo", "--audio", "simpleaudio", "--display", "off", stdin="\n",
+                         env=env)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[3] == ("  no sound on this machine: outcomes are shown here and on the tablet "
+                        "(companion doctor says why)")
+    assert lines[4].startswith("  tablet on this computer: ")
+    assert any(line.endswith("(no sound)") for line in lines)
+    assert done.stderr == ""  # no timestamped WARNING before the welcome
 
 
 def test_demo_keys_drive_the_bank() -> None:

@@ -30,6 +30,9 @@ class Speaker:
     """Plays through a backend; never raises. Logs one warning when sound is lost, one when back."""
 
     backend: AudioBackend
+    told_elsewhere: bool = False
+    """No device at the start is told to the user by the caller (the demo's welcome), so it
+    is logged at INFO, not as a warning before the welcome."""
     available: bool = field(default=False, init=False)
     failures: int = field(default=0, init=False)
     _warned: bool = field(default=False, init=False)
@@ -41,8 +44,13 @@ class Speaker:
         try:
             self.backend.open()
         except Exception as exc:  # AudioError, or whatever a driver raises (pygame.error, ...)
-            self._warn(f"no audio output via {self.backend.name}: {exc}; "
-                       "carrying on without sound (screen and tablet still show outcomes)")
+            message = (f"no audio output via {self.backend.name}: {exc}; carrying on without "
+                       "sound (screen and tablet still show outcomes)")
+            if self.told_elsewhere:
+                log.info("%s", message)
+                self._warned, self.available = True, False
+            else:
+                self._warn(message)
             return False
         self.available = True
         log.info("audio output via %s", self.backend.name)
