@@ -55,8 +55,17 @@ def test_demo_prints_the_lan_link_with_a_qr_code_on_a_terminal() -> None:
     finally:
         sys.stdout = saved
     os.close(follower)
-    shown = os.read(main, 65536).decode()
+    chunks = []
+    while True:  # everything written, until the closed terminal says EIO
+        try:
+            chunk = os.read(main, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
     os.close(main)
+    shown = b"".join(chunks).decode()
     lines = shown.splitlines()
     assert lines[0] == "  tablet on this computer: http://192.0.2.7:8080/#token=t0k"
     assert lines[1] == "  from a phone or tablet on this network: http://192.0.2.7:8080/#token=t0k"

@@ -442,7 +442,10 @@ class TableService:
                         storage=storage, has_bank=self.bank is not None, parts=parts)
 
     async def drain(self) -> None:
-        """Wait for the bank writes under way (a press's outcome, a turn passed at time-up)."""
+        """Wait for the bank writes under way (a press's outcome, a turn passed at time-up),
+        a press that sounded on the pin's thread included."""
+        if not self.closed:
+            self._settle()
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 

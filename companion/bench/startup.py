@@ -44,8 +44,32 @@ def _peak_rss_mib(pid: int) -> float:
     return 0.0
 
 
-def one_start() -> tuple[float, float]:
-    """(ms from spawning ``companion run`` to /healthz's first answer, peak RSS in MiB)."""
+FLOOR = """
+import asyncio, os, sys
+import pygame, serial
+from aiohttp import web
+
+async def main():
+    pygame.display.init()
+    pygame.display.set_mode((480, 320))
+    port = serial.Serial(sys.argv[2], 9600, timeout=0)
+    app = web.Application()
+    app.router.add_get("/healthz", lambda request: web.json_response({"ok": True}))
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", int(sys.argv[1])).start()
+    await asyncio.Event().wait()
+
+asyncio.run(main())
+"""
+"""The floor: the bare libraries doing the same job in a fresh interpreter (pygame's screen
+open on the same driver and size, the reader's serial port open, an aiohttp server answering
+/healthz), started the same way and timed the same way."""
+
+
+def one_start(pycache: Path, *, floor: bool = False) -> tuple[float, float]:
+    """(ms from spawning ``companion run``, or the floor, to /healthz's first answer, peak RSS
+    in MiB), bytecode cached in ``pycache`` (as pip leaves it compiled in the service's venv)."""
     master, slave = os.openpty()
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as tmp:
         port = _free_port()
@@ -54,35 +78,52 @@ def one_start() -> tuple[float, float]:
                           f'[data]\ndir = "{tmp}"\n[web]\nhost = "127.0.0.1"\nport = {port}\n'
                           '[display]\nenabled = true\nsize = "480x320"\n'
                           f'[reader]\nport = "{os.ttyname(slave)}"\nprotocol = "lines"\n')
-        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+               "PYTHONPYCACHEPREFIX": str(pycache)}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        args = ["-c", FLOOR, str(port), os.ttyname(slave)] if floor else \
+            ["-m", "companion", "run", "--config", str(config)]
         url = f"http://127.0.0.1:{port}/healthz"
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--config",
-                                 str(config)], env=env, stdout=subprocess.DEVNULL,
+        proc = subprocess.Popen([sys.executable, *args], env=env, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
         try:
             while not _answered(url):
                 if proc.poll() is not None or time.perf_counter() - start > TIMEOUT_S:
                     raise RuntimeError("the companion never answered /healthz")
-                time.sleep(0.005)
+                time.sleep(0.002)
             took = (time.perf_counter() - start) * 1000
             time.sleep(SETTLE_S)
             rss = _peak_rss_mib(proc.pid)
         finally:
-            proc.terminate()
+            if floor:
+                proc.kill()  # SDL turns SIGTERM into a quit event nobody reads here
+            else:
+                proc.terminate()
             proc.wait(timeout=10)
             os.close(master)
             os.close(slave)
     return took, rss
 
 
-def startup_with_display(runs: int = 5) -> dict[str, Any]:
-    """The median start to /healthz and the largest peak memory over ``runs`` starts."""
-    starts, peaks = [], []
-    for _ in range(runs):
-        took, rss = one_start()
-        starts.append(took)
-        peaks.append(rss)
-    starts.sort()
-    return {"startup_to_healthz_ms_display": round(starts[len(starts) // 2], 1),
-            "daemon_rss_mib_display": max(peaks)}
+def startup_with_display(runs: int = 7) -> dict[str, Any]:
+    """The median start to /healthz and the largest peak memory over ``runs`` starts, each
+    followed by a start of the floor (interleaved), and the ratios."""
+    ours: list[float] = []
+    floors: list[float] = []
+    peaks: list[float] = []
+    floor_peaks: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="companion-bench-pyc-") as pycache:
+        one_start(Path(pycache))  # compiles the bytecode: the service's venv has it from pip
+        one_start(Path(pycache), floor=True)
+        for _ in range(runs):
+            for floor, starts, rss in ((False, ours, peaks), (True, floors, floor_peaks)):
+                took, peak = one_start(Path(pycache), floor=floor)
+                starts.append(took)
+                rss.append(peak)
+    median = {name: sorted(v)[len(v) // 2] for name, v in (("ours", ours), ("floor", floors))}
+    return {"startup_to_healthz_ms_display": round(median["ours"], 1),
+            "startup_to_healthz_floor_ms_display": round(median["floor"], 1),
+            "startup_to_healthz_ratio_display": round(median["ours"] / median["floor"], 2),
+            "daemon_rss_mib_display": max(peaks),
+            "daemon_rss_floor_mib_display": max(floor_peaks)}

@@ -6,7 +6,6 @@ import logging
 import os
 import tempfile
 import warnings
-from importlib.metadata import entry_points
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -24,6 +23,8 @@ def make_pin_factory(name: str = "") -> Any:
 
     An empty name defers to ``$GPIOZERO_PIN_FACTORY`` and then gpiozero's own preference order.
     """
+    from importlib.metadata import entry_points
+
     from gpiozero import Device
     from gpiozero.exc import BadPinFactory
 
