@@ -69,6 +69,18 @@ class StepClock:
         return self.now
 
 
+def read_until_closed(fd: int, into: bytearray) -> None:
+    """Append what ``fd`` gives until it ends (EOF, or EIO once its other end is closed)."""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            return
+        if not chunk:
+            return
+        into.extend(chunk)
+
+
 def alsa_file_home(home: Path, out: Path) -> dict[str, str]:
     """An environment whose ALSA default PCM is the ``file`` plugin writing raw PCM to ``out``."""
     home.mkdir(parents=True, exist_ok=True)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.bench import press_to_pcm
-from tests.conftest import ROOT, run_companion, spawn_companion, wait_for_line
+from tests.conftest import ROOT, read_until_closed, run_companion, spawn_companion, wait_for_line
 
 
 def test_demo_presses_from_piped_keyboard_and_exits_after_the_sound() -> None:
@@ -55,17 +55,10 @@ def test_demo_prints_the_lan_link_with_a_qr_code_on_a_terminal() -> None:
     finally:
         sys.stdout = saved
     os.close(follower)
-    chunks = []
-    while True:  # everything written, until the closed terminal says EIO
-        try:
-            chunk = os.read(main, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
+    written = bytearray()
+    read_until_closed(main, written)  # all of it, until the closed terminal says EIO
     os.close(main)
-    shown = b"".join(chunks).decode()
+    shown = written.decode()
     lines = shown.splitlines()
     assert lines[0] == "  tablet on this computer: http://192.0.2.7:8080/#token=t0k"
     assert lines[1] == "  from a phone or tablet on this network: http://192.0.2.7:8080/#token=t0k"

@@ -35,7 +35,7 @@ from companion.daemon import Daemon
 from companion.events import TimerChanged
 from companion.frontends import from_config
 from companion.web.server import WebFrontend, WebServer
-from tests.conftest import ROOT, alsa_file_home
+from tests.conftest import ROOT, alsa_file_home, read_until_closed
 
 # -- the state machine ----------------------------------------------------------------------
 
@@ -364,17 +364,7 @@ def test_time_up_sounds_once_at_expiry_after_the_ticks(tmp_path: Path) -> None:
     received = bytearray()
     fd = os.open(fifo, os.O_RDWR)  # stays open across ALSA streams: no EOF in between
 
-    def drain() -> None:
-        while True:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:
-                return
-            if not chunk:
-                return
-            received.extend(chunk)
-
-    reader = threading.Thread(target=drain, daemon=True)
+    reader = threading.Thread(target=read_until_closed, args=(fd, received), daemon=True)
     reader.start()
     try:
         done = subprocess.run([sys.executable, "-m", "tests.lever_child", "ticks", "2", "3.5"],

@@ -47,17 +47,20 @@ class Scripted:
         return self.rolls.pop(0)
 
 
-def bank_app(tmp_path: Path, rng: object, clock: Clock | None = None,
-             ) -> tuple[Daemon, NullBackend, list[Event]]:
+async def started(tmp_path: Path, rng: object) -> tuple[Daemon, NullBackend, list[Event], Clock]:
+    """A daemon on mock pins and a real bank (players Ann and Bob), its next press on offer."""
     config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)),
                     game=GameConfig(edition="celebration", players=("Ann", "Bob")))
     backend = NullBackend()
+    clock = Clock()
     app = Daemon(config, pin_factory=MockFactory(), rng=rng,  # type: ignore[arg-type]
-                 backend=backend, clock=clock or Clock())
+                 backend=backend, clock=clock)
     events: list[Event] = []
     app.table.subscribe(lambda e: events.append(e) if isinstance(
         e, BlockOutcome | PressIgnored) else None)
-    return app, backend, events
+    app.start(asyncio.get_running_loop())
+    await until(lambda: on_offer(app))
+    return app, backend, events, clock
 
 
 async def until(done: Callable[[], bool]) -> None:
@@ -124,10 +127,7 @@ def test_outcomes_drawn_ahead_and_given_back_are_the_outcomes_drawn_at_the_press
 
 async def test_a_pin_press_sounds_on_the_pins_thread_before_the_loop_runs(
         tmp_path: Path) -> None:
-    clock = Clock()
-    app, backend, events = bank_app(tmp_path, random.Random(7), clock)
-    app.start(asyncio.get_running_loop())
-    await until(lambda: on_offer(app))
+    app, backend, events, clock = await started(tmp_path, random.Random(7))
     press_on_a_thread(app, clock)  # the loop is blocked in this test's thread meanwhile
     assert len(backend.played) == 1 and events == []  # heard at once, settled later
     await until(lambda: bool(events))
@@ -143,9 +143,7 @@ async def test_a_pin_press_sounds_on_the_pins_thread_before_the_loop_runs(
 
 async def test_every_press_is_one_outcome_one_sound_and_the_dice_of_drawing_at_the_press(
         tmp_path: Path) -> None:
-    clock = Clock()
-    app, backend, events = bank_app(tmp_path, random.Random(21), clock)
-    app.start(asyncio.get_running_loop())
+    app, backend, events, clock = await started(tmp_path, random.Random(21))
     for i in range(12):
         await until(lambda: on_offer(app))
         if i % 3 == 1:  # a tablet reads the table: the plan is withdrawn and drawn again
@@ -169,10 +167,7 @@ async def test_every_press_is_one_outcome_one_sound_and_the_dice_of_drawing_at_t
 
 async def test_a_press_that_sounded_counts_for_whoever_was_current_when_it_was_pressed(
         tmp_path: Path) -> None:
-    clock = Clock()
-    app, _backend, events = bank_app(tmp_path, Scripted([1, 2] + [6] * 20), clock)
-    app.start(asyncio.get_running_loop())
-    await until(lambda: on_offer(app))
+    app, _backend, events, clock = await started(tmp_path, Scripted([1, 2] + [6] * 20))
     state = await app.table.read(c.GetState())
     ann, bob = (p.id for p in state.players)
     await until(lambda: on_offer(app))
@@ -192,9 +187,7 @@ async def test_a_press_that_sounded_counts_for_whoever_was_current_when_it_was_p
 
 async def test_no_sound_for_a_press_while_a_game_ending_write_is_under_way(
         tmp_path: Path) -> None:
-    clock = Clock()
-    app, backend, events = bank_app(tmp_path, random.Random(4), clock)
-    app.start(asyncio.get_running_loop())
+    app, backend, events, clock = await started(tmp_path, random.Random(4))
     state = await app.table.read(c.GetState())
     await until(lambda: on_offer(app))
     ending = app.table.act(c.Bankrupt(state.players[1].id, "bank"))  # Ann is the last left
@@ -211,9 +204,7 @@ async def test_no_sound_for_a_press_while_a_game_ending_write_is_under_way(
 
 async def test_arming_a_mode_after_the_next_press_was_drawn_reads_the_same_dice(
         tmp_path: Path) -> None:
-    clock = Clock()
-    app, backend, events = bank_app(tmp_path, random.Random(9), clock)
-    app.start(asyncio.get_running_loop())
+    app, backend, events, clock = await started(tmp_path, random.Random(9))
     await until(lambda: on_offer(app))  # drawn ahead as a Question Block press ...
     state = await app.table.read(c.GetState())
     ann, bob = (p.id for p in state.players)
@@ -233,10 +224,7 @@ async def test_arming_a_mode_after_the_next_press_was_drawn_reads_the_same_dice(
 
 async def test_a_press_that_sounded_is_banked_when_the_daemon_stops_at_once(
         tmp_path: Path) -> None:
-    clock = Clock()
-    app, backend, events = bank_app(tmp_path, random.Random(3), clock)
-    app.start(asyncio.get_running_loop())
-    await until(lambda: on_offer(app))
+    app, backend, events, clock = await started(tmp_path, random.Random(3))
     press_on_a_thread(app, clock)
     app.close()  # before the loop settled it
     assert len(backend.played) == 1 and len(events) == 1
