@@ -274,9 +274,9 @@ class Bank(GamerPlay):
         """Start a game only if the bank has none (atomic: two starters make one game). A bank
         with a game is only read: a start writes nothing most days."""
         rules = self.editions.get_edition(edition)
-        clean = check_names(names, rules.min_players, rules.max_players)
         if self.latest_game() is not None:
-            return None
+            return None  # nothing to check either: ICU (names) is not loaded at every start
+        clean = check_names(names, rules.min_players, rules.max_players)
         with self._write() as db:
             if self.latest_game() is not None:
                 return None

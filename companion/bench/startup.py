@@ -67,42 +67,44 @@ open on the same driver and size, the reader's serial port open, an aiohttp serv
 /healthz), started the same way and timed the same way."""
 
 
-def one_start(pycache: Path, *, floor: bool = False) -> tuple[float, float]:
+def one_start(scratch: Path, *, floor: bool = False) -> tuple[float, float]:
     """(ms from spawning ``companion run``, or the floor, to /healthz's first answer, peak RSS
-    in MiB), bytecode cached in ``pycache`` (as pip leaves it compiled in the service's venv)."""
+    in MiB). ``scratch`` keeps the bank (a restart finds its game, as a Pi does at boot) and
+    the bytecode (as pip leaves it compiled in the service's venv) from one start to the next."""
+    data = scratch / "data"
+    data.mkdir(exist_ok=True)
+    port = _free_port()
     master, slave = os.openpty()
-    with tempfile.TemporaryDirectory(prefix="companion-bench-") as tmp:
-        port = _free_port()
-        config = Path(tmp) / "companion.toml"
-        config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
-                          f'[data]\ndir = "{tmp}"\n[web]\nhost = "127.0.0.1"\nport = {port}\n'
-                          '[display]\nenabled = true\nsize = "480x320"\n'
-                          f'[reader]\nport = "{os.ttyname(slave)}"\nprotocol = "lines"\n')
-        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
-               "PYTHONPYCACHEPREFIX": str(pycache)}
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        args = ["-c", FLOOR, str(port), os.ttyname(slave)] if floor else \
-            ["-m", "companion", "run", "--config", str(config)]
-        url = f"http://127.0.0.1:{port}/healthz"
-        start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, *args], env=env, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
-        try:
-            while not _answered(url):
-                if proc.poll() is not None or time.perf_counter() - start > TIMEOUT_S:
-                    raise RuntimeError("the companion never answered /healthz")
-                time.sleep(0.002)
-            took = (time.perf_counter() - start) * 1000
-            time.sleep(SETTLE_S)
-            rss = _peak_rss_mib(proc.pid)
-        finally:
-            if floor:
-                proc.kill()  # SDL turns SIGTERM into a quit event nobody reads here
-            else:
-                proc.terminate()
-            proc.wait(timeout=10)
-            os.close(master)
-            os.close(slave)
+    config = scratch / "companion.toml"
+    config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+                      f'[data]\ndir = "{data}"\n[web]\nhost = "127.0.0.1"\nport = {port}\n'
+                      '[display]\nenabled = true\nsize = "480x320"\n'
+                      f'[reader]\nport = "{os.ttyname(slave)}"\nprotocol = "lines"\n')
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+           "PYTHONPYCACHEPREFIX": str(scratch / "pycache")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    args = ["-c", FLOOR, str(port), os.ttyname(slave)] if floor else \
+        ["-m", "companion", "run", "--config", str(config)]
+    url = f"http://127.0.0.1:{port}/healthz"
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, *args], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        while not _answered(url):
+            if proc.poll() is not None or time.perf_counter() - start > TIMEOUT_S:
+                raise RuntimeError("the companion never answered /healthz")
+            time.sleep(0.002)
+        took = (time.perf_counter() - start) * 1000
+        time.sleep(SETTLE_S)
+        rss = _peak_rss_mib(proc.pid)
+    finally:
+        if floor:
+            proc.kill()  # SDL turns SIGTERM into a quit event nobody reads here
+        else:
+            proc.terminate()
+        proc.wait(timeout=10)
+        os.close(master)
+        os.close(slave)
     return took, rss
 
 
@@ -113,12 +115,13 @@ def startup_with_display(runs: int = 7) -> dict[str, Any]:
     floors: list[float] = []
     peaks: list[float] = []
     floor_peaks: list[float] = []
-    with tempfile.TemporaryDirectory(prefix="companion-bench-pyc-") as pycache:
-        one_start(Path(pycache))  # compiles the bytecode: the service's venv has it from pip
-        one_start(Path(pycache), floor=True)
+    with tempfile.TemporaryDirectory(prefix="companion-bench-") as folder:
+        scratch = Path(folder)
+        one_start(scratch)  # compiles the bytecode and starts the game: neither is timed
+        one_start(scratch, floor=True)
         for _ in range(runs):
             for floor, starts, rss in ((False, ours, peaks), (True, floors, floor_peaks)):
-                took, peak = one_start(Path(pycache), floor=floor)
+                took, peak = one_start(scratch, floor=floor)
                 starts.append(took)
                 rss.append(peak)
     median = {name: sorted(v)[len(v) // 2] for name, v in (("ours", ours), ("floor", floors))}
