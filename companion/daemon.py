@@ -40,9 +40,11 @@ from companion.systemd import Notifier
 
 log = logging.getLogger(__name__)
 
-SETTLE_AFTER_S = 0.01
+SETTLE_AFTER_S = 0.003
 """How long after its sound starts a press from the pin is announced and queued for the bank:
-after the first period of sound is written, well inside a frame of the screen."""
+the first PCM bytes are out in well under a millisecond, and the loop's work (the event, the
+screen's frame, the bank's write) then no longer takes a CPU from the sound's start. Measured:
+press_to_pcm's ratio at p50 1.13-1.19 with 3 ms, 1.20-1.24 with none; the same with 10 ms."""
 
 
 class Daemon:
