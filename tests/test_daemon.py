@@ -258,11 +258,11 @@ def test_speaker_warns_once_and_says_when_sound_is_back(caplog: pytest.LogCaptur
 @pytest.mark.parametrize("screen_first", [False, True])
 def test_pygame_backend_mixes_overlapping_sounds(tmp_path: Path, screen_first: bool) -> None:
     """pygame.mixer on SDL's disk driver (a real, real-time paced audio sink); also after the
-    screen imported pygame without its mixer (:mod:`companion.display.sdl`)."""
+    screen imported pygame without its mixer (:mod:`companion.sdl`)."""
     out = tmp_path / "sdl.raw"
     env = {**os.environ, "SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": str(out),
            "PYGAME_HIDE_SUPPORT_PROMPT": "1", "SDL_VIDEODRIVER": "dummy"}
-    first = "from companion.display.sdl import pygame\nassert not pygame.mixer\n" \
+    first = "from companion.sdl import pygame\nassert not pygame.mixer\n" \
         if screen_first else ""
     script = first + """
 import time

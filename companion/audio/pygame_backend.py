@@ -38,7 +38,7 @@ class PygameBackend:
 
     def open(self) -> None:
         try:
-            from companion.display.sdl import load_pygame
+            from companion.sdl import load_pygame
 
             pygame = load_pygame()
             mixer = importlib.import_module("pygame.mixer")

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from companion.config import DisplayConfig
 from companion.display import has_desktop
-from companion.display.sdl import pygame
+from companion.sdl import pygame
 
 log = logging.getLogger(__name__)
 

@@ -364,7 +364,7 @@ def write_previews(out: Path, sizes: tuple[str, ...] = SIZES,
     returns the files written."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     from companion.display.render import render
-    from companion.display.sdl import pygame
+    from companion.sdl import pygame
 
     pygame.font.init()
     out.mkdir(parents=True, exist_ok=True)

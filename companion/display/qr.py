@@ -6,7 +6,7 @@ from functools import lru_cache
 
 import segno
 
-from companion.display.sdl import pygame
+from companion.sdl import pygame
 
 QUIET_ZONE = 4
 """Modules of white around the symbol, as ISO/IEC 18004 asks."""

@@ -30,8 +30,8 @@ from companion.display.scene import (
     _,
     ordinal,
 )
-from companion.display.sdl import pygame
 from companion.i18n import Translator, translator
+from companion.sdl import pygame
 
 MINUS = "\u2212"
 """A real minus sign: as wide as the plus, easier to see than a hyphen."""

@@ -146,7 +146,7 @@ class Screen:
         warned = False
         while True:
             try:
-                from companion.display.sdl import pygame
+                from companion.sdl import pygame
 
                 output = self._open_output()
                 self.surface = pygame.Surface(self.size)
