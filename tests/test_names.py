@@ -5,6 +5,8 @@ UTS #39 skeletons); through the bank's SQLite file and the tablet's HTTP API."""
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,7 +23,7 @@ from companion.core.names import (
     skeletons,
 )
 from companion.exc import Refused
-from tests.conftest import StepClock
+from tests.conftest import ROOT, StepClock
 from tests.test_game_api import game, refused
 
 FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # man ZWJ woman ZWJ girl
@@ -172,6 +174,37 @@ def test_the_bank_stores_emoji_names_exactly_and_writes_nothing_for_look_alikes(
     reopened = Bank(path, clock=StepClock(1_800_000_100.0, 1))
     assert [p.name for p in reopened.players()] == stored
     reopened.close()
+
+
+ENSURE = """
+import sys
+from pathlib import Path
+from companion.bank import Bank
+from companion.exc import Refused
+bank = Bank(Path(sys.argv[1]))
+try:
+    print(bank.ensure_game("celebration", sys.argv[2:]), "icu" in sys.modules)
+except Refused as exc:
+    print("refused", "icu" in sys.modules)
+"""
+
+
+def test_a_start_with_the_games_own_names_needs_no_icu_and_other_names_are_checked(
+        tmp_path: Path) -> None:
+    """A Pi boots with its game and the same configured names: the names were checked when
+    the game was made, so ICU (8 MiB) is not loaded; any other names are checked as ever."""
+    path = str(tmp_path / DB_NAME)
+
+    def ensure(*names: str) -> str:
+        done = subprocess.run([sys.executable, "-c", ENSURE, path, *names], cwd=ROOT,
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    assert ensure("Mario", "Luigi") == "1 True"  # a new game: checked with ICU
+    assert ensure("Mario", "Luigi") == "None False"  # the game's own names: nothing to check
+    assert ensure("Mario", "Luigi\u200d") == "refused True"  # other names: checked, refused
+    assert ensure("Mario", "Peach") == "None True"  # valid, and the bank keeps its game
 
 
 async def test_the_tablet_starts_a_game_with_emoji_names_and_refuses_look_alikes(

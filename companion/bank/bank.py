@@ -274,9 +274,12 @@ class Bank(GamerPlay):
         """Start a game only if the bank has none (atomic: two starters make one game). A bank
         with a game is only read: a start writes nothing most days."""
         rules = self.editions.get_edition(edition)
-        if self.latest_game() is not None:
-            return None  # nothing to check either: ICU (names) is not loaded at every start
+        latest = self.latest_game()
+        if latest is not None and list(names) == [p.name for p in self.players(latest)]:
+            return None  # the game's own names, checked when it was made: no ICU at each boot
         clean = check_names(names, rules.min_players, rules.max_players)
+        if latest is not None:
+            return None
         with self._write() as db:
             if self.latest_game() is not None:
                 return None
