@@ -18,6 +18,7 @@ from companion.app import commands as c
 from companion.audio.null_backend import NullBackend
 from companion.bank import Bank
 from companion.config import AudioConfig, Config, DataConfig, GameConfig
+from companion.core.block import Block
 from companion.core.dice_ahead import DiceAhead
 from companion.core.editions import editions
 from companion.daemon import Daemon
@@ -120,6 +121,14 @@ def test_outcomes_drawn_ahead_and_given_back_are_the_outcomes_drawn_at_the_press
         else:
             used.append(outcome)
     assert used == expected
+
+
+def test_the_block_takes_a_press_unless_the_last_outcome_still_sounds() -> None:
+    block = Block(random.Random(1))
+    assert block.take(10.0, 1.5)  # sounds until 11.5
+    assert not block.take(11.4, 0.2) and block.is_sounding(11.4)
+    assert block.take(11.5, 0.0) and not block.is_sounding(11.5)
+    assert (block.presses, block.ignored) == (2, 1)
 
 
 # -- the daemon --------------------------------------------------------------------------------

@@ -10,8 +10,9 @@ from companion.core.outcomes import DieRng, Outcome
 
 @dataclass
 class Block:
-    """Draws outcomes and, like the Hasbro Question Block unit, ignores presses while an
-    outcome is sounding.
+    """The block's dice and, like the Hasbro Question Block unit, its busy time: presses
+    while an outcome is sounding are ignored. Outcomes are drawn ahead with ``rng``
+    (:mod:`companion.core.dice_ahead`) and taken by a press with :meth:`take`.
 
     ``sound_seconds`` tells how long an outcome's sound lasts; times are the caller's clock.
     """
@@ -21,17 +22,6 @@ class Block:
     busy_until: float = field(default=float("-inf"), init=False)
     presses: int = field(default=0, init=False)
     ignored: int = field(default=0, init=False)
-
-    def press(self, now: float, draw: Callable[[DieRng], Outcome]) -> Outcome | None:
-        """Press at ``now`` and ``draw`` with the block's dice: the outcome, or None if the
-        previous outcome is still sounding."""
-        if now < self.busy_until:
-            self.ignored += 1
-            return None
-        outcome = draw(self.rng)
-        self.presses += 1
-        self.busy_until = now + max(0.0, self.sound_seconds(outcome))
-        return outcome
 
     def take(self, now: float, seconds: float) -> bool:
         """Press at ``now`` for an outcome drawn ahead that sounds ``seconds``: False (and
