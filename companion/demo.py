@@ -22,6 +22,7 @@ from companion.config import Config
 from companion.core.state import TableState
 from companion.daemon import Daemon
 from companion.events import (
+    SOUNDING,
     BlockOutcome,
     CardTapped,
     Event,
@@ -76,7 +77,7 @@ def describe(event: Event, tr: Translator | None = None) -> str | None:
     if isinstance(event, CardTapped):
         return words(say("card {uid}: {did}", uid=event.uid, did=event.did), tr)
     if isinstance(event, PressIgnored):
-        if "sounding" in str(event.reason):
+        if event.reason == SOUNDING:
             return words(say("press ignored: {reason} (the Hasbro unit does the same)",
                              reason=_word(event.reason)), tr)
         return words(say("press ignored: {reason}", reason=_word(event.reason)), tr)

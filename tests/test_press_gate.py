@@ -23,6 +23,8 @@ from companion.core.dice_ahead import DiceAhead
 from companion.core.editions import editions
 from companion.daemon import Daemon
 from companion.events import BlockOutcome, Event, PressIgnored
+from companion.i18n import translator
+from companion.i18n.said import words
 
 CELEBRATION = editions()["celebration"]
 
@@ -208,6 +210,10 @@ async def test_no_sound_for_a_press_while_a_game_ending_write_is_under_way(
     sounds = app.table.library.sounds
     assert backend.played == [sounds["fanfare"]]  # the game's end only
     assert app.bank is not None and app.bank.run(lambda b: b.outcomes()) == []
+    after = app.table.press(source="tablet")  # the game has ended: said in any language
+    assert isinstance(after, PressIgnored) and backend.played == [sounds["fanfare"]]
+    assert str(after.reason) == "the game has ended: undo reopens it, or start a new game"
+    assert words(after.reason, translator("de")).startswith("Das Spiel ist vorbei")
     app.close()
 
 

@@ -161,7 +161,7 @@ class TableService:
         at = self.clock() if at is None else at
         self._settle()
         plan = self._plan()
-        if isinstance(plan, str | Said):
+        if isinstance(plan, Said):
             return self._ignored(at, source, plan)
         if plan is None:  # the block is a second lever
             timer = self.lever.toggle(source)
@@ -176,11 +176,11 @@ class TableService:
         if not self.closed:
             self._settle()
 
-    def _plan(self) -> Plan | str | Said | None:
+    def _plan(self) -> Plan | Said | None:
         """What a press would mean now: its plan, why it would be ignored, or None when the
         block is a second lever."""
         if self.state is not None and self.state.ended:
-            return "the game has ended: undo reopens it, or start a new game"
+            return say("the game has ended: undo reopens it, or start a new game")
         if self._enders:
             return say("a move that may end the game is being written: press again")
         rules = self.rules()

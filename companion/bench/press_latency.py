@@ -82,8 +82,7 @@ def _stamps(fifo: Path, arrivals: queue.Queue[tuple[float, int]]) -> subprocess.
 
 
 def _first_byte(arrivals: queue.Queue[tuple[float, int]], start: float,
-                expected: Callable[[], int | None], wait: Callable[[], None]
-                ) -> float | None:
+                expected: Callable[[], int | None]) -> float | None:
     """ms from ``start`` to the first PCM byte, once all ``expected()`` bytes arrived (None:
     the sound never fully arrived within PRESS_TIMEOUT)."""
     first: float | None = None
@@ -92,7 +91,6 @@ def _first_byte(arrivals: queue.Queue[tuple[float, int]], start: float,
         wanted = expected()
         if wanted is not None and received >= wanted:
             return None if first is None else (first - start) * 1000
-        wait()
         try:
             at, size = arrivals.get(timeout=0.0005)
         except queue.Empty:
@@ -162,8 +160,7 @@ async def _interleaved(presses: int, arrivals: queue.Queue[tuple[float, int]]
                 return None
 
             loop = asyncio.get_running_loop()
-            took = await loop.run_in_executor(None, _first_byte, arrivals, start, expected,
-                                              lambda: None)
+            took = await loop.run_in_executor(None, _first_byte, arrivals, start, expected)
             if took is None:
                 lost += 1
             else:
@@ -180,7 +177,7 @@ async def _interleaved(presses: int, arrivals: queue.Queue[tuple[float, int]]
             start = time.perf_counter()
             bare.pin.drive_low()
             took = await asyncio.get_running_loop().run_in_executor(
-                None, _first_byte, arrivals, start, lambda: len(sound.data), lambda: None)
+                None, _first_byte, arrivals, start, lambda: len(sound.data))
             if took is None:
                 floor_lost += 1
             else:
