@@ -1,21 +1,33 @@
-# Everything a newcomer needs, on a fresh Debian / Raspberry Pi OS machine.
-#   make demo   - install what is needed and run the companion in demo mode (no Pi needed)
-#   make test   - install what is needed and run the full test suite
+# Everything a newcomer needs, on a fresh Debian / Raspberry Pi OS machine (trixie or bookworm).
+#   make demo         - install what is needed and run the companion in demo mode (no Pi needed)
+#   make test         - install what is needed and run the full test suite
+#   make lock         - refresh the pinned versions in requirements/ (an upgrade is a commit)
+#   make test-latest  - the suite in a scratch venv of the newest releases (what `make lock` would bring)
 # apt packages are installed when we are root or have sudo; otherwise we say what is missing.
+# Python packages come from the lock (requirements/*.txt, exact versions with hashes), except
+# PyICU and lgpio, which come from Debian (systemd/debian-modules.sh says why).
 
-PYTHON ?= python3
+# Debian's own Python: the one Debian's python3-icu and python3-lgpio are built for.
+PYTHON ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
 VENV ?= .venv
 BIN := $(VENV)/bin
-# libglib2.0 is needed by pygame's mixer wheel; Debian trixie renamed it (64-bit time_t).
+# libglib2.0 is needed by SDL's audio in pygame's wheel; Debian trixie renamed it (64-bit time_t).
 CODENAME := $(shell . /etc/os-release 2>/dev/null; echo $$VERSION_CODENAME)
 GLIB := $(if $(filter bullseye bookworm,$(CODENAME)),libglib2.0-0,libglib2.0-0t64)
-APT_PACKAGES := gcc python3-dev python3-venv libasound2-dev alsa-utils $(GLIB) g++ pkg-config libicu-dev espeak-ng
-# The tests also drive Debian's Chromium (through Playwright; never `playwright install`).
-APT_TEST_PACKAGES := chromium systemd
+APT_PACKAGES := gcc python3-dev python3-venv libasound2-dev alsa-utils $(GLIB) python3-icu espeak-ng
+# The tests also drive Debian's Chromium (through Playwright; never `playwright install`) and
+# check the first-boot user-data with Debian's cloud-init.
+APT_TEST_PACKAGES := chromium systemd cloud-init
 APT_WANT ?= $(APT_PACKAGES)
+LOCK ?= requirements/test.txt
 STAMP := $(VENV)/.installed
+PIP := $(BIN)/pip --disable-pip-version-check
+# uv only writes the lock (make lock); pip installs it everywhere, the Pi included.
+UV_VERSION := 0.13.9
+UV_COMPILE := uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
+	--no-emit-package pyicu --quiet --custom-compile-command "make lock"
 
-.PHONY: setup apt demo run test lint bench sounds catalogs clean
+.PHONY: setup apt demo run test test-latest lock lint bench sounds catalogs clean
 
 setup: $(STAMP)
 
@@ -30,10 +42,14 @@ apt:
 	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing
 
-$(STAMP): pyproject.toml | apt
+# The lock, then the project itself with no further downloads; `pip check` proves the lock whole.
+$(STAMP): pyproject.toml requirements/build.txt $(LOCK) | apt
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	sh systemd/debian-modules.sh $(VENV)
+	$(PIP) install -q --require-hashes --no-deps -r requirements/build.txt
+	$(PIP) install -q --require-hashes --no-deps --no-build-isolation -r $(LOCK)
+	$(PIP) install -q --no-deps --no-build-isolation -e .
+	$(PIP) check
 	touch $(STAMP)
 
 demo: setup
@@ -48,6 +64,31 @@ test:
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
+# The newest release of everything (within pyproject.toml's ranges) in a scratch venv: what
+# `make lock` would bring, tried before it is committed.
+test-latest:
+	@$(MAKE) --no-print-directory apt APT_WANT="$(APT_PACKAGES) $(APT_TEST_PACKAGES)"
+	rm -rf .venv-latest
+	$(PYTHON) -m venv .venv-latest
+	sh systemd/debian-modules.sh .venv-latest
+	.venv-latest/bin/pip install -q --upgrade pip setuptools wheel
+	.venv-latest/bin/pip install -q --upgrade -e '.[test]'
+	.venv-latest/bin/pip list --format=freeze
+	.venv-latest/bin/ruff check .
+	.venv-latest/bin/python -m pytest
+
+# Refresh the lock from pyproject.toml's ranges (newest releases), for Python 3.11 to 3.13 on
+# any platform; the test lock keeps the runtime lock's versions.
+lock:
+	[ -x .venv-tools/bin/uv ] || { $(PYTHON) -m venv .venv-tools && \
+	  .venv-tools/bin/pip install -q uv==$(UV_VERSION); }
+	PATH="$(CURDIR)/.venv-tools/bin:$$PATH" $(UV_COMPILE) --upgrade -o requirements/runtime.txt
+	PATH="$(CURDIR)/.venv-tools/bin:$$PATH" $(UV_COMPILE) --upgrade --extra test \
+	  -c requirements/runtime.txt -o requirements/test.txt
+	printf 'pip\nsetuptools\nwheel\n' | PATH="$(CURDIR)/.venv-tools/bin:$$PATH" \
+	  uv pip compile - --upgrade --universal --python-version 3.11 --generate-hashes --quiet \
+	  --custom-compile-command "make lock" -c requirements/runtime.txt -o requirements/build.txt
+
 lint: setup
 	$(BIN)/ruff check .
 
@@ -61,4 +102,4 @@ catalogs: setup
 	$(BIN)/python -m companion.i18n.extract
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .venv-latest .venv-tools build *.egg-info .pytest_cache .ruff_cache .hypothesis

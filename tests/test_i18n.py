@@ -127,7 +127,29 @@ def test_the_catalog_says_each_plural_form_of_its_language(code: str) -> None:
              for n in (0, 1, 2, 3, 5, 11, 21, 22, 101, 102)}
     assert all(lines.values())
     forms, _expr = get_plural(code)
-    assert len({t.plural(n) for n in range(0, 200)}) == forms
+    counts = [*range(0, 200), 10**6, 2 * 10**6, 10**9]
+    assert len({t.plural(n) for n in counts}) == forms
+    assert t.to_json()["plural"][:5] == [t.plural(n) for n in range(5)]
+
+
+def page_form(catalog: dict, n: int) -> int:
+    """The form the page picks from the catalog's JSON (``pluralForm`` in i18n.js)."""
+    table = catalog["plural"]
+    if n < len(table):
+        return table[n]
+    return catalog["million"] if n % 10**6 == 0 else table[100 + n % 100]
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_the_pages_plural_table_gives_the_rules_form_for_any_count(code: str) -> None:
+    """The table of 200 and the million's form agree with the language's rule far past them
+    (Spanish "1 000 000 de monedas", Polish "22 monety" but "25 monet")."""
+    t = translator(code)
+    catalog = t.to_json()
+    counts = [*range(0, 3000), *range(10**6 - 250, 10**6 + 250),
+              *(k * 10**6 for k in range(1, 40)), 10**9, 123_456_789, 2_000_001]
+    wrong = [n for n in counts if page_form(catalog, n) != t.plural(n)]
+    assert not wrong, (code, wrong[:5])
 
 
 def test_lines_in_some_languages() -> None:

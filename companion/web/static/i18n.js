@@ -39,7 +39,10 @@ function pluralForm(n) {
   const table = catalog.plural;
   if (!table) return n === 1 ? 0 : 1;
   const k = Math.abs(Math.trunc(n));
-  return table[k < table.length ? k : 100 + (k % 100)];
+  if (k < table.length) return table[k];
+  // A whole number of millions has a form of its own in some languages (es, pt, it: "many").
+  if (k % 1000000 === 0 && catalog.million !== undefined) return catalog.million;
+  return table[100 + (k % 100)];
 }
 
 // A message in the device's language ({name} slots filled from args).
