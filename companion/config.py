@@ -23,6 +23,7 @@ from companion.display import DRIVERS as DISPLAY_DRIVERS
 from companion.display import SIZES as DISPLAY_SIZES
 from companion.exc import CompanionError, RulesetError
 from companion.exc import shown as quoted
+from companion.gpio.header import HATS, I2S, UART, uses_header_uart
 from companion.gpio.pins import PIN_FACTORIES
 from companion.readers import PROTOCOLS as READER_PROTOCOLS
 from companion.web.hosts import normalise as normalise_host
@@ -117,8 +118,9 @@ def default_data_dir() -> str:
 class BlockConfig:
     """The Question Block button."""
 
-    pin: int = setting(17, "BCM pin of the block button (wired to ground; internal pull-up)",
-                       _bcm_pin)
+    pin: int = setting(26, "BCM pin of the block button (wired to ground; internal pull-up); "
+                           "26 is clear of the sound's, the UART's and the common screen HATs' "
+                           "pins", _bcm_pin)
     debounce_ms: int = setting(80, "presses closer together than this are contact bounce",
                                _range(0, 1000))
     release_ms: int = setting(20, "the button must be released this long before a new press "
@@ -133,6 +135,8 @@ class AudioConfig:
                            _one_of(*AUDIO_BACKENDS))
     sounds_dir: str = setting("", "folder whose WAVs (coin.wav, bowser.wav, ...) replace the "
                                   "built-in sounds; empty for none", _folder_path)
+    i2s: bool = setting(True, "an I2S amplifier (the MAX98357A) is wired: GPIO 18, 19, 20 and "
+                              "21 are the sound's; false for USB or HDMI sound")
 
 
 @dataclass(frozen=True)
@@ -189,6 +193,9 @@ class DisplayConfig:
                           _one_of(*DISPLAY_DRIVERS))
     fullscreen: str = setting("auto", "auto (fullscreen without a desktop), yes or no",
                               _one_of("auto", "yes", "no"))
+    hat: str = setting("none", "a screen HAT on the header, whose pins no part may use: none, "
+                               + ", ".join(HATS) + " (hardware/wiring.md)",
+                       _one_of("none", *HATS))
     rotate: int = setting(0, "turn the picture by 0, 90, 180 or 270 degrees for a panel "
                              "mounted sideways", _one_of_int(0, 90, 180, 270))
     framebuffer: str = setting("/dev/fb0", "framebuffer device for the fbdev driver (SPI "
@@ -462,11 +469,32 @@ def from_dict(data: dict[str, Any], base_dir: Path | None = None,
     return config
 
 
+def _taken_pins(config: Config) -> list[tuple[str, int, str]]:
+    """The pins the rest of the header uses: (key, BCM pin, role), a screen HAT's first."""
+    taken = []
+    if config.display.hat != "none":
+        hat = HATS[config.display.hat]
+        taken += [("display.hat", pin, f"{config.display.hat!r}: {role}")
+                  for pin, role in hat.pins.items()]
+    if config.audio.i2s:
+        taken += [("audio.i2s", pin, role) for pin, role in I2S.items()]
+    if config.reader.enabled and uses_header_uart(config.reader.port):
+        taken += [("reader.port", pin, f"{config.reader.port}: {role}")
+                  for pin, role in UART.items()]
+    return taken
+
+
 def _check_pins(config: Config) -> None:
-    """One job per GPIO pin: the block, the lever, the motor, the status LED and the
-    light's three channels must not share one."""
-    owners = {config.block.pin: "block.pin"}
-    for key, pin, used in (("lever.pin", config.lever.pin, config.lever.enabled),
+    """One job per GPIO pin: a screen HAT, the sound's I2S pins, a reader on the UART, the
+    block, the lever, the motor, the status LED and the light's three channels share none."""
+    owners: dict[int, str] = {}
+    for key, pin, role in _taken_pins(config):
+        if pin in owners:
+            raise ConfigError(key, f"BCM {pin} ({role}) is already {owners[pin]}; each part "
+                                   "needs its own pin")
+        owners[pin] = f"{key} ({role})"
+    for key, pin, used in (("block.pin", config.block.pin, True),
+                           ("lever.pin", config.lever.pin, config.lever.enabled),
                            ("lever.motor_pin", config.lever.motor_pin,
                             config.lever.motor_pin >= 0),
                            ("gpio.status_led_pin", config.gpio.status_led_pin,

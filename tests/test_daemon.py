@@ -161,9 +161,9 @@ async def test_button_unavailable_warns_and_carries_on(caplog: pytest.LogCapture
     loop = asyncio.get_running_loop()
     first.start(loop)
     with caplog.at_level(logging.WARNING):
-        second.start(loop)  # BCM 17 is taken: like a pin in use by another program
+        second.start(loop)  # BCM 26 is taken: like a pin in use by another program
     assert second.button is None
-    assert "block button on BCM 17 unavailable" in caplog.text
+    assert "block button on BCM 26 unavailable" in caplog.text
     assert isinstance(second.table.press(source="tablet"), BlockOutcome)
     first.close()
     second.close()
@@ -304,7 +304,7 @@ def test_sigterm_stops_the_daemon_cleanly(
         if is_demo:
             wait_for_line(proc.stdout, "Question Block demo:")
         else:
-            wait_for_line(proc.stderr, "companion ready (button: BCM 17, lever: BCM 27, "
+            wait_for_line(proc.stderr, "companion ready (button: BCM 26, lever: BCM 27, "
                                        "motor: none, audio: null, bank: ")
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=10)

@@ -459,12 +459,12 @@ async def test_shutdown_stops_the_motor_first_even_with_a_request_stuck(tmp_path
 def test_parts_cannot_share_a_pin(tmp_path: Path) -> None:
     from tests.conftest import run_companion
 
-    for text, key in (("[lever]\npin = 17\n", "lever.pin"),
+    for text, key in (("[lever]\npin = 26\n", "lever.pin"),
                       ("[lever]\nmotor_pin = 27\n", "lever.motor_pin"),
                       ("[block]\npin = 22\n[lever]\nmotor_pin = 22\n", "lever.motor_pin")):
         path = tmp_path / "c.toml"
         path.write_text(text)
         done = run_companion("config", "--check", "--config", str(path))
         assert done.returncode == 2 and key in done.stderr and "already" in done.stderr
-    path.write_text("[lever]\nenabled = false\npin = 17\n")  # a lever that is off claims nothing
+    path.write_text("[lever]\nenabled = false\npin = 26\n")  # a lever that is off claims nothing
     assert run_companion("config", "--check", "--config", str(path)).returncode == 0

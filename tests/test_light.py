@@ -401,7 +401,7 @@ async def test_no_gpio_at_all_is_a_warning(tmp_path: Path, monkeypatch: pytest.M
     ('[light]\nred = "12"\n', "light.red", "must be an integer"),
     ("[light]\nred = 12\n", "light.green", "needs red, green and blue"),
     ("[light]\nred = 12\ngreen = 13\n", "light.blue", "needs red, green and blue"),
-    ("[light]\nred = 17\ngreen = 13\nblue = 16\n", "light.red", "already block.pin"),
+    ("[light]\nred = 26\ngreen = 13\nblue = 16\n", "light.red", "already block.pin"),
     ("[light]\nred = 12\ngreen = 27\nblue = 16\n", "light.green", "already lever.pin"),
     ("[gpio]\nstatus_led_pin = 16\n[light]\nred = 12\ngreen = 13\nblue = 16\n", "light.blue",
      "already gpio.status_led_pin"),

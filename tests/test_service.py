@@ -88,7 +88,7 @@ def test_ready_watchdog_and_stopping_on_a_real_notify_socket(tmp_path: Path) -> 
                              env=env) as proc:
             first = sock.receive(20)
             assert first is not None
-            assert first[1].startswith("READY=1\nSTATUS=ready: button BCM 17")
+            assert first[1].startswith("READY=1\nSTATUS=ready: button BCM 26")
             pings = []
             end = time.monotonic() + 1.5
             while time.monotonic() < end:
@@ -196,7 +196,7 @@ def test_installer_staged_twice_keeps_the_config_and_upgrades_the_rest(tmp_path:
     assert first.returncode == 0, first.stderr
     config = root / "etc/companion/companion.toml"
     unit = root / "etc/systemd/system/companion.service"
-    assert "[block]" in config.read_text() and "pin = 17" in config.read_text()
+    assert "[block]" in config.read_text() and "pin = 26" in config.read_text()
     assert unit.read_text() == UNIT.read_text()
     assert (root / "etc/udev/rules.d/99-companion-reader.rules").exists()
     src = root / "opt/companion/src"
@@ -251,7 +251,7 @@ def test_doctor_passes_on_working_parts_and_names_each(tmp_path: Path) -> None:
     seen = {line.split()[1]: line.split()[0] for line in lines if line[:4] in ("PASS", "FAIL",
                                                                               "WARN", "SKIP")}
     assert seen == expected, done.stdout
-    assert "claimed block BCM 17, lever BCM 27, motor BCM 22" in done.stdout
+    assert "claimed block BCM 26, lever BCM 27, motor BCM 22" in done.stdout
     assert "PN532 v1.6 answers" in done.stdout
     assert "espeak-ng speaks Polski" in done.stdout
     assert (tmp_path / "pcm.raw").stat().st_size > 0  # the test tick went through ALSA
