@@ -1,14 +1,19 @@
 #!/bin/sh
 # Install (or upgrade in place) the Question Block companion as a systemd service on
-# Raspberry Pi OS Bookworm Lite (Desktop: see systemd/README.md) or Debian. Run from a clone of the repository:
+# Raspberry Pi OS trixie Lite (bookworm too; Desktop: see systemd/README.md) or Debian. Run
+# from a clone of the repository:
 #
 #     sudo ./systemd/install.sh             install or upgrade, enable and (re)start the service
 #     ./systemd/install.sh --dry-run        print every step, change nothing
+#     ./systemd/install.sh --dry-run --root DIR
+#                                           the same, for the system whose root is DIR (its
+#                                           users, os-release, venv and config are read there)
 #     ./systemd/install.sh --root DIR       stage the files under DIR (no apt, user, venv or
 #                                           systemctl: for checking what goes where)
 #
 # Idempotent: running it again upgrades the code and the unit, and keeps
-# /etc/companion/companion.toml and the ledger in /var/lib/companion.
+# /etc/companion/companion.toml and the ledger in /var/lib/companion. The Python packages are
+# the lock's (requirements/runtime.txt, with hashes): the Pi runs what CI tested.
 set -eu
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,11 +23,18 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --dry-run) DRY_RUN=1 ;;
         --root) ROOT=${2:?--root needs a folder}; shift ;;
-        -h|--help) sed -n '2,11s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
         *) echo "install.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
     esac
     shift
 done
+
+# A dry run for another root reads that system's state and prints paths as it sees them.
+CHECK_ROOT=""
+if [ "$DRY_RUN" = 1 ] && [ -n "$ROOT" ]; then
+    CHECK_ROOT=$ROOT
+    ROOT=""
+fi
 
 USER_NAME=companion
 PREFIX=$ROOT/opt/companion
@@ -33,13 +45,31 @@ UNIT=$ROOT/etc/systemd/system/companion.service
 UDEV_RULE=$ROOT/etc/udev/rules.d/99-companion-reader.rules
 STATE=$ROOT/var/lib/companion
 SERVICE_GROUPS="gpio audio dialout video"  # (not GROUPS: bash keeps that name for itself)
-# python3-icu: Debian's prebuilt PyICU (player names), seen by the venv through
-# --system-site-packages, so a Pi Zero never compiles it.
+# python3-icu (player names) and python3-lgpio (the pins) come from Debian, linked into the venv
+# alone (systemd/debian-modules.sh): a Pi Zero never compiles PyICU, and pip never picks PyPI's
+# lgpio. gcc and libasound2-dev build simpleaudio where PyPI has no wheel for the Pi.
 APT_PACKAGES="python3 python3-venv python3-dev gcc libasound2-dev alsa-utils python3-icu"
 STAGE_ONLY=0
 [ -n "$ROOT" ] && STAGE_ONLY=1
 
 say() { printf '%s\n' "$*"; }
+# The system being installed (or, for a dry run with --root, described).
+exists() { [ -e "$CHECK_ROOT$1" ]; }
+has_user() {
+    if [ -n "$CHECK_ROOT" ]; then grep -q "^$1:" "$CHECK_ROOT/etc/passwd" 2>/dev/null
+    else id "$1" >/dev/null 2>&1; fi
+}
+has_group() {
+    if [ -n "$CHECK_ROOT" ]; then grep -q "^$1:" "$CHECK_ROOT/etc/group" 2>/dev/null
+    else getent group "$1" >/dev/null; fi
+}
+codename() { (. "$CHECK_ROOT/etc/os-release" 2>/dev/null && echo "${VERSION_CODENAME:-}"); }
+# A running udev and a running systemd: absent in a chroot, an image build or a container.
+# (Another root is described as it will be once booted.)
+udev_runs() {
+    [ -n "$CHECK_ROOT" ] || { command -v udevadm >/dev/null 2>&1 && [ -S /run/udev/control ]; }
+}
+systemd_runs() { [ -n "$CHECK_ROOT" ] || [ -d /run/systemd/system ]; }
 # The command as it can be pasted back into a shell: each word with a space or a quote in
 # single quotes.
 quoted() {
@@ -71,25 +101,32 @@ fi
 say "== companion installer: from $SRC"
 
 say "-- apt packages"
-if [ "$STAGE_ONLY" = 0 ] && ! command -v apt-get >/dev/null 2>&1; then
+if [ "$STAGE_ONLY" = 0 ] && [ -z "$CHECK_ROOT" ] && ! command -v apt-get >/dev/null 2>&1; then
     echo "install.sh: this installer is for Raspberry Pi OS / Debian (apt-get not found)" >&2
     exit 1
 fi
 system apt-get update
-if [ -e /etc/os-release ] && grep -q 'VERSION_CODENAME=trixie' /etc/os-release; then
-    APT_PACKAGES="$APT_PACKAGES libglib2.0-0t64"
-else
-    APT_PACKAGES="$APT_PACKAGES libglib2.0-0"
-fi
-# Raspberry Pi OS ships lgpio (gpiozero's pin library on Bookworm) as a Debian package.
-if [ "$STAGE_ONLY" = 0 ] && apt-cache show python3-lgpio >/dev/null 2>&1; then
-    APT_PACKAGES="$APT_PACKAGES python3-lgpio"
+# libglib2.0 (SDL's audio in the pygame-ce wheel) was renamed in trixie (64-bit time_t).
+case "$(codename)" in
+    bullseye|bookworm) APT_PACKAGES="$APT_PACKAGES libglib2.0-0" ;;
+    *) APT_PACKAGES="$APT_PACKAGES libglib2.0-0t64" ;;
+esac
+# Raspberry Pi OS ships lgpio (gpiozero's pin library) as a Debian package; plain Debian may not.
+if [ "$STAGE_ONLY" = 0 ]; then
+    if [ -n "$CHECK_ROOT" ]; then
+        ls "$CHECK_ROOT"/etc/apt/sources.list.d/raspi.* >/dev/null 2>&1 \
+            && APT_PACKAGES="$APT_PACKAGES python3-lgpio"
+    elif apt-cache show python3-lgpio >/dev/null 2>&1; then
+        APT_PACKAGES="$APT_PACKAGES python3-lgpio"
+    else
+        say "python3-lgpio is not in this system's apt sources: no real pins (Raspberry Pi OS has it)"
+    fi
 fi
 # shellcheck disable=SC2086
 system env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $APT_PACKAGES
 
 say "-- user $USER_NAME"
-if [ "$STAGE_ONLY" = 1 ] || id "$USER_NAME" >/dev/null 2>&1; then
+if [ "$STAGE_ONLY" = 1 ] || has_user "$USER_NAME"; then
     say "user $USER_NAME: $( [ "$STAGE_ONLY" = 1 ] && echo 'not created (--root)' || echo exists)"
 else
     run useradd --system --user-group --home-dir /var/lib/companion --no-create-home \
@@ -98,7 +135,7 @@ fi
 for group in $SERVICE_GROUPS; do
     if [ "$STAGE_ONLY" = 1 ]; then
         say "skip (--root): usermod -aG $group $USER_NAME"
-    elif getent group "$group" >/dev/null; then
+    elif has_group "$group" || [ "$DRY_RUN" = 1 ]; then
         run usermod -aG "$group" "$USER_NAME"
     else
         say "group $group does not exist here: skipped"
@@ -124,19 +161,36 @@ run rm -rf "$PREFIX/src"
 run mv "$PREFIX/src.new" "$PREFIX/src"
 
 say "-- virtualenv $VENV"
+PIP="$VENV/bin/pip --disable-pip-version-check"
 if [ "$STAGE_ONLY" = 1 ]; then
-    say "skip (--root): python3 -m venv --system-site-packages $VENV; pip install $PREFIX/src"
+    say "skip (--root): python3 -m venv $VENV; pip install the lock and $PREFIX/src"
     COMPANION="env PYTHONPATH=$SRC python3 -m companion"
 else
-    [ -x "$VENV/bin/python" ] || run python3 -m venv --system-site-packages "$VENV"
-    run "$VENV/bin/pip" install --quiet --upgrade pip
-    run "$VENV/bin/pip" install --quiet --upgrade "$PREFIX/src"
+    # A venv from before the lock saw all of Debian's packages: it is made anew.
+    old_venv=0
+    if exists "$VENV/pyvenv.cfg" && \
+            grep -q '^include-system-site-packages = true' "$CHECK_ROOT$VENV/pyvenv.cfg"; then
+        run rm -rf "$VENV"
+        old_venv=1
+    fi
+    if [ "$old_venv" = 1 ] || ! exists "$VENV/bin/python"; then
+        run python3 -m venv "$VENV"
+    fi
+    run sh "$PREFIX/src/systemd/debian-modules.sh" "$VENV"
+    # shellcheck disable=SC2086
+    {
+        run $PIP install --quiet --require-hashes --no-deps -r "$PREFIX/src/requirements/build.txt"
+        run $PIP install --quiet --require-hashes --no-deps --no-build-isolation \
+            -r "$PREFIX/src/requirements/runtime.txt"
+        run $PIP install --quiet --no-deps --no-build-isolation --force-reinstall "$PREFIX/src"
+        run $PIP check
+    }
     COMPANION="$VENV/bin/companion"
 fi
 
 say "-- config $CONFIG"
 run mkdir -p "$ETC"
-if [ -e "$CONFIG" ]; then
+if exists "$CONFIG"; then
     say "keeping the existing config $CONFIG"
 elif [ "$DRY_RUN" = 1 ]; then
     say "would write: the example config (companion config) to $CONFIG"
@@ -162,20 +216,32 @@ say "-- ledger $STATE"
 say "the ledger stays in $STATE (systemd's StateDirectory; never touched by upgrades)"
 
 say "-- udev rule for the card reader"
-if [ -e "$UDEV_RULE" ]; then
+if exists "$UDEV_RULE"; then
     say "keeping the existing $UDEV_RULE"
 else
     run mkdir -p "$(dirname "$UDEV_RULE")"
     run install -m 0644 "$SRC/hardware/99-companion-reader.rules" "$UDEV_RULE"
-    system udevadm control --reload
+    if [ "$STAGE_ONLY" = 1 ]; then
+        say "skip (--root): udevadm control --reload"
+    elif udev_runs; then
+        run udevadm control --reload || say "udev did not reload: the rule applies at the next boot"
+    else
+        say "udev is not running here (a chroot, an image build): the rule applies at the next boot"
+    fi
 fi
 
 say "-- service $UNIT"
 run mkdir -p "$(dirname "$UNIT")"
 run install -m 0644 "$SRC/systemd/companion.service" "$UNIT"
-system systemctl daemon-reload
-system systemctl enable companion.service
-system systemctl restart companion.service
+if [ "$STAGE_ONLY" = 1 ] || systemd_runs; then
+    system systemctl daemon-reload
+    system systemctl enable companion.service
+    system systemctl restart companion.service
+else
+    # Enabling works offline (it only makes links); starting needs a running systemd.
+    run systemctl enable companion.service
+    say "systemd is not running here (a chroot, an image build): the service starts at the next boot"
+fi
 
 say "== done. Status: systemctl status companion; logs: journalctl -u companion -f;"
 say "   checks: $COMPANION doctor --config $CONFIG"

@@ -158,19 +158,46 @@ def _install(*args: str, shell: str = "sh") -> subprocess.CompletedProcess[str]:
                           env=env, timeout=120)
 
 
-@pytest.mark.parametrize("shell", ["sh", "bash"])  # "sudo bash install.sh" must work too
-def test_installer_dry_run_shows_every_step_and_touches_nothing(shell: str) -> None:
-    done = _install("--dry-run", shell=shell)
+def _fresh_root(root: Path, codename: str, raspberry_pi_os: bool) -> Path:
+    """A root file system as a new image has it: its os-release, users, apt sources."""
+    (root / "etc/apt/sources.list.d").mkdir(parents=True)
+    (root / "etc/os-release").write_text(f'ID=debian\nVERSION_CODENAME={codename}\n')
+    (root / "etc/passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
+    (root / "etc/group").write_text("root:x:0:\naudio:x:29:\ngpio:x:997:\n")
+    if raspberry_pi_os:
+        (root / "etc/apt/sources.list.d/raspi.sources").write_text("Types: deb\n")
+    return root
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize(("shell", "codename", "glib"), [
+    ("sh", "trixie", "libglib2.0-0t64"), ("bash", "trixie", "libglib2.0-0t64"),
+    ("sh", "bookworm", "libglib2.0-0 ")])  # "sudo bash install.sh" must work too
+def test_installer_dry_run_on_a_fresh_root_shows_every_step_and_touches_nothing(
+        tmp_path: Path, shell: str, codename: str, glib: str) -> None:
+    root = _fresh_root(tmp_path / "root", codename, raspberry_pi_os=True)
+    before = _tree(root)
+    done = _install("--dry-run", "--root", str(root), shell=shell)
     assert done.returncode == 0, done.stderr
     plan = done.stdout
     for step in ("would run: env DEBIAN_FRONTEND=noninteractive apt-get install -y",
-                 "libasound2-dev", "useradd --system --user-group",
+                 "libasound2-dev", "python3-icu", "python3-lgpio", glib,
+                 "useradd --system --user-group",
                  "usermod -aG audio companion", "usermod -aG dialout companion",
                  "usermod -aG video companion",
-                 "would run: python3 -m venv --system-site-packages /opt/companion/venv",
-                 "pip install --quiet --upgrade /opt/companion/src",
+                 "would run: python3 -m venv /opt/companion/venv\n",
+                 "would run: sh /opt/companion/src/systemd/debian-modules.sh /opt/companion/venv",
+                 "install --quiet --require-hashes --no-deps -r "
+                 "/opt/companion/src/requirements/build.txt",
+                 "install --quiet --require-hashes --no-deps --no-build-isolation -r "
+                 "/opt/companion/src/requirements/runtime.txt",
+                 "--force-reinstall /opt/companion/src", "pip --disable-pip-version-check check",
                  "would write: the example config (companion config) to "
                  "/etc/companion/companion.toml",
+                 "would run: udevadm control --reload",
                  f"install -m 0644 {INSTALL.parent}/companion.service "
                  "/etc/systemd/system/companion.service",
                  "would run: systemctl enable companion.service",
@@ -178,10 +205,46 @@ def test_installer_dry_run_shows_every_step_and_touches_nothing(shell: str) -> N
                  "would run: chown root:companion /etc/companion/companion.toml; chmod 0640"):
         assert step in plan, step
     assert "+ " not in plan  # nothing was run
+    assert "--system-site-packages" not in plan and str(root) not in plan
+    assert _tree(root) == before
     # Each step can be pasted back into a shell: a word with a space is quoted.
     assert "--comment 'Question Block companion' companion" in plan
     assert plan.splitlines()[-1].endswith("/opt/companion/venv/bin/companion doctor --config "
                                           "/etc/companion/companion.toml")
+
+
+def test_installer_dry_run_on_plain_debian_asks_for_no_lgpio(tmp_path: Path) -> None:
+    root = _fresh_root(tmp_path / "root", "trixie", raspberry_pi_os=False)
+    done = _install("--dry-run", "--root", str(root))
+    assert done.returncode == 0, done.stderr
+    assert "python3-icu" in done.stdout and "python3-lgpio" not in done.stdout
+
+
+def test_installer_dry_run_upgrading_an_install_from_before_the_lock(tmp_path: Path) -> None:
+    """An install whose venv saw all of Debian's packages gets a new one; the user, the
+    config and the udev rule are kept."""
+    root = _fresh_root(tmp_path / "root", "trixie", raspberry_pi_os=True)
+    with (root / "etc/passwd").open("a") as passwd:
+        passwd.write("companion:x:999:999::/var/lib/companion:/usr/sbin/nologin\n")
+    venv = root / "opt/companion/venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin/python").write_text("")
+    (venv / "pyvenv.cfg").write_text("include-system-site-packages = true\n")
+    (root / "etc/companion").mkdir(parents=True)
+    (root / "etc/companion/companion.toml").write_text("[block]\npin = 17\n")
+    (root / "etc/udev/rules.d").mkdir(parents=True)
+    (root / "etc/udev/rules.d/99-companion-reader.rules").write_text("")
+    before = _tree(root)
+    plan = _install("--dry-run", "--root", str(root)).stdout
+    assert "user companion: exists" in plan and "useradd" not in plan
+    assert "would run: rm -rf /opt/companion/venv\nwould run: python3 -m venv " in plan
+    assert "keeping the existing config /etc/companion/companion.toml" in plan
+    assert "keeping the existing /etc/udev/rules.d/99-companion-reader.rules" in plan
+    assert _tree(root) == before
+    (venv / "pyvenv.cfg").write_text("include-system-site-packages = false\n")
+    plan = _install("--dry-run", "--root", str(root)).stdout
+    assert "rm -rf /opt/companion/venv" not in plan and "python3 -m venv" not in plan
+    assert "--require-hashes --no-deps --no-build-isolation -r" in plan  # the lock, again
 
 
 def test_installer_help_is_its_usage_only() -> None:
