@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion import machine
 from companion.config import Config
 
 
@@ -43,8 +44,8 @@ class Result:
 def run_checks(config: Config, config_path: Path | None) -> list[Result]:
     """Every check, in the order a person would fix things."""
     checks: list[Callable[[Config], Result]] = [
-        check_data, check_gpio, check_audio, check_voice, check_reader, check_display,
-        check_web, check_running]
+        check_system, check_data, check_lgpio, check_gpio, check_audio, check_voice,
+        check_reader, check_display, check_web, check_running]
     results = [Result("config", "PASS", str(config_path) if config_path else "defaults "
                       "(no --config given)")]
     for check in checks:
@@ -56,8 +57,23 @@ def run_checks(config: Config, config_path: Path | None) -> list[Result]:
     return results
 
 
+def check_system(_config: Config) -> Result:
+    """The board and its OS in one line (what a bug report needs first)."""
+    return Result("system", "PASS", machine.summary(), required=False)
+
+
+KEEP_THE_BANK = ("keep the data folder on the SD card: turn the overlay file system off "
+                 "(sudo raspi-config nonint disable_overlayfs, then reboot), or set [data] dir "
+                 "to a folder on a writable disk; README \"A read-only root\"")
+
+
 def check_data(config: Config) -> Result:
     folder = config.data_dir
+    gone = machine.volatile(folder)
+    if gone is not None:
+        mount, what = gone
+        return Result("data", "FAIL", f"the bank would be lost at reboot: {folder} is on "
+                      f"{what}, mounted at {mount.point}", KEEP_THE_BANK)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".doctor-"):
@@ -86,27 +102,28 @@ def check_data(config: Config) -> Result:
     return Result("data", "PASS", f"{folder} writable, bank {path.name} readable")
 
 
-def sees_system_packages() -> bool:
-    """Whether this Python sees Debian's packages (no venv, or one made with
-    ``--system-site-packages``, as the installer's is)."""
-    if sys.prefix == sys.base_prefix:
-        return True
-    cfg = Path(sys.prefix) / "pyvenv.cfg"
-    try:
-        lines = cfg.read_text().splitlines()
-    except OSError:
-        return False
-    return any(line.replace(" ", "").lower() == "include-system-site-packages=true"
-               for line in lines)
-
-
 def lgpio_hint() -> str:
     """How to get gpiozero's pin library into the Python that runs the companion: Debian's
-    package when it can see it; else into its own venv (``make`` builds one that can't)."""
-    if sees_system_packages():
-        return "sudo apt install python3-lgpio (the installer does)"
-    return (f"{sys.executable} -m pip install lgpio (this venv can't see Debian's "
-            "python3-lgpio; the installer's venv can)")
+    package, linked into a venv alone (never PyPI's, which may be an empty stub)."""
+    fix = "sudo apt install python3-lgpio"
+    if sys.prefix != sys.base_prefix:
+        fix += f", then sh systemd/debian-modules.sh {sys.prefix} (the installer and make do both)"
+    return fix
+
+
+def check_lgpio(_config: Config) -> Result:
+    """gpiozero's pin library on a Pi: Debian's lgpio, not PyPI's empty stub."""
+    problem = machine.lgpio_problem()
+    if problem is not None:
+        return Result("lgpio", "FAIL", problem,
+                      f"{sys.executable} -m pip uninstall -y lgpio; {lgpio_hint()}")
+    origin = machine.lgpio_origin()
+    if origin is None:
+        if machine.model() is None:
+            return Result("lgpio", "SKIP", "not installed (not needed off a Pi)",
+                          required=False)
+        return Result("lgpio", "FAIL", "not installed: the pins can't be driven", lgpio_hint())
+    return Result("lgpio", "PASS", f"from {origin}")
 
 
 def check_gpio(config: Config) -> Result:
@@ -114,6 +131,10 @@ def check_gpio(config: Config) -> Result:
 
     from companion.gpio.pins import PinFactoryError, make_pin_factory
 
+    broken = gpiozero_problem()
+    if broken is not None:
+        return Result("gpio", "FAIL", broken, "reinstall from the lock (gpiozero 2.0.1.post3 or "
+                      "newer): sudo ./systemd/install.sh")
     try:
         factory = make_pin_factory(config.gpio.pin_factory)
     except PinFactoryError as exc:
@@ -145,7 +166,31 @@ def check_gpio(config: Config) -> Result:
     finally:
         with contextlib.suppress(Exception):
             factory.close()
-    return Result("gpio", "PASS", f"claimed {', '.join(claimed)} ({type(factory).__name__})")
+    return Result("gpio", "PASS", f"claimed {', '.join(claimed)} ({factory_words(factory)})")
+
+
+def factory_words(factory: Any) -> str:
+    """The pin factory, the gpiochip it opened, and gpiozero's version."""
+    from importlib.metadata import version
+
+    words = type(factory).__name__
+    number = getattr(factory, "chip", None)
+    if isinstance(number, int):
+        chip = machine.chip_info(number)
+        words += f" on {chip}" if chip else f" on /dev/gpiochip{number}"
+    return f"{words}; gpiozero {version('gpiozero')}"
+
+
+def gpiozero_problem() -> str | None:
+    """A gpiozero release that fails on this board (a Pi 5 with one of the broken 2.0.1s)."""
+    from importlib.metadata import version
+
+    found = version("gpiozero")
+    board = machine.model() or ""
+    if found in machine.BROKEN_GPIOZERO and "Raspberry Pi 5" in board:
+        return (f"gpiozero {found} can't find a Pi 5's pins on kernels from 6.6.45 on "
+                "(gpiozero #1166, #1229)")
+    return None
 
 
 def check_audio(config: Config) -> Result:

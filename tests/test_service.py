@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from companion import machine
 from companion.systemd import Notifier
 from tests.conftest import ROOT, alsa_file_home, run_companion, spawn_companion, wait_for_line
 from tests.reader_emulators import Pn532Emulator, Pty
@@ -308,7 +309,9 @@ def test_doctor_passes_on_working_parts_and_names_each(tmp_path: Path) -> None:
         pty.close()
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
-    expected = {"config": "PASS", "data": "PASS", "gpio": "PASS", "audio": "PASS",
+    expected = {"config": "PASS", "system": "PASS", "data": "PASS",
+                "lgpio": "SKIP" if machine.lgpio_origin() is None else "PASS",
+                "gpio": "PASS", "audio": "PASS",
                 "voice": "PASS", "reader": "PASS", "display": "PASS", "web": "PASS",
                 "running": "SKIP"}  # no companion runs on that port (port 0: none to ask)
     seen = {line.split()[1]: line.split()[0] for line in lines if line[:4] in ("PASS", "FAIL",
@@ -340,21 +343,17 @@ def test_doctor_fails_on_a_required_part_and_explains(tmp_path: Path) -> None:
 
 
 def test_doctors_gpio_hint_fits_the_python_that_runs_it(tmp_path: Path) -> None:
-    """Without lgpio, the hint says how to get it into the Python the companion runs in:
-    ``make``'s venv can't see Debian's python3-lgpio, so apt would not help there."""
-    from companion.doctor import sees_system_packages
-
+    """Without lgpio, the hint is Debian's package, linked into the venv the companion runs
+    in (never PyPI's lgpio, which may be an empty stub)."""
     config = tmp_path / "companion.toml"
     config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "lgpio"\n'
                       f'[data]\ndir = "{tmp_path / "data"}"\n[web]\nenabled = false\n')
     done = run_companion("doctor", "--config", str(config))
     gpio = next(line for line in done.stdout.splitlines() if line.startswith("FAIL  gpio"))
     hint = done.stdout.split(gpio, 1)[1].splitlines()[1]
-    if sees_system_packages():
-        assert "sudo apt install python3-lgpio" in hint
-    else:
-        assert f"{sys.executable} -m pip install lgpio" in hint and "apt" not in hint.split(
-            "(")[0]
+    assert "sudo apt install python3-lgpio" in hint and "pip install" not in hint
+    if sys.prefix != sys.base_prefix:
+        assert f"sh systemd/debian-modules.sh {sys.prefix}" in hint
 
 
 def test_under_systemd_each_line_carries_its_journal_level_and_no_token(tmp_path: Path) -> None:
