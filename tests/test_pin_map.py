@@ -5,6 +5,7 @@ for every pair of parts, exit 2, naming both and the key."""
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
 
 import pytest
@@ -120,3 +121,17 @@ def test_an_unknown_hat_names_the_key_and_the_choices(
 ) -> None:
     err = refused(tmp_path, capsys, {"display": {"hat": "waveshare35"}})
     assert "display.hat" in err and "'waveshare35a'" in err and "'piscreen'" in err, err
+
+
+def test_the_wiring_guide_lists_each_hat_with_its_pins() -> None:
+    """hardware/wiring.md's table says what companion/gpio/header.py refuses."""
+    from tests.conftest import ROOT
+
+    guide = (ROOT / "hardware" / "wiring.md").read_text()
+    rows = {m[1]: m[2] for m in re.finditer(r"^\| `([\w-]+)` \|[^|]+\|[^|]+\| ([^|]+) \|", guide,
+                                            re.M)}
+    assert set(rows) == set(HATS)
+    spi = {7, 8, 9, 10, 11}
+    for name, hat in HATS.items():
+        listed = {int(n) for n in re.findall(r"\b(\d+) ", rows[name])}
+        assert listed == set(hat.pins) - spi, name
