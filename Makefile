@@ -42,9 +42,10 @@ apt:
 	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing
 
-# The lock, then the project itself with no further downloads; `pip check` proves the lock whole.
+# A venv made anew (--clear: nothing of an older lock stays), the lock, then the project itself
+# with no further downloads; `pip check` proves the lock whole.
 $(STAMP): pyproject.toml requirements/build.txt $(LOCK) | apt
-	$(PYTHON) -m venv $(VENV)
+	$(PYTHON) -m venv --clear $(VENV)
 	sh systemd/debian-modules.sh $(VENV)
 	$(PIP) install -q --require-hashes --no-deps -r requirements/build.txt
 	$(PIP) install -q --require-hashes --no-deps --no-build-isolation -r $(LOCK)
@@ -68,8 +69,7 @@ test:
 # `make lock` would bring, tried before it is committed.
 test-latest:
 	@$(MAKE) --no-print-directory apt APT_WANT="$(APT_PACKAGES) $(APT_TEST_PACKAGES)"
-	rm -rf .venv-latest
-	$(PYTHON) -m venv .venv-latest
+	$(PYTHON) -m venv --clear .venv-latest
 	sh systemd/debian-modules.sh .venv-latest
 	.venv-latest/bin/pip install -q --upgrade pip setuptools wheel
 	.venv-latest/bin/pip install -q --upgrade -e '.[test]'

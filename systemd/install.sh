@@ -147,11 +147,11 @@ run mkdir -p "$PREFIX"
 run rm -rf "$PREFIX/src.new"
 run mkdir -p "$PREFIX/src.new"
 if [ "$DRY_RUN" = 1 ]; then
-    say "would copy: $SRC -> $PREFIX/src (without .venv, .git, artifacts, caches, egg-info)"
+    say "would copy: $SRC -> $PREFIX/src (without .venv*, .git, artifacts, caches, egg-info)"
 else
     # Through a file, not a pipe: a failing copy must stop here (sh has no pipefail).
     ARCHIVE="$PREFIX/src.tar"
-    (cd "$SRC" && tar --exclude=./.venv --exclude=./.git --exclude=./artifacts \
+    (cd "$SRC" && tar --exclude='./.venv*' --exclude=./.git --exclude=./artifacts \
         --exclude=./.hypothesis --exclude=./.pytest_cache --exclude=./.ruff_cache \
         --exclude='*.egg-info' --exclude='*/__pycache__' -cf "$ARCHIVE" .)
     (cd "$PREFIX/src.new" && tar -xf "$ARCHIVE")

@@ -267,7 +267,8 @@ def test_installer_staged_twice_keeps_the_config_and_upgrades_the_rest(tmp_path:
     assert (src / "companion" / "daemon.py").exists() and not (src / ".venv").exists()
     assert not [p.name for p in src.iterdir() if p.name in (".hypothesis", ".pytest_cache",
                                                             ".ruff_cache", ".git")
-                or p.name.endswith(".egg-info")]  # the clone's caches are not the program
+                or p.name.endswith(".egg-info")
+                or p.name.startswith(".venv")]  # the clone's caches are not the program
     checks = first.stdout.splitlines()[-1].split("checks: ")[1].split(" doctor")[0]
     assert checks.startswith("env PYTHONPATH=")  # a program that exists when staged
     config.write_text("[block]\npin = 5\n")  # the owner's edit

@@ -123,7 +123,11 @@ def draws_per_second(n: int = 100_000) -> dict[str, int]:
 
 def run_all(presses: int = 200, data_dir: Path | None = None,
             writes: int = 100_000) -> dict[str, Any]:
-    """Every figure ``companion bench`` reports (``writes``: for ``write_cost_growth``)."""
+    """Every figure ``companion bench`` reports (``writes``: for ``write_cost_growth``).
+
+    ``presses`` also bounds the samples of the other figures that repeat one kind of event (the
+    voice's rounds, the fresh starts with the screen), so a short run is short throughout; the
+    default run takes each figure's full sample."""
     from companion.bench.bank_io import load_game_ms, moves_vs_sqlite, write_latency_ms
     from companion.bench.board import board_state_ms
     from companion.bench.contests import contest_state_ms
@@ -151,7 +155,7 @@ def run_all(presses: int = 200, data_dir: Path | None = None,
         "movie_state_read_ms": movie_state_ms(folder),
         "board_state_read_ms": board_state_ms(folder),
         "contest_state_read_ms": contest_state_ms(folder),
-        "voice_after_outcome_ms": voice_after_outcome_ms(),
+        "voice_after_outcome_ms": voice_after_outcome_ms(2 * min(presses, 100)),
         "press_to_pcm_ms": latency["press_to_pcm_ms"],
         "press_to_pcm_floor_ms": latency["press_to_pcm_floor_ms"],
         "press_to_pcm_ratio": latency["press_to_pcm_ratio"],
@@ -164,7 +168,7 @@ def run_all(presses: int = 200, data_dir: Path | None = None,
         "card_tap_to_current_ms": lever_cards["card_tap_to_current_ms"],
         "cold_import_ms": cold_import_ms(),
         "startup_to_ready_ms": startup_ms(),
-        **startup_with_display(),
+        **startup_with_display(max(1, min(presses, 7))),
         "odds_draws_per_s": draws["celebration/question_block"],
         "mode_draws_per_s": draws,
         "python": sys.version.split()[0],
