@@ -135,5 +135,13 @@ def test_the_page_speaks_the_tables_language_and_each_devices_own(
         expect(page.locator("#pad-pay")).to_be_visible()
         assert english_left(page, "ar") == []
         page.locator("#pad-close").tap()
+        # Spanish counts a whole number of millions in a form of its own ("de monedas"),
+        # as the catalog's rule says, far past the page's table of 200.
+        pick(page, "es")
+        es = translator("es")
+        for n in (1, 2, 21, 1_000_000, 3_000_000, 3_000_001):
+            expected = es.ngettext("{n} coin", "{n} coins", n).format(n=n)
+            assert page.evaluate(f"tn('{{n}} coin', '{{n}} coins', {n})") == expected, n
+        assert es.ngettext("{n} coin", "{n} coins", 10**6).format(n=10**6) == "1000000 de monedas"
         pick(page, "en")
         assert page.evaluate("document.documentElement.dir") == "ltr"
