@@ -19,6 +19,8 @@ APT_PACKAGES := gcc python3-dev python3-venv libasound2-dev alsa-utils $(GLIB) p
 # check the first-boot user-data with Debian's cloud-init.
 APT_TEST_PACKAGES := chromium systemd cloud-init
 APT_WANT ?= $(APT_PACKAGES)
+# Installed where apt knows it (Raspberry Pi OS): gpiozero's pin library, for `make run` on a Pi.
+APT_MAYBE := python3-lgpio
 LOCK ?= requirements/test.txt
 STAMP := $(VENV)/.installed
 PIP := $(BIN)/pip --disable-pip-version-check
@@ -34,6 +36,10 @@ setup: $(STAMP)
 apt:
 	@missing=""; for p in $(APT_WANT); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	for p in $(APT_MAYBE); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || \
+	    { apt-cache show $$p >/dev/null 2>&1 && missing="$$missing $$p"; }; \
 	done; \
 	if [ -z "$$missing" ]; then echo "apt: all packages present"; exit 0; fi; \
 	if [ "$$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null; then SUDO=sudo; \
