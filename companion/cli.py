@@ -79,9 +79,23 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     config = _load_config(args.config)
     raise_nofile_limit()  # room for connections beyond systemd's soft 1024 (LimitNOFILE)
+    _warn_if_the_bank_is_in_ram(config)
     daemon = Daemon(config)
     asyncio.run(daemon.run(from_config(config, on_quit=daemon.request_stop_from_thread)))
     return 0
+
+
+def _warn_if_the_bank_is_in_ram(config: Config) -> None:
+    """A read-only root's RAM layer (or a tmpfs) under the data folder loses every coin at the
+    next boot: said at every start, in the journal (the game still runs)."""
+    from companion.machine import volatile
+
+    gone = volatile(config.data_dir)
+    if gone is not None:
+        mount, what = gone
+        logging.getLogger("companion.daemon").warning(
+            "the bank is on %s (%s): every coin is lost at the next boot; companion doctor "
+            "says how to keep it on the SD card", what, mount.point)
 
 
 def _with_language(config: Config, code: str | None) -> Config:

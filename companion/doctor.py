@@ -69,11 +69,6 @@ KEEP_THE_BANK = ("keep the data folder on the SD card: turn the overlay file sys
 
 def check_data(config: Config) -> Result:
     folder = config.data_dir
-    gone = machine.volatile(folder)
-    if gone is not None:
-        mount, what = gone
-        return Result("data", "FAIL", f"the bank would be lost at reboot: {folder} is on "
-                      f"{what}, mounted at {mount.point}", KEEP_THE_BANK)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".doctor-"):
@@ -91,14 +86,20 @@ def check_data(config: Config) -> Result:
                       "read-write); the companion keeps presses and saves them when it can")
 
     path = folder / DB_NAME
+    if path.exists():
+        try:
+            from companion.bank.store import open_readonly
+
+            open_readonly(path).close()
+        except BankUnavailable as exc:
+            return Result("data", "FAIL", str(exc), "see README \"The bank\" on broken files")
+    gone = machine.volatile(folder)
+    if gone is not None:
+        mount, what = gone
+        return Result("data", "FAIL", f"the bank would be lost at reboot: {folder} is on "
+                      f"{what}, mounted at {mount.point}", KEEP_THE_BANK)
     if not path.exists():
         return Result("data", "PASS", f"{folder} writable (no bank yet: made at first start)")
-    try:
-        from companion.bank.store import open_readonly
-
-        open_readonly(path).close()
-    except BankUnavailable as exc:
-        return Result("data", "FAIL", str(exc), "see README \"The bank\" on broken files")
     return Result("data", "PASS", f"{folder} writable, bank {path.name} readable")
 
 

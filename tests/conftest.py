@@ -27,6 +27,22 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 BROWSER_TOKEN = "browser-test-token-0123456789"
 
 
+def _keep_tmp_paths_on_disk() -> None:
+    """tmp_path on a disk, not a RAM disk: Debian 13 mounts /tmp as tmpfs, where ``companion
+    doctor`` rightly fails a data folder (the bank would be lost at reboot). /var/tmp stays on
+    the disk; an explicit PYTEST_DEBUG_TEMPROOT (pytest's own setting) wins."""
+    import tempfile
+
+    from companion.machine import volatile
+
+    if "PYTEST_DEBUG_TEMPROOT" not in os.environ and volatile(Path(tempfile.gettempdir())) \
+            and Path("/var/tmp").is_dir() and not volatile(Path("/var/tmp")):
+        os.environ["PYTEST_DEBUG_TEMPROOT"] = "/var/tmp"
+
+
+_keep_tmp_paths_on_disk()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -28,11 +28,14 @@ def _config(tmp_path: Path, data: Path) -> Path:
     return path
 
 
-def _doctor_on_mount(tmp_path: Path, mount: list[str], point: Path) -> subprocess.CompletedProcess:
+def _doctor_on_mount(tmp_path: Path, mount: list[str], point: Path,
+                     command: str = "doctor") -> subprocess.CompletedProcess:
     """``companion doctor`` in a mount namespace of its own, where ``mount`` is done first
     (gone with the process: nothing is left mounted on the machine)."""
     config = _config(tmp_path, point / "companion")
-    script = f'{" ".join(mount)} && exec "$0" -m companion doctor --config "$1"'
+    run = '"$0" -m companion run --config "$1" & sleep 3; kill -TERM $!; wait $!' \
+        if command == "run" else 'exec "$0" -m companion doctor --config "$1"'
+    script = f'{" ".join(mount)} && {run}'
     return subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script,
                            sys.executable, str(config)], capture_output=True, text=True,
                           timeout=60, cwd=Path(__file__).resolve().parent.parent)
@@ -54,6 +57,19 @@ def test_a_data_folder_on_tmpfs_fails_with_the_fix(tmp_path: Path) -> None:
     assert "sudo raspi-config nonint disable_overlayfs" in done.stdout
     assert "1 required check(s) failed: data" in done.stdout
     assert not (point / "companion").exists()  # nothing was written on the real disk under it
+
+
+@ROOT_ONLY
+def test_the_daemon_says_at_start_that_the_bank_is_in_ram(tmp_path: Path) -> None:
+    point = tmp_path / "ram"
+    point.mkdir()
+    done = _doctor_on_mount(tmp_path, ["mount", "-t", "tmpfs", "tmpfs", str(point)], point,
+                            command="run")
+    assert f"the bank is on a RAM disk (tmpfs) ({point}): every coin is lost at the next " \
+           "boot" in done.stderr, done.stderr
+    assert "companion ready" in done.stderr  # and the game still runs
+    quiet = _doctor_on_mount(tmp_path, ["true"], tmp_path / "disk", command="run")
+    assert "every coin is lost" not in quiet.stderr and "companion ready" in quiet.stderr
 
 
 @ROOT_ONLY
