@@ -52,7 +52,7 @@ def make_pin_factory(name: str = "") -> Any:
 
 
 def writable_workdir() -> None:
-    """lgpio (gpiozero's pin library on Bookworm) makes a notification pipe in the current
+    """lgpio (gpiozero's pin library on Raspberry Pi OS) makes a notification pipe in the current
     folder: move to one we can write (the service's runtime folder, else a private temporary
     one) when the current one is not, as for a service started in ``/``."""
     if os.access(os.getcwd(), os.W_OK):
