@@ -213,7 +213,15 @@ if [ "$DRY_RUN" = 0 ] && ! $COMPANION config --check --config "$CONFIG"; then
 fi
 
 say "-- ledger $STATE"
-say "the ledger stays in $STATE (systemd's StateDirectory; never touched by upgrades)"
+# systemd's StateDirectory makes it at the first start; made now (same owner and mode), so
+# `companion doctor` as the service's user can check it before that.
+if exists "$STATE"; then
+    say "the ledger stays in $STATE (systemd's StateDirectory; never touched by upgrades)"
+elif [ "$STAGE_ONLY" = 1 ]; then
+    say "skip (--root): install -d -o $USER_NAME -g $USER_NAME -m 0700 $STATE"
+else
+    run install -d -o "$USER_NAME" -g "$USER_NAME" -m 0700 "$STATE"
+fi
 
 say "-- udev rule for the card reader"
 if exists "$UDEV_RULE"; then
@@ -238,8 +246,14 @@ if [ "$STAGE_ONLY" = 1 ] || systemd_runs; then
     system systemctl enable companion.service
     system systemctl restart companion.service
 else
-    # Enabling works offline (it only makes links); starting needs a running systemd.
-    run systemctl enable companion.service
+    # Enabling works offline (it only makes a link); starting needs a running systemd.
+    if command -v systemctl >/dev/null 2>&1; then
+        run systemctl enable companion.service
+    else  # no systemd installed at all: the link `systemctl enable` would make
+        run mkdir -p "$ROOT/etc/systemd/system/multi-user.target.wants"
+        run ln -sf /etc/systemd/system/companion.service \
+            "$ROOT/etc/systemd/system/multi-user.target.wants/companion.service"
+    fi
     say "systemd is not running here (a chroot, an image build): the service starts at the next boot"
 fi
 

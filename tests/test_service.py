@@ -198,6 +198,7 @@ def test_installer_dry_run_on_a_fresh_root_shows_every_step_and_touches_nothing(
                  "--force-reinstall /opt/companion/src", "pip --disable-pip-version-check check",
                  "would write: the example config (companion config) to "
                  "/etc/companion/companion.toml",
+                 "would run: install -d -o companion -g companion -m 0700 /var/lib/companion",
                  "would run: udevadm control --reload",
                  f"install -m 0644 {INSTALL.parent}/companion.service "
                  "/etc/systemd/system/companion.service",
@@ -235,11 +236,14 @@ def test_installer_dry_run_upgrading_an_install_from_before_the_lock(tmp_path: P
     (root / "etc/companion/companion.toml").write_text("[block]\npin = 17\n")
     (root / "etc/udev/rules.d").mkdir(parents=True)
     (root / "etc/udev/rules.d/99-companion-reader.rules").write_text("")
+    (root / "var/lib/companion").mkdir(parents=True)
+    (root / "var/lib/companion/bank.sqlite3").write_bytes(b"ledger")
     before = _tree(root)
     plan = _install("--dry-run", "--root", str(root)).stdout
     assert "user companion: exists" in plan and "useradd" not in plan
     assert "would run: rm -rf /opt/companion/venv\nwould run: python3 -m venv " in plan
     assert "keeping the existing config /etc/companion/companion.toml" in plan
+    assert "the ledger stays in /var/lib/companion" in plan and "install -d" not in plan
     assert "keeping the existing /etc/udev/rules.d/99-companion-reader.rules" in plan
     assert _tree(root) == before
     (venv / "pyvenv.cfg").write_text("include-system-site-packages = false\n")
