@@ -107,8 +107,10 @@ def lgpio_hint() -> str:
     """How to get gpiozero's pin library into the Python that runs the companion: Debian's
     package, linked into a venv alone (never PyPI's, which may be an empty stub)."""
     fix = "sudo apt install python3-lgpio"
-    if sys.prefix != sys.base_prefix:
-        fix += f", then sh systemd/debian-modules.sh {sys.prefix} (the installer and make do both)"
+    if sys.prefix != sys.base_prefix:  # the installer's copy of the script, else a clone's
+        script = Path(sys.prefix).parent / "src" / "systemd" / "debian-modules.sh"
+        shown = script if script.exists() else "systemd/debian-modules.sh"
+        fix += f", then sh {shown} {sys.prefix} (the installer and make do both)"
     return fix
 
 
