@@ -16,8 +16,19 @@ from companion import doctor, machine
 from companion.config import from_dict
 from tests.conftest import run_companion
 
-ROOT_ONLY = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("unshare") is None,
-                               reason="mounting a tmpfs or an overlay needs root (CI is root)")
+
+def _private_mounts() -> str:
+    """Why a private mount namespace can't be had here ('' when it can): root is needed (CI
+    is root), and a chroot's / is no mount point to make private."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        return "mounting a tmpfs or an overlay needs root and unshare (CI has both)"
+    done = subprocess.run(["unshare", "--mount", "--propagation", "private", "true"],
+                          capture_output=True, text=True, timeout=30)
+    return "" if done.returncode == 0 else f"no private mount namespace: {done.stderr.strip()}"
+
+
+NO_PRIVATE_MOUNTS = _private_mounts()
+ROOT_ONLY = pytest.mark.skipif(bool(NO_PRIVATE_MOUNTS), reason=NO_PRIVATE_MOUNTS or "-")
 
 
 def _config(tmp_path: Path, data: Path) -> Path:
