@@ -16,6 +16,7 @@ from companion.app import commands as c
 from companion.app.contract import Table
 from companion.config import ReaderConfig
 from companion.handoff import Handoff
+from companion.tasks import wait_all
 
 log = logging.getLogger(__name__)
 
@@ -53,8 +54,7 @@ class CardReader:
         self._handoff.close()
         if self.reader is not None:
             self.reader.stop()
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await wait_all(self._tasks)
 
     @property
     def healthy(self) -> bool:

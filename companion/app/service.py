@@ -59,6 +59,7 @@ from companion.events import (
 )
 from companion.exc import CompanionError, GameEnded, Refused, Unavailable
 from companion.i18n.said import Said, say, say_n
+from companion.tasks import wait_all
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -446,8 +447,7 @@ class TableService:
         a press that sounded on the pin's thread included."""
         if not self.closed:
             self._settle()
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await wait_all(self._tasks)
 
     def close(self) -> None:
         """Later presses are refused; queued bank writes still finish (the bank closes last)."""
