@@ -192,6 +192,13 @@ say "-- config $CONFIG"
 run mkdir -p "$ETC"
 if exists "$CONFIG"; then
     say "keeping the existing config $CONFIG"
+    # The block's default pin moved from GPIO 17 to 26 (issue 26): a config that names no
+    # pin of its own now means 26.
+    if ! awk '/^[[:space:]]*\[/ { s = $0; gsub(/[[:space:]]/, "", s) }
+              s == "[block]" && /^[[:space:]]*pin[[:space:]]*=/ { found = 1 }
+              END { exit !found }' "$CHECK_ROOT$CONFIG"; then
+        say "note: the block's default pin is now GPIO 26 (physical pin 37); a block still wired to GPIO 17 needs [block] pin = 17 in $CONFIG"
+    fi
 elif [ "$DRY_RUN" = 1 ]; then
     say "would write: the example config (companion config) to $CONFIG"
 else

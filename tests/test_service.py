@@ -244,6 +244,12 @@ def test_installer_dry_run_upgrading_an_install_from_before_the_lock(tmp_path: P
     assert "would run: rm -rf /opt/companion/venv\nwould run: python3 -m venv " in plan
     assert "keeping the existing config /etc/companion/companion.toml" in plan
     assert "the ledger stays in /var/lib/companion" in plan and "install -d" not in plan
+    assert "default pin is now GPIO 26" not in plan  # this config names its pin (17)
+    (root / "etc/companion/companion.toml").write_text("[web]\nport = 8080\n")
+    plan = _install("--dry-run", "--root", str(root)).stdout
+    assert "note: the block's default pin is now GPIO 26 (physical pin 37); a block still " \
+           "wired to GPIO 17 needs [block] pin = 17 in /etc/companion/companion.toml" in plan
+    (root / "etc/companion/companion.toml").write_text("[block]\npin = 17\n")
     assert "keeping the existing /etc/udev/rules.d/99-companion-reader.rules" in plan
     assert _tree(root) == before
     (venv / "pyvenv.cfg").write_text("include-system-site-packages = false\n")
