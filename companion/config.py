@@ -90,6 +90,13 @@ def _folder_path(v: str) -> str | None:
     return "must not contain a NUL character" if "\0" in v else None
 
 
+def _alsa_device(v: str) -> str | None:
+    if not v or not v.isascii() or not v.isprintable() or any(c.isspace() for c in v):
+        return ('must be an ALSA device name such as "default" or "plughw:CARD=Loopback", '
+                f"got {shown(v)}")
+    return None
+
+
 def _token(v: str) -> str | None:
     if v and (len(v) < TOKEN_MIN_LENGTH or not set(v) <= TOKEN_CHARACTERS):
         return (f"must be empty (generate one) or at least {TOKEN_MIN_LENGTH} characters of "
@@ -131,8 +138,11 @@ class BlockConfig:
 class AudioConfig:
     """Sound output."""
 
-    backend: str = setting("simpleaudio", "simpleaudio, pygame or null (no sound)",
+    backend: str = setting("simpleaudio", "stream (one ALSA stream kept open, mixed by us), "
+                                          "simpleaudio, pygame or null (no sound)",
                            _one_of(*AUDIO_BACKENDS))
+    device: str = setting("default", "ALSA device the stream backend keeps open (\"default\": "
+                                     "hardware/asound.conf's plug + dmix)", _alsa_device)
     sounds_dir: str = setting("", "folder whose WAVs (coin.wav, bowser.wav, ...) replace the "
                                   "built-in sounds; empty for none", _folder_path)
     i2s: bool = setting(True, "an I2S amplifier (the MAX98357A) is wired: GPIO 18, 19, 20 and "

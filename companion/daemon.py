@@ -65,7 +65,7 @@ class Daemon:
         self.rulesets = config.game.rulesets()
         self.bus = Bus()
         library = SoundLibrary(config.sounds_dir)
-        self.speaker = Speaker(backend or make_backend(config.audio.backend))
+        self.speaker = Speaker(backend or make_backend(config.audio.backend, config.audio.device))
         self.lever = LeverControl(config.lever, speaker=self.speaker, library=library,
                                   emit=self.bus.publish, clock=clock)
         self.table = TableService(block=Block(rng or default_rng(), library.seconds),

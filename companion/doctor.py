@@ -203,7 +203,7 @@ def check_audio(config: Config) -> Result:
     if config.audio.backend == "null":
         return Result("audio", "SKIP", "[audio] backend = \"null\": no sound by choice",
                       required=False)
-    backend = make_backend(config.audio.backend)
+    backend = make_backend(config.audio.backend, config.audio.device)
     try:
         backend.open()
     except Exception as exc:

@@ -6,7 +6,7 @@ from typing import Protocol
 
 from companion.audio.pcm import Pcm
 
-BACKENDS = ("simpleaudio", "pygame", "null")
+BACKENDS = ("stream", "simpleaudio", "pygame", "null")
 """The backends ``[audio] backend`` can name."""
 
 

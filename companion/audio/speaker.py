@@ -126,8 +126,13 @@ def _still_playing(playback: Playback) -> bool:
         return False
 
 
-def make_backend(name: str) -> AudioBackend:
-    """The backend named in config: ``simpleaudio``, ``pygame`` or ``null``."""
+def make_backend(name: str, device: str = "default") -> AudioBackend:
+    """The backend named in config: ``stream`` (on ALSA ``device``), ``simpleaudio``,
+    ``pygame`` or ``null``."""
+    if name == "stream":
+        from companion.audio.stream_backend import StreamBackend
+
+        return StreamBackend(device)
     if name == "simpleaudio":
         from companion.audio.simpleaudio_backend import SimpleaudioBackend
 

@@ -1,0 +1,227 @@
+"""Sound through one ALSA stream that stays open while the daemon runs, mixed by us.
+
+Why: opening ALSA for every sound (simpleaudio) costs a press about 1.6 ms of ALSA opens on a
+~1 GHz core, and when nothing else plays dmix restarts the card, whose I2S clock restarting
+is the MAX98357A's pop. Here the stream opens once and plays silence between sounds, so the
+card never stops and a press only writes samples:
+
+- a writer thread keeps about a buffer's worth of audio queued (waking once a period);
+- a press takes back (rewinds) the queued frames the card has not reached, less a small
+  guard, and writes its sound there at once, so it is heard after the guard, not the queue;
+- stopping a sound takes its queued frames back the same way: cut within the guard.
+
+A device that cannot rewind (rare: some plugins) keeps only two periods queued instead.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import threading
+import time
+
+from companion.audio.alsa_pcm import AlsaError, AlsaPcm
+from companion.audio.backend import AudioError
+from companion.audio.mixer import Mixer, Voice
+from companion.audio.pcm import RATE, Pcm
+
+log = logging.getLogger(__name__)
+
+LATENCY_US = 100_000
+"""The buffer asked for: ~93-100 ms, 4096 frames through hardware/asound.conf's dmix."""
+GUARD_FRAMES = 64
+"""Frames just ahead of the card's position never taken back (~1.5 ms: a DMA's FIFO)."""
+FIRST_FRAMES = 1024
+"""A press writes this much at once; the writer thread queues the rest."""
+REOPEN_S = 2.0
+"""How often a lost device is tried again."""
+_LOST = {errno.ENODEV, errno.EBADFD, errno.EIO, errno.ENXIO, errno.ENOENT}
+
+
+class _VoicePlayback:
+    """A sound in the stream: playing until the card passes its last frame."""
+
+    def __init__(self, backend: StreamBackend, voice: Voice) -> None:
+        self._backend = backend
+        self._voice = voice
+
+    def is_playing(self) -> bool:
+        return self._voice.playing_at(self._backend.position())
+
+    def stop(self) -> None:
+        self._backend.cut(self._voice)
+
+
+class StreamBackend:
+    """One always-open PCM on ``device`` (ALSA's ``default``: plug + dmix as shipped)."""
+
+    name = "stream"
+
+    def __init__(self, device: str = "default") -> None:
+        self.device = device
+        self.xruns = 0
+        """Underruns recovered from (the card ran out of queued audio)."""
+        self.rewinds = True
+        """The device takes frames back; False: presses wait behind two periods."""
+        self._mixer = Mixer()
+        self._pcm: AlsaPcm | None = None
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._closing = False
+        self._thread: threading.Thread | None = None
+        self._lost: str | None = None
+        self._appl = 0  # frames written, on the mixer's timeline
+        self._hw = 0  # the card's position when last asked
+        self._hw_at = 0.0
+        self._keep = self._low = 0
+        self._instant = False  # a sink that swallows frames at once (ALSA's file+null): paced
+
+    # -- the AudioBackend contract ------------------------------------------------------
+    def open(self) -> None:
+        try:
+            self._open_pcm()
+        except AlsaError as exc:
+            raise AudioError(f"cannot open ALSA device {self.device!r}: {exc.strerror}") from exc
+        self._closing = False
+        self._thread = threading.Thread(target=self._run, name="audio-stream", daemon=True)
+        self._thread.start()
+
+    def play(self, pcm: Pcm) -> _VoicePlayback:
+        with self._lock:
+            if self._pcm is None:
+                raise AudioError(self._lost or "backend not opened")
+            try:
+                self._take_back()
+                voice = self._mixer.add(pcm, self._appl)
+                self._write(min(self._keep, FIRST_FRAMES))
+            except AlsaError as exc:
+                self._broken(exc)
+                raise AudioError(f"ALSA device {self.device!r}: {exc.strerror}") from exc
+        self._wake.set()
+        return _VoicePlayback(self, voice)
+
+    def close(self) -> None:
+        self._closing = True
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2.0)
+            self._thread = None
+        with self._lock:
+            if self._pcm is not None:
+                self._pcm.close()
+                self._pcm = None
+
+    # -- what playbacks ask ---------------------------------------------------------------
+    def position(self) -> int:
+        """The card's position on the mixer's timeline (last asked, moved on by the clock)."""
+        with self._lock:
+            if self._instant:
+                return self._appl
+            moved = int((time.monotonic() - self._hw_at) * RATE)
+            return min(self._appl, self._hw + moved)
+
+    def cut(self, voice: Voice) -> None:
+        """Stop ``voice`` within the guard: its queued frames are taken back and rewritten."""
+        with self._lock:
+            if self._pcm is None or not voice.playing_at(self._hw):
+                Mixer.stop(voice, self._appl)
+                return
+            try:
+                self._take_back()
+                Mixer.stop(voice, self._appl)
+                self._write(min(self._keep, FIRST_FRAMES))
+            except AlsaError as exc:
+                self._broken(exc)
+        self._wake.set()
+
+    # -- inside, always under the lock ------------------------------------------------------
+    def _open_pcm(self) -> None:
+        pcm = AlsaPcm(self.device)
+        pcm.open(LATENCY_US)
+        self._pcm, self._lost = pcm, None
+        self._mixer = Mixer()
+        period = pcm.period_frames
+        self._keep = pcm.buffer_frames - period
+        self._low = self._keep - period
+        self._write(self._keep)  # silence first: the card starts and keeps running
+        self._instant = pcm.delay() == 0
+        self.rewinds = not self._instant and pcm.rewindable() > GUARD_FRAMES
+        if not self.rewinds:
+            self._keep, self._low = 2 * period, period
+        self._hw, self._hw_at = self._appl - pcm.delay(), time.monotonic()
+        log.info("audio stream open on %r: buffer %d, period %d frames, %s", self.device,
+                 pcm.buffer_frames, period,
+                 "presses rewind the queue" if self.rewinds else "no rewind: two periods queued")
+
+    def _take_back(self) -> None:
+        """Rewind to the guard ahead of the card, and note where the card is."""
+        assert self._pcm is not None
+        if not self.rewinds:
+            return
+        ahead = self._pcm.rewindable()
+        self._hw, self._hw_at = self._appl - ahead, time.monotonic()
+        if ahead > GUARD_FRAMES:
+            self._appl -= self._pcm.rewind(ahead - GUARD_FRAMES)
+
+    def _write(self, frames: int) -> int:
+        assert self._pcm is not None
+        data = self._mixer.render(self._appl, frames)
+        try:
+            done = self._pcm.write(data)
+        except AlsaError as exc:
+            if exc.errno not in (errno.EPIPE, errno.ESTRPIPE):
+                raise
+            self.xruns += 1
+            log.debug("audio stream underrun (%d so far)", self.xruns)
+            self._pcm.recover(exc)
+            done = self._pcm.write(data)
+        self._appl += done
+        return done
+
+    def _top_up(self) -> float:
+        """Queue up to ``keep`` frames; seconds until the queue is down to ``low``."""
+        assert self._pcm is not None
+        try:
+            fill = self._pcm.delay()
+        except AlsaError as exc:
+            if exc.errno not in (errno.EPIPE, errno.ESTRPIPE):
+                raise
+            self.xruns += 1
+            self._pcm.recover(exc)
+            fill = 0
+        if self._instant:
+            wrote = self._write(self._keep)
+            self._mixer.forget_before(self._appl)
+            return max(wrote, 1) / RATE
+        self._hw, self._hw_at = self._appl - fill, time.monotonic()
+        if fill <= self._low:
+            fill += self._write(self._keep - fill)
+        self._mixer.forget_before(self._hw)
+        return max(0.001, (fill - self._low) / RATE)
+
+    def _broken(self, exc: AlsaError) -> None:
+        if exc.errno not in _LOST and exc.errno not in (errno.EPIPE, errno.ESTRPIPE):
+            log.debug("audio stream: %s", exc)
+            return
+        self._lost = f"ALSA device {self.device!r} lost: {exc.strerror}"
+        log.warning("%s; trying again every %.0f s", self._lost, REOPEN_S)
+        if self._pcm is not None:
+            self._pcm.close()
+            self._pcm = None
+
+    def _run(self) -> None:
+        while not self._closing:
+            timeout = REOPEN_S
+            with self._lock:
+                try:
+                    if self._pcm is None:
+                        self._open_pcm()
+                        log.warning("audio stream is back on %r", self.device)
+                    timeout = self._top_up()
+                except AlsaError as exc:
+                    if self._pcm is not None:
+                        self._broken(exc)
+                    else:
+                        log.debug("audio stream still lost: %s", exc)
+            self._wake.wait(timeout)
+            self._wake.clear()
