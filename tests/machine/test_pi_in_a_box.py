@@ -1,0 +1,136 @@
+"""The companion as on a Pi, in a real kernel: the block and the lever on gpio-sim lines read by
+gpiozero's lgpio factory, the sound through snd-aloop with hardware/asound.conf as shipped, a
+card reader on a 16550 UART. Behaviour only: the timings are the benchmark's (bench.py)."""
+
+from __future__ import annotations
+
+import array
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from companion.audio.library import SoundLibrary
+from companion.core.outcomes import Kind, Outcome
+from tests.machine.pibox import ROOT, Pibox
+
+TOKEN = "pibox-token-0123456789abcdef"
+API = "http://127.0.0.1:8080/api"
+BLOCK_PIN, LEVER_PIN = 26, 27
+CONFIG = f"""
+[gpio]
+pin_factory = "lgpio"
+[audio]
+backend = "stream"
+[data]
+dir = "/var/lib/companion"
+[web]
+host = "127.0.0.1"
+port = 8080
+token = "{TOKEN}"
+[game]
+players = ["Mario", "Luigi", "Peach"]
+[reader]
+enabled = true
+port = "/dev/ttyS1"
+protocol = "lines"
+cards = ["04A224B9 = Luigi", "DEADBEEF = Peach"]
+[lever]
+enabled = true
+pin = {LEVER_PIN}
+[display]
+enabled = false
+"""
+
+
+def wait_for(what: str, check: Any, timeout: float = 60) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"never: {what}")
+
+
+@pytest.fixture(scope="module")
+def companion(pi: Pibox) -> Iterator[int]:
+    """``companion run`` in the guest, as the service would start it; its pid."""
+    pi.run(["sh", "-c", "mkdir -p /etc/companion && cat > /etc/companion/companion.toml"],
+           stdin=CONFIG)
+    pid = pi.spawn([str(ROOT / ".venv/bin/python"), "-m", "companion", "run", "--config",
+                    "/etc/companion/companion.toml"], cwd=str(ROOT))
+    wait_for("the companion answers /healthz",
+             lambda: pi.call("http", url="http://127.0.0.1:8080/healthz").get("status") == 200
+             if "companion ready" in pi.log(pid) else False, timeout=300)
+    yield pid
+    done = pi.wait(pid, signal=15)
+    assert done["rc"] == 0, done["out"]
+
+
+def state(pi: Pibox) -> dict[str, Any]:
+    status, body = pi.http("GET", f"{API}/state")
+    assert status == 200, body
+    return dict(body)
+
+
+def player(body: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(p for p in body["players"] if p["name"] == name)
+
+
+def test_a_press_on_the_block_line_is_heard_whole_and_banked(pi: Pibox, companion: int) -> None:
+    before = state(pi)
+    ear = pi.spawn([str(pi.onset), "hw:Loopback,1,0", "/mnt/out/heard.raw"])
+    wait_for("the capture runs", lambda: "ready" in pi.log(ear))
+    pi.press(BLOCK_PIN)
+    after = wait_for("the outcome is in the bank",
+                     lambda: (s := state(pi))["version"] != before["version"]
+                     and s["last_outcome"] and s)
+    last = after["last_outcome"]
+    outcome = Outcome(Kind(last["kind"]), coins=last.get("coins", 0),
+                      rolls=tuple(last["rolls"]), mode=last["mode"], step=last.get("step", 0))
+    sound = SoundLibrary().for_outcome(outcome)
+    time.sleep(sound.seconds + 0.5)
+    heard = pi.wait(ear)
+    assert heard["rc"] == 0, heard["out"]
+    onsets = [int(line.split()[2]) for line in heard["out"].splitlines()
+              if line.startswith("onset ")]
+    assert len(onsets) >= 1, heard["out"]
+    left = array.array("h", (pi.out / "heard.raw").read_bytes())[0::2]
+    wanted = array.array("h", sound.data)
+    first = next(i for i, s in enumerate(wanted) if abs(s) > 64)  # the onset's own threshold
+    start = onsets[0] - first
+    # The whole sound, sample for sample, from its first frame: nothing of its onset lost.
+    assert left[start:start + len(wanted)] == wanted
+    assert not any(left[:start])
+    mario = player(after, "Mario")
+    assert mario["current"]
+    moved = mario["balance"] - player(before, "Mario")["balance"]
+    expected = {Kind.COINS: outcome.coins, Kind.BOWSER: -5, Kind.GAME_OVER: -10}
+    assert moved == expected.get(outcome.kind, 0), (last, moved)
+
+
+def test_the_lever_line_starts_the_timer(pi: Pibox, companion: int) -> None:
+    assert not state(pi)["timer"]["running"]
+    pi.press(LEVER_PIN, hold=0.4)  # pulled back, then let go
+    wait_for("the timer runs", lambda: state(pi)["timer"]["running"])
+
+
+def test_a_card_on_the_uart_makes_its_player_current(pi: Pibox, companion: int) -> None:
+    assert pi.card is not None
+    # A reader ends the line it was on when the port opened (that line is skipped as a
+    # possible tail), then prints one UID per line.
+    pi.card.sendall(b"\r\n04A224B9\r\n")
+    assert wait_for("Luigi is current", lambda: player(state(pi), "Luigi")["current"])
+
+
+def test_replugging_the_uart_recovers(pi: Pibox, companion: int) -> None:
+    pi.replug_card()
+    assert pi.card is not None
+    pi.card.sendall(b"\x00\xfe\xff noise as the plug goes in\r\nDEADBEEF\r\n")
+    assert wait_for("Peach is current", lambda: player(state(pi), "Peach")["current"])
+    status, activity = pi.http("GET", f"{API}/activity", token=TOKEN)
+    assert status == 200 and activity["reader"]["connected"]
+    assert activity["reader"]["taps"] == 2 and activity["reader"]["ignored_total"] == 1
+    assert "Traceback" not in pi.log(companion)
