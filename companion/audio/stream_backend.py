@@ -110,6 +110,7 @@ class StreamBackend:
             if self._pcm is not None:
                 self._pcm.close()
                 self._pcm = None
+        log.info("audio stream: %d underruns", self.xruns)
 
     # -- what playbacks ask ---------------------------------------------------------------
     def position(self) -> int:

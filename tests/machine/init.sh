@@ -9,6 +9,8 @@
 #   pibox.init=PATH     the command, run with no argument (default /mnt/out/cmd.sh; vm.py writes it)
 #   pibox.cache=MODE    9p cache mode of the root: loose (default), mmap or none
 #   pibox.net=1         load virtio_net and configure eth0 for QEMU's user networking
+#   pibox.systemd=1     PID 1 is the host's systemd instead, booting pibox.target alone: its one
+#                       unit, pibox-run.service, runs the command (as below) and powers off
 set -eu
 PATH=/bin
 
@@ -17,12 +19,13 @@ exec 0</dev/console 1>/dev/console 2>&1
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 
-init=/mnt/out/cmd.sh cache=loose net=""
+init=/mnt/out/cmd.sh cache=loose net="" systemd=""
 for arg in $(cat /proc/cmdline); do
     case $arg in
         pibox.init=*) init=${arg#*=} ;;
         pibox.cache=*) cache=${arg#*=} ;;
         pibox.net=*) net=${arg#*=} ;;
+        pibox.systemd=*) systemd=${arg#*=} ;;
     esac
 done
 
@@ -82,4 +85,39 @@ echo o >/proc/sysrq-trigger
 sleep 60
 EOF
 chmod 755 /newroot/run/pibox-init
-exec switch_root /newroot /run/pibox-init "$init"
+[ "$systemd" = 1 ] || exec switch_root /newroot /run/pibox-init "$init"
+
+# PID 1 the host's systemd: pibox-run.service runs the same script, its output on the console.
+# pibox.target pulls nothing else. sysinit.target, which any ordinary service pulls in, keeps
+# journald (journalctl works) and loses what is slow under TCG or pointless on this root: the
+# kernel's extra file systems (the command mounts what it needs), modules, sysctl, tmpfiles, utmp,
+# first-boot and seed services, binfmt, the host's own timesyncd and pstore.
+masked="dev-hugepages.mount dev-mqueue.mount sys-fs-fuse-connections.mount
+    sys-kernel-config.mount sys-kernel-debug.mount sys-kernel-tracing.mount
+    proc-sys-fs-binfmt_misc.automount systemd-binfmt.service kmod-static-nodes.service
+    systemd-modules-load.service systemd-sysctl.service systemd-sysusers.service
+    systemd-remount-fs.service systemd-tmpfiles-setup.service systemd-tmpfiles-setup-dev.service
+    systemd-journal-flush.service systemd-update-utmp.service systemd-random-seed.service
+    systemd-firstboot.service systemd-machine-id-commit.service systemd-repart.service
+    systemd-pcrphase.service systemd-pcrphase-sysinit.service systemd-pstore.service
+    systemd-timesyncd.service systemd-ask-password-console.path"
+# The host is a container: without its marker systemd sees the VM it runs in, as on a Pi.
+rm -f /newroot/.dockerenv
+units=/newroot/etc/systemd/system
+mkdir -p "$units"
+cat >"$units/pibox.target" <<'EOF'
+[Unit]
+Description=Pi in a box: the command alone
+Wants=pibox-run.service
+EOF
+cat >"$units/pibox-run.service" <<EOF
+[Unit]
+Description=Pi in a box: $init
+DefaultDependencies=no
+[Service]
+ExecStart=/run/pibox-init $init
+StandardOutput=tty
+TTYPath=/dev/console
+EOF
+for unit in $masked; do ln -sf /dev/null "$units/$unit"; done
+exec switch_root /newroot /lib/systemd/systemd --unit=pibox.target --show-status=0

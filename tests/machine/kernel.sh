@@ -43,6 +43,12 @@ if [ -z "${PIBOX_REFRESH:-}" ]; then
     fi
 fi
 
+# One build at a time per cache (test runs side by side share it): the second waits for the
+# first, then takes the fast path above.
+if [ -z "${PIBOX_LOCKED:-}" ]; then
+    PIBOX_LOCKED=1 exec flock "$CACHE/.lock" sh "$0" "$CACHE"
+fi
+
 for tool in apt-get dpkg-deb gcc make readelf strip xz depmod modprobe gzip; do
     command -v "$tool" >/dev/null || die "missing $tool (apt-get install gcc make xz-utils kmod)"
 done

@@ -12,7 +12,7 @@ root, and returns its exit status. QEMU runs under TCG (no usable KVM here), in 
 CLI (stdlib only)::
 
     python3 tests/machine/vm.py run [--mode icount|realtime] [--serial SOCKET] [--forward PORT]
-                                    [--out DIR] [--env K=V] [--cwd DIR] [--timeout S] -- CMD...
+                                    [--systemd] [--out DIR] [--env K=V] [--cwd DIR] [--timeout S] -- CMD...
     python3 tests/machine/vm.py lgpio    # PyPI's lgpio (hash-pinned) into CACHE/lgpio
     python3 tests/machine/vm.py probe    # guest/probe.sh in both modes, with boot times
 
@@ -99,13 +99,16 @@ def install_lgpio(cache: Path = DEFAULT_CACHE) -> Path:
 
 def qemu_command(kernel: Path, out: Path, *, mode: str = "icount", serials: Sequence[Path] = (),
                  forward: int | None = None, cache_mode: str = "loose",
-                 verbose: bool = False) -> list[str]:
-    """The qemu-system-x86_64 command line for one boot."""
+                 verbose: bool = False, systemd: bool = False) -> list[str]:
+    """The qemu-system-x86_64 command line for one boot (``systemd``: PID 1 is the host's
+    systemd, which runs the command as a service; see init.sh)."""
     append = ["console=ttyS0", "panic=-1", f"pibox.cache={cache_mode}"]
     if not verbose:
         append += ["quiet", "loglevel=3"]
     if forward is not None:
         append.append("pibox.net=1")
+    if systemd:
+        append.append("pibox.systemd=1")
     cmd = [
         "qemu-system-x86_64", *ACCEL[mode], "-cpu", "max", "-m", "1024",
         "-nodefaults", "-nographic", "-no-reboot", "-no-user-config",
@@ -138,7 +141,8 @@ def write_command(out: Path, argv: Sequence[str], *, cwd: Path, env: dict[str, s
 def boot(argv: Sequence[str], *, mode: str = "icount", cache: Path = DEFAULT_CACHE,
          out: Path | None = None, serials: Sequence[Path] = (), forward: int | None = None,
          env: dict[str, str] | None = None, cwd: Path = Path("/"), cache_mode: str = "loose",
-         timeout: float = 900, echo: bool = True, verbose: bool = False) -> Result:
+         timeout: float = 900, echo: bool = True, verbose: bool = False,
+         systemd: bool = False) -> Result:
     """Boot, run ARGV as root in the guest, power off; the console is echoed to stdout."""
     kernel = prepare_kernel(cache)
     out = Path(out or tempfile.mkdtemp(prefix="pibox-out-")).resolve()
@@ -146,7 +150,7 @@ def boot(argv: Sequence[str], *, mode: str = "icount", cache: Path = DEFAULT_CAC
     (out / "rc").unlink(missing_ok=True)
     write_command(out, argv, cwd=cwd, env=env or {})
     cmd = qemu_command(kernel, out, mode=mode, serials=serials, forward=forward,
-                       cache_mode=cache_mode, verbose=verbose)
+                       cache_mode=cache_mode, verbose=verbose, systemd=systemd)
     console: list[str] = []
     boot_s: float | None = None
     start = time.monotonic()
@@ -221,6 +225,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                      help="unix socket for the guest's /dev/ttyS1 (again: ttyS2, ...)")
     run.add_argument("--forward", type=int, metavar="PORT",
                      help="host 127.0.0.1:PORT -> guest PORT (virtio-net, user networking)")
+    run.add_argument("--systemd", action="store_true",
+                     help="PID 1 is the host's systemd (the command runs as a service)")
     run.add_argument("--env", type=_env_pair, action="append", default=[], metavar="K=V")
     run.add_argument("--cwd", type=Path, default=Path.cwd(),
                      help="the command's directory (default: this one, read-only in the guest)")
@@ -243,7 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     result = boot(args.command, mode=args.mode, cache=args.cache, out=args.out,
                   serials=args.serial, forward=args.forward, env=dict(args.env),
                   cwd=args.cwd.resolve(), cache_mode=args.cache_mode, timeout=args.timeout,
-                  verbose=args.verbose)
+                  verbose=args.verbose, systemd=args.systemd)
     boot_text = "never" if result.boot_s is None else f"{result.boot_s:.2f} s"
     print(f"vm.py: {args.mode} boot {boot_text}, total {result.total_s:.2f} s, "
           f"rc {result.rc}, out {result.out}", file=sys.stderr)

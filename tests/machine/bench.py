@@ -1,0 +1,57 @@
+"""The machine tier's benchmark: edge to audible (and to the driver), the companion against the
+bare floor, in the Pi in a box. Prints JSON, as ``companion bench`` does.
+
+    python -m tests.machine.bench [--mode icount|realtime] [--presses 100]
+        [--paths dmix1024,dmix256,hw] [--backends stream,simpleaudio] [--hog]
+
+``icount`` is the deterministic model (one ~1 GHz core; figures repeat run to run); ``realtime``
+is wall-clock time on two slow vCPUs (noisy). Each path and backend runs guest/measure.py in
+one booted guest; ``--hog`` adds runs with a CPU hog beside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from tests.machine.pibox import ROOT, Pibox
+
+
+def measure(pi: Pibox, path: str, backend: str, presses: int, hog: bool) -> dict[str, Any]:
+    asked = json.dumps({"path": path, "backend": backend, "presses": presses, "hog": hog})
+    started = time.monotonic()
+    done = pi.run([str(ROOT / ".venv/bin/python"), str(ROOT / "tests/machine/guest/measure.py"),
+                   asked], env={"PIBOX_ONSET": str(pi.onset), "PIBOX_ROOT": str(ROOT)},
+                  cwd=str(ROOT), timeout=7200)
+    if done["rc"] != 0:
+        raise RuntimeError(f"measure {asked} failed:\n{done['out']}\n{done['err']}")
+    result = dict(json.loads(done["out"].strip().splitlines()[-1]))
+    result["wall_s"] = round(time.monotonic() - started, 1)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mode", choices=("icount", "realtime"), default="icount")
+    parser.add_argument("--presses", type=int, default=100)
+    parser.add_argument("--paths", default="dmix1024,dmix256,hw")
+    parser.add_argument("--backends", default="stream,simpleaudio")
+    parser.add_argument("--hog", action="store_true", help="also each path under a CPU hog")
+    args = parser.parse_args(argv)
+    runs = []
+    with Pibox(mode=args.mode) as pi:
+        for path in args.paths.split(","):
+            for backend in args.backends.split(","):
+                for hog in (False, True) if args.hog else (False,):
+                    result = measure(pi, path, backend, args.presses, hog)
+                    print(json.dumps(result), file=sys.stderr, flush=True)
+                    runs.append(result)
+    print(json.dumps({"mode": args.mode, "runs": runs}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

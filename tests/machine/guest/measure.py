@@ -1,0 +1,332 @@
+"""Edge to audible, in the guest: the companion against the bare floor, press for press.
+
+Run by tests/machine/bench.py inside the Pi in a box (guest/pi.sh set it up):
+
+    measure.py '{"path": "dmix1024", "backend": "stream", "presses": 100, "hog": false}'
+
+- ``path``: ``dmix1024`` (hardware/asound.conf as shipped: plug + dmix, 1024/4096),
+  ``dmix256`` (the same with 256/1024) or ``hw`` (each side on its own loopback substream
+  through ``plug``, no dmix).
+- The companion is ``companion run`` (the block on BCM 26, gpiozero's lgpio factory, the
+  ``backend`` asked for); the floor is guest/floor.py (a gpiozero Button on BCM 22 and
+  simpleaudio's ``play_buffer``). Every sound is one 120 ms test tone that is loud from its first
+  frame (``[audio] sounds_dir``), so both sides' onsets are alike.
+- The ear is guest/onset (64-frame periods at SCHED_FIFO on the loopback's capture side). A
+  press: the line is pulled low (stamped just before, CLOCK_MONOTONIC), held 50 ms, let go.
+  **Audible** is the arrival of the capture period holding the sound's first frame.
+- **Handed**: with uprobes on alsa-lib (tracefs, the same clock), the call of the
+  ``snd_pcm_writei`` that hands the card the sound's first frames (its entry: simpleaudio
+  writes a whole sound in one blocking call, whose return comes after the sound is heard):
+  the floor's first write after the edge; the stream backend's first write after its
+  press-time ``snd_pcm_rewind``; the simpleaudio backend's first write after the edge.
+- **Whole**: the captured frames from the sound's first one equal the sound, sample for sample.
+
+Prints one JSON object and writes it to /mnt/out/measure-<path>-<backend>[-hog].json.
+"""
+
+from __future__ import annotations
+
+import array
+import json
+import os
+import queue
+import re
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(os.environ.get("PIBOX_ROOT", "/work/main"))
+PYTHON = str(ROOT / ".venv/bin/python")
+ONSET = os.environ["PIBOX_ONSET"]
+LINES = Path(os.environ["PIBOX_LINES"])
+RATE, TONE_FRAMES, THRESHOLD = 44100, 5292, 64  # 120 ms
+COMPANION_PIN, FLOOR_PIN = 26, 22
+WORK = Path("/run/measure")
+TRACE = Path("/sys/kernel/tracing")
+LIBASOUND = "/usr/lib/x86_64-linux-gnu/libasound.so.2"
+
+
+def tone() -> bytes:
+    """A 1 kHz-ish square wave at -12 dBFS, loud from frame 0, with a 2 ms fade out."""
+    samples = [8000 if (i // 22) % 2 == 0 else -8000 for i in range(TONE_FRAMES)]
+    for k in range(88):
+        samples[-1 - k] = samples[-1 - k] * k // 88
+    return array.array("h", samples).tobytes()
+
+
+def write_wav(path: Path, data: bytes) -> None:
+    import wave
+
+    with wave.open(str(path), "wb") as wav:
+        wav.setnchannels(1)
+        wav.setsampwidth(2)
+        wav.setframerate(RATE)
+        wav.writeframes(data)
+
+
+def asound(path: str) -> dict[str, str]:
+    """/etc/asound.conf for the path, and each side's ALSA ``default`` (a home per side)."""
+    shipped = (ROOT / "hardware/asound.conf").read_text()
+    conf = shipped.replace('default "MAX98357A"', 'default "Loopback"')
+    if path == "dmix256":
+        conf = conf.replace("period_size 1024", "period_size 256")
+        conf = conf.replace("buffer_size 4096", "buffer_size 1024")
+    Path("/etc/asound.conf").write_text(conf)
+    homes = {}
+    for side, sub in (("companion", 0), ("floor", 1)):
+        home = WORK / f"home-{side}"
+        home.mkdir(parents=True, exist_ok=True)
+        rc = home / ".asoundrc"
+        if path == "hw":
+            rc.write_text(f'pcm.!default {{ type plug; slave.pcm "hw:Loopback,0,{sub}" }}\n')
+        else:
+            rc.unlink(missing_ok=True)
+        homes[side] = str(home)
+    return homes
+
+
+class Ear:
+    """guest/onset on one capture substream; onsets arrive on a queue as (ns, frame)."""
+
+    def __init__(self, device: str, raw: Path) -> None:
+        self.raw = raw
+        self.proc = subprocess.Popen([ONSET, device, str(raw), str(THRESHOLD), "40"],
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     text=True)
+        self.onsets: queue.Queue[tuple[int, int]] = queue.Queue()
+        self.ready = threading.Event()
+        self.tail = ""
+        threading.Thread(target=self._read, daemon=True).start()
+        if not self.ready.wait(30):
+            raise RuntimeError(f"onset on {device} never started")
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            if line.startswith("ready"):
+                self.ready.set()
+            elif line.startswith("onset "):
+                _, ns, frame = line.split()
+                self.onsets.put((int(ns), int(frame)))
+            else:
+                self.tail += line
+
+    def next_after(self, edge: int, timeout: float = 5.0) -> tuple[int, int] | None:
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                ns, frame = self.onsets.get(timeout=left)
+            except queue.Empty:
+                return None
+            if ns >= edge:
+                return ns, frame
+        return None
+
+    def stop(self) -> array.array:
+        self.proc.terminate()
+        self.proc.wait(10)
+        return array.array("h", self.raw.read_bytes())[0::2]  # the left channel
+
+
+def press(pin: int) -> int:
+    pull = LINES / f"sim_gpio{pin}" / "pull"
+    fd = os.open(pull, os.O_WRONLY)
+    try:
+        edge = time.monotonic_ns()
+        os.write(fd, b"pull-down")
+    finally:
+        os.close(fd)
+    time.sleep(0.05)
+    pull.write_text("pull-up")
+    return edge
+
+
+class Probes:
+    """uprobes on the entry of alsa-lib's snd_pcm_writei and snd_pcm_rewind."""
+
+    def __init__(self) -> None:
+        self.ok = (TRACE / "uprobe_events").exists()
+        if not self.ok:
+            return
+        offsets = _symbol_offsets(LIBASOUND, ("snd_pcm_writei", "snd_pcm_rewind"))
+        (TRACE / "trace_clock").write_text("mono")
+        (TRACE / "options/record-tgid").write_text("1")
+        (TRACE / "buffer_size_kb").write_text("8192")
+        (TRACE / "uprobe_events").write_text(
+            f"p:pibox/writei {LIBASOUND}:{offsets['snd_pcm_writei']:#x}\n"
+            f"p:pibox/rewind {LIBASOUND}:{offsets['snd_pcm_rewind']:#x}\n")
+        (TRACE / "events/pibox/enable").write_text("1")
+        (TRACE / "trace").write_text("")
+
+    def events(self) -> list[tuple[int, int, str]]:
+        """(tgid, ns, "writei" | "rewind"), in order."""
+        if not self.ok:
+            return []
+        (TRACE / "events/pibox/enable").write_text("0")
+        found = []
+        pattern = re.compile(r"\(\s*(\d+)\)\s+\[\d+\]\s+\S+\s+(\d+)\.(\d+): (writei|rewind):")
+        for line in (TRACE / "trace").read_text().splitlines():
+            m = pattern.search(line)
+            if m:
+                found.append((int(m[1]), int(m[2]) * 10**9 + int(m[3].ljust(9, "0")), m[4]))
+        (TRACE / "uprobe_events").write_text("")
+        return found
+
+
+def _symbol_offsets(lib: str, names: tuple[str, ...]) -> dict[str, int]:
+    """File offsets of dynamic symbols (what a uprobe wants), from readelf."""
+    symbols = subprocess.run(["readelf", "-W", "--dyn-syms", lib], capture_output=True,
+                             text=True, check=True).stdout
+    segments = subprocess.run(["readelf", "-W", "-l", lib], capture_output=True, text=True,
+                              check=True).stdout
+    loads = [(int(f[2], 16), int(f[1], 16), int(f[5], 16)) for f in
+             (line.split() for line in segments.splitlines()) if f and f[0] == "LOAD"]
+    found = {}
+    for line in symbols.splitlines():
+        fields = line.split()
+        if len(fields) >= 8 and fields[7].split("@")[0] in names and fields[6] != "UND":
+            vaddr = int(fields[1], 16)
+            for start, offset, size in loads:
+                if start <= vaddr < start + size:
+                    found[fields[7].split("@")[0]] = vaddr - start + offset
+    return found
+
+
+def http_json(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def spread(values: list[float]) -> dict[str, float | int]:
+    if not values:
+        return {"n": 0}
+    values = sorted(values)
+    q = statistics.quantiles(values, n=100, method="inclusive") if len(values) > 1 else values * 99
+    return {"n": len(values), "p50": round(statistics.median(values), 3),
+            "p90": round(q[89], 3), "p99": round(q[98], 3), "max": round(values[-1], 3)}
+
+
+def main() -> int:
+    args = json.loads(sys.argv[1])
+    path, backend, presses = args["path"], args["backend"], int(args["presses"])
+    WORK.mkdir(parents=True, exist_ok=True)
+    sounds = WORK / "sounds"
+    sounds.mkdir(exist_ok=True)
+    sound = tone()
+    from companion.audio.library import SOUND_NAMES
+
+    for name in SOUND_NAMES:
+        write_wav(sounds / f"{name}.wav", sound)
+    (WORK / "floor.raw").write_bytes(sound)
+    homes = asound(path)
+    config = WORK / "companion.toml"
+    config.write_text(f'[gpio]\npin_factory = "lgpio"\n[audio]\nbackend = "{backend}"\n'
+                      f'sounds_dir = "{sounds}"\n[data]\ndir = "{WORK / "data"}"\n'
+                      '[web]\nhost = "127.0.0.1"\nport = 8080\n[display]\nenabled = false\n'
+                      '[reader]\nenabled = false\n[lever]\nenabled = false\n'
+                      '[game]\nplayers = ["Mario", "Luigi"]\n')
+    ears = {"companion": Ear("hw:Loopback,1,0", WORK / "heard-0.raw")}
+    ears["floor"] = ears["companion"] if path != "hw" else Ear("hw:Loopback,1,1",
+                                                              WORK / "heard-1.raw")
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    log = (WORK / "companion.log").open("w")
+    companion = subprocess.Popen([PYTHON, "-m", "companion", "run", "--config", str(config)],
+                                 env={**env, "HOME": homes["companion"]}, cwd=ROOT,
+                                 stdout=log, stderr=subprocess.STDOUT)
+    floor = subprocess.Popen([PYTHON, str(ROOT / "tests/machine/guest/floor.py"),
+                              str(FLOOR_PIN), str(WORK / "floor.raw")],
+                             env={**env, "HOME": homes["floor"]}, stdout=subprocess.PIPE,
+                             text=True)
+    assert floor.stdout is not None and floor.stdout.readline().startswith("ready")
+    deadline = time.monotonic() + 300
+    while "companion ready" not in (WORK / "companion.log").read_text():
+        if time.monotonic() > deadline or companion.poll() is not None:
+            raise RuntimeError((WORK / "companion.log").read_text())
+        time.sleep(0.2)
+    hog = subprocess.Popen(["sh", "-c", "while :; do :; done"]) if args.get("hog") else None
+    pids = {"companion": companion.pid, "floor": floor.pid}
+    # Warm up: the first presses read code and sounds over 9p, which a Pi has in its cache.
+    for side, pin in (("companion", COMPANION_PIN), ("floor", FLOOR_PIN)) * 3:
+        ears[side].next_after(press(pin))
+        time.sleep(0.4)
+    probes = Probes()
+    edges: dict[str, list[tuple[int, tuple[int, int] | None]]] = {"companion": [],
+                                                                  "floor": []}
+    version = http_json("http://127.0.0.1:8080/api/state")["version"]
+    for i in range(presses):
+        order = (("companion", COMPANION_PIN), ("floor", FLOOR_PIN))
+        for side, pin in order if i % 2 == 0 else order[::-1]:
+            edge = press(pin)
+            heard = ears[side].next_after(edge)
+            edges[side].append((edge, heard))
+            if side == "companion":  # the press is banked before the next one
+                for _ in range(100):
+                    state = http_json("http://127.0.0.1:8080/api/state")
+                    if state["version"] != version:
+                        version = state["version"]
+                        break
+                    time.sleep(0.02)
+                outcome = state["last_outcome"] or {}
+                wait = 0.3 * max(1, outcome.get("coins", 1) if outcome.get("kind") == "coins"
+                                 else 1) + 0.25
+            else:
+                wait = 0.4
+            time.sleep(wait)
+    events = probes.events()
+    if hog is not None:
+        hog.kill()
+    floor.terminate()
+    companion.terminate()
+    companion.wait(30)
+    floor.wait(30)
+    log.close()
+    stopped: dict[int, array.array] = {}
+    captured = {}
+    for side, ear in ears.items():
+        if id(ear) not in stopped:
+            stopped[id(ear)] = ear.stop()
+        captured[side] = stopped[id(ear)]
+    wanted = array.array("h", sound)
+    result: dict[str, Any] = {"path": path, "backend": backend, "presses": presses,
+                              "hog": bool(hog), "probes": probes.ok}
+    for side in ("companion", "floor"):
+        heard_pcm = captured[side]
+        audible, handed, lost, cut = [], [], 0, 0
+        for edge, heard in edges[side]:
+            if heard is None:
+                lost += 1
+                continue
+            ns, frame = heard
+            audible.append((ns - edge) / 1e6)
+            if heard_pcm[frame:frame + len(wanted)] != wanted:
+                cut += 1
+            writes = [(t, kind) for tgid, t, kind in events if tgid == pids[side] and t >= edge]
+            if side == "companion" and backend == "stream":
+                rewind = next((t for t, kind in writes if kind == "rewind"), None)
+                writes = [w for w in writes if rewind is not None and w[0] >= rewind]
+            first = next((t for t, kind in writes if kind == "writei"), None)
+            if first is not None and first <= ns:
+                handed.append((first - edge) / 1e6)
+        result[side] = {"audible_ms": spread(audible), "handed_ms": spread(handed),
+                        "not_heard": lost, "onset_cut": cut}
+    text = (WORK / "companion.log").read_text()
+    xruns = re.findall(r"audio stream: (\d+) underruns", text)
+    result["companion_xruns"] = int(xruns[-1]) if xruns else None
+    for kind in ("audible_ms", "handed_ms"):
+        c, f = result["companion"][kind], result["floor"][kind]
+        if c.get("n") and f.get("n"):
+            result.setdefault("ratio", {})[kind] = {
+                q: round(c[q] / f[q], 3) for q in ("p50", "p90", "p99") if f[q]}
+    name = f"measure-{path}-{backend}{'-hog' if hog else ''}.json"
+    Path("/mnt/out", name).write_text(json.dumps(result, indent=1))
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
