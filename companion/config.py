@@ -138,7 +138,7 @@ class BlockConfig:
 class AudioConfig:
     """Sound output."""
 
-    backend: str = setting("simpleaudio", "stream (one ALSA stream kept open, mixed by us), "
+    backend: str = setting("stream", "stream (one ALSA stream kept open, mixed by us), "
                                           "simpleaudio, pygame or null (no sound)",
                            _one_of(*AUDIO_BACKENDS))
     device: str = setting("default", "ALSA device the stream backend keeps open (\"default\": "

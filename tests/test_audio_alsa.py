@@ -131,7 +131,7 @@ def test_no_audio_device_warns_once_and_keeps_playing_the_game(tmp_path: Path) -
     assert proc.returncode == 0, err
     warnings = [line for line in err.splitlines() if "WARNING" in line]
     assert len(warnings) == 1, err  # said once, then the daemon carries on
-    assert "no audio output via simpleaudio" in warnings[0]
+    assert "no audio output via stream" in warnings[0]
     assert "audio: none" in err
     assert "ALSA lib" not in err  # alsa-lib's own noise goes to our debug log
     # The demo plays on and says it on every outcome (and in its welcome, not as a warning).

@@ -78,13 +78,20 @@ class StreamBackend:
 
     # -- the AudioBackend contract ------------------------------------------------------
     def open(self) -> None:
-        try:
-            self._open_pcm()
-        except AlsaError as exc:
-            raise AudioError(f"cannot open ALSA device {self.device!r}: {exc.strerror}") from exc
+        """Open the stream; if the device is missing, raise AudioError but keep trying in the
+        background (a USB card plugged in later is taken up, as simpleaudio would)."""
         self._closing = False
+        failed: AlsaError | None = None
+        with self._lock:
+            try:
+                self._open_pcm()
+            except AlsaError as exc:
+                failed = exc
+                self._lost = f"cannot open ALSA device {self.device!r}: {exc.strerror}"
         self._thread = threading.Thread(target=self._run, name="audio-stream", daemon=True)
         self._thread.start()
+        if failed is not None:
+            raise AudioError(self._lost) from failed
 
     def play(self, pcm: Pcm) -> _VoicePlayback:
         with self._lock:
@@ -217,7 +224,7 @@ class StreamBackend:
                 try:
                     if self._pcm is None:
                         self._open_pcm()
-                        log.warning("audio stream is back on %r", self.device)
+                        log.info("audio stream open again on %r", self.device)
                     timeout = self._top_up()
                 except AlsaError as exc:
                     if self._pcm is not None:

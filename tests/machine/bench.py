@@ -20,8 +20,9 @@ from typing import Any
 from tests.machine.pibox import ROOT, Pibox
 
 
-def measure(pi: Pibox, path: str, backend: str, presses: int, hog: bool) -> dict[str, Any]:
-    asked = json.dumps({"path": path, "backend": backend, "presses": presses, "hog": hog})
+def measure(pi: Pibox, **asked_for: Any) -> dict[str, Any]:
+    """guest/measure.py with these arguments, in the booted guest."""
+    asked = json.dumps(asked_for)
     started = time.monotonic()
     done = pi.run([str(ROOT / ".venv/bin/python"), str(ROOT / "tests/machine/guest/measure.py"),
                    asked], env={"PIBOX_ONSET": str(pi.onset), "PIBOX_ROOT": str(ROOT)},
@@ -40,15 +41,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--paths", default="dmix1024,dmix256,hw")
     parser.add_argument("--backends", default="stream,simpleaudio")
     parser.add_argument("--hog", action="store_true", help="also each path under a CPU hog")
+    parser.add_argument("--idle", type=float, default=30.0,
+                        help="seconds of idle CPU measured per backend (0: none)")
     args = parser.parse_args(argv)
     runs = []
     with Pibox(mode=args.mode) as pi:
         for path in args.paths.split(","):
             for backend in args.backends.split(","):
                 for hog in (False, True) if args.hog else (False,):
-                    result = measure(pi, path, backend, args.presses, hog)
+                    result = measure(pi, path=path, backend=backend,
+                                     presses=args.presses, hog=hog)
                     print(json.dumps(result), file=sys.stderr, flush=True)
                     runs.append(result)
+        for backend in args.backends.split(",") if args.idle else ():
+            result = measure(pi, idle=args.idle, backend=backend)
+            print(json.dumps(result), file=sys.stderr, flush=True)
+            runs.append(result)
     print(json.dumps({"mode": args.mode, "runs": runs}, indent=1))
     return 0
 

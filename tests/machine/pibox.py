@@ -127,6 +127,7 @@ class Pibox:
     def call(self, op: str, timeout: float = 300, **request: Any) -> dict[str, Any]:
         """One request to the agent; its answer (GuestError if it is an error)."""
         assert self._control is not None
+        request["timeout"] = timeout  # the agent's own limit for the request
         self._control.sendall(json.dumps({"op": op, **request}).encode() + b"\n")
         answer = self._answer(timeout + 30)
         if "error" in answer:

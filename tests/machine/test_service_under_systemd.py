@@ -7,7 +7,10 @@ it must (each difference is commented in service.sh):
 - the user companion and its groups are made in the overlay, and the device nodes get the groups
   the Pi's udev rules would give them (there is no udevd);
 - a drop-in puts PyPI's lgpio on PYTHONPATH (on a Pi, python3-lgpio is linked into the venv),
-  copied out of the cache because ProtectHome=yes hides /root.
+  copied out of the cache because ProtectHome=yes hides /root;
+- the same drop-in binds the Pi 4 B cpuinfo over /proc/cpuinfo in the unit's own namespace:
+  ProtectKernelTunables= and ProtectControlGroups= give the service a /proc without the guest's
+  bind mount (a Pi's /proc/device-tree names the board instead).
 
 Every hardening option of the unit works as shipped on the 9p root under its tmpfs overlay."""
 
@@ -39,10 +42,11 @@ def facts() -> dict[str, str]:
                      timeout=300, echo=False)
     tail = result.console[-4000:]
     assert result.rc == 0, tail
-    assert "systemd" in result.console and "running in system mode" in result.console, tail
     lines = (result.out / "facts").read_text().splitlines()
     shutil.rmtree(result.out, ignore_errors=True)
-    return dict(line.split("=", 1) for line in lines)
+    found = dict(line.split("=", 1) for line in lines)
+    assert found["pid1"] == "systemd", tail
+    return found
 
 
 def test_start_returns_once_the_daemon_is_ready(facts: dict[str, str]) -> None:
@@ -58,7 +62,7 @@ def test_start_returns_once_the_daemon_is_ready(facts: dict[str, str]) -> None:
 def test_it_runs_as_the_service_user_in_its_sandbox(facts: dict[str, str]) -> None:
     assert facts["user"] == "companion"
     # NoNewPrivileges, seccomp (SystemCallArchitectures, RestrictNamespaces...), no capabilities.
-    assert facts["sandbox"].split() == ["NoNewPrivs:1", "Seccomp:2", "CapBnd:0000000000000000"]
+    assert set(facts["sandbox"].split()) == {"NoNewPrivs:1", "Seccomp:2", "CapBnd:0000000000000000"}
 
 
 def test_the_watchdog_is_fed(facts: dict[str, str]) -> None:

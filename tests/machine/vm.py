@@ -12,7 +12,8 @@ root, and returns its exit status. QEMU runs under TCG (no usable KVM here), in 
 CLI (stdlib only)::
 
     python3 tests/machine/vm.py run [--mode icount|realtime] [--serial SOCKET] [--forward PORT]
-                                    [--systemd] [--out DIR] [--env K=V] [--cwd DIR] [--timeout S] -- CMD...
+                                    [--systemd] [--out DIR] [--env K=V] [--cwd DIR] [--timeout S]
+                                    -- CMD...
     python3 tests/machine/vm.py lgpio    # PyPI's lgpio (hash-pinned) into CACHE/lgpio
     python3 tests/machine/vm.py probe    # guest/probe.sh in both modes, with boot times
 

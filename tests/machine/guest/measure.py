@@ -211,8 +211,53 @@ def spread(values: list[float]) -> dict[str, float | int]:
             "p90": round(q[89], 3), "p99": round(q[98], 3), "max": round(values[-1], 3)}
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process and all its threads so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def idle(seconds: float, backend: str) -> dict[str, Any]:
+    """Idle CPU share of the companion (lgpio factory, ``backend``) and of a bare gpiozero
+    Button on the same factory, over the same ``seconds``, side by side."""
+    WORK.mkdir(parents=True, exist_ok=True)
+    config = WORK / "idle.toml"
+    config.write_text(f'[gpio]\npin_factory = "lgpio"\n[audio]\nbackend = "{backend}"\n'
+                      f'[data]\ndir = "{WORK / "idle-data"}"\n[web]\nhost = "127.0.0.1"\n'
+                      'port = 8081\n[display]\nenabled = false\n[reader]\nenabled = false\n'
+                      '[lever]\nenabled = false\n[game]\nplayers = ["Mario", "Luigi"]\n')
+    log = WORK / "idle.log"
+    with log.open("w") as out:
+        companion = subprocess.Popen([PYTHON, "-m", "companion", "run", "--config", str(config)],
+                                     cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+    button = subprocess.Popen([PYTHON, "-c", "import signal\nfrom gpiozero import Button\n"
+                               f"b = Button({FLOOR_PIN}, bounce_time=None)\nprint('ready', "
+                               "flush=True)\nsignal.pause()"], stdout=subprocess.PIPE, text=True)
+    assert button.stdout is not None and button.stdout.readline().startswith("ready")
+    while "companion ready" not in log.read_text():
+        if companion.poll() is not None:
+            raise RuntimeError(log.read_text())
+        time.sleep(0.2)
+    time.sleep(5)  # the start's own work is over
+    pids = {"companion": companion.pid, "bare_button": button.pid}
+    before = {side: cpu_seconds(pid) for side, pid in pids.items()}
+    start = time.monotonic()
+    time.sleep(seconds)
+    elapsed = time.monotonic() - start
+    share = {side: round(100 * (cpu_seconds(pid) - before[side]) / elapsed, 3)
+             for side, pid in pids.items()}
+    for proc in (companion, button):
+        proc.terminate()
+        proc.wait(30)
+    return {"idle_s": round(elapsed, 1), "backend": backend, "cpu_percent": share}
+
+
 def main() -> int:
     args = json.loads(sys.argv[1])
+    if "idle" in args:
+        result = idle(float(args["idle"]), args.get("backend", "stream"))
+        print(json.dumps(result))
+        return 0
     path, backend, presses = args["path"], args["backend"], int(args["presses"])
     WORK.mkdir(parents=True, exist_ok=True)
     sounds = WORK / "sounds"

@@ -37,27 +37,37 @@ enabled = false
 [reader]
 enabled = false
 TOML
-# - the unit as shipped, and one drop-in: lgpio on the path (the only difference the guest needs).
+# - the unit as shipped, and a drop-in with what only the guest needs: lgpio on the path, and
+#   the fake cpuinfo again inside the unit's namespace (ProtectKernelTunables=yes and
+#   ProtectControlGroups=yes give it a /proc without the bind mount make-pi.sh made; a Pi needs
+#   neither: its /proc/device-tree names the board).
 units=/etc/systemd/system
 cp "$ROOT/systemd/companion.service" "$units/"
-mkdir -p "$units/companion.service.d"
-printf '[Service]\nEnvironment=PYTHONPATH=/opt/companion/lgpio\n' \
-    >"$units/companion.service.d/pibox.conf"
+mkdir -p "$units/companion.service.d" "$units/pibox.target.d"
+cat >"$units/companion.service.d/pibox.conf" <<'UNIT'
+[Service]
+Environment=PYTHONPATH=/opt/companion/lgpio
+BindReadOnlyPaths=/run/cpuinfo:/proc/cpuinfo
+UNIT
+# A stopped unit nothing refers to is unloaded, and `systemctl show` then reports a fresh unit's
+# defaults: this reference keeps how it ended.
+printf '[Unit]\nAfter=companion.service\n' >"$units/pibox.target.d/companion.conf"
 systemctl daemon-reload
 
 fact() { echo "$1=$2" >>/mnt/out/facts; echo "service.sh: $1=$2"; }
 show() { systemctl show --property="$1" --value companion; }
 uptime_s() { read -r up _ </proc/uptime; echo "$up"; }
 
-# Type=notify: start returns once the daemon has sent READY=1 (after the web is up).
+fact pid1 "$(cat /proc/1/comm)"
+# Type=notify: start returns once the daemon has sent READY=1, which it does once the web is up.
 before=$(uptime_s)
 rc=0
 systemctl start companion || rc=$?
+fact healthz "$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8080/healthz)"
 fact start_rc "$rc"
 fact start_s "$(awk -v a="$before" -v b="$(uptime_s)" 'BEGIN { printf "%.2f", b - a }')"
 fact active "$(show ActiveState)/$(show SubState)"
 fact status "$(show StatusText)"
-fact healthz "$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8080/healthz)"
 pid=$(show MainPID)
 fact main_pid "$pid"
 fact user "$(stat -c %U "/proc/$pid")"
