@@ -65,12 +65,18 @@ def libasound() -> ctypes.CDLL:
             ("snd_pcm_sw_params", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p]),
             ("snd_pcm_delay", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(_sframes)]),
             ("snd_pcm_rewindable", _sframes, [ctypes.c_void_p]),
+            ("snd_pcm_avail", _sframes, [ctypes.c_void_p]),
             ("snd_pcm_rewind", _sframes, [ctypes.c_void_p, _uframes]),
             ("snd_pcm_writei", _sframes, [ctypes.c_void_p, ctypes.c_char_p, _uframes]),
             ("snd_pcm_recover", ctypes.c_int, [ctypes.c_void_p, ctypes.c_int, ctypes.c_int]),
             ("snd_pcm_drop", ctypes.c_int, [ctypes.c_void_p]),
             ("snd_pcm_close", ctypes.c_int, [ctypes.c_void_p]),
             ("snd_strerror", ctypes.c_char_p, [ctypes.c_int]),
+            ("snd_output_buffer_open", ctypes.c_int, [ctypes.POINTER(ctypes.c_void_p)]),
+            ("snd_output_buffer_string", ctypes.c_size_t,
+             [ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p)]),
+            ("snd_output_close", ctypes.c_int, [ctypes.c_void_p]),
+            ("snd_pcm_dump", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p]),
             ("snd_lib_error_set_handler", ctypes.c_int, [_HANDLER]),
         ):
             getattr(lib, fn).restype = res
@@ -140,12 +146,12 @@ class AlsaPcm:
         """Take back up to ``frames`` unplayed frames; how many were taken back."""
         if frames <= 0:
             return 0
-        can = self._lib.snd_pcm_rewindable(self._pcm)
-        if can <= 0:
-            return 0
-        return _check(self._lib, self._lib.snd_pcm_rewind(self._pcm, min(frames, can)), "rewind")
+        return _check(self._lib, self._lib.snd_pcm_rewind(self._pcm, frames), "rewind")
 
     def rewindable(self) -> int:
+        """Unplayed frames that can be taken back, from the card's position now (asked of the
+        driver first: alsa-lib's own idea of it may be a period old)."""
+        _check(self._lib, self._lib.snd_pcm_avail(self._pcm), "avail")
         return max(0, self._lib.snd_pcm_rewindable(self._pcm))
 
     def write(self, data: bytes) -> int:
@@ -159,6 +165,19 @@ class AlsaPcm:
         """Get going again after an underrun (-EPIPE) or a suspend; raises if it cannot."""
         _check(self._lib, self._lib.snd_pcm_recover(self._pcm, -(error.errno or errno.EIO), 1),
                "recover")
+
+    def describe(self) -> str:
+        """alsa-lib's own account of the PCM and every plugin under it (``snd_pcm_dump``)."""
+        out = ctypes.c_void_p()
+        if self._lib.snd_output_buffer_open(ctypes.byref(out)) < 0:
+            return ""
+        try:
+            self._lib.snd_pcm_dump(self._pcm, out)
+            text = ctypes.c_char_p()
+            size = self._lib.snd_output_buffer_string(out, ctypes.byref(text))
+            return (text.value or b"")[:size].decode(errors="replace")
+        finally:
+            self._lib.snd_output_close(out)
 
     def close(self) -> None:
         if self._pcm.value:

@@ -10,6 +10,14 @@ card never stops and a press only writes samples:
   guard, and writes its sound there at once, so it is heard after the guard, not the queue;
 - stopping a sound takes its queued frames back the same way: cut within the guard.
 
+How far ahead of the card a press may write (the guard): 64 frames, plus, on a card whose
+position moves in steps (snd-aloop moves on the kernel's tick, 176 frames at HZ=250; a USB card
+by its packets), one step, measured when the stream opens: a step passing the press's rewound
+queue before the sound is written would underrun. The one exception is a press into silence
+through dmix: an underrun there restarts only our side of the mixer (the card plays on, no
+pop) and loses no sound, so the press takes the earliest frame and the rare restart is counted
+apart (``restarts``) from underruns that lose sound (``xruns``).
+
 A device that cannot rewind (rare: some plugins) keeps only two periods queued instead.
 """
 
@@ -35,6 +43,8 @@ FIRST_FRAMES = 1024
 """A press writes this much at once; the writer thread queues the rest."""
 REOPEN_S = 2.0
 """How often a lost device is tried again."""
+STEP_PROBE_S = 0.03
+"""How long the card's position is watched at the start, for the size of its steps."""
 _LOST = {errno.ENODEV, errno.EBADFD, errno.EIO, errno.ENXIO, errno.ENOENT}
 
 
@@ -60,7 +70,11 @@ class StreamBackend:
     def __init__(self, device: str = "default") -> None:
         self.device = device
         self.xruns = 0
-        """Underruns recovered from (the card ran out of queued audio)."""
+        """Underruns that lost queued sound (the card ran out of what we had written)."""
+        self.restarts = 0
+        """Underruns that lost only silence (a press racing the card's step through dmix)."""
+        self.step = 0
+        """The largest move of the card's position seen at once, in frames."""
         self.rewinds = True
         """The device takes frames back; False: presses wait behind two periods."""
         self._mixer = Mixer()
@@ -75,6 +89,7 @@ class StreamBackend:
         self._hw_at = 0.0
         self._keep = self._low = 0
         self._instant = False  # a sink that swallows frames at once (ALSA's file+null): paced
+        self._shared = False  # through dmix: an underrun restarts our side only
 
     # -- the AudioBackend contract ------------------------------------------------------
     def open(self) -> None:
@@ -117,7 +132,8 @@ class StreamBackend:
             if self._pcm is not None:
                 self._pcm.close()
                 self._pcm = None
-        log.info("audio stream: %d underruns", self.xruns)
+        log.info("audio stream: %d underruns losing sound, %d restarts in silence", self.xruns,
+                 self.restarts)
 
     # -- what playbacks ask ---------------------------------------------------------------
     def position(self) -> int:
@@ -156,20 +172,56 @@ class StreamBackend:
         self.rewinds = not self._instant and pcm.rewindable() > GUARD_FRAMES
         if not self.rewinds:
             self._keep, self._low = 2 * period, period
+        self._shared = "Direct Stream Mixing" in pcm.describe()
+        self.step = 0 if self._instant else self._pointer_step(pcm)
         self._hw, self._hw_at = self._appl - pcm.delay(), time.monotonic()
-        log.info("audio stream open on %r: buffer %d, period %d frames, %s", self.device,
-                 pcm.buffer_frames, period,
+        log.info("audio stream open on %r: buffer %d, period %d frames, position steps of up "
+                 "to %d frames%s, %s", self.device, pcm.buffer_frames, period, self.step,
+                 " (dmix)" if self._shared else "",
                  "presses rewind the queue" if self.rewinds else "no rewind: two periods queued")
+
+    def _pointer_step(self, pcm: AlsaPcm) -> int:
+        """The largest single move of the card's position over STEP_PROBE_S."""
+        last, step = self._appl - pcm.delay(), 0
+        end = time.monotonic() + STEP_PROBE_S
+        while time.monotonic() < end:
+            time.sleep(0.0005)
+            now = self._appl - pcm.delay()
+            step, last = max(step, now - last), now
+        return step
 
     def _take_back(self) -> None:
         """Rewind to the guard ahead of the card, and note where the card is."""
         assert self._pcm is not None
         if not self.rewinds:
             return
-        ahead = self._pcm.rewindable()
+        try:
+            ahead = self._pcm.rewindable()
+        except AlsaError as exc:  # it ran dry before the press: start again from here
+            if exc.errno not in (errno.EPIPE, errno.ESTRPIPE):
+                raise
+            self._underrun(exc)
+            return
         self._hw, self._hw_at = self._appl - ahead, time.monotonic()
-        if ahead > GUARD_FRAMES:
-            self._appl -= self._pcm.rewind(ahead - GUARD_FRAMES)
+        tight = self._shared and not self._queued_sound()
+        guard = GUARD_FRAMES if tight else GUARD_FRAMES + self.step
+        if ahead > guard:
+            self._appl -= self._pcm.rewind(ahead - guard)
+
+    def _queued_sound(self) -> bool:
+        """Some sound is written and not yet played (an underrun now would cut it)."""
+        return any(v.start < self._appl and v.end > self._hw for v in self._mixer.voices)
+
+    def _underrun(self, exc: AlsaError) -> None:
+        """Count an underrun by what it lost, and get the stream going again."""
+        if self._queued_sound():
+            self.xruns += 1
+        else:
+            self.restarts += 1
+        log.debug("audio stream underrun (%d losing sound, %d in silence)", self.xruns,
+                  self.restarts)
+        assert self._pcm is not None
+        self._pcm.recover(exc)
 
     def _write(self, frames: int) -> int:
         assert self._pcm is not None
@@ -179,9 +231,7 @@ class StreamBackend:
         except AlsaError as exc:
             if exc.errno not in (errno.EPIPE, errno.ESTRPIPE):
                 raise
-            self.xruns += 1
-            log.debug("audio stream underrun (%d so far)", self.xruns)
-            self._pcm.recover(exc)
+            self._underrun(exc)
             done = self._pcm.write(data)
         self._appl += done
         return done
@@ -194,8 +244,7 @@ class StreamBackend:
         except AlsaError as exc:
             if exc.errno not in (errno.EPIPE, errno.ESTRPIPE):
                 raise
-            self.xruns += 1
-            self._pcm.recover(exc)
+            self._underrun(exc)
             fill = 0
         if self._instant:
             wrote = self._write(self._keep)
@@ -208,7 +257,7 @@ class StreamBackend:
         return max(0.001, (fill - self._low) / RATE)
 
     def _broken(self, exc: AlsaError) -> None:
-        if exc.errno not in _LOST and exc.errno not in (errno.EPIPE, errno.ESTRPIPE):
+        if exc.errno not in _LOST:  # a call that failed once; the stream itself is fine
             log.debug("audio stream: %s", exc)
             return
         self._lost = f"ALSA device {self.device!r} lost: {exc.strerror}"

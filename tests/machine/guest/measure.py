@@ -360,8 +360,11 @@ def main() -> int:
         result[side] = {"audible_ms": spread(audible), "handed_ms": spread(handed),
                         "not_heard": lost, "onset_cut": cut}
     text = (WORK / "companion.log").read_text()
-    xruns = re.findall(r"audio stream: (\d+) underruns", text)
-    result["companion_xruns"] = int(xruns[-1]) if xruns else None
+    xruns = re.findall(r"audio stream: (\d+) underruns losing sound, (\d+) restarts", text)
+    result["companion_xruns"] = int(xruns[-1][0]) if xruns else None
+    result["companion_restarts_in_silence"] = int(xruns[-1][1]) if xruns else None
+    step = re.findall(r"position steps of up to (\d+) frames", text)
+    result["card_step_frames"] = int(step[-1]) if step else None
     for kind in ("audible_ms", "handed_ms"):
         c, f = result["companion"][kind], result["floor"][kind]
         if c.get("n") and f.get("n"):
