@@ -3,6 +3,8 @@
 #   make test         - install what is needed and run the full test suite
 #   make lock         - refresh the pinned versions in requirements/ (an upgrade is a commit)
 #   make test-latest  - the suite in a scratch venv of the newest releases (what `make lock` would bring)
+#   make pibox        - only the machine tier: the companion in a real kernel under QEMU (tests/machine)
+#   make pibox-bench  - its benchmark: edge to audible, the companion against the bare floor
 # apt packages are installed when we are root or have sudo; otherwise we say what is missing.
 # Python packages come from the lock (requirements/*.txt, exact versions with hashes), except
 # PyICU and lgpio, which come from Debian (systemd/debian-modules.sh says why).
@@ -15,9 +17,12 @@ BIN := $(VENV)/bin
 CODENAME := $(shell . /etc/os-release 2>/dev/null; echo $$VERSION_CODENAME)
 GLIB := $(if $(filter bullseye bookworm,$(CODENAME)),libglib2.0-0,libglib2.0-0t64)
 APT_PACKAGES := gcc python3-dev python3-venv libasound2-dev alsa-utils $(GLIB) python3-icu espeak-ng
+# The machine tier (tests/machine, on x86-64): QEMU, a static busybox for its initramfs, kmod and
+# xz for the kernel's modules, swig to build lgpio for a Python that PyPI has no wheel for.
+PIBOX_PACKAGES := $(if $(filter x86_64,$(shell uname -m)),qemu-system-x86 busybox-static kmod xz-utils swig)
 # The tests also drive Debian's Chromium (through Playwright; never `playwright install`) and
 # check the first-boot user-data with Debian's cloud-init.
-APT_TEST_PACKAGES := chromium systemd cloud-init
+APT_TEST_PACKAGES := chromium systemd cloud-init $(PIBOX_PACKAGES)
 APT_WANT ?= $(APT_PACKAGES)
 # Installed where apt knows it (Raspberry Pi OS): gpiozero's pin library, for `make run` on a Pi.
 APT_MAYBE := python3-lgpio
@@ -29,7 +34,7 @@ UV_VERSION := 0.13.9
 UV_COMPILE := uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
 	--no-emit-package pyicu --quiet --custom-compile-command "make lock"
 
-.PHONY: setup apt demo run test test-latest lock lint bench sounds catalogs clean
+.PHONY: setup apt demo run test test-latest pibox pibox-bench lock lint bench sounds catalogs clean
 
 setup: $(STAMP)
 
@@ -70,6 +75,19 @@ test:
 	@$(MAKE) --no-print-directory setup
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+# The machine tier alone (it is also part of `make test`); the kernel is cached in
+# ~/.cache/companion/pibox (PIBOX_CACHE).
+pibox:
+	@$(MAKE) --no-print-directory apt APT_WANT="$(APT_PACKAGES) $(PIBOX_PACKAGES)"
+	@$(MAKE) --no-print-directory setup
+	$(BIN)/python -m pytest tests/machine
+
+PIBOX_BENCH ?= --mode icount --presses 100 --hog
+pibox-bench:
+	@$(MAKE) --no-print-directory apt APT_WANT="$(APT_PACKAGES) $(PIBOX_PACKAGES)"
+	@$(MAKE) --no-print-directory setup
+	$(BIN)/python -m tests.machine.bench $(PIBOX_BENCH)
 
 # The newest release of everything (within pyproject.toml's ranges) in a scratch venv: what
 # `make lock` would bring, tried before it is committed.

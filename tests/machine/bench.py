@@ -2,7 +2,8 @@
 bare floor, in the Pi in a box. Prints JSON, as ``companion bench`` does.
 
     python -m tests.machine.bench [--mode icount|realtime] [--presses 100]
-        [--paths dmix1024,dmix256,hw] [--backends stream,simpleaudio] [--hog]
+        [--paths dmix1024,dmix256,hw] [--backends stream,simpleaudio] [--hog | --only-hog]
+        [--idle SECONDS]
 
 ``icount`` is the deterministic model (one ~1 GHz core; figures repeat run to run); ``realtime``
 is wall-clock time on two slow vCPUs (noisy). Each path and backend runs guest/measure.py in
@@ -41,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--paths", default="dmix1024,dmix256,hw")
     parser.add_argument("--backends", default="stream,simpleaudio")
     parser.add_argument("--hog", action="store_true", help="also each path under a CPU hog")
+    parser.add_argument("--only-hog", action="store_true", help="each path under a CPU hog only")
     parser.add_argument("--idle", type=float, default=30.0,
                         help="seconds of idle CPU measured per backend (0: none)")
     args = parser.parse_args(argv)
@@ -48,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     with Pibox(mode=args.mode) as pi:
         for path in args.paths.split(","):
             for backend in args.backends.split(","):
-                for hog in (False, True) if args.hog else (False,):
+                for hog in (True,) if args.only_hog else (False, True) if args.hog else (False,):
                     result = measure(pi, path=path, backend=backend,
                                      presses=args.presses, hog=hog)
                     print(json.dumps(result), file=sys.stderr, flush=True)

@@ -53,8 +53,13 @@ START_MARK = "pibox: start "
 TERMINAL_CODES = re.compile(r"\x1b(?:\[[0-9;?]*[A-Za-z]|c)")
 """SeaBIOS's screen-clearing codes on the serial console, dropped from the console text."""
 LGPIO = "lgpio==0.2.2.0"
-LGPIO_SHA256 = "e9f4f3915abe5ae0ffdb4b96f485076d80a663876d839e2d3fd9218a71b9873e"
-"""lgpio-0.2.2.0-cp311-cp311-manylinux_2_34_x86_64.whl, the only wheel pip may install."""
+LGPIO_SHA256 = {
+    "cp311": "e9f4f3915abe5ae0ffdb4b96f485076d80a663876d839e2d3fd9218a71b9873e",
+    "cp312": "2aadff092f642fcdada8457c158f87259dfda3a89ec19bae0b99ff22b34aac4b",
+    "source": "11372e653b200f76a0b3ef8a23a0735c85ec678a9f8550b9893151ed0f863fff",
+}
+"""PyPI's files pip may install: the manylinux_2_34_x86_64 wheels, and the source (for
+Python 3.13, which has no wheel: built with swig, linked statically as PyPI's wheels are)."""
 
 
 @dataclass(frozen=True)
@@ -76,25 +81,29 @@ def prepare_kernel(cache: Path = DEFAULT_CACHE) -> Path:
 
 
 def install_lgpio(cache: Path = DEFAULT_CACHE) -> Path:
-    """PyPI's lgpio wheel into CACHE/lgpio (for PYTHONPATH in the guest), pinned by its hash.
+    """PyPI's lgpio into CACHE/lgpio-cpXY (for PYTHONPATH in the guest), pinned by its hash,
+    for the Python running this (run it with the venv's: the guest runs that one).
 
     Not in the project's venv on purpose: on a Pi lgpio comes from Debian. CACHE must not be
     under /tmp, /run or /var/tmp: the guest has fresh ones.
     """
-    target = cache / "lgpio"
+    tag = f"cp{sys.version_info.major}{sys.version_info.minor}"
+    target = cache / f"lgpio-{tag}"
     if (target / "lgpio.py").exists():
         return target
+    wheel = tag in LGPIO_SHA256
+    pip = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+           "--disable-pip-version-check", "--root-user-action", "ignore", "--require-hashes",
+           "--target", str(target)]
+    if wheel:
+        pip += ["--only-binary", ":all:", "--platform", "manylinux_2_34_x86_64"]
+    else:
+        pip += ["--no-binary", ":all:", "--no-build-isolation"]
     with tempfile.NamedTemporaryFile("w", suffix=".txt") as req:
-        req.write(f"{LGPIO} --hash=sha256:{LGPIO_SHA256}\n")
+        req.write(f"{LGPIO} --hash=sha256:{LGPIO_SHA256[tag if wheel else 'source']}\n")
         req.flush()
-        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-                        "--disable-pip-version-check", "--root-user-action", "ignore",
-                        "--only-binary", ":all:",
-                        # For the guest's Python (Debian's 3.11), whichever runs this.
-                        "--implementation", "cp", "--python-version", "3.11", "--abi", "cp311",
-                        "--platform", "manylinux_2_34_x86_64",
-                        "--require-hashes", "--target", str(target), "-r", req.name],
-                       check=True)
+        subprocess.run([*pip, "-r", req.name], check=True,
+                       env={**os.environ, "PYPI": "1"})  # lgpio's setup.py: static build
     return target
 
 
