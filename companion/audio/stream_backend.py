@@ -5,7 +5,8 @@ Why: opening ALSA for every sound (simpleaudio) costs a press about 1.6 ms of AL
 is the MAX98357A's pop. Here the stream opens once and plays silence between sounds, so the
 card never stops and a press only writes samples:
 
-- a writer thread keeps about a buffer's worth of audio queued (waking once a period);
+- a writer thread keeps about a buffer's worth of audio queued (waking once a period while a
+  sound plays, every two periods in silence);
 - a press takes back (rewinds) the queued frames the card has not reached, less a small
   guard, and writes its sound there at once, so it is heard after the guard, not the queue;
 - stopping a sound takes its queued frames back the same way: cut within the guard.
@@ -87,7 +88,7 @@ class StreamBackend:
         self._appl = 0  # frames written, on the mixer's timeline
         self._hw = 0  # the card's position when last asked
         self._hw_at = 0.0
-        self._keep = self._low = 0
+        self._keep = self._low = self._idle_low = 0
         self._instant = False  # a sink that swallows frames at once (ALSA's file+null): paced
         self._shared = False  # through dmix: an underrun restarts our side only
 
@@ -172,6 +173,9 @@ class StreamBackend:
         self.rewinds = not self._instant and pcm.rewindable() > GUARD_FRAMES
         if not self.rewinds:
             self._keep, self._low = 2 * period, period
+        # Nothing playing: let the queue run down to one period before topping it up (half the
+        # wake-ups; a press rewinds whatever is queued, so it waits no longer for it).
+        self._idle_low = period if self.rewinds else self._low
         self._shared = "Direct Stream Mixing" in pcm.describe()
         self.step = 0 if self._instant else self._pointer_step(pcm)
         self._hw, self._hw_at = self._appl - pcm.delay(), time.monotonic()
@@ -251,10 +255,11 @@ class StreamBackend:
             self._mixer.forget_before(self._appl)
             return max(wrote, 1) / RATE
         self._hw, self._hw_at = self._appl - fill, time.monotonic()
-        if fill <= self._low:
+        low = self._low if self._mixer.active(self._hw) else self._idle_low
+        if fill <= low:
             fill += self._write(self._keep - fill)
         self._mixer.forget_before(self._hw)
-        return max(0.001, (fill - self._low) / RATE)
+        return max(0.001, (fill - low) / RATE)
 
     def _broken(self, exc: AlsaError) -> None:
         if exc.errno not in _LOST:  # a call that failed once; the stream itself is fine
