@@ -164,11 +164,20 @@ class StreamBackend:
         pcm = AlsaPcm(self.device)
         pcm.open(LATENCY_US)
         self._pcm, self._lost = pcm, None
+        try:
+            self._start(pcm)
+        except AlsaError:
+            pcm.close()
+            self._pcm = None
+            raise
+
+    def _start(self, pcm: AlsaPcm) -> None:
+        """Silence queued (the card starts and keeps running), then what the card can do."""
         self._mixer = Mixer()
         period = pcm.period_frames
         self._keep = pcm.buffer_frames - period
         self._low = self._keep - period
-        self._write(self._keep)  # silence first: the card starts and keeps running
+        self._write(self._keep)
         self._instant = pcm.delay() == 0
         self.rewinds = not self._instant and pcm.rewindable() > GUARD_FRAMES
         if not self.rewinds:
@@ -185,9 +194,10 @@ class StreamBackend:
                  "presses rewind the queue" if self.rewinds else "no rewind: two periods queued")
 
     def _pointer_step(self, pcm: AlsaPcm) -> int:
-        """The largest single move of the card's position over STEP_PROBE_S."""
+        """The largest single move of the card's position over STEP_PROBE_S, or over half of
+        what is queued if that is shorter (the queue is not topped up meanwhile)."""
         last, step = self._appl - pcm.delay(), 0
-        end = time.monotonic() + STEP_PROBE_S
+        end = time.monotonic() + min(STEP_PROBE_S, (self._appl - last) / RATE / 2)
         while time.monotonic() < end:
             time.sleep(0.0005)
             now = self._appl - pcm.delay()
