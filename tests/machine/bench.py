@@ -3,7 +3,7 @@ bare floor, in the Pi in a box. Prints JSON, as ``companion bench`` does.
 
     python -m tests.machine.bench [--mode icount|realtime] [--presses 100]
         [--paths dmix1024,dmix256,hw] [--backends stream,simpleaudio] [--hog | --only-hog]
-        [--idle SECONDS]
+        [--idle SECONDS] [--cut TRIALS]
 
 ``icount`` is the deterministic model (one ~1 GHz core; figures repeat run to run); ``realtime``
 is wall-clock time on two slow vCPUs (noisy). Each path and backend runs guest/measure.py in
@@ -21,11 +21,11 @@ from typing import Any
 from tests.machine.pibox import ROOT, Pibox
 
 
-def measure(pi: Pibox, **asked_for: Any) -> dict[str, Any]:
-    """guest/measure.py with these arguments, in the booted guest."""
+def measure(pi: Pibox, script: str = "measure.py", **asked_for: Any) -> dict[str, Any]:
+    """guest/measure.py (or another guest script) with these arguments, in the booted guest."""
     asked = json.dumps(asked_for)
     started = time.monotonic()
-    done = pi.run([str(ROOT / ".venv/bin/python"), str(ROOT / "tests/machine/guest/measure.py"),
+    done = pi.run([str(ROOT / ".venv/bin/python"), str(ROOT / "tests/machine/guest" / script),
                    asked], env={"PIBOX_ONSET": str(pi.onset), "PIBOX_ROOT": str(ROOT)},
                   cwd=str(ROOT), timeout=7200)
     if done["rc"] != 0:
@@ -45,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only-hog", action="store_true", help="each path under a CPU hog only")
     parser.add_argument("--idle", type=float, default=30.0,
                         help="seconds of idle CPU measured per backend (0: none)")
+    parser.add_argument("--cut", type=int, default=20,
+                        help="sounds stopped 300 ms in, per backend (guest/cut.py; 0: none)")
     args = parser.parse_args(argv)
     runs = []
     with Pibox(mode=args.mode) as pi:
@@ -57,6 +59,10 @@ def main(argv: list[str] | None = None) -> int:
                     runs.append(result)
         for backend in args.backends.split(",") if args.idle else ():
             result = measure(pi, idle=args.idle, backend=backend)
+            print(json.dumps(result), file=sys.stderr, flush=True)
+            runs.append(result)
+        for backend in args.backends.split(",") if args.cut else ():
+            result = measure(pi, "cut.py", backend=backend, trials=args.cut)
             print(json.dumps(result), file=sys.stderr, flush=True)
             runs.append(result)
     print(json.dumps({"mode": args.mode, "runs": runs}, indent=1))
