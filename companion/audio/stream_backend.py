@@ -236,17 +236,24 @@ class StreamBackend:
                   self.restarts)
         assert self._pcm is not None
         self._pcm.recover(exc)
+        # The stream starts again where the card is now, and a step of the card can pass its
+        # first frames before they are written: sounds not yet begun wait behind a guard of
+        # silence, so a restart never cuts an onset.
+        pad = GUARD_FRAMES + self.step
+        for voice in self._mixer.voices:
+            if voice.start >= self._appl:
+                voice.start += pad
+                voice.end += pad
 
     def _write(self, frames: int) -> int:
         assert self._pcm is not None
-        data = self._mixer.render(self._appl, frames)
         try:
-            done = self._pcm.write(data)
+            done = self._pcm.write(self._mixer.render(self._appl, frames))
         except AlsaError as exc:
             if exc.errno not in (errno.EPIPE, errno.ESTRPIPE):
                 raise
             self._underrun(exc)
-            done = self._pcm.write(data)
+            done = self._pcm.write(self._mixer.render(self._appl, frames))
         self._appl += done
         return done
 

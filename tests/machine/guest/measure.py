@@ -197,6 +197,16 @@ def _symbol_offsets(lib: str, names: tuple[str, ...]) -> dict[str, int]:
     return found
 
 
+def _lost_frames(heard: array.array, frame: int, wanted: array.array) -> int | None:
+    """How many of the sound's first frames are missing before what was heard (None: what was
+    heard is not the sound's tail either: it was damaged further in)."""
+    for lost in range(1, len(wanted) - 64):
+        if (heard[frame:frame + 64] == wanted[lost:lost + 64]
+                and heard[frame:frame + len(wanted) - lost] == wanted[lost:]):
+            return lost
+    return None
+
+
 def http_json(url: str) -> Any:
     with urllib.request.urlopen(url, timeout=30) as answer:
         return json.loads(answer.read())
@@ -339,6 +349,7 @@ def main() -> int:
     wanted = array.array("h", sound)
     result: dict[str, Any] = {"path": path, "backend": backend, "presses": presses,
                               "hog": bool(hog), "probes": probes.ok}
+    cuts: list[dict[str, Any]] = []
     for side in ("companion", "floor"):
         heard_pcm = captured[side]
         audible, handed, lost, cut = [], [], 0, 0
@@ -350,6 +361,9 @@ def main() -> int:
             audible.append((ns - edge) / 1e6)
             if heard_pcm[frame:frame + len(wanted)] != wanted:
                 cut += 1
+                cuts.append({"side": side, "press": len(audible) - 1,
+                             "audible_ms": round((ns - edge) / 1e6, 3),
+                             "lost_frames": _lost_frames(heard_pcm, frame, wanted)})
             writes = [(t, kind) for tgid, t, kind in events if tgid == pids[side] and t >= edge]
             if side == "companion" and backend == "stream":
                 rewind = next((t for t, kind in writes if kind == "rewind"), None)
@@ -359,6 +373,7 @@ def main() -> int:
                 handed.append((first - edge) / 1e6)
         result[side] = {"audible_ms": spread(audible), "handed_ms": spread(handed),
                         "not_heard": lost, "onset_cut": cut}
+    result["cut_presses"] = cuts[:20]
     text = (WORK / "companion.log").read_text()
     xruns = re.findall(r"audio stream: (\d+) underruns losing sound, (\d+) restarts", text)
     result["companion_xruns"] = int(xruns[-1][0]) if xruns else None
