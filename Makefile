@@ -18,8 +18,9 @@ CODENAME := $(shell . /etc/os-release 2>/dev/null; echo $$VERSION_CODENAME)
 GLIB := $(if $(filter bullseye bookworm,$(CODENAME)),libglib2.0-0,libglib2.0-0t64)
 APT_PACKAGES := gcc python3-dev python3-venv libasound2-dev alsa-utils $(GLIB) python3-icu espeak-ng
 # The machine tier (tests/machine, on x86-64): QEMU, a static busybox for its initramfs, kmod and
-# xz for the kernel's modules, swig to build lgpio for a Python that PyPI has no wheel for.
-PIBOX_PACKAGES := $(if $(filter x86_64,$(shell uname -m)),qemu-system-x86 busybox-static kmod xz-utils swig)
+# xz for the kernel's modules, swig to build lgpio for a Python that PyPI has no wheel for, and
+# systemd to boot as the guest's PID 1.
+PIBOX_PACKAGES := $(if $(filter x86_64,$(shell uname -m)),qemu-system-x86 busybox-static kmod xz-utils swig systemd)
 # The tests also drive Debian's Chromium (through Playwright; never `playwright install`) and
 # check the first-boot user-data with Debian's cloud-init.
 APT_TEST_PACKAGES := chromium systemd cloud-init $(PIBOX_PACKAGES)
