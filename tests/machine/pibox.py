@@ -44,7 +44,7 @@ def build_onset(cache: Path) -> Path:
 class Pibox:
     """One booted guest. ``card`` is the reader's UART (the guest's /dev/ttyS1)."""
 
-    def __init__(self, mode: str = "realtime", cache: Path = vm.DEFAULT_CACHE) -> None:
+    def __init__(self, mode: str = "icount", cache: Path = vm.DEFAULT_CACHE) -> None:
         self.mode, self.cache = mode, cache
         self.dir = Path(tempfile.mkdtemp(prefix="pibox-"))
         self.out = self.dir / "out"

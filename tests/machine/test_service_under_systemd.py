@@ -37,7 +37,7 @@ def facts() -> dict[str, str]:
     if not Path("/lib/systemd/systemd").exists():
         pytest.skip("the host has no systemd to boot")
     lgpio = vm.install_lgpio()
-    result = vm.boot(["sh", str(GUEST / "service.sh")], mode="realtime", systemd=True,
+    result = vm.boot(["sh", str(GUEST / "service.sh")], mode="icount", systemd=True,
                      env={"PIBOX_ROOT": str(vm.ROOT), "PIBOX_LGPIO": str(lgpio)}, cwd=vm.ROOT,
                      timeout=300, echo=False)
     tail = result.console[-4000:]

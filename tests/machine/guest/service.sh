@@ -49,6 +49,15 @@ cat >"$units/companion.service.d/pibox.conf" <<'UNIT'
 Environment=PYTHONPATH=/opt/companion/lgpio
 BindReadOnlyPaths=/run/cpuinfo:/proc/cpuinfo
 UNIT
+# - a checkout under a home (CI's clone may be in /root) is hidden by ProtectHome=yes, and with it
+#   the venv's interpreter (an install lives in /opt): an empty home instead, the checkout bound
+#   back read-only.
+case "$ROOT" in
+/root/* | /home/* | /run/user/*)
+    printf 'ProtectHome=tmpfs\nBindReadOnlyPaths=%s\n' "$ROOT" \
+        >>"$units/companion.service.d/pibox.conf"
+    ;;
+esac
 # A stopped unit nothing refers to is unloaded, and `systemctl show` then reports a fresh unit's
 # defaults: this reference keeps how it ended.
 printf '[Unit]\nAfter=companion.service\n' >"$units/pibox.target.d/companion.conf"
