@@ -49,13 +49,17 @@ cat >"$units/companion.service.d/pibox.conf" <<'UNIT'
 Environment=PYTHONPATH=/opt/companion/lgpio
 BindReadOnlyPaths=/run/cpuinfo:/proc/cpuinfo
 UNIT
-# - a checkout under a home (CI's clone may be in /root) is hidden by ProtectHome=yes, and with it
-#   the venv's interpreter (an install lives in /opt): an empty home instead, the checkout bound
-#   back read-only.
+# - a checkout under a home (CI's clone may be in /root) would be hidden by ProtectHome=yes, and
+#   with it the venv's interpreter (an install lives in /opt): homes read-only instead, and the
+#   path to the checkout open to the service user.
 case "$ROOT" in
 /root/* | /home/* | /run/user/*)
-    printf 'ProtectHome=tmpfs\nBindReadOnlyPaths=%s\n' "$ROOT" \
-        >>"$units/companion.service.d/pibox.conf"
+    printf 'ProtectHome=read-only\n' >>"$units/companion.service.d/pibox.conf"
+    dir=$ROOT
+    while [ "$dir" != / ]; do
+        chmod o+x "$dir"
+        dir=$(dirname "$dir")
+    done
     ;;
 esac
 # A stopped unit nothing refers to is unloaded, and `systemctl show` then reports a fresh unit's
