@@ -76,7 +76,14 @@ fact pid1 "$(cat /proc/1/comm)"
 before=$(uptime_s)
 rc=0
 systemctl start companion || rc=$?
-fact healthz "$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8080/healthz)"
+fact healthz "$("$ROOT/.venv/bin/python" -c '
+import urllib.error, urllib.request
+try:
+    print(urllib.request.urlopen("http://127.0.0.1:8080/healthz", timeout=10).status)
+except urllib.error.HTTPError as exc:
+    print(exc.code)
+except OSError as exc:
+    print(type(exc).__name__)')"
 fact start_rc "$rc"
 fact start_s "$(awk -v a="$before" -v b="$(uptime_s)" 'BEGIN { printf "%.2f", b - a }')"
 fact active "$(show ActiveState)/$(show SubState)"
