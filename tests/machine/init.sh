@@ -11,6 +11,8 @@
 #   pibox.net=1         load virtio_net and configure eth0 for QEMU's user networking
 #   pibox.systemd=1     PID 1 is the host's systemd instead, booting pibox.target alone: its one
 #                       unit, pibox-run.service, runs the command (as below) and powers off
+#   pibox.checkout=PATH the checkout lies under /tmp, /var/tmp or /run, which the guest gets
+#                       fresh: 9p tag `checkout` (read-only) is mounted back at PATH
 set -eu
 PATH=/bin
 
@@ -19,13 +21,14 @@ exec 0</dev/console 1>/dev/console 2>&1
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 
-init=/mnt/out/cmd.sh cache=loose net="" systemd=""
+init=/mnt/out/cmd.sh cache=loose net="" systemd="" checkout=""
 for arg in $(cat /proc/cmdline); do
     case $arg in
         pibox.init=*) init=${arg#*=} ;;
         pibox.cache=*) cache=${arg#*=} ;;
         pibox.net=*) net=${arg#*=} ;;
         pibox.systemd=*) systemd=${arg#*=} ;;
+        pibox.checkout=*) checkout=${arg#*=} ;;
     esac
 done
 
@@ -54,6 +57,11 @@ mkdir -p /newroot/dev/pts /newroot/dev/shm
 mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts /newroot/dev/pts
 # Fresh scratch directories rather than the host's contents.
 for dir in tmp run var/tmp dev/shm; do mount -t tmpfs -o mode=1777 tmpfs "/newroot/$dir"; done
+if [ -n "$checkout" ]; then
+    mkdir -p "/newroot$checkout"
+    mount -t 9p -o ro,trans=virtio,version=9p2000.L,msize=512000,cache="$cache" checkout \
+        "/newroot$checkout" || fail "cannot mount the checkout at $checkout"
+fi
 chmod 755 /newroot/run
 mkdir -p /newroot/mnt/out
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 out /newroot/mnt/out 2>/dev/null \

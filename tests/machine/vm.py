@@ -41,6 +41,8 @@ DEFAULT_CACHE = Path(
     os.environ.get("PIBOX_CACHE", Path.home() / ".cache" / "companion" / "pibox")
 )
 MODES = ("icount", "realtime")
+FRESH_IN_GUEST = ("/tmp", "/var/tmp", "/run", "/dev/shm")
+"""Folders the guest gets as new tmpfs (init.sh); a checkout in one is shared on its own."""
 ACCEL = {
     # 1 instruction = 1 ns, no sleeping, no alignment to the host's clock. More than one vCPU
     # hangs under -icount on x86-64 ("Booting SMP"), and the RTC follows the guest's clock.
@@ -119,6 +121,12 @@ def qemu_command(kernel: Path, out: Path, *, mode: str = "icount", serials: Sequ
         append.append("pibox.net=1")
     if systemd:
         append.append("pibox.systemd=1")
+    fresh = [Path(d) for d in FRESH_IN_GUEST]
+    checkout_share = []
+    if any(d == ROOT or d in ROOT.parents for d in fresh):  # e.g. CI's clone in /var/tmp
+        append.append(f"pibox.checkout={ROOT}")
+        checkout_share = ["-virtfs", f"local,path={ROOT},mount_tag=checkout,security_model=none,"
+                                     "readonly=on,multidevs=remap"]
     cmd = [
         "qemu-system-x86_64", *ACCEL[mode], "-cpu", "max", "-m", "1024",
         "-nodefaults", "-nographic", "-no-reboot", "-no-user-config",
@@ -128,6 +136,7 @@ def qemu_command(kernel: Path, out: Path, *, mode: str = "icount", serials: Sequ
         "-virtfs", "local,path=/,mount_tag=rootfs,security_model=none,readonly=on,"
                    "multidevs=remap",
         "-virtfs", f"local,path={out},mount_tag=out,security_model=none,multidevs=remap",
+        *checkout_share,
     ]
     for number, serial in enumerate(serials, 1):  # ttyS1, ttyS2, ...
         cmd += ["-chardev", f"socket,id=ttyS{number},path={serial},server=on,wait=off",
