@@ -61,6 +61,10 @@ case "$ROOT" in
         dir=$(dirname "$dir")
     done
     ;;
+/tmp/* | /var/tmp/*)
+    # PrivateTmp=yes gives the unit its own /tmp and /var/tmp: the checkout bound back in.
+    printf 'BindReadOnlyPaths=%s\n' "$ROOT" >>"$units/companion.service.d/pibox.conf"
+    ;;
 esac
 # A stopped unit nothing refers to is unloaded, and `systemctl show` then reports a fresh unit's
 # defaults: this reference keeps how it ended.
