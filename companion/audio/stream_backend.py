@@ -117,6 +117,7 @@ class StreamBackend:
                 self._take_back()
                 voice = self._mixer.add(pcm, self._appl)
                 self._write(min(self._keep, FIRST_FRAMES))
+                self._overtaken(voice)
             except AlsaError as exc:
                 self._broken(exc)
                 raise AudioError(f"ALSA device {self.device!r}: {exc.strerror}") from exc
@@ -221,6 +222,25 @@ class StreamBackend:
         guard = GUARD_FRAMES if tight else GUARD_FRAMES + self.step
         if ahead > guard:
             self._appl -= self._pcm.rewind(ahead - guard)
+
+    def _overtaken(self, voice: Voice) -> None:
+        """If the card passed the sound's first frame while they were written (a step of the
+        card inside dmix's write reports no underrun), place the whole sound again ahead of it,
+        one step further off."""
+        assert self._pcm is not None
+        if not self.rewinds:
+            return
+        ahead = self._pcm.rewindable()
+        self._hw, self._hw_at = self._appl - ahead, time.monotonic()
+        if self._hw <= voice.start:
+            return
+        guard = GUARD_FRAMES + self.step
+        if ahead > guard:
+            self._appl -= self._pcm.rewind(ahead - guard)
+        voice.start, voice.end = self._appl, self._appl + voice.pcm.frames
+        self.restarts += 1
+        log.debug("audio stream: a press was overtaken by the card; its sound placed again")
+        self._write(min(self._keep, FIRST_FRAMES))
 
     def _queued_sound(self) -> bool:
         """Some sound is written and not yet played (an underrun now would cut it)."""
