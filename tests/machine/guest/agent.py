@@ -33,6 +33,21 @@ def _text(data: bytes) -> str:
     return data.decode(errors="replace")
 
 
+def press(pin: int, hold: float = 0.1) -> int:
+    """A press on gpio-sim: the line pulled down (the button closes to ground), held, then
+    pulled up again; the CLOCK_MONOTONIC time of the edge in ns (stamped just before it)."""
+    pull = Path(os.environ["PIBOX_LINES"]) / f"sim_gpio{pin}" / "pull"
+    fd = os.open(pull, os.O_WRONLY)
+    try:
+        edge = time.monotonic_ns()
+        os.write(fd, b"pull-down")
+    finally:
+        os.close(fd)
+    time.sleep(hold)
+    pull.write_text("pull-up")
+    return edge
+
+
 class Agent:
     def __init__(self) -> None:
         self.children: dict[int, tuple[subprocess.Popen[bytes], Path]] = {}
@@ -74,18 +89,7 @@ class Agent:
 
     @staticmethod
     def press(request: dict[str, Any]) -> dict[str, Any]:
-        """A press on gpio-sim: the line pulled down (the button closes to ground), held,
-        then pulled up again; the CLOCK_MONOTONIC time of the edge in ns."""
-        pull = Path(os.environ["PIBOX_LINES"]) / f"sim_gpio{request['pin']}" / "pull"
-        fd = os.open(pull, os.O_WRONLY)
-        try:
-            edge = time.monotonic_ns()
-            os.write(fd, b"pull-down")
-        finally:
-            os.close(fd)
-        time.sleep(request.get("hold", 0.1))
-        pull.write_text("pull-up")
-        return {"edge_ns": edge}
+        return {"edge_ns": press(int(request["pin"]), request.get("hold", 0.1))}
 
     @staticmethod
     def http(request: dict[str, Any]) -> dict[str, Any]:

@@ -40,10 +40,13 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import agent
+
 ROOT = Path(os.environ.get("PIBOX_ROOT", "/work/main"))
 PYTHON = str(ROOT / ".venv/bin/python")
 ONSET = os.environ["PIBOX_ONSET"]
-LINES = Path(os.environ["PIBOX_LINES"])
 RATE, TONE_FRAMES, THRESHOLD = 44100, 5292, 64  # 120 ms
 COMPANION_PIN, FLOOR_PIN = 26, 22
 WORK = Path("/run/measure")
@@ -134,16 +137,8 @@ class Ear:
 
 
 def press(pin: int) -> int:
-    pull = LINES / f"sim_gpio{pin}" / "pull"
-    fd = os.open(pull, os.O_WRONLY)
-    try:
-        edge = time.monotonic_ns()
-        os.write(fd, b"pull-down")
-    finally:
-        os.close(fd)
-    time.sleep(0.05)
-    pull.write_text("pull-up")
-    return edge
+    """A 50 ms press (guest/agent.py's); the edge's CLOCK_MONOTONIC ns."""
+    return agent.press(pin, 0.05)
 
 
 class Probes:
