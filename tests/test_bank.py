@@ -204,7 +204,7 @@ def test_the_journal_is_append_only_in_the_file_itself(bank: Bank, tmp_path: Pat
 
 
 def test_durable_settings(bank: Bank, tmp_path: Path) -> None:
-    db = bank._db
+    db = bank.db
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
 
@@ -230,7 +230,7 @@ def test_a_broken_file_is_moved_aside_and_a_fresh_bank_starts(
         assert len(moved) == 1 and moved[0].read_bytes() == garbage
     assert bank.latest_game() is None
     bank.new_game("celebration", ["A", "B"])
-    assert bank._db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert bank.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 
 def test_a_corrupted_page_is_detected_at_start(tmp_path: Path,
@@ -240,7 +240,7 @@ def test_a_corrupted_page_is_detected_at_start(tmp_path: Path,
     gid = bank.new_game("celebration", ["A", "B"])
     for _ in range(300):
         bank.transfer(bank.players(gid)[0].id, BANK, 1, note="x" * 150)
-    bank._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    bank.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     bank.close()
     data = bytearray(path.read_bytes())
     for offset in range(4096 * 3, len(data), 4096):  # scribble over b-tree pages
@@ -398,13 +398,13 @@ def test_cards_link_to_one_player_per_game(bank: Bank) -> None:
 
 def test_disk_full_reports_the_real_error_and_changes_nothing(bank: Bank) -> None:
     mario = ids(bank)[0]
-    pages = bank._db.execute("PRAGMA page_count").fetchone()[0]
-    bank._db.execute(f"PRAGMA max_page_count = {pages}")
+    pages = bank.db.execute("PRAGMA page_count").fetchone()[0]
+    bank.db.execute(f"PRAGMA max_page_count = {pages}")
     before = snapshot(bank)
     with pytest.raises(sqlite3.OperationalError, match="full"):
         for _ in range(2000):
             bank.transfer(mario, BANK, 1, note="n" * 200)
-    bank._db.execute("PRAGMA max_page_count = 1000000")
+    bank.db.execute("PRAGMA max_page_count = 1000000")
     assert bank.balances() == balances(bank.journal(), ids(bank))
     assert len(bank.journal()) >= len(before[0])  # nothing half-written
     bank.transfer(mario, BANK, 1)  # and the bank goes on

@@ -14,7 +14,7 @@ from unittest.mock import patch
 import pytest
 
 from companion.bank import Bank
-from companion.bank import bank as bank_module
+from companion.bank import journal as bank_module
 from companion.core.ledger import BANK, balances
 from companion.core.outcomes import Kind, Outcome
 
@@ -49,11 +49,11 @@ def opcodes(bank: Bank, work: Callable[[], Any]) -> int:
         count += 1
         return 0
 
-    bank._db.set_progress_handler(tick, 1)
+    bank.db.set_progress_handler(tick, 1)
     try:
         work()
     finally:
-        bank._db.set_progress_handler(None, 1)
+        bank.db.set_progress_handler(None, 1)
     return count
 
 
@@ -80,13 +80,13 @@ def test_a_write_that_fails_after_its_entry_changes_no_balance(tmp_path: Path) -
     bank.new_game("celebration", ["Mario", "Luigi"])
     mario, luigi = ids(bank)
     before = bank.balances()
-    written = bank._insert_entry
+    written = bank.add_entry
 
     def then_fail(*args: Any, **kwargs: Any) -> Any:
         written(*args, **kwargs)
         raise OSError("the SD card went away")
 
-    with patch.object(bank, "_insert_entry", then_fail), pytest.raises(OSError):
+    with patch.object(bank, "add_entry", then_fail), pytest.raises(OSError):
         bank.transfer(mario, luigi, 5)
     assert bank.balances() == before == bank.summed_balances()
     bank.transfer(mario, luigi, 5)
@@ -100,14 +100,14 @@ def test_a_commit_that_fails_forgets_the_balances_kept(tmp_path: Path) -> None:
     bank = Bank(tmp_path / "bank.sqlite3")
     bank.new_game("celebration", ["Mario", "Luigi"])
     mario, luigi = ids(bank)
-    written = bank._insert_entry
+    written = bank.add_entry
 
     def broken_reference(db: sqlite3.Connection, *args: Any, **kwargs: Any) -> Any:
         db.execute("PRAGMA defer_foreign_keys = ON")
         db.execute("UPDATE games SET current_player = 999999")  # checked only at COMMIT
         return written(db, *args, **kwargs)
 
-    with patch.object(bank, "_insert_entry", broken_reference), \
+    with patch.object(bank, "add_entry", broken_reference), \
             pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
         bank.transfer(mario, luigi, 5)
     assert bank._money == {}
@@ -158,11 +158,11 @@ def test_a_difference_is_logged_and_the_sum_trusted(tmp_path: Path,
 
 def statements(bank: Bank, work: Callable[[], Any]) -> list[str]:
     seen: list[str] = []
-    bank._db.set_trace_callback(seen.append)
+    bank.db.set_trace_callback(seen.append)
     try:
         work()
     finally:
-        bank._db.set_trace_callback(None)
+        bank.db.set_trace_callback(None)
     return [sql for sql in dict.fromkeys(seen)
             if sql.split()[0].upper() in ("SELECT", "UPDATE", "DELETE")]
 
@@ -175,7 +175,7 @@ def test_every_query_of_a_write_and_the_state_is_on_an_index(tmp_path: Path) -> 
                  lambda: bank.record_outcome(Outcome(Kind.COINS, coins=3)),
                  lambda: bank.pass_go(mario), lambda: bank.jail(luigi), bank.state):
         for sql in statements(bank, work):
-            plan = [row[3] for row in bank._db.execute("EXPLAIN QUERY PLAN " + sql)]
+            plan = [row[3] for row in bank.db.execute("EXPLAIN QUERY PLAN " + sql)]
             scans = [step for step in plan if step.startswith("SCAN")]
             assert not scans, (sql, plan)
             if "kind IN ('bankruptcy'" in sql:  # the facts: by kind, not every move

@@ -249,14 +249,14 @@ class BankMachine(RuleBasedStateMachine):
                  and self.model[a] > 0}  # type: ignore[index]
         if self.ended or not valid[what]:
             return
-        written = self.bank._insert_entry
+        written = self.bank.add_entry
 
         def then_fail(*args: Any, **kwargs: Any) -> Any:
             written(*args, **kwargs)
             raise OSError("the disk went away")
 
         before = self.snapshot()
-        with patch.object(self.bank, "_insert_entry", then_fail):
+        with patch.object(self.bank, "add_entry", then_fail):
             try:
                 calls[what]()
             except OSError:

@@ -68,7 +68,7 @@ def load_game_ms(data_dir: Path, entries: int = 10_000) -> dict[str, Any]:
         bank = Bank(path)
         gid = bank.new_game("celebration", ["Mario", "Luigi", "Peach", "Yoshi"])
         ids = [p.id for p in bank.players()]
-        db = bank._db  # bulk set-up in one transaction; only the load below is timed
+        db = bank.db  # bulk set-up in one transaction; only the load below is timed
         db.execute("BEGIN")
         first = 1 + db.execute("SELECT MAX(id) FROM moves").fetchone()[0]
         rows = [(first + i, gid, 1.0 + i, ids[i % 4], ids[(i + 1) % 4], 1 + i % 9)

@@ -1,0 +1,419 @@
+"""The journal: the small engine every move writes through, as boardgame.io's game engine is.
+
+One SQLite file holds games, players and the journal of moves and coins. Every write
+validates inside one ``BEGIN IMMEDIATE`` transaction and returns only after COMMIT
+(``synchronous=FULL``): an acknowledged write survives a power cut. A ``Journal`` is used from
+one thread; other processes may share the file safely.
+
+It appends moves and their entries, replays a retried request (its request id), keeps the
+balances as entries are written (so a write's cost does not grow with the game; see
+:meth:`Journal.balances`), reads the table's facts (who is out, Jail, points, worms, the end)
+through each kind's hooks (:mod:`companion.bank.moves`) and gives consistent snapshots. It
+knows no kind of move itself.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Self
+
+from companion.bank.facts import Facts, Player
+from companion.bank.kinds import Kinds
+from companion.bank.store import open_database, open_readonly
+from companion.core.editions import Editions, editions
+from companion.core.editions.ruleset import Ruleset
+from companion.core.ledger import BANK, Entry, EntryKind, MoveKind, Party, and_joined, is_id
+from companion.core.state import MoveView
+from companion.exc import GameEnded, Refused, Unavailable, shown
+from companion.i18n.said import Said, say
+
+DB_NAME = "bank.sqlite3"
+
+log = logging.getLogger(__name__)
+
+
+def _party(value: int | None) -> Party:
+    return BANK if value is None else value
+
+
+def _column(party: Party) -> int | None:
+    return None if party == BANK else int(party)
+
+
+def _credit(money: dict[int, int], payer: Party, payee: Party, amount: int) -> None:
+    """One journal line's effect on the balances: the payer has less, the payee more."""
+    if payer != BANK:
+        money[int(payer)] = money.get(int(payer), 0) - amount
+    if payee != BANK:
+        money[int(payee)] = money.get(int(payee), 0) + amount
+
+
+def entry_of(row: sqlite3.Row) -> Entry:
+    return Entry(id=row["id"], game_id=row["game_id"], at=row["at"], payer=_party(row["payer"]),
+                 payee=_party(row["payee"]), amount=row["amount"], kind=EntryKind(row["kind"]),
+                 note=row["note"], source=row["source"], outcome_id=row["outcome_id"],
+                 undoes=row["undoes"], move_id=row["move_id"],
+                 space=row["space"] if "space" in row.keys() else None)  # noqa: SIM118 (a Row: `in` looks at values)
+
+
+MOVES_SQL = ("SELECT m.*, (SELECT u.id FROM moves u WHERE u.undoes = m.id) AS undone_by"
+             " FROM moves m")
+
+
+class Journal:
+    """Games, players and the journal of one bank file: the engine under every move."""
+
+    kinds: Kinds
+    """Every kind of move: its words and hooks (the bank hands them in, as a game hands its
+    moves to boardgame.io's engine)."""
+
+    def __init__(self, path: Path, *, clock: Callable[[], float] = time.time,
+                 readonly: bool = False, rulesets: Editions | None = None) -> None:
+        self.path = path
+        self.clock = clock
+        self.editions = rulesets if rulesets is not None else editions()
+        self.db = open_readonly(path) if readonly else open_database(path)
+        self._money: dict[int, dict[int, int]] = {}
+        """Each game's balances as committed, kept as entries are written."""
+        self._money_version: int | None = None
+        """``PRAGMA data_version`` when ``_money`` was last known right: another connection's
+        commit changes it, and ``_money`` is then read again."""
+        self._working: dict[int, dict[int, int]] | None = None
+        """Inside a write: the balances with this transaction's entries (kept at COMMIT,
+        thrown away at ROLLBACK)."""
+        latest = self.latest_game()
+        if latest is not None:
+            self.check_balances(latest)
+
+    @classmethod
+    def in_dir(cls, data_dir: Path, **kwargs: Any) -> Self:
+        return cls(data_dir / DB_NAME, **kwargs)
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """One immediate transaction: validate and write, COMMIT before returning. The
+        balances it changed are kept only if COMMIT returned: a failed write changes nothing,
+        in the file or in memory."""
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        committing = False
+        try:
+            self._fresh()
+            self._working = {}
+            yield db
+            db.execute("INSERT INTO table_state (id, version) VALUES (1, 1) ON CONFLICT (id)"
+                       " DO UPDATE SET version = version + 1")  # the state's version
+            committing = True
+            db.execute("COMMIT")
+            self._money.update(self._working)
+        except BaseException:
+            if committing:  # whether COMMIT left anything in the file: read it again
+                self._money.clear()
+            if db.in_transaction:  # SQLite may already have rolled back (disk full, I/O)
+                db.execute("ROLLBACK")
+            raise
+        finally:
+            self._working = None
+
+    def probe(self) -> None:
+        """A small real write (the schema version, rewritten as it is): raises if the disk
+        refuses writes (full, read-only, failing)."""
+        with self.write() as db:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            db.execute(f"PRAGMA user_version={int(version)}")
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads inside see one consistent state, even while other processes write."""
+        db = self.db
+        if db.in_transaction:
+            yield
+            return
+        db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if db.in_transaction:
+                db.execute("COMMIT")
+
+    def latest_game(self) -> int | None:
+        """The game the table plays: the one started or resumed last (else the newest)."""
+        row = self.db.execute("SELECT current_game FROM table_state WHERE id = 1").fetchone()
+        if row is not None and row[0] is not None:
+            return int(row[0])
+        return self.db.execute("SELECT MAX(id) FROM games").fetchone()[0]
+
+    def game(self, game_id: int | None) -> int:
+        gid = self.latest_game() if game_id is None else game_id
+        if gid is None:
+            raise Refused(say("no game yet: start one first"))
+        if not is_id(gid) or self.db.execute(
+                "SELECT 1 FROM games WHERE id = ?", (gid,)).fetchone() is None:
+            raise Refused(say("unknown game {game}", game=repr(gid)))
+        return gid
+
+    def ruleset(self, game_id: int | None = None) -> Ruleset:
+        """The rules a game is played by."""
+        gid = self.game(game_id)
+        edition = self.db.execute("SELECT edition FROM games WHERE id = ?", (gid,)).fetchone()[0]
+        return self.rules_of(edition)
+
+    def rules_of(self, edition: str) -> Ruleset:
+        if edition not in self.editions:
+            raise Unavailable(say("this game is played by the edition {edition}, which this "
+                                  "companion does not know (house rules taken away?): put its "
+                                  "file back in [game] house_rules, or start a new game",
+                                  edition=repr(edition)))
+        return self.editions[edition]
+
+    def players(self, game_id: int | None = None) -> list[Player]:
+        gid = self.game(game_id)
+        return [Player(**{**dict(row), "characters": tuple(json.loads(row["characters"]))})
+                for row in self.db.execute(
+                    "SELECT id, game_id, seat, name, colour, card_uid, characters FROM players"
+                    " WHERE game_id = ? ORDER BY seat", (gid,))]
+
+    def player_ids(self, gid: int) -> list[int]:
+        return [r[0] for r in self.db.execute(
+            "SELECT id FROM players WHERE game_id = ? ORDER BY seat", (gid,))]
+
+    def current_player(self, game_id: int | None = None) -> int | None:
+        gid = self.game(game_id)
+        return self.db.execute("SELECT current_player FROM games WHERE id = ?",
+                               (gid,)).fetchone()[0]
+
+    def facts(self, game_id: int | None) -> Facts:
+        """The game as its moves left it (inside a write or a snapshot)."""
+        gid = self.game(game_id)
+        game = self.db.execute("SELECT * FROM games WHERE id = ?", (gid,)).fetchone()
+        facts = Facts(gid, self.rules_of(game["edition"]), self.players(gid),
+                      game["current_player"], json.loads(game["options"]))
+        kinds = ", ".join(f"'{k.value}'" for k in self.kinds.folded())
+        # By kind: only these moves are read, however long the game (left to itself, the
+        # planner walks every move of the game by moves_by_game to save the sort).
+        for row in self.db.execute(
+                f"SELECT * FROM moves m INDEXED BY moves_by_kind WHERE game_id = ? AND kind IN"
+                f" ({kinds}) AND NOT EXISTS (SELECT 1 FROM moves u WHERE u.undoes = m.id)"
+                " ORDER BY id", (gid,)):
+            fold = self.kinds[MoveKind(row["kind"])].fold
+            if fold is not None:
+                fold(facts, row, json.loads(row["data"]))
+            if row["ends"]:
+                facts.ending = row
+        for read in self.kinds.readers():  # Jail (each player's latest), the contests
+            read(self.db, facts)
+        return facts
+
+    def open_facts(self, game_id: int | None) -> Facts:
+        """The game, refusing a write if it has ended (GameEnded names who won)."""
+        facts = self.facts(game_id)
+        if facts.ending is not None:
+            data = json.loads(facts.ending["data"])
+            who = and_joined([facts.name(p) for p in data.get("winners", ())])
+            name = Said(facts.rules.name)
+            if who is None:
+                raise GameEnded(say("this game of {edition} has ended (nobody won): it is "
+                                    "read-only; undo reopens it, or start a new game",
+                                    edition=name))
+            raise GameEnded(say("this game of {edition} has ended ({who} won): it is "
+                                "read-only; undo reopens it, or start a new game",
+                                edition=name, who=who))
+        return facts
+
+    def in_game(self, facts: Facts, player: object, what: str = "player") -> int:
+        """A player of this game who is still in it."""
+        if is_id(player) and player in facts.ids:
+            if player in facts.out:
+                raise Refused(say("{name} is out of the game (bankrupt)", name=facts.name(player)))
+            return player  # type: ignore[return-value]
+        # NOTE: {what} is the request's field: player, payer, payee, creditor, owner
+        raise Refused(say("unknown {what} {value}", what=what, value=shown(player)))
+
+    def party_in_game(self, facts: Facts, party: object, what: str) -> Party:
+        return BANK if party == BANK else self.in_game(facts, party, what)
+
+    def journal(self, game_id: int | None = None) -> list[Entry]:
+        gid = self.game(game_id)
+        return [entry_of(row) for row in self.db.execute(
+            "SELECT * FROM entries WHERE game_id = ? ORDER BY id", (gid,))]
+
+    def balances(self, game_id: int | None = None) -> dict[int, int]:
+        """Each player's coins: the sum of the journal, kept in memory as entries are written
+        (a write's cost does not grow with the game). Summed again by SQLite the first time a
+        game is read, and whenever another connection has written the file since."""
+        with self.snapshot():
+            return self.money(self.game(game_id))
+
+    def summed_balances(self, game_id: int | None = None) -> dict[int, int]:
+        """Each player's coins, summed from the whole journal by SQLite."""
+        with self.snapshot():
+            gid = self.game(game_id)
+            result = dict.fromkeys(self.player_ids(gid), 0)
+            for pid, total in self.db.execute(
+                    "SELECT party, SUM(delta) FROM ("
+                    " SELECT payee AS party, amount AS delta FROM entries WHERE game_id = ?1"
+                    " UNION ALL SELECT payer, -amount FROM entries WHERE game_id = ?1)"
+                    " WHERE party IS NOT NULL GROUP BY party", (gid,)):
+                result[pid] = total
+            return result
+
+    def check_balances(self, game_id: int | None = None) -> bool:
+        """Are the balances kept in memory the full sum? (Not kept yet, as when the bank
+        opens: the journal replayed through the same rule as a write.) If they ever differ,
+        log an ERROR and trust the sum. True when they agree."""
+        assert self._working is None, "not inside a write"
+        with self.snapshot():
+            gid = self.game(game_id)
+            self._fresh()
+            kept = self._money.get(gid)
+            if kept is None:
+                kept = dict.fromkeys(self.player_ids(gid), 0)
+                for payer, payee, amount in self.db.execute(
+                        "SELECT payer, payee, amount FROM entries WHERE game_id = ?", (gid,)):
+                    _credit(kept, _party(payer), _party(payee), amount)
+            summed = self.summed_balances(gid)
+            self._money[gid] = summed
+        if kept != summed:
+            log.error("bank %s, game %d: the balances kept (%s) are not the sum of the journal "
+                      "(%s): using the sum", self.path, gid, kept, summed)
+            return False
+        return True
+
+    def _fresh(self) -> None:
+        """Forget the balances kept if another connection has committed since (SQLite's
+        ``PRAGMA data_version``; this connection's own commits leave it as it is)."""
+        version = self.db.execute("PRAGMA data_version").fetchone()[0]
+        if version != self._money_version:
+            self._money.clear()
+            self._money_version = version
+
+    def kept(self, gid: int) -> dict[int, int]:
+        """The balances of game ``gid`` kept in memory (this write's, inside one), read by
+        the full sum if they are not kept yet. Inside a transaction or a snapshot."""
+        if self._working is not None:
+            money = self._working.get(gid)
+            if money is None:
+                base = self._money.get(gid)
+                money = self._working[gid] = dict(base) if base is not None \
+                    else self.summed_balances(gid)
+            return money
+        self._fresh()  # before the sum: what is kept is never older than its version
+        money = self._money.get(gid)
+        if money is None:
+            money = self._money[gid] = self.summed_balances(gid)
+        return money
+
+    def money(self, gid: int) -> dict[int, int]:
+        return dict(self.kept(gid))
+
+    def add_move(self, db: sqlite3.Connection, gid: int, kind: MoveKind, *,
+                 player: int | None = None, data: Mapping[str, Any] | None = None,
+                 note: str = "", source: str = "", ends: bool = False,
+                 undoes: int | None = None, request_id: str | None = None) -> int:
+        move_id = db.execute(
+            "INSERT INTO moves (game_id, at, kind, player_id, data, note, source, ends, undoes,"
+            " request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (gid, self.clock(), kind.value, player, json.dumps(dict(data or {})), note, source,
+             int(ends), undoes, request_id)).lastrowid
+        assert move_id is not None
+        return move_id
+
+    def add_entry(self, db: sqlite3.Connection, gid: int, move: int, payer: Party,
+                  payee: Party, amount: int, kind: EntryKind, note: str = "",
+                  source: str = "", outcome_id: int | None = None,
+                  undoes: int | None = None, space: str | None = None) -> Entry:
+        """Write one journal line (inside a write) and count it in the balances kept;
+        ``space``: its ``"bank"`` side is the Board's pile there."""
+        assert self._working is not None, "entries are written inside a write"
+        money = self.kept(gid)  # first: a first read sums the journal without this line
+        now = self.clock()
+        entry_id = db.execute(
+            "INSERT INTO entries (game_id, at, payer, payee, amount, kind, note, source,"
+            " outcome_id, undoes, move_id, space) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (gid, now, _column(payer), _column(payee), amount, kind.value, note, source,
+             outcome_id, undoes, move, space)).lastrowid
+        assert entry_id is not None
+        _credit(money, payer, payee, amount)
+        if space is not None:  # the Board's side: its pile on that space grows or shrinks
+            delta = amount if payee == BANK else -amount
+            db.execute("INSERT OR IGNORE INTO board_piles (game_id, space, coins, since)"
+                       " VALUES (?, ?, 0, ?)", (gid, space, entry_id))
+            db.execute("UPDATE board_piles SET coins = coins + ?, since = CASE WHEN coins = 0"
+                       " THEN ? ELSE since END WHERE game_id = ? AND space = ?",
+                       (delta, entry_id, gid, space))
+        return Entry(entry_id, gid, now, payer, payee, amount, kind, note, source, outcome_id,
+                     undoes, move, space)
+
+    def move_entries(self, move_id: int) -> list[Entry]:
+        return [entry_of(row) for row in self.db.execute(
+            "SELECT * FROM entries WHERE move_id = ? ORDER BY id", (move_id,))]
+
+    def replay(self, request_id: object, kind: MoveKind, game_id: int | None,
+               **same: object) -> sqlite3.Row | None:
+        """The move an earlier try of this very request wrote, if any.
+
+        A request id reused for a different operation is refused."""
+        if request_id is None:
+            return None
+        if not isinstance(request_id, str) or not 1 <= len(request_id) <= 100 \
+                or not request_id.isprintable():
+            raise Refused(say("request id must be 1-100 printable characters"))
+        row = self.db.execute("SELECT * FROM moves WHERE request_id = ?",
+                              (request_id,)).fetchone()
+        if row is None:
+            return None
+        data = json.loads(row["data"])
+        playing = game_id if game_id is not None else self.latest_game()
+        if row["kind"] != kind.value or row["game_id"] != playing \
+                or any(data.get(key) != value for key, value in same.items()):
+            raise Refused(say("request id {id} was already used for another operation",
+                              id=repr(request_id)))
+        return row
+
+    def board(self, game_id: int | None = None) -> dict[str, int]:
+        """The coins on the board: each space's pile, by name (empty piles left out)."""
+        with self.snapshot():
+            return self.piles(self.game(game_id))
+
+    def piles(self, gid: int) -> dict[str, int]:
+        """The piles as kept with every line (:meth:`board_summed` checks them)."""
+        rows = self.db.execute("SELECT space, coins FROM board_piles WHERE game_id = ? AND"
+                               " coins > 0 ORDER BY since", (gid,)).fetchall()
+        return {row["space"]: row["coins"] for row in rows}
+
+    def board_summed(self, game_id: int | None = None) -> dict[str, int]:
+        """The piles summed from the journal's lines (for tests and checks: slow)."""
+        rows = self.db.execute(
+            "SELECT space, SUM(CASE WHEN payee IS NULL THEN amount ELSE -amount END) AS coins"
+            " FROM entries INDEXED BY entries_on_board WHERE game_id = ? AND space IS NOT NULL"
+            " GROUP BY space ORDER BY MIN(id)", (self.game(game_id),)).fetchall()
+        return {row["space"]: row["coins"] for row in rows if row["coins"] > 0}
+
+    def move_view(self, move_id: int, facts: Facts | None = None) -> MoveView:
+        row = self.db.execute(MOVES_SQL + " WHERE m.id = ?", (move_id,)).fetchone()
+        facts = facts or self.facts(row["game_id"])
+        texts = {}
+        if row["kind"] == MoveKind.UNDO.value and row["undoes"] is not None:
+            texts[row["undoes"]] = self.move_view(row["undoes"], facts).text
+        return self.view_of(row, self.move_entries(move_id), facts, texts)
+
+    def view_of(self, row: sqlite3.Row, entries: list[Entry], facts: Facts,
+                texts: Mapping[int, str | Said]) -> MoveView:
+        """A move row as a view, in words (``texts``: the words of moves it may undo)."""
+        kind = MoveKind(row["kind"])
+        view = MoveView(row["id"], row["game_id"], row["at"], kind, row["player_id"],
+                        json.loads(row["data"]), row["note"], row["source"], bool(row["ends"]),
+                        row["undoes"], row["undone_by"], tuple(entries))
+        if kind is MoveKind.UNDO and row["undoes"] in texts:
+            return replace(view, text=say("Undo: {move}", move=texts[row["undoes"]]))
+        return replace(view, text=self.kinds.describe(view, facts))

@@ -1,0 +1,104 @@
+"""Coins on the board (Gamer, Mario Kart): a drop on a space's pile, a scoop of a whole pile."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.bank.facts import Facts, space_name
+from companion.bank.kinds import Move
+from companion.core.ledger import BANK, EntryKind, MoveKind, check_amount, check_source, check_space
+from companion.core.state import MoveView
+from companion.exc import Refused
+from companion.i18n.said import Said, say, say_n, stored, texts
+
+if TYPE_CHECKING:
+    from companion.bank.journal import Journal
+
+
+def board_facts(bank: Journal, game_id: int | None) -> tuple[Facts, Any]:
+    facts = bank.open_facts(game_id)
+    board = facts.rules.board
+    if board is None:
+        raise Refused(say("{edition} has no coins on the board",
+                          edition=Said(facts.rules.name)))
+    return facts, board
+
+
+def drop(bank: Journal, player: object, space: object, coins: object, *, source: str = "",
+         request_id: str | None = None, game_id: int | None = None) -> MoveView:
+    """``player`` drops ``coins`` on ``space`` (a Thwomp, a shell, POW, Lightning): they
+    leave the player for the pile there. A player never drops more than they have: they
+    drop what they have ("Then drop or give any Coins you still owe"). A player in Jail
+    drops on Just Visiting."""
+    source = check_source(source)
+    with bank.write() as db:
+        replay = bank.replay(request_id, MoveKind.DROP, game_id, player=player,
+                             typed=space, asked=coins)
+        if replay is not None:
+            return bank.move_view(replay["id"])
+        facts, board = board_facts(bank, game_id)
+        pid = bank.in_game(facts, player)
+        n = check_amount(coins)
+        where = check_space(space, (*board.spaces, *bank.piles(facts.gid)))
+        if pid in facts.jailed and where != board.jail_space:
+            raise Refused(say("{name} is in Jail: a player in Jail drops coins on {space}",
+                              name=facts.name(pid), space=board.jail_space))
+        moved = max(0, min(n, bank.money(facts.gid)[pid]))
+        message = "" if moved == n else (
+            say("{name} has no coins: nothing to drop", name=facts.name(pid)) if moved == 0
+            else say("{name} had only {moved} of {asked} coins: dropped {moved}",
+                     name=facts.name(pid), moved=moved, asked=n))
+        move = bank.add_move(db, facts.gid, MoveKind.DROP, player=pid, data={
+            "player": player, "space": where, "typed": space, "asked": coins,
+            **texts(message=message)},
+                             source=source, request_id=request_id)
+        if moved:
+            bank.add_entry(db, facts.gid, move, pid, BANK, moved, EntryKind.DROP,
+                           f"dropped on {where}", source, space=where)
+        return bank.move_view(move, facts)
+
+
+def scoop(bank: Journal, player: object, space: object, *, source: str = "",
+          request_id: str | None = None, game_id: int | None = None) -> MoveView:
+    """``player`` passed or landed on ``space``: they scoop up its whole pile."""
+    source = check_source(source)
+    with bank.write() as db:
+        replay = bank.replay(request_id, MoveKind.SCOOP, game_id, player=player,
+                             typed=space)
+        if replay is not None:
+            return bank.move_view(replay["id"])
+        facts, board = board_facts(bank, game_id)
+        pid = bank.in_game(facts, player)
+        piles = bank.piles(facts.gid)
+        where = check_space(space, (*piles, *board.spaces))
+        pile = piles.get(where, 0)
+        if pile <= 0:
+            raise Refused(say("there are no coins on {space}", space=where))
+        move = bank.add_move(db, facts.gid, MoveKind.SCOOP, player=pid, data={
+            "player": player, "space": where, "typed": space}, source=source,
+                             request_id=request_id)
+        bank.add_entry(db, facts.gid, move, BANK, pid, pile, EntryKind.SCOOP,
+                       f"scooped up from {where}", source, space=where)
+        return bank.move_view(move, facts)
+
+
+def _board_text(move: MoveView, facts: Facts) -> str | Said:
+    """A drop on a space, or a scoop of its pile."""
+    data, who = move.data, facts.name(move.player_id)
+    coins = sum(e.amount for e in move.entries)
+    space = space_name(data.get("space"))
+    if not move.entries:
+        return stored(data, "message") or say("{name}: no coins moved", name=who)
+    if move.kind is MoveKind.SCOOP:
+        return say_n("{name} scoops up {n} coin from {space}",
+                     "{name} scoops up {n} coins from {space}", coins, name=who, space=space)
+    asked = data.get("asked", coins)
+    if asked > coins:
+        return say_n("{name} drops {n} coin on {space} (had only {n} of {asked})",
+                     "{name} drops {n} coins on {space} (had only {n} of {asked})", coins,
+                     name=who, space=space, asked=asked)
+    return say_n("{name} drops {n} coin on {space}", "{name} drops {n} coins on {space}",
+                 coins, name=who, space=space)
+
+
+MOVES = (Move(MoveKind.DROP, _board_text), Move(MoveKind.SCOOP, _board_text))

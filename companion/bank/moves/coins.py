@@ -1,0 +1,148 @@
+"""Coins between players and the Bank: a payment (capped where the edition caps them), passing
+GO, and the opening balances' words."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from companion.bank.facts import Facts, or_current
+from companion.bank.kinds import Move
+from companion.core.ledger import (
+    BANK,
+    Entry,
+    EntryKind,
+    MoveKind,
+    Party,
+    Payment,
+    check_amount,
+    check_note,
+    check_source,
+)
+from companion.core.state import MoveView
+from companion.exc import Refused
+from companion.i18n.said import Said, say, say_n, stored, texts
+
+if TYPE_CHECKING:
+    from companion.bank.journal import Journal
+
+
+def pay(bank: Journal, db: sqlite3.Connection, facts: Facts, move_kind: MoveKind,
+        entry_kind: EntryKind, payer: Party, payee: Party, amount: int, *, note: str,
+        source: str, request_id: str | None, data: Mapping[str, Any],
+        outcome_id: int | None = None, subject: int | None = None) -> Payment:
+    """Move ``amount`` (or, where payments are capped, what the payer has); ``subject`` is
+    the player the move is about (default: the payer)."""
+    moved = amount
+    if payer != BANK:
+        balance = bank.money(facts.gid)[payer]  # type: ignore[index]
+        moved = facts.rules.payable(amount, balance)
+    who = facts.name(payer)
+    message: str | Said = ""
+    if moved == 0:
+        message = say("{name} has no coins: nothing to pay. Hang in there!", name=who)
+    elif moved < amount:
+        message = say("{name} had only {moved} of {asked} coins: paid {moved}", name=who,
+                      moved=moved, asked=amount)
+    if subject is None and payer != BANK:
+        subject = int(payer)
+    # A payment that moved nothing is kept too (the history says so, and a retry of the
+    # same request stays answered); undo passes over it.
+    move = bank.add_move(db, facts.gid, move_kind, player=subject,
+                         data={**data, "asked": amount, **texts(message=message)},
+                         note=note,
+                         source=source, request_id=request_id)
+    if moved == 0:
+        return Payment(None, amount, message)
+    entry = bank.add_entry(db, facts.gid, move, payer, payee, moved, entry_kind, note,
+                           source, outcome_id=outcome_id)
+    return Payment(entry, amount, message)
+
+
+def replayed_payment(bank: Journal, row: sqlite3.Row) -> Payment:
+    entries = bank.move_entries(row["id"])
+    data = json.loads(row["data"])
+    return Payment(entries[0] if entries else None, data["asked"], stored(data, "message"))
+
+
+def transfer(bank: Journal, payer: object, payee: object, amount: object, *, note: object = "",
+             source: str = "", request_id: str | None = None,
+             game_id: int | None = None) -> Payment:
+    """Move coins between a player and the bank or another player. Where the edition caps
+    payments, a player pays what they have ("Hang in there!").
+
+    ``request_id`` makes a retried request harmless: the same id returns the first one.
+    """
+    source = check_source(source)
+    with bank.write() as db:
+        replay = bank.replay(request_id, MoveKind.TRANSFER, game_id, payer=payer,
+                             payee=payee, asked=amount, note=note)
+        if replay is not None:
+            return replayed_payment(bank, replay)
+        facts = bank.open_facts(game_id)
+        if not facts.rules.coins:
+            raise Refused(say("{edition} keeps no coins", edition=Said(facts.rules.name)))
+        a = bank.party_in_game(facts, payer, "payer")
+        b = bank.party_in_game(facts, payee, "payee")
+        if a == b:
+            raise Refused(say("the bank cannot pay itself") if a == BANK else
+                          say("a player cannot pay themselves"))
+        n = check_amount(amount)
+        text = check_note(note)
+        return pay(bank, db, facts, MoveKind.TRANSFER, EntryKind.TRANSFER, a, b, n,
+                   note=text, source=source, request_id=request_id,
+                   data={"payer": payer, "payee": payee, "note": text})
+
+
+def pass_go(bank: Journal, player: object = None, *, source: str = "",
+            request_id: str | None = None, game_id: int | None = None) -> Entry:
+    """The bank pays the edition's GO salary to ``player`` (None: the current player)."""
+    source = check_source(source)
+    with bank.write() as db:
+        replay = bank.replay(request_id, MoveKind.PASS_GO, game_id, player=player)
+        if replay is not None:
+            return bank.move_entries(replay["id"])[0]
+        facts = bank.open_facts(game_id)
+        if facts.rules.pass_go is None:
+            raise Refused(say("{edition} pays nothing for passing GO",
+                              edition=Said(facts.rules.name)))
+        pid = bank.in_game(facts, or_current(facts, player))
+        paid = pay(bank, db, facts, MoveKind.PASS_GO, EntryKind.PASS_GO, BANK, pid,
+                   facts.rules.pass_go.value, note="passed GO", source=source,
+                   request_id=request_id, data={"player": player}, subject=pid)
+        assert paid.entry is not None
+        return paid.entry
+
+
+def _opening_text(move: MoveView, facts: Facts) -> str | Said:
+    coins = sum(e.amount for e in move.entries)
+    return say_n("Everyone starts with {n} coin", "Everyone starts with {n} coins",
+                 move.data.get("coins", coins))
+
+
+def _transfer_text(move: MoveView, facts: Facts) -> str | Said:
+    data = move.data
+    if not move.entries:
+        found = stored(data, "message") or move.note
+        return found if found else say("no coins moved")
+    e = move.entries[0]
+    payer, payee = facts.name(e.payer), facts.name(e.payee)
+    text: str | Said
+    if data.get("asked", e.amount) > e.amount:
+        text = say("{payer} pays {payee} {amount} of {asked}", payer=payer, payee=payee,
+                   amount=e.amount, asked=data["asked"])
+    else:
+        text = say("{payer} pays {payee} {amount}", payer=payer, payee=payee, amount=e.amount)
+    return say("{text} · {note}", text=text, note=move.note) if move.note else text
+
+
+def _pass_go_text(move: MoveView, facts: Facts) -> str | Said:
+    return say("{name} passed GO: +{coins}", name=facts.name(move.player_id),
+               coins=sum(e.amount for e in move.entries))
+
+
+MOVES = (Move(MoveKind.OPENING, _opening_text),
+         Move(MoveKind.TRANSFER, _transfer_text),
+         Move(MoveKind.PASS_GO, _pass_go_text))

@@ -1,0 +1,59 @@
+"""The end of a game: the record every ending keeps (who won, the standings as counted), and the
+points games' final score."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from companion.bank.facts import Facts
+from companion.bank.kinds import Move
+from companion.core.editions.ruleset import End
+from companion.core.editions.scoring import standings, winners
+from companion.core.ledger import MoveKind, check_source
+from companion.core.state import MoveView
+from companion.exc import Refused
+from companion.i18n.said import Said, say
+
+if TYPE_CHECKING:
+    from companion.bank.journal import Journal
+
+
+def record(bank: Journal, facts: Facts, money: Mapping[int, int],
+           winning: Sequence[int]) -> dict[str, Any]:
+    """The record of an end: who won and the final standings."""
+    table = standings(facts.rules, facts.seats(money))
+    return {"winners": list(winning), "standings": [s.to_json() for s in table]}
+
+
+def end_game(bank: Journal, *, source: str = "", request_id: str | None = None,
+             game_id: int | None = None) -> MoveView:
+    """The banker says the final Boss fight / Race is over: the game ends and the highest
+    score wins. Other editions end by their own rule, not by decree."""
+    source = check_source(source)
+    with bank.write() as db:
+        replay = bank.replay(request_id, MoveKind.END, game_id)
+        if replay is not None:
+            return bank.move_view(replay["id"])
+        facts = bank.open_facts(game_id)
+        rules = facts.rules
+        if rules.end is not End.POINTS:
+            name = Said(rules.name)
+            raise Refused({
+                End.LAST_PLAYER: say("{edition} ends when every other player has gone "
+                                     "bankrupt, not when the banker says so", edition=name),
+                End.WORMS: say("{edition} ends when a player has found all their worms, "
+                               "not when the banker says so", edition=name)}[rules.end])
+        money = bank.money(facts.gid)
+        data = record(bank, facts, money, winners(rules, facts.seats(money)))
+        move = bank.add_move(db, facts.gid, MoveKind.END, data=data,
+                             note="final score", source=source, ends=True,
+                             request_id=request_id)
+        return bank.move_view(move)
+
+
+def _end_text(move: MoveView, facts: Facts) -> str | Said:
+    return say("The final score")
+
+
+MOVES = (Move(MoveKind.END, _end_text, ends=True),)

@@ -1,0 +1,162 @@
+"""Jail: the fee paid to the Bank, going in or out (by the banker or by an outcome), and who is
+in Jail now (each player's latest such move)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from companion.bank.facts import Facts, or_current
+from companion.bank.kinds import Move
+from companion.bank.moves import coins, turn
+from companion.core.editions.ruleset import Debt
+from companion.core.ledger import BANK, Entry, EntryKind, MoveKind, check_source
+from companion.core.state import MoveView
+from companion.exc import Refused
+from companion.i18n.said import Said, say, say_n
+
+if TYPE_CHECKING:
+    from companion.bank.journal import Journal
+
+
+def jail(bank: Journal, player: object = None, *, source: str = "", request_id: str | None = None,
+         game_id: int | None = None) -> Entry:
+    """A player (None: the current one) pays the edition's jail fee to the Bank. Where
+    payments are capped, a player who can't pay it rolls for a 6 instead (the rulebook's
+    other way out)."""
+    source = check_source(source)
+    with bank.write() as db:
+        replay = bank.replay(request_id, MoveKind.JAIL, game_id, player=player)
+        if replay is not None:
+            return bank.move_entries(replay["id"])[0]
+        facts = bank.open_facts(game_id)
+        fee = facts.rules.jail_fee
+        if fee is None:
+            raise Refused(say("{edition} has no Jail", edition=Said(facts.rules.name)))
+        pid = bank.in_game(facts, or_current(facts, player))
+        balance = bank.money(facts.gid)[pid]
+        if facts.rules.debt is Debt.CAPPED and balance < fee.value:
+            raise Refused(say_n("{name} has {n} coin and can't pay the jail fee of {fee}: "
+                                "roll for a 6 instead",
+                                "{name} has {n} coins and can't pay the jail fee of {fee}: "
+                                "roll for a 6 instead",
+                                balance, name=facts.name(pid), fee=fee.value))
+        frees = pid in facts.jailed
+        paid = coins.pay(bank, db, facts, MoveKind.JAIL, EntryKind.JAIL, pid, BANK, fee.value,
+                         note="jail fee", source=source, request_id=request_id,
+                         data={"player": player, "frees": frees})
+        assert paid.entry is not None
+        return paid.entry
+
+
+def set_jail(bank: Journal, player: object, in_jail: object, *, source: str = "",
+             request_id: str | None = None, game_id: int | None = None) -> MoveView:
+    """The banker sends a player to Jail (a Go to Jail space, a card) or lets them out
+    without the fee (a Get Out of Jail Free card). A player in Jail pays no toll, can't
+    battle, and presses to roll for doubles where the edition has that mode."""
+    source = check_source(source)
+    with bank.write() as db:
+        replay = bank.replay(request_id, MoveKind.JAILED, game_id, player=player,
+                             **{"in": in_jail})
+        if replay is not None:
+            return bank.move_view(replay["id"])
+        facts = bank.open_facts(game_id)
+        if facts.rules.jail_fee is None:
+            raise Refused(say("{edition} has no Jail", edition=Said(facts.rules.name)))
+        if not isinstance(in_jail, bool):
+            raise Refused(say("in_jail must be true (goes to Jail) or false (leaves it)"))
+        pid = bank.in_game(facts, or_current(facts, player))
+        if (pid in facts.jailed) == in_jail:
+            raise Refused(say("{name} is already in Jail", name=facts.name(pid)) if in_jail
+                          else say("{name} is not in Jail", name=facts.name(pid)))
+        why = "sent by the banker" if in_jail else "let out by the banker"
+        move = jailed(bank, db, facts, pid, in_jail, why, source, request_id,
+                      {"player": player})
+        return bank.move_view(move, facts)
+
+
+def jailed(bank: Journal, db: sqlite3.Connection, facts: Facts, pid: int, in_jail: bool, why: str,
+           source: str, request_id: str | None, data: Mapping[str, Any]) -> int:
+    """Write a player's way into or out of Jail (their tries count from here)."""
+    mark = db.execute("SELECT COALESCE(MAX(id), 0) FROM outcomes WHERE game_id = ?",
+                      (facts.gid,)).fetchone()[0]
+    return bank.add_move(db, facts.gid, MoveKind.JAILED, player=pid,
+                         data={**data, "in": in_jail, "why": why, "mark": mark},
+                         source=source, request_id=request_id)
+
+
+def _fee_text(move: MoveView, facts: Facts) -> str | Said:
+    who, paid = facts.name(move.player_id), sum(e.amount for e in move.entries)
+    if move.data.get("frees"):
+        return say("{name} paid the jail fee: {coins} and is out of Jail", name=who,
+                   coins=paid)
+    return say("{name} paid the jail fee: {coins}", name=who, coins=paid)
+
+
+def _jailed_text(move: MoveView, facts: Facts) -> Said:
+    """A player into Jail (and whose turn it is then) or out of it (and what they paid)."""
+    data = move.data
+    who, paid = facts.name(move.player_id), sum(e.amount for e in move.entries)
+    why = Said(data["why"]) if data.get("why") else None  # a few English words, kept in data
+    if data.get("in"):
+        after = facts.name(data["current_after"]) \
+            if data.get("current_after") is not None else None
+        if why is not None and after is not None:
+            return say("{name} goes to Jail ({why}); {next}'s turn", name=who, why=why,
+                       next=after)
+        if why is not None:
+            return say("{name} goes to Jail ({why})", name=who, why=why)
+        if after is not None:
+            return say("{name} goes to Jail; {next}'s turn", name=who, next=after)
+        return say("{name} goes to Jail", name=who)
+    if why is not None and paid:
+        return say("{name} is out of Jail ({why}), paid {coins}", name=who, why=why,
+                   coins=paid)
+    if why is not None:
+        return say("{name} is out of Jail ({why})", name=who, why=why)
+    if paid:
+        return say("{name} is out of Jail, paid {coins}", name=who, coins=paid)
+    return say("{name} is out of Jail", name=who)
+
+
+def _read_jailed(db: sqlite3.Connection, facts: Facts) -> None:
+    """Who is in Jail: each player's latest move into or out of it (a fee paid in Jail frees,
+    one paid outside leaves them out). Only each player's latest is read (SQLite walks the
+    rest in C): a game of many trips to Jail reads no more in Python than a game of one."""
+    for row in db.execute(
+            "SELECT player_id, kind, data FROM moves WHERE id IN (SELECT MAX(id) FROM moves"
+            " m INDEXED BY moves_by_kind WHERE game_id = ? AND kind IN (?, ?) AND NOT EXISTS"
+            " (SELECT 1 FROM moves u WHERE u.undoes = m.id) GROUP BY player_id)",
+            (facts.gid, MoveKind.JAILED.value, MoveKind.JAIL.value)):
+        if row["kind"] == MoveKind.JAILED.value:
+            data = json.loads(row["data"])
+            if data["in"]:
+                facts.jailed[row["player_id"]] = data.get("mark", 0)
+
+
+def unassign(db: sqlite3.Connection, gid: int, data: Mapping[str, Any]) -> None:
+    """Undo of a move an outcome made (sent to Jail, let out, a contest's roll): the outcome
+    is unassigned again, like a block outcome's coins, so its try or doubles no longer
+    count."""
+    if data.get("outcome") is not None:
+        db.execute("UPDATE outcomes SET player_id = NULL WHERE id = ?", (data["outcome"],))
+
+
+def _jailed_undone(db: sqlite3.Connection, gid: int, data: Mapping[str, Any]) -> None:
+    unassign(db, gid, data)
+    turn.give_back(db, gid, data)
+
+
+def _jailed_redone(db: sqlite3.Connection, facts: Facts, target: MoveView,
+                   data: Mapping[str, Any]) -> None:
+    turn.pass_again(db, facts, data)
+    if data.get("outcome") is not None:
+        db.execute("UPDATE outcomes SET player_id = ? WHERE id = ?",
+                   (target.player_id, data["outcome"]))
+
+
+MOVES = (Move(MoveKind.JAIL, _fee_text),
+         Move(MoveKind.JAILED, _jailed_text, read=_read_jailed, undone=_jailed_undone,
+              redone=_jailed_redone))

@@ -1,0 +1,115 @@
+"""The turn: whose it is, passed by Next, a tile, a card, time-up (one move each, undone in
+order), and the hooks of moves that pass it with them (going to Jail, bankruptcy)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from companion.bank.facts import Facts, next_seat
+from companion.bank.kinds import Move
+from companion.core.ledger import MoveKind, check_source
+from companion.core.state import MoveView
+from companion.exc import Conflict, Refused
+from companion.i18n.said import Said, say
+
+if TYPE_CHECKING:
+    from companion.bank.journal import Journal
+
+ANYONE = object()
+"""Next from whoever is current."""
+
+
+def set_current(bank: Journal, player: object, game_id: int | None = None, *, source: str = "",
+                request_id: str | None = None) -> int | None:
+    """Make ``player`` (an id, or None for nobody) current: a turn move, undone in order
+    (none when they already are)."""
+    source = check_source(source)
+    with bank.write() as db:
+        replay = bank.replay(request_id, MoveKind.TURN, game_id, op="current", to=player)
+        if replay is not None:
+            return json.loads(replay["data"])["to"]  # type: ignore[no-any-return]
+        facts = bank.open_facts(game_id)
+        current = None if player is None else bank.in_game(facts, player)
+        pass_turn(bank, db, facts, current, source, request_id, "current")
+    return current
+
+
+def pass_turn(bank: Journal, db: sqlite3.Connection, facts: Facts, to: int | None, source: str,
+              request_id: str | None, op: str) -> None:
+    """``op``: how the turn passed (current, next), so a request id is replayed only for
+    the same kind of request."""
+    if to == facts.current:
+        return
+    mark = db.execute("SELECT COALESCE(MAX(id), 0) FROM outcomes WHERE game_id = ?",
+                      (facts.gid,)).fetchone()[0]
+    bank.add_move(db, facts.gid, MoveKind.TURN, player=to,
+                  data={"from": facts.current, "to": to, "op": op, "mark": mark},
+                  source=source, request_id=request_id)
+    db.execute("UPDATE games SET current_player = ? WHERE id = ?", (to, facts.gid))
+
+
+def next_player(bank: Journal, game_id: int | None = None, *, after: object = ANYONE,
+                source: str = "", request_id: str | None = None) -> int:
+    """Pass the turn to the next seat still in the game (the first if nobody is
+    current). ``after``: only from that player (the one a page showed as current), so a
+    second tap of Next, or two pages at once, pass the turn once."""
+    source = check_source(source)
+    with bank.write() as db:
+        replay = bank.replay(request_id, MoveKind.TURN, game_id, op="next")
+        if replay is not None:
+            return json.loads(replay["data"])["to"]  # type: ignore[no-any-return]
+        facts = bank.open_facts(game_id)
+        if after is not ANYONE and after != facts.current:
+            if facts.current is None:
+                raise Conflict(say("the turn has already passed: nobody is current now"))
+            raise Conflict(say("the turn has already passed: {name} is current now",
+                               name=facts.name(facts.current)))
+        nxt = next_seat(facts, facts.current)
+        pass_turn(bank, db, facts, nxt, source, request_id, "next")
+    return nxt
+
+
+def _turn_text(move: MoveView, facts: Facts) -> str | Said:
+    data = move.data
+    if data.get("to") is None:
+        return say("Nobody's turn (was {name})", name=facts.name(data.get("from")))
+    if data.get("from") is None:
+        return say("{name}'s turn", name=facts.name(data.get("to")))
+    return say("Turn: {before} -> {after}", before=facts.name(data.get("from")),
+               after=facts.name(data.get("to")))
+
+
+def _turn_undone(db: sqlite3.Connection, gid: int, data: Mapping[str, Any]) -> None:
+    db.execute("UPDATE games SET current_player = ? WHERE id = ?", (data["from"], gid))
+
+
+def give_back(db: sqlite3.Connection, gid: int, data: Mapping[str, Any]) -> None:
+    """Undo of a move that passed the turn with it (``current_before``, ``current_after``):
+    the turn goes back, unless it has moved on since."""
+    if data.get("current_after") == data.get("current_before"):
+        return
+    current = db.execute("SELECT current_player FROM games WHERE id = ?", (gid,)).fetchone()[0]
+    if current == data["current_after"]:
+        db.execute("UPDATE games SET current_player = ? WHERE id = ?",
+                   (data["current_before"], gid))
+
+
+def pass_again(db: sqlite3.Connection, facts: Facts, data: Mapping[str, Any]) -> None:
+    """Redo of a move that passed the turn with it: it passes again (if nobody moved it)."""
+    if facts.current == data.get("current_before") and data.get("current_after") is not None:
+        db.execute("UPDATE games SET current_player = ? WHERE id = ?",
+                   (data["current_after"], facts.gid))
+
+
+def _turn_redone(db: sqlite3.Connection, facts: Facts, target: MoveView,
+                 data: Mapping[str, Any]) -> None:
+    to = data["to"]
+    if to is not None and to in facts.out:
+        raise Refused(say("{name} is out of the game (bankrupt)", name=facts.name(to)))
+    db.execute("UPDATE games SET current_player = ? WHERE id = ?", (to, facts.gid))
+
+
+MOVES = (Move(MoveKind.TURN, _turn_text, undone=_turn_undone, redone=_turn_redone),)
