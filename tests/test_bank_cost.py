@@ -171,6 +171,7 @@ def test_every_query_of_a_write_and_the_state_is_on_an_index(tmp_path: Path) -> 
     bank = Bank(long_game(tmp_path / "bank.sqlite3", 500))
     mario, luigi, _ = ids(bank)
     bank.record_outcome(Outcome(Kind.COINS, coins=3))
+    bank.set_jail(luigi, True)  # the fee is a way out of Jail
     for work in (lambda: bank.transfer(mario, luigi, 2), bank.undo,
                  lambda: bank.record_outcome(Outcome(Kind.COINS, coins=3)),
                  lambda: bank.pass_go(mario), lambda: bank.jail(luigi), bank.state):

@@ -161,6 +161,10 @@ def test_a_gamer_pays_what_they_have_and_says_so(tmp_path: Path) -> None:
     assert (bank.journal(), bank.balances()) == coins  # not a coin moved (the move is kept)
     with pytest.raises(Refused, match="nobody goes bankrupt in Monopoly Gamer"):
         bank.bankruptcy(toad, daisy)
+    with pytest.raises(Refused, match="Toad is not in Jail: the jail fee is only a way out"):
+        bank.jail(toad)
+    bank.set_jail(toad, True)
+    bank.set_jail(daisy, True)
     with pytest.raises(Refused, match="Toad has 0 coins and can't pay the jail fee of 5"):
         bank.jail(toad)
     assert bank.jail(daisy).amount == 5
@@ -186,8 +190,15 @@ def test_the_mario_kart_worked_example_through_the_bank(tmp_path: Path) -> None:
     bank.set_points(daisy, 90, 4)
     state = bank.state()
     assert [(p.points, p.cards) for p in state.players] == [(130, 5), (90, 4)]
-    end = bank.end_game()
-    assert end.kind is MoveKind.END and end.ends and str(end.text) == "The final score: Toad wins!"
+    # "The game ends immediately when the final Race is over": not by decree while cards
+    # remain, only by the house rule the table names.
+    with pytest.raises(Refused, match="its final Grand Prix card has been played, and 8 cards "
+                                      "are still to play"):
+        bank.end_game()
+    assert not bank.state().ended
+    end = bank.end_game(early=True)
+    assert end.kind is MoveKind.END and end.ends and str(end.text) == \
+        "The final score (house rule: ended before the last card): Toad wins!"
     state = bank.state()
     assert state.ended and state.winner == toad
     rows = {s.player: s for s in state.standings}
@@ -252,7 +263,7 @@ def test_worms_and_at_once_only_in_wiggly_worms(tmp_path: Path) -> None:
     with pytest.raises(Refused, match="has no mode where everyone plays at once"):
         bank.set_options(simultaneous=True)
     worms, _ = new_bank(tmp_path / "w", "wiggly_worms", ["Ann", "Ben"])
-    assert worms.set_options(simultaneous=True) is True
+    assert worms.set_options(simultaneous=True) == {"simultaneous": True, "dealt": False}
     assert worms.state().game.simultaneous
     with pytest.raises(Refused, match="true or false"):
         worms.set_options(simultaneous="yes")
@@ -358,7 +369,10 @@ def test_a_deficit_comes_back_from_whoever_got_it_newest_first(tmp_path: Path) -
 def test_retries_of_a_payment_by_the_current_player_are_answered_after_the_turn_moves(
         tmp_path: Path) -> None:
     bank, (a, b, _) = new_bank(tmp_path, "celebration", ["Ann", "Bob", "Cy"])
-    first = bank.jail(request_id="k1")  # the current player, Ann
+    bank.set_jail(a, True)  # "Your turn is now over": Bob's turn, then Cy's, then Ann's again
+    bank.next_player()
+    bank.next_player()
+    first = bank.jail(request_id="k1")  # the current player, Ann, pays her way out
     bank.next_player()
     assert bank.jail(request_id="k1") == first and bank.balances()[a] == 25  # not Bob
     go = bank.pass_go(request_id="k2")

@@ -248,10 +248,12 @@ def test_what_the_movie_screens_say(size: str) -> None:
     tries = movie.mode("jail").fees["tries"]
     assert {"NO DOUBLES 2 + 1", f"Stay in Jail: {tries - 1} tries left", "Luigi stays in Jail",
             "JAIL"} <= set(texts("outcome-movie-jail-stay"))
-    assert {"DOUBLES! FREE 6 + 6", "Out of Jail: move 12 with the doubles",
+    # "Each time the players roll the dice to move they will use the black die to move Bowser"
+    assert {"DOUBLES! FREE 6 + 6", "Out of Jail with the doubles",
+            "Bowser moves 6 (black die), then you move 12",
             "Luigi is out of Jail"} <= set(texts("outcome-movie-jail-free"))
     paid = texts("outcome-movie-jail-paid")
-    assert "Pay the Bank 1 coin and move 7" in paid
+    assert {"Pay the Bank 1 coin", "Bowser moves 2 (black die), then you move 7"} <= set(paid)
     assert "Luigi \u22121  ·  now 26  ·  out of Jail" in paid
     for name in ("outcome-movie-turn", "outcome-movie-doubles", "outcome-movie-piranha"):
         assert not any("Jail" in t or t == "JAIL" for t in texts(name)), name

@@ -134,8 +134,13 @@ async def test_a_celebration_game_to_its_winner(tmp_path: Path) -> None:
         assert after["players"][1]["balance"] == before[luigi] - rent["coins"]
         assert after["players"][2]["balance"] == before[peach] + rent["coins"]
         assert after["mode"]["id"] == "question_block"  # one press, then the default again
-        # Jail: the current player pays the edition's fee.
-        jail = await api.post("/api/jail", {})
+        # Jail: going there ends Luigi's turn ("Your turn is now over"); his fee is his way out.
+        await refused(api, "/api/jail", {}, 400, "Luigi is not in Jail: the jail fee is only "
+                                                 "a way out of it")
+        sent = await api.post("/api/jail", {"player": luigi, "in_jail": True})
+        assert sent["text"] == "Luigi goes to Jail (sent by the banker); Peach's turn"
+        assert (await api.state())["current_player"] == peach
+        jail = await api.post("/api/jail", {"player": luigi})
         assert (jail["from"], jail["amount"]) == (luigi, 5)
         # Luigi is bankrupt to Mario: he is out, skipped and refused.
         move = await api.post("/api/bankruptcy", {"player": luigi, "creditor": mario})
@@ -194,8 +199,11 @@ async def test_the_mario_kart_worked_example_through_the_api(tmp_path: Path) -> 
         await api.post("/api/transfers", {"from": toad, "to": daisy, "amount": 20})  # back
         await refused(api, "/api/bankruptcy", {"player": daisy, "creditor": toad}, 400,
                       "nobody goes bankrupt in Monopoly Gamer: Mario Kart")
-        end = await api.post("/api/end")
-        assert end["ends"] and end["text"] == "The final score: Toad wins!"
+        await refused(api, "/api/end", None, 400, "8 cards are still to play")
+        await refused(api, "/api/end", {"early": "yes"}, 400, "early must be true")
+        end = await api.post("/api/end", {"early": True})  # the house rule, named
+        assert end["ends"] and end["text"] == \
+            "The final score (house rule: ended before the last card): Toad wins!"
         state = await api.state()
         rows = {s["player"]: s for s in state["standings"]}
         assert (rows[toad]["points"], rows[toad]["coins"], rows[toad]["total"]) == (130, 13, 150)
@@ -219,12 +227,18 @@ async def test_a_wiggly_worms_game_to_five_worms(tmp_path: Path) -> None:
             if (await api.state())["current_player"] == ben:
                 break
         assert (await api.state())["current_player"] == ben
-        # Everyone at once (the rules' other mode): time-up passes nothing.
-        assert await api.post("/api/options", {"simultaneous": True}) == {"simultaneous": True}
+        # Everyone at once (the rules' other mode): "When the timer runs out, a different
+        # player slides the lever": the next seat, and the state says who.
+        assert await api.post("/api/options", {"simultaneous": True}) == {
+            "simultaneous": True, "dealt": False}
         await api.post("/api/timer/start", {"seconds": 1})
-        await asyncio.sleep(1.4)
+        for _ in range(300):
+            await asyncio.sleep(0.01)
+            if (await api.state())["current_player"] == cal:
+                break
         await app.table.drain()
-        assert (await api.state())["current_player"] == ben
+        state = await api.state()
+        assert state["current_player"] == cal and state["game"]["simultaneous"]
         for player, found in ((ann, 2), (cal, 4), (ann, 3), (cal, 3)):
             await api.post("/api/worms", {"player": player, "found": found})
         assert [p["worms"] for p in (await api.state())["players"]] == [3, 0, 3]
@@ -280,6 +294,9 @@ async def test_found_in_review_retries_races_and_odd_numbers(tmp_path: Path) -> 
         # A retried jail fee (no player named: the current one) after the turn moved on is
         # answered with the first payment, not refused or charged to the next player.
         key = {**AUTH, "Idempotency-Key": "jail-1"}
+        await api.post("/api/jail", {"player": mario, "in_jail": True})  # Luigi's turn
+        await api.post("/api/next")
+        await api.post("/api/next")  # Mario's again, in Jail
         async with api.session.post(api.base + "/api/jail", headers=key, json={}) as r:
             first = await r.json()
         await api.post("/api/next")

@@ -150,7 +150,21 @@ def test_rolling_out_of_jail_three_tries_then_pay_one_and_move() -> None:
         str(jail.instruction(stay))
     paid = jail.draw(Dice(1, 2), {"tries": 2})
     assert (paid.kind, paid.coins, paid.coin_delta, paid.step) == (Kind.JAIL_PAID, 1, -1, 3)
-    assert str(jail.instruction(paid)) == "Pay the Bank 1 coin and move 3"
+    # "Each time the players roll the dice to move they will use the black die to move Bowser"
+    assert str(jail.instruction(paid)) == \
+        "Pay the Bank 1 coin. Bowser moves 2 (black die), then you move 3"
+    assert str(jail.instruction(free)) == \
+        "Out of Jail with the doubles. Bowser moves 5 (black die), then you move 10"
+    # "Bowser stays on the GO space until all of the players have completed their next turn"
+    waiting = jail.draw(Dice(5, 5), {"tries": 0, "bowser_waits": 1})
+    assert waiting.bowser_waits and str(jail.instruction(waiting)) == \
+        "Out of Jail with the doubles. Bowser waits on GO: you move 10"
+    turn = MOVIE.mode("turn")
+    rolled = turn.draw(Dice(3, 4), {"doubles": 0, "bowser_waits": 1})
+    assert rolled.bowser_waits and str(turn.instruction(rolled)) == \
+        "Bowser waits on GO: you move 7"
+    assert str(turn.instruction(turn.draw(Dice(3, 4), {"doubles": 0}))) == \
+        "Bowser moves 4 (black die), then you move 7"
     assert jail.odds() == {"doubles": Fraction(1, 6), "no_doubles": Fraction(5, 6)}
 
 

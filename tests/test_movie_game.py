@@ -419,7 +419,8 @@ async def test_undoing_doubles_out_of_jail_gives_the_try_back(tmp_path: Path) ->
     faces = Faces()
     async with movie(tmp_path, faces, ("Mario", "Luigi")) as (api, app):
         mario, _luigi = await api.ids()
-        await api.post("/api/jail", {"player": mario, "in_jail": True})
+        await api.post("/api/jail", {"player": mario, "in_jail": True})  # Luigi's turn now
+        await api.post("/api/next")  # Mario's next turn: he rolls for doubles
         free = await roll(api, app, faces, 4, 4)
         assert free["kind"] == "jail_free"
         await api.post("/api/undo")

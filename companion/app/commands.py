@@ -68,13 +68,15 @@ class NewGame(Command[int]):
 @dataclass(frozen=True, slots=True)
 class Transfer(Command[Payment]):
     """``payer`` pays ``payee`` (a player id or ``"bank"``); where the edition caps payments,
-    a player pays what they have."""
+    a player pays what they have. ``sold``: a payer short of coins first sold Property back
+    to the Bank for that face value (one move)."""
 
     action: ClassVar[str] = "transfer"
     payer: object
     payee: object
     amount: object
     note: object = ""
+    sold: object = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +186,17 @@ class Jail(Command[Entry | MoveView]):
 
 
 @dataclass(frozen=True, slots=True)
+class JailRoll(Command[MoveView]):
+    """A player in Jail rolled the table's own die for a 6 (``six``: whether they did):
+    Celebration, Gamer, Mario Kart. A miss ends the turn; the last one is the edition's way
+    out."""
+
+    action: ClassVar[str] = "jail_roll"
+    player: object = CURRENT
+    six: object = None
+
+
+@dataclass(frozen=True, slots=True)
 class Toll(Command[MoveView]):
     """Bowser passed ``players``: each pays the Bank his toll (one move, one undo)."""
 
@@ -285,17 +298,22 @@ class SetWorms(Command[MoveView]):
 
 @dataclass(frozen=True, slots=True)
 class EndGame(Command[MoveView]):
-    """Points games: the final Boss fight / Race is over; the highest score wins."""
+    """Points games: the final Boss fight / Race is over; the highest score wins.
+    ``early``: the house rule of ending before the last card (the rulebook's game ends only
+    with the final fight or race)."""
 
+    early: object = False
     action: ClassVar[str] = "end"
 
 
 @dataclass(frozen=True, slots=True)
-class SetOptions(Command[bool]):
-    """Wiggly Worms: everyone plays at once (time-up does not pass the turn)."""
+class SetOptions(Command[dict[str, bool]]):
+    """Wiggly Worms' variants: everyone plays at once, the worm cards dealt out (None: as it
+    was)."""
 
     action: ClassVar[str] = "options"
-    simultaneous: object
+    simultaneous: object = None
+    dealt: object = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -482,9 +482,10 @@ class TableService:
         current = state.current if state is not None else None
         jail = rules.mode_for_table("jail_roll")
         if current is not None and current.in_jail and jail is not None:
-            return jail, {"tries": current.jail_tries}  # a press rolls for doubles
+            # a press rolls for doubles
+            return jail, {"tries": current.jail_tries, **_waits(state)}
         if default.table == "two_dice" and state is not None:
-            return default, {"doubles": state.doubles}
+            return default, {"doubles": state.doubles, **_waits(state)}
         return default, {}
 
     def _contest_mode(self, rules: Ruleset) -> tuple[Mode, Mapping[str, int]] | None:
@@ -547,7 +548,8 @@ class TableService:
         elif mode.table == "two_dice" and params.get("doubles"):
             text = say("{mode}: doubles {doubles} of {limit}", mode=name,
                        doubles=params["doubles"], limit=mode.fees["doubles_limit"])
-        shown_params = {k: v for k, v in params.items() if k not in ("doubles", "tries")}
+        shown_params = {k: v for k, v in params.items()
+                        if k not in ("doubles", "tries", "bowser_waits")}
         return ModeView(mode.id, mode.name, mode.default and not mode.automatic, shown_params,
                         text, hint)
 
@@ -598,11 +600,13 @@ class TableService:
             self._storage)
 
     def _heard(self, event: Event) -> None:
-        """Time-up passes the turn where the rules say so (not when everyone plays at once)."""
+        """Time-up passes the turn where the rules say so; when everyone plays at once, the
+        lever goes to the next player ("When the timer runs out, a different player slides
+        the lever"): the current player is who slides it."""
         if not isinstance(event, TimerChanged) or event.what != "time_up" or self.closed:
             return
         state = self.state
-        if state is None or state.ended or state.game.simultaneous or self.bank is None:
+        if state is None or state.ended or self.bank is None:
             return
         if self.rules().turn_quote:
             self._background(self.act(c.NextPlayer(), source="timer"))
@@ -697,19 +701,26 @@ async def _done(value: T) -> T:
     return value
 
 
+def _waits(state: TableState) -> dict[str, int]:
+    """The Movie: while Bowser waits on GO a turn's roll does not move him."""
+    return {"bowser_waits": 1} if state.bowser_waits else {}
+
+
 def _bank_operation(bank: Bank, command: Command[Any], source: str,
                     request_id: str | None) -> Any:
     """Carry out a bank command on the writer thread."""
     keyed = {"source": source, "request_id": request_id}
     match command:
-        case c.Transfer(payer=payer, payee=payee, amount=amount, note=note):
-            return bank.transfer(payer, payee, amount, note=note, **keyed)
+        case c.Transfer(payer=payer, payee=payee, amount=amount, note=note, sold=sold):
+            return bank.transfer(payer, payee, amount, note=note, sold=sold, **keyed)
         case c.PassGo(player=player):
             return bank.pass_go(player, **keyed)
         case c.Jail(player=player, in_jail=in_jail):
             if in_jail == c.PAY:
                 return bank.jail(player, **keyed)
             return bank.set_jail(player, in_jail, **keyed)
+        case c.JailRoll(player=player, six=six):
+            return bank.roll_from_jail(player, six, **keyed)
         case c.Toll(players=players):
             return bank.toll(players, **keyed)
         case c.BowserWins():
@@ -740,10 +751,10 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
             return bank.set_points(player, points, cards, **keyed)
         case c.SetWorms(player=player, found=found):
             return bank.set_worms(player, found, **keyed)
-        case c.EndGame():
-            return bank.end_game(**keyed)
-        case c.SetOptions(simultaneous=simultaneous):
-            return bank.set_options(simultaneous=simultaneous)
+        case c.EndGame(early=early):
+            return bank.end_game(early=early, **keyed)
+        case c.SetOptions(simultaneous=simultaneous, dealt=dealt):
+            return bank.set_options(simultaneous=simultaneous, dealt=dealt)
         case c.SetCurrent(player=player):
             return bank.set_current(player, **keyed)
         case c.NextPlayer(after=after):

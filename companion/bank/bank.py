@@ -242,19 +242,34 @@ class Bank(Journal):
                 return "unmatched", target  # the config names someone not in this game
         return "unknown", None
 
-    def set_options(self, *, simultaneous: object, game_id: int | None = None) -> bool:
-        """Wiggly Worms: everyone plays at once (time-up then does not pass the turn)."""
-        if not isinstance(simultaneous, bool):
-            raise Refused(say("simultaneous must be true or false"))
+    def set_options(self, *, simultaneous: object = None, dealt: object = None,
+                    game_id: int | None = None) -> dict[str, bool]:
+        """Wiggly Worms' variants: everyone plays at once (time-up then hands the lever to
+        the next player instead of the turn), and the worm cards dealt out evenly (each
+        player then finds ``deck // players`` worms; only before any worm is found). Left
+        out (None): as it was. Answers both."""
+        for key, value in (("simultaneous", simultaneous), ("dealt", dealt)):
+            if value is not None and not isinstance(value, bool):
+                raise Refused(say("{key} must be true or false", key=key))
         with self.write() as db:
             facts = self.open_facts(game_id)
-            if not facts.rules.at_once_quote:
+            name = Said(facts.rules.name)
+            if simultaneous is not None and not facts.rules.at_once_quote:
                 raise Refused(say("{edition} has no mode where everyone plays at once",
-                                  edition=Said(facts.rules.name)))
-            options = {**facts.options, "simultaneous": simultaneous}
+                                  edition=name))
+            if dealt is not None and not facts.rules.dealt_quote:
+                raise Refused(say("{edition} has no variant where cards are dealt",
+                                  edition=name))
+            if dealt is not None and dealt != bool(facts.options.get("dealt")) and \
+                    any(facts.worms.values()):
+                raise Refused(say("worms have been found already: the cards are dealt (or "
+                                  "not) before the game starts"))
+            options = {**facts.options, **{k: v for k, v in (("simultaneous", simultaneous),
+                                                             ("dealt", dealt)) if v is not None}}
             db.execute("UPDATE games SET options = ? WHERE id = ?",
                        (json.dumps(options), facts.gid))
-        return simultaneous
+        return {"simultaneous": bool(options.get("simultaneous")),
+                "dealt": bool(options.get("dealt"))}
 
     # -- the moves: each kind's module, bound here -----------------------------------------
 
@@ -263,6 +278,7 @@ class Bank(Journal):
     transfer = coins.transfer
     pass_go = coins.pass_go
     set_jail = jail.set_jail
+    roll_from_jail = jail.roll_from_jail
     jail = jail.jail  # after set_jail: the name is the method from here on
     toll = bowser.toll
     bowser_wins = bowser.bowser_wins

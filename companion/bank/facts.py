@@ -42,6 +42,8 @@ class Facts:
     worms: dict[int, int] = field(default_factory=dict)
     jailed: dict[int, int] = field(default_factory=dict)
     """Player in Jail -> the last outcome id when they went in (their tries come after it)."""
+    jailed_by: dict[int, int] = field(default_factory=dict)
+    """Player in Jail -> the move that sent them (their tries with the table's die follow)."""
     ending: sqlite3.Row | None = None
     contests: Contests | None = None
     """Gamer, Mario Kart: the Boss fights or Races so far, and the cards won."""

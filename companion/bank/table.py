@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from companion.bank import contests, pages, phones, turns, undo
 from companion.bank.facts import Facts
-from companion.bank.moves import block
+from companion.bank.moves import block, worms
 from companion.core.editions.scoring import Standing, standings
 from companion.core.ledger import MoveKind
 from companion.core.state import GameView, NextCard, PlayerView, TableState
@@ -52,7 +52,8 @@ def state_of(bank: Journal, game_id: int | None) -> TableState:
     return TableState(
         game=GameView(facts.gid, rules.id, rules.name, rules.default_mode.moves_coins,
                       rules.coins, bool(facts.options.get("simultaneous", False)),
-                      None if rules.worms is None else rules.worms.value),
+                      None if rules.worms is None else worms.worm_target(facts),
+                          bool(facts.options.get("dealt"))),
         players=players,
         current_player=facts.current,
         last_outcome=last[0] if last else None,

@@ -28,9 +28,16 @@ def live_moves(db: sqlite3.Connection, gid: int, kind: MoveKind, after: int = 0,
 
 
 def jail_tries(db: sqlite3.Connection, facts: Facts, player: int) -> int:
-    """Tries at doubles ``player`` made since going to Jail (0 when not in Jail)."""
+    """Tries out of Jail ``player`` made since going in (0 when not in Jail): the block's
+    rolls for doubles (the Movie), or the table's die for a 6 (Celebration, Gamer, Mario
+    Kart), counted the same way."""
+    if player not in facts.jailed:
+        return 0
+    if facts.rules.jail_rolls is not None:
+        return len(live_moves(db, facts.gid, MoveKind.JAIL_TRY, facts.jailed_by[player],
+                              player, limit=facts.rules.jail_rolls.tries))
     mode = facts.rules.mode_for_table("jail_roll")
-    if player not in facts.jailed or mode is None:
+    if mode is None:
         return 0
     return int(db.execute(
         "SELECT COUNT(*) FROM outcomes INDEXED BY outcomes_by_game WHERE game_id = ? AND"
@@ -62,10 +69,12 @@ def doubles(db: sqlite3.Connection, facts: Facts) -> int:
 def turn_passes(db: sqlite3.Connection, gid: int, limit: int,
                 after: int = 0) -> list[sqlite3.Row]:
     """The latest ``limit`` times the turn passed after move ``after``, newest first: a
-    turn move (Next, a tile, a card, time-up) or going to Jail ("Your turn then ends")."""
+    turn move (Next, a tile, a card, time-up), going to Jail ("Your turn then ends") or a
+    missed roll from Jail ("If you fail to roll a 6, your turn ends")."""
     turns = live_moves(db, gid, MoveKind.TURN, after=after, limit=limit)
     floor = turns[-1]["id"] if len(turns) == limit else after
-    jails = [r for r in live_moves(db, gid, MoveKind.JAILED, after=floor, limit=2**31)
+    jails = [r for kind in (MoveKind.JAILED, MoveKind.JAIL_TRY)
+             for r in live_moves(db, gid, kind, after=floor, limit=2**31)
              if json.loads(r["data"]).get("current_after") is not None]
     return sorted(turns + jails, key=lambda r: r["id"], reverse=True)[:limit]
 

@@ -49,6 +49,8 @@ class EntryKind(StrEnum):
     SCOOP = "scoop"
     ABILITY = "ability"
     CONTEST = "contest"
+    SALE = "sale"
+    """Property sold back to the Bank at its face value (typed) to pay a debt."""
 
 
 class MoveKind(StrEnum):
@@ -80,10 +82,13 @@ class MoveKind(StrEnum):
     """A Power-up or Super Star ability: its drops, steals, collects and scoops, one move."""
     CONTEST = "contest"
     """A step of a Boss fight or a Race (``data``: action, contest, player, roll)."""
+    JAIL_TRY = "jail_try"
+    """A roll of the table's own die for a 6 from Jail (``data``: player, six, try, out)."""
 
 
 REDOABLE = (MoveKind.TRANSFER, MoveKind.PASS_GO, MoveKind.JAIL, MoveKind.BLOCK, MoveKind.TURN,
-            MoveKind.JAILED, MoveKind.TOLL, MoveKind.DROP, MoveKind.SCOOP, MoveKind.ABILITY)
+            MoveKind.JAILED, MoveKind.TOLL, MoveKind.DROP, MoveKind.SCOOP, MoveKind.ABILITY,
+            MoveKind.JAIL_TRY)
 """What Redo brings back right after its undo: coins and turns. A bankruptcy, points, worms or
 the end are declared again instead (they were judged on the table as it was)."""
 
@@ -328,6 +333,8 @@ class Payment:
     entry: Entry | None
     asked: int
     message: str | Said = ""
+    sold: int = 0
+    """Coins the Bank paid first for Property the payer sold back to it."""
 
     @property
     def moved(self) -> int:
@@ -339,7 +346,7 @@ class Payment:
 
     def to_json(self) -> dict[str, Any]:
         base = self.entry.to_json() if self.entry is not None else {"id": None, "amount": 0}
-        return {**base, "asked": self.asked, "capped": self.capped,
+        return {**base, "asked": self.asked, "capped": self.capped, "sold": self.sold,
                 **texts(message=self.message)}
 
 

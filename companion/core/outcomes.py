@@ -82,6 +82,9 @@ class Outcome:
     mode: str = "question_block"
     step: int = 0
     """Which one in a row it is: the doubles of this turn, the try out of Jail (1, 2, 3)."""
+    bowser_waits: bool = False
+    """The Movie: Bowser waits on GO ("until all of the players have completed their next
+    turn"), so this roll's black die does not move him."""
 
     @property
     def label(self) -> str:
@@ -134,6 +137,8 @@ class Outcome:
                         doubles=self.doubles)
         if self.step:
             data["step"] = self.step
+        if self.bowser_waits:
+            data["bowser_waits"] = True
         return data
 
 

@@ -33,12 +33,15 @@ class GameView:
     simultaneous: bool = False
     """Wiggly Worms: everyone plays at once (time-up does not pass the turn)."""
     worms: int | None = None
-    """Wiggly Worms: the worms each player has to find (the ruleset's number)."""
+    """Wiggly Worms: the worms each player has to find (the ruleset's number, or their share
+    of the deck when the cards were dealt)."""
+    dealt: bool = False
+    """Wiggly Worms: the worm cards were shuffled and dealt out."""
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "edition": self.edition, "name": self.name,
                 "question_block": self.question_block, "bank": self.bank,
-                "simultaneous": self.simultaneous, "worms": self.worms}
+                "simultaneous": self.simultaneous, "worms": self.worms, "dealt": self.dealt}
 
 
 @dataclass(frozen=True, slots=True)

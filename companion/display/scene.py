@@ -477,6 +477,8 @@ class DisplayModel:
         if state is None:
             return tr.gettext("Question Block")
         current = state.current
+        if current and state.game.simultaneous:  # everyone plays; one slides the lever
+            return tr.gettext("{name} slides the lever").format(name=current.name)
         if current:
             return tr.gettext("{name}'s turn").format(name=current.name)
         return tr.gettext(state.game.name)

@@ -71,7 +71,9 @@ class Announcer:
             current = event.state.current
             if event.action in TURNS and current is not None and (
                     before is None or before.current_player != current.id):
-                self._say_after(0.0, turn_line(self.words, current.name), interrupt=False)
+                self._say_after(0.0, turn_line(self.words, current.name,
+                                               lever=event.state.game.simultaneous),
+                                interrupt=False)
         elif isinstance(event, TimerChanged):
             self._timer_changed(event)
 
@@ -153,7 +155,7 @@ class Announcer:
         likely = self.likely()
         lines: list[str] = []
         for name in names:
-            lines.append(turn_line(t, name))
+            lines.append(turn_line(t, name, lever=bool(state.game.simultaneous)))
             for outcome in likely:
                 said = outcome_line(t, outcome, name)
                 if said is not None:

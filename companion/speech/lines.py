@@ -39,8 +39,10 @@ def outcome_line(t: Translator, outcome: Outcome, name: str | None) -> str | Non
     return None
 
 
-def turn_line(t: Translator, name: str) -> str:
-    """"Mario's turn"."""
+def turn_line(t: Translator, name: str, *, lever: bool = False) -> str:
+    """"Mario's turn"; ``lever``: everyone plays at once, and Mario slides the lever next."""
+    if lever:
+        return t.gettext("{name} slides the lever").format(name=name)
     return t.gettext("{name}'s turn").format(name=name)
 
 

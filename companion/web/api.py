@@ -214,9 +214,9 @@ async def post_press(request: web.Request) -> web.Response:
 
 async def post_transfer(request: web.Request) -> web.Response:
     data = await _body(request)
-    _only(data, "from", "to", "amount", "note")
+    _only(data, "from", "to", "amount", "note", "sold")
     paid = await _act(request, c.Transfer(data.get("from"), data.get("to"), data.get("amount"),
-                                          data.get("note", "")), keyed=True)
+                                          data.get("note", ""), data.get("sold")), keyed=True)
     return web.json_response(paid.to_json(), status=201 if paid.entry is not None else 200)
 
 
@@ -262,6 +262,16 @@ async def post_jail(request: web.Request) -> web.Response:
     result = await _act(request, c.Jail(data.get("player"), data.get("in_jail", c.PAY)),
                         keyed=True)
     return web.json_response(result.to_json(), status=201)
+
+
+async def post_jail_roll(request: web.Request) -> web.Response:
+    """``{"player": id, "six": true | false}``: a player in Jail rolled the table's die for a
+    6, or missed (Celebration, Gamer, Mario Kart; the Movie's block rolls for doubles)."""
+    data = await _body(request)
+    _only(data, "player", "six")
+    _required(data, "six")
+    move = await _act(request, c.JailRoll(data.get("player"), data["six"]), keyed=True)
+    return web.json_response(move.to_json(), status=201)
 
 
 async def post_toll(request: web.Request) -> web.Response:
@@ -380,16 +390,19 @@ async def post_worms(request: web.Request) -> web.Response:
 
 
 async def post_end(request: web.Request) -> web.Response:
-    _only(await _body(request))
-    move = await _act(request, c.EndGame(), keyed=True)
+    data = await _body(request)
+    _only(data, "early")
+    move = await _act(request, c.EndGame(data.get("early", False)), keyed=True)
     return web.json_response(move.to_json(), status=201)
 
 
 async def post_options(request: web.Request) -> web.Response:
     data = await _body(request)
-    _only(data, "simultaneous")
-    at_once = await _act(request, c.SetOptions(data.get("simultaneous")))
-    return web.json_response({"simultaneous": at_once})
+    _only(data, "simultaneous", "dealt")
+    if not data:
+        raise Refused(say("give simultaneous or dealt (true or false)"))
+    options = await _act(request, c.SetOptions(data.get("simultaneous"), data.get("dealt")))
+    return web.json_response(options)
 
 
 async def post_mode(request: web.Request) -> web.Response:
@@ -683,6 +696,7 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
     app.router.add_get("/api/i18n/{code}", get_i18n)
     app.router.add_post("/api/mode", post_mode)
     app.router.add_post("/api/jail", post_jail)
+    app.router.add_post("/api/jail/roll", post_jail_roll)
     app.router.add_post("/api/toll", post_toll)
     app.router.add_post("/api/battle", post_battle)
     app.router.add_post("/api/bowser-wins", post_bowser_wins)

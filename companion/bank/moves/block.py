@@ -40,9 +40,10 @@ CURRENT = Current()
 
 
 def _outcome(row: sqlite3.Row) -> Outcome:
-    step = json.loads(row["params"]).get("step", 0)
+    params = json.loads(row["params"])
     return Outcome(Kind(row["kind"]), coins=row["coins"], rolls=tuple(json.loads(row["rolls"])),
-                   mode=row["mode"], step=step)
+                   mode=row["mode"], step=params.get("step", 0),
+                   bowser_waits=bool(params.get("bowser_waits")))
 
 
 def record_outcome(bank: Journal, outcome: Outcome, *, params: Mapping[str, int] | None = None,
@@ -84,7 +85,9 @@ def record_outcome(bank: Journal, outcome: Outcome, *, params: Mapping[str, int]
                      or clean.get("owner", who) not in facts.active
                      or clean.get("teammate") not in (None, *facts.active)):
             who = None  # kept for the banker to give to someone (or to see)
-        kept = {**clean, "step": outcome.step} if outcome.step else clean
+        kept = {**clean, "step": outcome.step} if outcome.step else dict(clean)
+        if outcome.bowser_waits:
+            kept["bowser_waits"] = 1
         when = bank.clock() if at is None else at
         outcome_id = db.execute(
             "INSERT INTO outcomes (game_id, at, mode, kind, coins, rolls, params, source,"
@@ -149,13 +152,8 @@ def apply(bank: Journal, db: sqlite3.Connection, facts: Facts, outcome_id: int, 
     if contest.is_roll(outcome):
         contest.rolled(bank, db, facts, outcome_id, outcome, player, source)
     elif change is not None and (player in facts.jailed) != change:
-        passes: dict[str, Any] = {}
-        if change and player == facts.current and len(facts.active) > 1:
-            # "Your turn then ends": the turn passes with the move (one undo for both).
-            after = next_seat(facts, player)
-            passes = {"current_before": player, "current_after": after}
-            db.execute("UPDATE games SET current_player = ? WHERE id = ?",
-                       (after, facts.gid))
+        # "Your turn then ends": the turn passes with the move (one undo for both).
+        passes = turn.ends(db, facts, player) if change else {}
         move = jail.jailed(bank, db, facts, player, change, JAIL_WHY[outcome.kind], source,
                            None, {"outcome": outcome_id, **passes})
         for payer, payee, amount in movements:

@@ -12,6 +12,7 @@ from companion.bank.facts import Facts, or_current
 from companion.bank.kinds import Move
 from companion.core.ledger import (
     BANK,
+    MAX_AMOUNT,
     Entry,
     EntryKind,
     MoveKind,
@@ -22,7 +23,7 @@ from companion.core.ledger import (
     check_source,
 )
 from companion.core.state import MoveView
-from companion.exc import Refused
+from companion.exc import Refused, shown
 from companion.i18n.said import Said, say, say_n, stored, texts
 
 if TYPE_CHECKING:
@@ -32,12 +33,14 @@ if TYPE_CHECKING:
 def pay(bank: Journal, db: sqlite3.Connection, facts: Facts, move_kind: MoveKind,
         entry_kind: EntryKind, payer: Party, payee: Party, amount: int, *, note: str,
         source: str, request_id: str | None, data: Mapping[str, Any],
-        outcome_id: int | None = None, subject: int | None = None) -> Payment:
+        outcome_id: int | None = None, subject: int | None = None,
+        sold: int = 0) -> Payment:
     """Move ``amount`` (or, where payments are capped, what the payer has); ``subject`` is
-    the player the move is about (default: the payer)."""
+    the player the move is about (default: the payer). ``sold``: the payer first sold
+    Property back to the Bank for that much, in the same move."""
     moved = amount
     if payer != BANK:
-        balance = bank.money(facts.gid)[payer]  # type: ignore[index]
+        balance = bank.money(facts.gid)[payer] + sold  # type: ignore[index]
         moved = facts.rules.payable(amount, balance)
     who = facts.name(payer)
     message: str | Said = ""
@@ -54,31 +57,41 @@ def pay(bank: Journal, db: sqlite3.Connection, facts: Facts, move_kind: MoveKind
                          data={**data, "asked": amount, **texts(message=message)},
                          note=note,
                          source=source, request_id=request_id)
+    if sold:
+        bank.add_entry(db, facts.gid, move, BANK, payer, sold, EntryKind.SALE,
+                       "Property sold back to the Bank", source)
     if moved == 0:
-        return Payment(None, amount, message)
+        return Payment(None, amount, message, sold)
     entry = bank.add_entry(db, facts.gid, move, payer, payee, moved, entry_kind, note,
                            source, outcome_id=outcome_id)
-    return Payment(entry, amount, message)
+    return Payment(entry, amount, message, sold)
 
 
 def replayed_payment(bank: Journal, row: sqlite3.Row) -> Payment:
-    entries = bank.move_entries(row["id"])
+    entries = [e for e in bank.move_entries(row["id"]) if e.kind is not EntryKind.SALE]
     data = json.loads(row["data"])
-    return Payment(entries[0] if entries else None, data["asked"], stored(data, "message"))
+    return Payment(entries[0] if entries else None, data["asked"], stored(data, "message"),
+                   data.get("sold", 0))
 
 
 def transfer(bank: Journal, payer: object, payee: object, amount: object, *, note: object = "",
-             source: str = "", request_id: str | None = None,
+             sold: object = None, source: str = "", request_id: str | None = None,
              game_id: int | None = None) -> Payment:
     """Move coins between a player and the bank or another player. Where the edition caps
     payments, a player pays what they have ("Hang in there!").
+
+    ``sold``: a payer who has too few coins first sells Property back to the Bank for its
+    face value, typed by the table ("If you do not have enough Coins, you must sell Property
+    you own back to the Bank for face value ... Then drop or give any Coins you still owe"):
+    the Bank pays them that, and they pay, in one move.
 
     ``request_id`` makes a retried request harmless: the same id returns the first one.
     """
     source = check_source(source)
     with bank.write() as db:
         replay = bank.replay(request_id, MoveKind.TRANSFER, game_id, payer=payer,
-                             payee=payee, asked=amount, note=note)
+                             payee=payee, asked=amount, note=note,
+                             **({} if sold is None else {"sold": sold}))
         if replay is not None:
             return replayed_payment(bank, replay)
         facts = bank.open_facts(game_id)
@@ -91,9 +104,27 @@ def transfer(bank: Journal, payer: object, payee: object, amount: object, *, not
                           say("a player cannot pay themselves"))
         n = check_amount(amount)
         text = check_note(note)
+        sale = 0 if sold is None else _check_sold(bank, facts, a, n, sold)
         return pay(bank, db, facts, MoveKind.TRANSFER, EntryKind.TRANSFER, a, b, n,
-                   note=text, source=source, request_id=request_id,
-                   data={"payer": payer, "payee": payee, "note": text})
+                   note=text, source=source, request_id=request_id, sold=sale,
+                   data={"payer": payer, "payee": payee, "note": text,
+                         **({"sold": sale} if sale else {})})
+
+
+def _check_sold(bank: Journal, facts: Facts, payer: Party, amount: int, sold: object) -> int:
+    """What a payer sold back to the Bank to pay ``amount``: a whole number of coins, only
+    from a player who has too few."""
+    if not isinstance(sold, int) or isinstance(sold, bool) or not 1 <= sold <= MAX_AMOUNT:
+        raise Refused(say("sold must be the face value of the Property sold back to the Bank, "
+                          "1 to {most} coins, got {value}", most=MAX_AMOUNT, value=shown(sold)))
+    if payer == BANK:
+        raise Refused(say("sold is for a player who sells Property to pay, not the Bank"))
+    has = bank.money(facts.gid)[int(payer)]
+    if has >= amount:
+        raise Refused(say_n("{name} has {n} coin, enough to pay {amount}: nothing to sell",
+                            "{name} has {n} coins, enough to pay {amount}: nothing to sell",
+                            has, name=facts.name(payer), amount=amount))
+    return sold
 
 
 def pass_go(bank: Journal, player: object = None, *, source: str = "",
@@ -124,10 +155,20 @@ def _opening_text(move: MoveView, facts: Facts) -> str | Said:
 
 def _transfer_text(move: MoveView, facts: Facts) -> str | Said:
     data = move.data
-    if not move.entries:
+    paid = [e for e in move.entries if e.kind is not EntryKind.SALE]
+    if data.get("sold"):
+        then = _paid_text(move, paid[0], facts) if paid else \
+            (stored(data, "message") or say("no coins moved"))
+        return say("{name} sells Property back to the Bank for {sold}, then: {then}",
+                   name=facts.name(data.get("payer")), sold=data["sold"], then=then)
+    if not paid:
         found = stored(data, "message") or move.note
         return found if found else say("no coins moved")
-    e = move.entries[0]
+    return _paid_text(move, paid[0], facts)
+
+
+def _paid_text(move: MoveView, e: Entry, facts: Facts) -> str | Said:
+    data = move.data
     payer, payee = facts.name(e.payer), facts.name(e.payee)
     text: str | Said
     if data.get("asked", e.amount) > e.amount:

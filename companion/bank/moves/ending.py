@@ -13,7 +13,7 @@ from companion.core.editions.scoring import standings, winners
 from companion.core.ledger import MoveKind, check_source
 from companion.core.state import MoveView
 from companion.exc import Refused
-from companion.i18n.said import Said, say
+from companion.i18n.said import Said, say, say_n
 
 if TYPE_CHECKING:
     from companion.bank.journal import Journal
@@ -26,10 +26,15 @@ def record(bank: Journal, facts: Facts, money: Mapping[int, int],
     return {"winners": list(winning), "standings": [s.to_json() for s in table]}
 
 
-def end_game(bank: Journal, *, source: str = "", request_id: str | None = None,
-             game_id: int | None = None) -> MoveView:
-    """The banker says the final Boss fight / Race is over: the game ends and the highest
-    score wins. Other editions end by their own rule, not by decree."""
+def end_game(bank: Journal, *, early: object = False, source: str = "",
+             request_id: str | None = None, game_id: int | None = None) -> MoveView:
+    """Points games end with the final Boss fight or Race ("The game ends immediately when
+    the final Boss Fight is over" / "... final Race is over"): closing it ends the game by
+    itself. Ending sooner, while cards remain, is a house rule the table names (``early``):
+    the highest score then wins. Other editions end by their own rule, not by decree."""
+    if not isinstance(early, bool):
+        raise Refused(say("early must be true (the house rule: end before the last card) or "
+                          "false"))
     source = check_source(source)
     with bank.write() as db:
         replay = bank.replay(request_id, MoveKind.END, game_id)
@@ -44,8 +49,21 @@ def end_game(bank: Journal, *, source: str = "", request_id: str | None = None,
                                      "bankrupt, not when the banker says so", edition=name),
                 End.WORMS: say("{edition} ends when a player has found all their worms, "
                                "not when the banker says so", edition=name)}[rules.end])
+        found = facts.contests
+        left = 0 if found is None else len(found.cards) - found.drawn + \
+            (found.current is not None)
+        if left and not early:
+            raise Refused(say_n("{edition} ends when its final {card} card has been played, "
+                                "and {n} card is still to play: play it, or end now by the "
+                                "house rule (early)",
+                                "{edition} ends when its final {card} card has been played, "
+                                "and {n} cards are still to play: play them, or end now by "
+                                "the house rule (early)", left, edition=Said(rules.name),
+                                card=Said(found.deck.card) if found else ""))
         money = bank.money(facts.gid)
         data = record(bank, facts, money, winners(rules, facts.seats(money)))
+        if left:
+            data["early"] = left  # the house rule, and how many cards were left
         move = bank.add_move(db, facts.gid, MoveKind.END, data=data,
                              note="final score", source=source, ends=True,
                              request_id=request_id)
@@ -53,6 +71,8 @@ def end_game(bank: Journal, *, source: str = "", request_id: str | None = None,
 
 
 def _end_text(move: MoveView, facts: Facts) -> str | Said:
+    if move.data.get("early"):
+        return say("The final score (house rule: ended before the last card)")
     return say("The final score")
 
 

@@ -8,10 +8,11 @@ import sqlite3
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from companion.bank import turns
 from companion.bank.facts import Facts, or_current
 from companion.bank.kinds import Move
 from companion.bank.moves import coins, turn
-from companion.core.editions.ruleset import Debt
+from companion.core.editions.ruleset import Debt, JailLast
 from companion.core.ledger import BANK, Entry, EntryKind, MoveKind, check_source
 from companion.core.state import MoveView
 from companion.exc import Refused
@@ -36,6 +37,10 @@ def jail(bank: Journal, player: object = None, *, source: str = "", request_id: 
         if fee is None:
             raise Refused(say("{edition} has no Jail", edition=Said(facts.rules.name)))
         pid = bank.in_game(facts, or_current(facts, player))
+        if pid not in facts.jailed:  # the fee is a way out, nothing else
+            raise Refused(say("{name} is not in Jail: the jail fee is only a way out of it "
+                              "(send them to Jail first if they are there)",
+                              name=facts.name(pid)))
         balance = bank.money(facts.gid)[pid]
         if facts.rules.debt is Debt.CAPPED and balance < fee.value:
             raise Refused(say_n("{name} has {n} coin and can't pay the jail fee of {fee}: "
@@ -43,10 +48,9 @@ def jail(bank: Journal, player: object = None, *, source: str = "", request_id: 
                                 "{name} has {n} coins and can't pay the jail fee of {fee}: "
                                 "roll for a 6 instead",
                                 balance, name=facts.name(pid), fee=fee.value))
-        frees = pid in facts.jailed
         paid = coins.pay(bank, db, facts, MoveKind.JAIL, EntryKind.JAIL, pid, BANK, fee.value,
                          note="jail fee", source=source, request_id=request_id,
-                         data={"player": player, "frees": frees})
+                         data={"player": player, "frees": True})
         assert paid.entry is not None
         return paid.entry
 
@@ -55,7 +59,10 @@ def set_jail(bank: Journal, player: object, in_jail: object, *, source: str = ""
              request_id: str | None = None, game_id: int | None = None) -> MoveView:
     """The banker sends a player to Jail (a Go to Jail space, a card) or lets them out
     without the fee (a Get Out of Jail Free card). A player in Jail pays no toll, can't
-    battle, and presses to roll for doubles where the edition has that mode."""
+    battle, and presses to roll for doubles where the edition has that mode.
+
+    Sending the current player ends their turn, in the same move (one undo for both): "Your
+    turn then ends." / "Your turn is now over." / "Your turn is over." """
     source = check_source(source)
     with bank.write() as db:
         replay = bank.replay(request_id, MoveKind.JAILED, game_id, player=player,
@@ -72,8 +79,51 @@ def set_jail(bank: Journal, player: object, in_jail: object, *, source: str = ""
             raise Refused(say("{name} is already in Jail", name=facts.name(pid)) if in_jail
                           else say("{name} is not in Jail", name=facts.name(pid)))
         why = "sent by the banker" if in_jail else "let out by the banker"
-        move = jailed(bank, db, facts, pid, in_jail, why, source, request_id,
-                      {"player": player})
+        data: dict[str, Any] = {"player": player}
+        if in_jail:
+            data.update(turn.ends(db, facts, pid))
+        move = jailed(bank, db, facts, pid, in_jail, why, source, request_id, data)
+        return bank.move_view(move, facts)
+
+
+def roll_from_jail(bank: Journal, player: object, six: object, *, source: str = "",
+                   request_id: str | None = None, game_id: int | None = None) -> MoveView:
+    """``player`` in Jail rolled the table's own die for a 6 (Celebration, Gamer, Mario Kart):
+    a 6 frees them and they move with it; a miss ends their turn; the last miss is the
+    edition's way out (:class:`~companion.core.editions.ruleset.JailRolls`). One move, with
+    its fee and the turn it passes."""
+    source = check_source(source)
+    with bank.write() as db:
+        replay = bank.replay(request_id, MoveKind.JAIL_TRY, game_id, player=player, six=six)
+        if replay is not None:
+            return bank.move_view(replay["id"])
+        facts = bank.open_facts(game_id)
+        rolls = facts.rules.jail_rolls
+        if rolls is None:
+            raise Refused(say("{edition} has no Jail", edition=Said(facts.rules.name))
+                          if facts.rules.jail_fee is None else
+                          say("in {edition} the block rolls for doubles from Jail: press it",
+                              edition=Said(facts.rules.name)))
+        if not isinstance(six, bool):
+            raise Refused(say("six must be true (rolled a 6) or false (missed)"))
+        pid = bank.in_game(facts, or_current(facts, player))
+        if pid not in facts.jailed:
+            raise Refused(say("{name} is not in Jail", name=facts.name(pid)))
+        tried = turns.jail_tries(db, facts, pid) + 1
+        last = not six and tried >= rolls.tries
+        data: dict[str, Any] = {"player": player, "six": six, "try": tried, "tries": rolls.tries,
+                                "out": six or last, "last": rolls.last.value if last else None}
+        if not six and not (last and rolls.last is JailLast.PAY):
+            data.update(turn.ends(db, facts, pid))  # "If you fail to roll a 6, your turn ends"
+        move = bank.add_move(db, facts.gid, MoveKind.JAIL_TRY, player=pid, data=data,
+                             note=f"try {tried} of {rolls.tries}", source=source,
+                             request_id=request_id)
+        fee = facts.rules.jail_fee
+        if last and rolls.last is JailLast.PAY and fee is not None:  # "pay 5 coins and use
+            owed = facts.rules.payable(fee.value, bank.money(facts.gid)[pid])  # your last roll"
+            if owed:
+                bank.add_entry(db, facts.gid, move, pid, BANK, owed, EntryKind.JAIL,
+                               "jail fee", source)
         return bank.move_view(move, facts)
 
 
@@ -122,18 +172,29 @@ def _jailed_text(move: MoveView, facts: Facts) -> Said:
 
 
 def _read_jailed(db: sqlite3.Connection, facts: Facts) -> None:
-    """Who is in Jail: each player's latest move into or out of it (a fee paid in Jail frees,
-    one paid outside leaves them out). Only each player's latest is read (SQLite walks the
-    rest in C): a game of many trips to Jail reads no more in Python than a game of one."""
+    """Who is in Jail: each player's latest move into or out of it (a fee paid frees; a roll
+    for a 6 frees when it says so), and the move that sent them. Only each player's latest
+    two are read (SQLite walks the rest in C): a game of many trips to Jail reads no more in
+    Python than a game of one."""
+    live = "NOT EXISTS (SELECT 1 FROM moves u WHERE u.undoes = m.id)"
     for row in db.execute(
-            "SELECT player_id, kind, data FROM moves WHERE id IN (SELECT MAX(id) FROM moves"
-            " m INDEXED BY moves_by_kind WHERE game_id = ? AND kind IN (?, ?) AND NOT EXISTS"
-            " (SELECT 1 FROM moves u WHERE u.undoes = m.id) GROUP BY player_id)",
-            (facts.gid, MoveKind.JAILED.value, MoveKind.JAIL.value)):
-        if row["kind"] == MoveKind.JAILED.value:
-            data = json.loads(row["data"])
-            if data["in"]:
-                facts.jailed[row["player_id"]] = data.get("mark", 0)
+            "SELECT id, player_id, kind, data FROM moves WHERE id IN (SELECT MAX(id) FROM"
+            " moves m INDEXED BY moves_by_kind WHERE game_id = ? AND kind IN (?, ?, ?) AND"
+            f" {live} GROUP BY player_id)",
+            (facts.gid, MoveKind.JAILED.value, MoveKind.JAIL.value, MoveKind.JAIL_TRY.value)):
+        data = json.loads(row["data"])
+        if row["kind"] == MoveKind.JAIL.value or data.get("out") or data.get("in") is False:
+            continue
+        sent = row["id"]
+        if row["kind"] == MoveKind.JAIL_TRY.value:  # still in after a miss: who sent them
+            sent = db.execute(f"SELECT id, data FROM moves m INDEXED BY moves_by_kind WHERE"
+                              f" game_id = ? AND kind = ? AND player_id = ? AND id < ? AND"
+                              f" {live} ORDER BY id DESC LIMIT 1",
+                              (facts.gid, MoveKind.JAILED.value, row["player_id"], row["id"])
+                              ).fetchone()
+            data, sent = json.loads(sent["data"]), sent["id"]
+        facts.jailed[row["player_id"]] = data.get("mark", 0)
+        facts.jailed_by[row["player_id"]] = sent
 
 
 def unassign(db: sqlite3.Connection, gid: int, data: Mapping[str, Any]) -> None:
@@ -157,6 +218,33 @@ def _jailed_redone(db: sqlite3.Connection, facts: Facts, target: MoveView,
                    (target.player_id, data["outcome"]))
 
 
+def _try_text(move: MoveView, facts: Facts) -> Said:
+    """"Luigi rolled a 6: out of Jail (try 2 of 3)", "Luigi missed a 6 (try 1 of 3): stays in
+    Jail; Peach's turn"."""
+    data, who = move.data, facts.name(move.player_id)
+    n, of = data.get("try", 1), data.get("tries", 1)
+    after = data.get("current_after")
+    if data.get("six"):
+        return say("{name} rolled a 6: out of Jail (try {n} of {tries})", name=who, n=n,
+                   tries=of)
+    if data.get("last") == JailLast.PAY.value:
+        return say("{name} missed a 6 (try {n} of {tries}): pays {coins} and moves out of Jail",
+                   name=who, n=n, tries=of, coins=sum(e.amount for e in move.entries))
+    if data.get("last") == JailLast.FREE.value:
+        if after is None:
+            return say("{name} missed a 6 (try {n} of {tries}): leaves Jail for free and moves "
+                       "next turn", name=who, n=n, tries=of)
+        return say("{name} missed a 6 (try {n} of {tries}): leaves Jail for free and moves "
+                   "next turn; {next}'s turn", name=who, n=n, tries=of, next=facts.name(after))
+    if after is None:
+        return say("{name} missed a 6 (try {n} of {tries}): stays in Jail", name=who, n=n,
+                   tries=of)
+    return say("{name} missed a 6 (try {n} of {tries}): stays in Jail; {next}'s turn", name=who,
+               n=n, tries=of, next=facts.name(after))
+
+
 MOVES = (Move(MoveKind.JAIL, _fee_text),
+         Move(MoveKind.JAIL_TRY, _try_text, undone=turn.give_back,
+              redone=lambda db, facts, target, data: turn.pass_again(db, facts, data)),
          Move(MoveKind.JAILED, _jailed_text, read=_read_jailed, undone=_jailed_undone,
               redone=_jailed_redone))

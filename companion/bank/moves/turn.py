@@ -86,6 +86,18 @@ def _turn_undone(db: sqlite3.Connection, gid: int, data: Mapping[str, Any]) -> N
     db.execute("UPDATE games SET current_player = ? WHERE id = ?", (data["from"], gid))
 
 
+def ends(db: sqlite3.Connection, facts: Facts, player: int) -> dict[str, Any]:
+    """``player``'s turn ends with the move being written (going to Jail, a missed roll from
+    it): the next seat still in is current, and the move keeps ``current_before`` and
+    ``current_after`` so that its undo gives the turn back. Nothing when it is not their
+    turn, or nobody else is left."""
+    if player != facts.current or len(facts.active) < 2:
+        return {}
+    after = next_seat(facts, player)
+    db.execute("UPDATE games SET current_player = ? WHERE id = ?", (after, facts.gid))
+    return {"current_before": player, "current_after": after}
+
+
 def give_back(db: sqlite3.Connection, gid: int, data: Mapping[str, Any]) -> None:
     """Undo of a move that passed the turn with it (``current_before``, ``current_after``):
     the turn goes back, unless it has moved on since."""

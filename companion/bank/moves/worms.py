@@ -29,20 +29,26 @@ def set_worms(bank: Journal, player: object, found: object, *, source: str = "",
         if replay is not None:
             return bank.move_view(replay["id"])
         facts = bank.open_facts(game_id)
-        target = facts.rules.worms
-        if target is None:
+        if facts.rules.worms is None:
             raise Refused(say("{edition} has no worms to find", edition=Said(facts.rules.name)))
+        target = worm_target(facts)
         pid = bank.in_game(facts, player)
-        n = check_count(found, "found", target.value)
+        n = check_count(found, "found", target)
         facts.worms[pid] = n
         data: dict[str, Any] = {"player": player, "found": n}
-        ends = n == target.value
+        ends = n == target
         if ends:
             data.update(ending.record(bank, facts, bank.money(facts.gid), [pid]))
         move = bank.add_move(db, facts.gid, MoveKind.WORMS, player=pid, data=data,
-                             note=f"{n} of {target.value} worms", source=source,
+                             note=f"{n} of {target} worms", source=source,
                              ends=ends, request_id=request_id)
         return bank.move_view(move)
+
+
+def worm_target(facts: Facts) -> int:
+    """The worms each player of this game has to find: their colour's cards, or their share
+    of the deck when the cards were dealt."""
+    return facts.rules.worm_target(len(facts.players), bool(facts.options.get("dealt")))
 
 
 def _worms_text(move: MoveView, facts: Facts) -> str | Said:

@@ -18,7 +18,17 @@ from typing import Any
 from companion.core.editions.contests import ContestKind, Deck
 from companion.core.editions.modes import NUMBERS, TABLES, Mode
 from companion.core.editions.powers import Ability, Boost, Character, Effect, Powers, Targets
-from companion.core.editions.ruleset import Board, Debt, End, Reason, Rule, Ruleset, Scoring
+from companion.core.editions.ruleset import (
+    Board,
+    Debt,
+    End,
+    JailLast,
+    JailRolls,
+    Reason,
+    Rule,
+    Ruleset,
+    Scoring,
+)
 from companion.core.ledger import MAX_NOTE
 from companion.exc import Refused, RulesetError, shown
 from companion.i18n.said import joined, say
@@ -183,7 +193,7 @@ def parse(data: dict[str, Any], origin: str, *, house: bool = False) -> Ruleset:
     debt_reader.done()
 
     go = _amount(top.table("go"), "coins")
-    jail = _amount(top.table("jail"), "fee")
+    jail, jail_rolls = _jail(top.table("jail"))
     toll = _amount(top.table("toll"), "coins")
     bowser_reader = top.table("bowser_wins")
     bowser_wins: tuple[str, ...] = ()
@@ -206,9 +216,13 @@ def parse(data: dict[str, Any], origin: str, *, house: bool = False) -> Ruleset:
 
     scoring = _scoring(top.table("scoring"), origin)
     worms_reader = top.table("worms")
-    worms = None
+    worms = deck = None
+    dealt: tuple[str, ...] = ()
     if worms_reader is not None:
         worms = Rule(worms_reader.count("cards", 1, 20), worms_reader.lines("quote"))
+        if "deck" in worms_reader.data:
+            deck = Rule(worms_reader.count("deck", 1, 100), worms_reader.lines("deck_quote"))
+            dealt = worms_reader.lines("dealt_quote")
         worms_reader.done()
     turn_quote: tuple[str, ...] = ()
     at_once: tuple[str, ...] = ()
@@ -241,6 +255,9 @@ def parse(data: dict[str, Any], origin: str, *, house: bool = False) -> Ruleset:
         raise RulesetError(f"{origin}.modes: exactly one mode must be the default")
     if len({m.id for m in modes}) != len(modes):
         raise RulesetError(f"{origin}.modes: two modes share an id")
+    if jail_rolls is not None and any(m.table == "jail_roll" for m in modes):
+        raise RulesetError(f"{origin}.jail: tries for a 6 or a mode that rolls for doubles "
+                           "from Jail, not both")
     if any(m.automatic and m.default for m in modes):
         raise RulesetError(f"{origin}.modes: rolling out of Jail can't be the default mode")
     if not coins and any(m.moves_coins for m in modes):
@@ -250,10 +267,11 @@ def parse(data: dict[str, Any], origin: str, *, house: bool = False) -> Ruleset:
     return Ruleset(id=edition, name=name, rulebook=rulebook, players=players_rule,
                    min_players=least, start=start, pass_go=go, jail_fee=jail, debt=debt,
                    debt_quote=debt_quote, end=end, end_quote=end_quote, modes=modes,
-                   scoring=scoring, worms=worms, turn_quote=turn_quote,
+                   scoring=scoring, worms=worms, worm_deck=deck, dealt_quote=dealt,
+                   turn_quote=turn_quote,
                    at_once_quote=at_once, notes=notes, house=house, toll=toll,
                    bowser_wins=bowser_wins, reasons=reasons, board=board, powers=powers,
-                   contest=contest)
+                   contest=contest, jail_rolls=jail_rolls)
 
 
 def _choice(reader: _Reader, key: str, kind: Any) -> Any:
@@ -271,6 +289,21 @@ def _amount(reader: _Reader | None, key: str) -> Rule | None:
     rule = Rule(reader.count(key, 1, 1000), reader.lines("quote"))
     reader.done()
     return rule
+
+
+def _jail(reader: _Reader | None) -> tuple[Rule | None, JailRolls | None]:
+    """``[jail]``: the fee, and where the table rolls its own die for a 6, its ``tries`` and
+    what the ``last`` miss does (with ``tries_quote``)."""
+    if reader is None:
+        return None, None
+    fee = Rule(reader.count("fee", 1, 1000), reader.lines("quote"))
+    rolls = None
+    if "tries" in reader.data:
+        tries = reader.count("tries", 1, 10)
+        rolls = JailRolls(tries, _choice(reader, "last", JailLast),
+                          reader.lines("tries_quote"))
+    reader.done()
+    return fee, rolls
 
 
 def _scoring(reader: _Reader | None, origin: str) -> Scoring | None:

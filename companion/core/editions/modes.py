@@ -192,6 +192,12 @@ class Mode:
 
     def _movie_instruction(self, outcome: Outcome) -> Said | None:
         kind, coins, total = outcome.kind, outcome.coins, outcome.total
+        if kind is Kind.DICE and outcome.bowser_waits:  # "Bowser stays on the GO space"
+            if outcome.doubles:
+                return say("Bowser waits on GO: you move {total}. Doubles ({step} of "
+                           "{limit}): take another turn after this one", total=total,
+                           step=outcome.step, limit=self.fees["doubles_limit"])
+            return say("Bowser waits on GO: you move {total}", total=total)
         if kind is Kind.DICE:
             if outcome.doubles:
                 return say("Bowser moves {black} (black die), then you move {total}. Doubles "
@@ -217,14 +223,26 @@ class Mode:
         if kind is Kind.SUPER_STAR:
             return say_n("Collect {n} coin from the Bank", "Collect {n} coins from the Bank",
                          coins)
+        # "Each time the players roll the dice to move they will use the black die to move
+        # Bowser": a roll out of Jail moves him too, unless he waits on GO.
+        if kind is Kind.JAIL_FREE and outcome.bowser_waits:
+            return say("Out of Jail with the doubles. Bowser waits on GO: you move {total}",
+                       total=total)
         if kind is Kind.JAIL_FREE:
-            return say("Out of Jail: move {total} with the doubles", total=total)
+            return say("Out of Jail with the doubles. Bowser moves {black} (black die), then "
+                       "you move {total}", black=outcome.rolls[1], total=total)
         if kind is Kind.JAIL_STAY:
             left = self.fees["tries"] - outcome.step
             return say_n("Stay in Jail: {n} try left", "Stay in Jail: {n} tries left", left)
+        if kind is Kind.JAIL_PAID and outcome.bowser_waits:
+            return say_n("Pay the Bank {n} coin. Bowser waits on GO: you move {total}",
+                         "Pay the Bank {n} coins. Bowser waits on GO: you move {total}", coins,
+                         total=total)
         if kind is Kind.JAIL_PAID:
-            return say_n("Pay the Bank {n} coin and move {total}",
-                         "Pay the Bank {n} coins and move {total}", coins, total=total)
+            return say_n("Pay the Bank {n} coin. Bowser moves {black} (black die), then you "
+                         "move {total}",
+                         "Pay the Bank {n} coins. Bowser moves {black} (black die), then you "
+                         "move {total}", coins, black=outcome.rolls[1], total=total)
         return None
 
     def describe(self, outcome: Outcome) -> Said:
@@ -340,14 +358,16 @@ def _lever(mode: Mode, _rng: DieRng, _params: Mapping[str, Any]) -> Outcome:
 
 
 def _two_dice(mode: Mode, rng: DieRng, params: Mapping[str, Any]) -> Outcome:
-    """``params["doubles"]``: doubles already rolled in a row this turn."""
+    """``params["doubles"]``: doubles already rolled in a row this turn;
+    ``params["bowser_waits"]``: Bowser waits on GO, so the black die does not move him."""
     red, black = rng.randint(1, SIDES), rng.randint(1, SIDES)
+    waits = bool(params.get("bowser_waits"))
     if red != black:
-        return Outcome(Kind.DICE, 0, (red, black), mode.id)
+        return Outcome(Kind.DICE, 0, (red, black), mode.id, bowser_waits=waits)
     step = int(params.get("doubles", 0)) + 1
     if step >= mode.fees["doubles_limit"]:
         return Outcome(Kind.THIRD_DOUBLES, 0, (red, black), mode.id, step)
-    return Outcome(Kind.DICE, 0, (red, black), mode.id, step)
+    return Outcome(Kind.DICE, 0, (red, black), mode.id, step, bowser_waits=waits)
 
 
 def _battle(mode: Mode, rng: DieRng, params: Mapping[str, Any]) -> Outcome:
@@ -381,13 +401,16 @@ def _contest_roll(mode: Mode, rng: DieRng, params: Mapping[str, Any]) -> Outcome
 
 
 def _jail_roll(mode: Mode, rng: DieRng, params: Mapping[str, Any]) -> Outcome:
-    """``params["tries"]``: tries already made from Jail."""
+    """``params["tries"]``: tries already made from Jail; ``params["bowser_waits"]``: a roll
+    that moves the player does not move Bowser while he waits on GO."""
     red, black = rng.randint(1, SIDES), rng.randint(1, SIDES)
     step = int(params.get("tries", 0)) + 1
+    waits = bool(params.get("bowser_waits"))
     if red == black:
-        return Outcome(Kind.JAIL_FREE, 0, (red, black), mode.id, step)
+        return Outcome(Kind.JAIL_FREE, 0, (red, black), mode.id, step, bowser_waits=waits)
     if step >= mode.fees["tries"]:
-        return Outcome(Kind.JAIL_PAID, mode.fees["fee"], (red, black), mode.id, step)
+        return Outcome(Kind.JAIL_PAID, mode.fees["fee"], (red, black), mode.id, step,
+                       bowser_waits=waits)
     return Outcome(Kind.JAIL_STAY, 0, (red, black), mode.id, step)
 
 

@@ -83,6 +83,30 @@ class Reason:
         return {"label": self.label, "note": self.note, "quote": list(self.quote)}
 
 
+class JailLast(StrEnum):
+    """What the last miss from Jail does, where the table rolls its own die for a 6."""
+
+    PAY = "pay"
+    """Celebration: "pay 5 coins and use your last roll to move"."""
+    FREE = "free"
+    """Gamer, Mario Kart: "you may exit Jail for free and roll both dice normally on your next
+    turn"."""
+
+
+@dataclass(frozen=True, slots=True)
+class JailRolls:
+    """Rolling the table's die for a 6 from Jail: a 6 frees; a miss ends the turn; the
+    ``tries``-th miss is the way out ``last`` says. (The Movie's block rolls for doubles
+    instead: its ``jail_roll`` mode.)"""
+
+    tries: int
+    last: JailLast
+    quote: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tries": self.tries, "last": self.last.value, "quote": list(self.quote)}
+
+
 @dataclass(frozen=True, slots=True)
 class Board:
     """Coins dropped on the board's spaces, in piles anyone scoops up (Gamer, Mario Kart).
@@ -142,6 +166,10 @@ class Ruleset:
     scoring: Scoring | None = None
     worms: Rule | None = None
     """Worm cards each player has to match (Wiggly Worms)."""
+    worm_deck: Rule | None = None
+    """Every worm card in the box, for the variant where they are dealt out."""
+    dealt_quote: tuple[str, ...] = ()
+    """The variant where the worm cards are shuffled and dealt out evenly."""
     turn_quote: tuple[str, ...] = ()
     """Time-up passes the turn (Wiggly Worms), unless everyone plays at once."""
     at_once_quote: tuple[str, ...] = ()
@@ -158,6 +186,8 @@ class Ruleset:
     """Payments the rulebook names, amounts typed (the Movie's Continue cost)."""
     board: Board | None = None
     """Coins dropped on the board and scooped up (Gamer, Mario Kart)."""
+    jail_rolls: JailRolls | None = None
+    """Tries for a 6 from Jail with the table's own die (Celebration, Gamer, Mario Kart)."""
     powers: Powers | None = None
     """Characters and their abilities (Gamer, Mario Kart)."""
     contest: Deck | None = None
@@ -226,6 +256,24 @@ class Ruleset:
     def has_points(self) -> bool:
         return self.scoring is not None
 
+    def worm_target(self, players: int, dealt: bool = False) -> int:
+        """The worms each player has to find: their colour's cards, or, dealt out, an even
+        share of the deck ("Each player should get the same number of cards. If there are
+        extra cards, they wont be used in the game"): 20 // players."""
+        assert self.worms is not None
+        if dealt and self.worm_deck is not None and players:
+            return self.worm_deck.value // players
+        return self.worms.value
+
+    @property
+    def jail_tries(self) -> int | None:
+        """How many tries out of Jail a player has, counted the same way in every edition
+        that has them: the block's rolls for doubles (the Movie) or the table's die for a 6."""
+        if self.jail_rolls is not None:
+            return self.jail_rolls.tries
+        mode = self.mode_for_table("jail_roll")
+        return None if mode is None else int(mode.fees["tries"])
+
     def quick_amounts(self) -> list[dict[str, Any]]:
         """The amount pad's quick keys: :data:`PAD_AMOUNTS`, then the jail fee and GO (those
         ``named``), for an edition that keeps coins."""
@@ -248,6 +296,8 @@ class Ruleset:
             "start_coins": {str(n): rule.to_json() for n, rule in sorted(self.start.items())},
             "pass_go": None if self.pass_go is None else self.pass_go.to_json(),
             "jail_fee": None if self.jail_fee is None else self.jail_fee.to_json(),
+            "jail_rolls": None if self.jail_rolls is None else self.jail_rolls.to_json(),
+            "jail_tries": self.jail_tries,
             "coins": self.coins,
             "debt": {"rule": self.debt.value, "quote": list(self.debt_quote),
                      **texts(text=DEBT_WORDS[self.debt])},
@@ -256,6 +306,8 @@ class Ruleset:
             "default_mode": self.default_mode.id,
             "scoring": None if self.scoring is None else self.scoring.to_json(),
             "worms": None if self.worms is None else self.worms.to_json(),
+            "worm_deck": None if self.worm_deck is None else self.worm_deck.to_json(),
+            "dealt": list(self.dealt_quote),
             "turn": {"time_up_passes": bool(self.turn_quote), "quote": list(self.turn_quote),
                      "at_once": list(self.at_once_quote)},
             "notes": list(self.notes), "house_rules": self.house,
