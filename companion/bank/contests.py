@@ -61,6 +61,11 @@ class Contests:
                     None)
 
     @property
+    def left(self) -> int:
+        """Cards still to play, the open one too (0: the deck is played out)."""
+        return len(self.cards) - self.drawn + (self.current is not None)
+
+    @property
     def rematch_due(self) -> bool:
         """The final Race is over with a winner and a won card to race again for."""
         race = self.current

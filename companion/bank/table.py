@@ -83,4 +83,4 @@ def next_card(bank: Journal, facts: Facts) -> NextCard | None:
     held = tuple(sorted(c.number for cards in found.won.values() for c in cards))
     return NextCard(found.deck.kind.value, found.deck.card, number, values,
                     found.drawn + 1 == len(found.cards), found.rematch_due, held,
-                    turns.contest_due(bank.db, facts))
+                    turns.contest_due(bank.db, facts), found.left)

@@ -82,7 +82,7 @@ def movie_state_ms(data_dir: Path, presses: int = 3000, reads: int = 200) -> dic
                 if i >= reads // 4:
                     times[name].append(took)
         figures = {name: _percentiles(samples) for name, samples in times.items()}
-        moves = banks["movie"]._db.execute(
+        moves = banks["movie"].db.execute(
             "SELECT COUNT(*) FROM moves").fetchone()[0]
         for bank in banks.values():
             bank.close()

@@ -258,12 +258,14 @@ class NextCard:
     """The won cards a rematch may race for."""
     due: bool = False
     """The current player passed GO this turn: the card is flipped at the end of it."""
+    left: int = 0
+    """Cards still to play, the open one too: the game ends with the last of them."""
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "card_name": self.card, "number": self.number,
                 "values": None if self.values is None else dict(self.values),
                 "final": self.final, "rematch_due": self.rematch_due, "held": list(self.held),
-                "due": self.due}
+                "due": self.due, "left": self.left}
 
 
 TABLE_MOVERS = frozenset({Kind.DICE, Kind.THIRD_DOUBLES, Kind.BATTLE_LOST, Kind.JAIL_FREE,

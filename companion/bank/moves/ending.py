@@ -50,8 +50,7 @@ def end_game(bank: Journal, *, early: object = False, source: str = "",
                 End.WORMS: say("{edition} ends when a player has found all their worms, "
                                "not when the banker says so", edition=name)}[rules.end])
         found = facts.contests
-        left = 0 if found is None else len(found.cards) - found.drawn + \
-            (found.current is not None)
+        left = 0 if found is None else found.left
         if left and not early:
             raise Refused(say_n("{edition} ends when its final {card} card has been played, "
                                 "and {n} card is still to play: play it, or end now by the "

@@ -90,7 +90,10 @@ function armLater(button) {
 // A write's Idempotency-Key says what it does and the table it was made from (state.version):
 // the same intent twice is written once by the server, which replays a repeated key. A second
 // tap of the same button within HOLD_MS is the same intent (even if the page has redrawn the
-// table in between): it sends the first tap's request again, key and all.
+// table in between): it sends the first tap's request again, key and all. A write that got no
+// answer (the Wi-Fi blipped: it may have been written) stays the same intent, key and all,
+// until it is answered or edited; the page sends it again when the connection is back, and
+// says that it went through.
 const HOLD_MS = 600;
 const intents = new Map();
 const held = new Set();  // buttons off until their answer (and HOLD_MS)
@@ -128,7 +131,8 @@ async function api(method, path, body, key, quiet) {
   try {
     reply = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (err) {
-    showError(t("The companion is not reachable. Is the Wi-Fi on?"));
+    if (!(quiet && quiet(err))) showError(t("The companion is not reachable. Is the Wi-Fi on?"));
+    err.unanswered = true;  // sent, maybe written: only its answer is lost
     throw err;
   }
   const data = await reply.json().catch(() => ({}));
@@ -156,13 +160,25 @@ function write(action, path, body, { button = null, sticky = false, method = "PO
   const now = performance.now();
   const text = JSON.stringify(body === undefined ? null : body);
   let intent = intents.get(action);
-  if (!intent || now - intent.at > HOLD_MS || (!sticky && intent.text !== text)) {
+  const edited = intent && intent.text !== text && (!sticky || intent.unanswered);
+  if (!intent || edited || (now - intent.at > HOLD_MS && !intent.unanswered)) {
     intent = { at: now, body, text, key: intentKey(action, body) };
     intents.set(action, intent);
   }
   if (button) { button.disabled = true; held.add(button); }
   const first = intent.at;
-  return api(method, path, intent.body, intent.key, quiet).finally(() => {
+  const sent = intent;
+  return api(method, path, intent.body, intent.key, quiet).then((reply) => {
+    if (sent.unanswered) {  // answered at last: once, whichever try was written
+      sent.unanswered = false;
+      if (reply && typeof reply === "object") reply.again = true;
+    }
+    return reply;
+  }, (err) => {
+    if (err.unanswered) Object.assign(sent, { unanswered: true, path, method });
+    else if (intents.get(action) === sent) intents.delete(action);  // refused: a new intent next
+    throw err;
+  }).finally(() => {
     // Off until the answer, and for at least HOLD_MS after the tap: a double tap's second
     // tap finds the button off; a deliberate second tap comes later.
     setTimeout(() => {
@@ -170,6 +186,41 @@ function write(action, path, body, { button = null, sticky = false, method = "PO
       if (state) renderControls();
     }, Math.max(0, first + HOLD_MS - performance.now()));
   });
+}
+
+// A write that was answered only when sent again: it went through once (the server replayed
+// it, or it had not arrived before). A payment's pad is done with.
+function wentThrough(action) {
+  if (action === "pay") {
+    resetPay();
+    renderPad();
+    snack(t("That payment went through (once)."));
+  } else {
+    snack(t("That went through (once)."));
+  }
+}
+
+// A turn passed by anything but a tap that says so itself (a roll missed from Jail, time-up,
+// another device, the API): the page says whose turn it is now, unless its snack already does.
+function turnPassed(before, action) {
+  if (before === undefined || !state || state.ended || action === "hello") return;
+  const now = state.current_player;
+  if (now === before || now === null) return;
+  const words = state.game.simultaneous ? t("{name} slides the lever", { name: title(now) })
+    : t("{name}'s turn", { name: title(now) });
+  if (!$("toast").hidden && $("toast-text").textContent.includes(words)) return;
+  snack(words);
+}
+
+// When the connection is back, each write that got no answer is sent again, key and all: the
+// server answers what it wrote, or writes it now.
+function sendUnanswered() {
+  for (const [action, intent] of intents) {
+    if (!intent.unanswered) continue;
+    api(intent.method, intent.path, intent.body, intent.key, () => true).then(() => {
+      if (intents.get(action) === intent && intent.unanswered) { intent.unanswered = false; wentThrough(action); }
+    }).catch(() => {});
+  }
 }
 
 // -- words --------------------------------------------------------------------------------------
@@ -578,12 +629,17 @@ function renderPad() {
     $("pad-current").textContent = t("Make {name} current", { name: own.name });
     $("pad-phone").textContent = own.linked ? t("Phone: linked") : t("Phone link");
     $("pad-phone").classList.toggle("linked", Boolean(own.linked));
-    const jail = jailTracked();
+    const jail = hasJail();
     const fee = rules && rules.jail_fee ? rules.jail_fee.value : null;
+    const rolls = rules && rules.jail_rolls;  // the table's die for a 6 (not the Movie's block)
     $("pad-jail-in").hidden = !jail || own.in_jail;
     $("pad-jail-pay").hidden = !jail || !own.in_jail || fee === null;
     $("pad-jail-pay").textContent = t("Pay {fee} to leave", { fee });
     $("pad-jail-free").hidden = !jail || !own.in_jail;
+    $("pad-jail-six").hidden = $("pad-jail-miss").hidden = !rolls || !own.in_jail;
+    if (rolls && own.in_jail) {
+      $("pad-jail-miss").textContent = t("Missed a 6 (try {n} of {tries})", { n: own.jail_tries + 1, tries: rolls.tries });
+    }
     $("pad-drop").hidden = !(rules && rules.board);
     $("pad-power").hidden = !powers();
     $("pad-chars").hidden = !powers();
@@ -657,7 +713,33 @@ function bigPayment(from, to, asked) {
   const why = over ? t("That is more than {name} has ({balance}).", { name: payer.name, balance: payer.balance })
     : t("That is more than the {most} coins a player starts with.", { most });
   const cap = payer && capped && paid < asked ? " " + t("{name} can pay only {paid}: that is what moves.", { name: payer.name, paid }) : "";
-  return { title: t("Pay {amount}? Check the amount", { amount: asked }), lines, why: why + cap };
+  return { title: t("Pay {amount}? Check the amount", { amount: asked }), lines, why: why + cap,
+           sale: over && capped ? payer : null };
+}
+
+// Gamer, Mario Kart: "If you do not have enough Coins, you must sell Property you own back to
+// the Bank for face value ... Then drop or give any Coins you still owe." The face value is
+// typed (it is printed on the deed); the Bank pays it and the payment follows, one move.
+function saleBox(payer, asked) {
+  const box = el("div", "sale");
+  const label = el("label", "sale-label", t("Property sold back to the Bank first (face value)"));
+  const input = document.createElement("input");
+  input.id = "sale-value";
+  input.type = "number";
+  input.inputMode = "numeric";
+  input.min = "0";
+  input.placeholder = "0";
+  label.append(" ", input);
+  const after = el("p", "sale-after", "");
+  const update = () => {
+    const sold = Math.max(0, Number(input.value) || 0);
+    const paid = Math.min(asked, payer.balance + sold);
+    after.textContent = sold ? t("With the sale: {name} pays {paid} of {asked}, keeps {left}",
+                                 { name: payer.name, paid, asked, left: payer.balance + sold - paid }) : "";
+  };
+  input.addEventListener("input", update);
+  box.append(label, after);
+  return box;
 }
 
 async function payNow() {
@@ -668,28 +750,34 @@ async function payNow() {
   const button = $("pad-pay");
   const note = $("pad-note").value.trim();
   const check = bigPayment(from, to, asked);
+  let sold = 0;
   if (check) {
     button.dataset.busy = "1";
     button.disabled = true;
     const answer = await ask(check.title, [check.why, ...check.lines],
                              [{ label: t("Change it"), value: false, cls: "quiet" },
                               { label: t("Pay {amount}", { amount: asked }), value: true, cls: "warn" }],
-                             "confirm-pay");
+                             "confirm-pay", check.sale ? saleBox(check.sale, asked) : undefined);
+    const sale = $("sale-value");
+    sold = sale && Number(sale.value) > 0 ? Math.floor(Number(sale.value)) : 0;
     delete button.dataset.busy;
     renderPad();
     if (!answer) return;
   }
   const body = { from, to, amount: asked };
+  if (sold) body.sold = sold;
   if (note) body.note = note;
   write("pay", "/api/transfers", body, { button }).then((reply) => {
     const args = { payer: title(from), payee: nameOf(to), amount: reply.amount ?? asked };
-    const text = reply.message ? t("{payer} paid {payee} {amount} ({message})", { ...args, message: heard(reply, "message") })
+    let text = reply.message ? t("{payer} paid {payee} {amount} ({message})", { ...args, message: heard(reply, "message") })
       : t("{payer} paid {payee} {amount}", args);
+    if (reply.sold) text = t("{payer} sold Property for {sold}, then: {text}", { payer: title(from), sold: reply.sold, text });
     resetPay();
     pay.done = { text, until: performance.now() + HOLD_MS };
     renderPad();
     setTimeout(() => renderPad(), HOLD_MS + 20);
-    snack(text, t("Undo"), () => undoLatest(reply.move));
+    snack(reply.again ? t("That payment went through (once): {text}", { text }) : text, t("Undo"),
+          () => undoLatest(reply.move));
   }).catch(() => {});
 }
 
@@ -733,14 +821,15 @@ function renderPlayers() {
     }
     if (p.in_jail && !p.out) {
       tile.classList.add("jailed");
-      const tries = feeOf("jail_roll", "tries");
+      const tries = rules && rules.jail_tries;
       const jail = pick.querySelector(".jail");
       jail.append(Object.assign(document.createElement("span"), { className: "jail-badge", textContent: t("in Jail") }));
-      // Tries are counted where the block rolls for them (the Movie); elsewhere the table rolls.
+      // Tries are counted the same way in every edition: the block's (the Movie) or the table's.
       if (tries) jail.append(Object.assign(document.createElement("span"), { className: "jail-tries",
                                                                               textContent: tn("{done} of {n} try", "{done} of {n} tries", tries, { done: p.jail_tries }) }));
     }
     if (p.out) pick.querySelector(".turn").textContent = t("bankrupt");
+    else if (p.current && state.game.simultaneous) pick.querySelector(".turn").textContent = t("slides the lever");
     else if (p.current) currentLabel(pick.querySelector(".turn"));
     pick.addEventListener("click", () => tapTile(p.id));
     tile.append(pick);
@@ -902,6 +991,7 @@ function renderRules() {
     setRule($("score-rule"), "", [...rules.end.quote, ...rules.scoring.every.quote, ...rules.scoring.tie]);
   }
   $("at-once-box").hidden = !rules.turn.at_once.length;
+  $("dealt-box").hidden = !(rules.dealt || []).length;
   const block = $("press");
   const main = rules.modes.find((m) => m.default);
   block.title = t("Press: {mode}", { mode: word(main.name) });
@@ -912,7 +1002,7 @@ function renderRules() {
   $("modes").hidden = rules.modes.filter((m) => !m.automatic && !inBar.has(m.id)).length < 2;
   $("bowser-card").hidden = !rules.bowser_wins;
   setRule($("bowser-rule"), "", rules.bowser_wins ? rules.bowser_wins.quote : []);
-  $("tiles-hint").textContent = jailTracked()
+  $("tiles-hint").textContent = hasJail()
     ? t("Pay: tap who pays, then who gets paid. A tapped tile also offers Make current, Phone link and Jail.")
     : t("Pay: tap who pays, then who gets paid. A tapped tile also offers Make current and Phone link.");
   $("mode-buttons").replaceChildren(...rules.modes.map((m) => {
@@ -991,10 +1081,23 @@ function renderModes() {
   renderMovie();
 }
 
+// Who a player owes: whoever got their latest payment (the one that took them below zero), as
+// the journal's latest lines show it; else the Bank.
+function owedTo(id) {
+  const line = (state.recent || []).find((l) => l.from === id && !l.undone_by && l.kind !== "undo");
+  return line && typeof line.to === "number" ? line.to : "bank";
+}
+
 function renderBankrupt() {
   if ($("bankrupt-card").hidden) return;
-  fillSelect($("bankrupt-player"), false, state.current_player ?? undefined);
-  fillSelect($("bankrupt-creditor"), true, "bank");
+  const below = active().find((p) => p.balance < 0);  // who can't pay: one below zero first
+  fillSelect($("bankrupt-player"), false, below ? below.id : state.current_player ?? undefined);
+  const who = Number($("bankrupt-player").value);
+  if ($("bankrupt-creditor").dataset.chosen && $("bankrupt-creditor").dataset.for !== String(who)) {
+    delete $("bankrupt-creditor").dataset.chosen;  // another player: whoever they owe
+  }
+  fillSelect($("bankrupt-creditor"), true, owedTo(who), active().filter((p) => p.id !== who));
+  $("bankrupt-creditor").dataset.for = String(who);
 }
 
 function renderScores() {
@@ -1005,47 +1108,66 @@ function renderScores() {
 
 // A player's points typed from their cards (Gamer, Mario Kart: the Property cards only; the
 // Boss and Grand Prix cards are counted by the companion). What is typed and not saved yet is
-// kept while the page redraws.
+// kept while the page redraws; nothing typed yet shows blank. The rows are one form: counting
+// the score saves every row (saveScores), so nothing typed is ever left behind.
 function scoreRow(p, inContest) {
   const property = Boolean(contestRules());
-  const row = document.createElement("form");
+  const row = document.createElement("div");
   row.className = "score-row" + (inContest ? " in-contest" : "");
   row.dataset.player = p.id;
-  row.innerHTML = '<span class="name"></span><label><span class="lp"></span> <input class="points" type="number" inputmode="numeric" min="0" required></label>' +
-    '<label><span class="lc"></span> <input class="cards" type="number" inputmode="numeric" min="0" required></label><button class="big" type="submit"></button>';
+  row.innerHTML = '<span class="name"></span><label><span class="lp"></span> <input class="points" type="number" inputmode="numeric" min="0"></label>' +
+    '<label><span class="lc"></span> <input class="cards" type="number" inputmode="numeric" min="0"></label>';
   row.querySelector(".name").textContent = p.name;
   row.querySelector(".lp").textContent = property ? t("Property points") : t("Points on cards");
   row.querySelector(".lc").textContent = property ? t("Property cards") : t("Cards");
-  row.querySelector("button").textContent = t("Save");
   const points = row.querySelector(".points");
   const cards = row.querySelector(".cards");
   const draft = pointsDraft.get(p.id);
-  points.value = draft ? draft.points : p.points;
-  cards.value = draft ? draft.cards : p.cards;
+  const typed = p.points || p.cards;
+  points.value = draft ? draft.points : typed ? p.points : "";
+  cards.value = draft ? draft.cards : typed ? p.cards : "";
   cards.max = String(rules.scoring.max_cards.value);
   points.max = String(rules.scoring.max_points);
   row.addEventListener("input", () => pointsDraft.set(p.id, { points: points.value, cards: cards.value }));
-  row.addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    write(`points:${p.id}`, "/api/points", { player: p.id, points: Number(points.value), cards: Number(cards.value) },
-          { button: row.querySelector("button") })
-      .then((move) => {
-        pointsDraft.delete(p.id);
-        const args = { name: p.name, points: points.value };
-        const words = property
-          ? tn("{name}: {points} Property points, {n} card", "{name}: {points} Property points, {n} cards", Number(cards.value), args)
-          : tn("{name}: {points} points, {n} card", "{name}: {points} points, {n} cards", Number(cards.value), args);
-        if (move && typeof move.id === "number") undoSnack(move, words); else snack(words);
-      })
-      .catch(() => {});
-  });
   return row;
+}
+
+// Save every row of a score form (one write for each row that changed), asking first about the
+// rows left blank: counted as 0, or typed. False when the table chose to type, or a row was
+// refused (the page says why).
+async function saveScores(box) {
+  const rows = [...box.querySelectorAll(".score-row")];
+  const blank = rows.filter((r) => r.querySelector(".points").value.trim() === "" || r.querySelector(".cards").value.trim() === "");
+  if (blank.length) {
+    const names = blank.map((r) => nameOf(Number(r.dataset.player)));
+    const zero = await ask(t("Nothing typed for some players"),
+      [tn("Nothing is typed for {names}: count 0 points and 0 cards?",
+          "Nothing is typed for {names}: count 0 points and 0 cards for each?", names.length, { names: names.join(", ") })],
+      [{ label: t("Type them"), value: false, cls: "quiet" }, { label: t("Count as 0"), value: true, cls: "warn" }], "blank-scores");
+    if (!zero) { blank[0].querySelector(".points").focus(); return false; }
+  }
+  for (const row of rows) {
+    const id = Number(row.dataset.player);
+    const p = player(id);
+    const points = Number(row.querySelector(".points").value || 0);
+    const cards = Number(row.querySelector(".cards").value || 0);
+    if (!p || (p.points === points && p.cards === cards)) { pointsDraft.delete(id); continue; }
+    try {
+      await write(`points:${id}`, "/api/points", { player: id, points, cards });
+    } catch (err) {
+      row.querySelector(".points").focus();
+      return false;
+    }
+    pointsDraft.delete(id);
+  }
+  return true;
 }
 
 // -- the Movie edition: Bowser's toll, battles, the Piranha Plant and Super Star, Jail ------------
 
 // Jail is kept for each player when the edition rolls for doubles from it.
 function jailTracked() { return Boolean(modeRule((m) => m.table === "jail_roll")); }
+function hasJail() { return Boolean(rules && rules.jail_fee); }
 
 // What an armed space's button says under its name (built when drawn: in the page's language).
 function barWords(table) {
@@ -2003,7 +2125,11 @@ function closePart(final, c, rematch) {
                   final ? (rematch === false ? t("No rematch: final score") : t("Done: the final score")) : t("Done"));
   done.type = "button";
   done.id = "contest-close";
-  done.addEventListener("click", () => contestWrite("close", { action: "close" }, done, t("Closed")).catch(() => {}));
+  done.addEventListener("click", async () => {  // the final one: every typed row first
+    const rows = final ? $("contest").querySelector(".contest-points") : null;
+    if (rows && !(await saveScores(rows))) return;
+    contestWrite("close", { action: "close" }, done, t("Closed")).catch(() => {});
+  });
   parts.push(done);
   return parts;
 }
@@ -2151,8 +2277,20 @@ function renderControls() {
     undo.disabled = !what || held.has(undo);
   }
   const current = state.current_player;
+  const who = current === null ? null : player(current);
+  const goRule = rules && rules.pass_go;
   $("go").disabled = current === null || held.has($("go"));
-  $("jail").disabled = current === null || held.has($("jail"));
+  if (who) {  // the buttons say whom they are for
+    $("go").textContent = goRule ? t("{name} passes GO +{coins}", { name: who.name, coins: goRule.value }) : t("Pass GO");
+  }
+  if (rules && rules.jail_fee) {
+    $("jail").textContent = who && who.in_jail
+      ? t("{name} pays {fee} to leave Jail", { name: who.name, fee: rules.jail_fee.value })
+      : t("Jail: pay {fee}", { fee: rules.jail_fee.value });
+    $("jail").title = who && !who.in_jail ? t("{name} is not in Jail: the fee is only a way out", { name: who.name })
+      : rules.jail_fee.quote.join(" ");
+  }
+  $("jail").disabled = !who || !who.in_jail || held.has($("jail"));
   const roller = $("contest-press");  // the contest's press: off while the block's is
   if (roller) roller.disabled = held.has($("press"));
   renderPad();
@@ -2643,6 +2781,12 @@ function render() {
   document.body.classList.toggle("ended", state.ended);
   renderRole();
   $("at-once").checked = Boolean(state.game.simultaneous);
+  if (rules && rules.worm_deck) {  // the dealt variant: an even share of the deck each
+    const each = Math.floor(rules.worm_deck.value / Math.max(1, state.players.length));
+    $("dealt").checked = Boolean(state.game.dealt);
+    $("dealt").disabled = state.players.some((p) => p.worms);
+    $("dealt-words").textContent = tn("Cards dealt out: {n} worm each", "Cards dealt out: {n} worms each", each);
+  }
   if (state.timer) setTimer(state.timer);
   renderStorage(state.storage);
   renderWinner();
@@ -2683,12 +2827,18 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}/ws${key}`);
   socket.onopen = () => {
     retryMs = 500; lastHeard = Date.now(); setLink(true);
+    sendUnanswered();
     fetch("/healthz").then((r) => r.json()).then((h) => renderStorage(h.storage)).catch(() => {});
   };
   socket.onmessage = (msg) => {
     lastHeard = Date.now();
     const data = JSON.parse(msg.data);
-    if (data.type === "state") { state = data.state; render(); }
+    if (data.type === "state") {
+      const before = state ? state.current_player : undefined;
+      state = data.state;
+      render();
+      turnPassed(before, data.action);
+    }
     if (data.type === "timer") setTimer(data.timer, data.what);
     if (data.type === "outcome") { lastPress = data; pulse(soundMs(data)); }
     if (data.type === "storage") {
@@ -2786,6 +2936,14 @@ $("next").addEventListener("click", async () => {
   if (!state) return;
   const from = state.current_player;
   const next = state.next_card;
+  if (state.doubles && from !== null) {
+    // "Should you roll doubles you will take another turn after you complete your current turn."
+    const again = await ask(t("Doubles: {name} goes again", { name: title(from) }),
+      [t("{name} rolled doubles: they take another turn after this one.", { name: title(from) })],
+      [{ label: t("Next player anyway"), value: "next", cls: "quiet" }, { label: t("{name} goes again", { name: title(from) }), value: "again" }],
+      "doubles-next");
+    if (again !== "next") return;
+  }
   if (next && next.due && next.number !== null && contestRules()) {
     // "At the end of your turn, if you landed on or passed GO, flip over the top card."
     const c = contestRules();
@@ -2818,9 +2976,35 @@ $("jail").addEventListener("click", () => {
     .then((reply) => snack(t("{name} paid the jail fee: {coins}", { name: title(who), coins: reply.amount }), t("Undo"), () => undoLatest(reply.move)))
     .catch(() => {});
 });
-$("end").addEventListener("click", () => {
-  if (!confirm(t("End the game now and count the final score?"))) return;
-  write("end", "/api/end", undefined, { button: $("end"), sticky: true }).catch(() => {});
+// Count the score: every row saved (blank ones asked about), then the end. Points games end
+// with their last card ("The game ends immediately when the final ... is over"): ending while
+// cards remain is a house rule, asked about in those words.
+$("end").addEventListener("click", async () => {
+  const button = $("end");
+  if (!(await saveScores($("score-rows")))) return;
+  const next = state.next_card;
+  const left = next ? next.left : 0;
+  let body;
+  if (left) {
+    const card = word(next.card_name);
+    const early = await ask(t("End before the last card?"),
+      [tn("{edition} ends when its final {card} card has been played: {n} card is still to play.",
+          "{edition} ends when its final {card} card has been played: {n} cards are still to play.", left,
+          { edition: word(rules.name), card }),
+       t("Ending now is a house rule: the highest score wins as it stands.")],
+      [{ label: t("Keep playing"), value: false, cls: "quiet" }, { label: t("End now (house rule)"), value: true, cls: "warn" }],
+      "end-early");
+    if (!early) return;
+    body = { early: true };
+  } else {
+    const ok = await ask(t("Count the final score?"), [t("The game ends and the highest score wins.")],
+      [{ label: t("Cancel"), value: false, cls: "quiet" }, { label: t("Count the score"), value: true, cls: "warn" }], "end");
+    if (!ok) return;
+  }
+  write("end", "/api/end", body, { button, sticky: true }).catch(() => {});
+});
+$("dealt").addEventListener("change", (ev) => {
+  api("POST", "/api/options", { dealt: ev.target.checked }).catch(() => { ev.target.checked = !ev.target.checked; });
 });
 $("at-once").addEventListener("change", (ev) => {
   api("POST", "/api/options", { simultaneous: ev.target.checked }).catch(() => { ev.target.checked = !ev.target.checked; });
@@ -2846,6 +3030,7 @@ $("htimer-go").addEventListener("click", () => {
 for (const id of ["rent-payer", "rent-owner", "bankrupt-player", "bankrupt-creditor"]) {
   $(id).addEventListener("change", () => { $(id).dataset.chosen = "1"; });
 }
+$("bankrupt-player").addEventListener("change", () => renderBankrupt());
 const side = (v) => (v === "bank" ? "bank" : Number(v));
 $("rent").addEventListener("submit", (ev) => {
   ev.preventDefault();
@@ -2854,11 +3039,16 @@ $("rent").addEventListener("submit", (ev) => {
     owner: Number($("rent-owner").value), utilities: Number($("rent-utilities").value),
   }, { button: ev.target.querySelector("button") }).then(() => { $("rent").hidden = true; }).catch(() => {});
 });
-$("bankrupt").addEventListener("submit", (ev) => {
+$("bankrupt").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const who = Number($("bankrupt-player").value);
   const to = side($("bankrupt-creditor").value);
-  if (!confirm(t("{name} is bankrupt to {creditor}: what they have left goes there and they are out. Sure?", { name: title(who), creditor: nameOf(to) }))) return;
+  const p = player(who);
+  const sure = await ask(t("{name} is bankrupt to {creditor}?", { name: title(who), creditor: nameOf(to) }),
+    [t("What they have left goes to {creditor} and they are out of the game.", { creditor: nameOf(to) }),
+     p ? t("{name} has {coins}.", { name: p.name, coins: coinWords(p.balance) }) : ""].filter(Boolean),
+    [{ label: t("Cancel"), value: false, cls: "quiet" }, { label: t("Bankrupt"), value: true, cls: "warn" }], "bankrupt");
+  if (!sure) return;
   write("bankrupt", "/api/bankruptcy", { player: who, creditor: to }, { button: ev.target.querySelector("button") })
     .then(() => snack(t("{name} is bankrupt to {creditor}", { name: title(who), creditor: nameOf(to) }), t("Undo"), () => undoLatest()))
     .catch(() => {});
@@ -2905,6 +3095,15 @@ $("pad-jail-pay").addEventListener("click", () => {
   if (typeof pay.from !== "number") return;
   jailWrite("pad-jail-pay", { player: pay.from }, (name, reply) => t("{name} paid {coins} and left Jail", { name, coins: reply.amount }));
 });
+for (const [id, six] of [["pad-jail-six", true], ["pad-jail-miss", false]]) {
+  $(id).addEventListener("click", () => {  // a roll of the table's own die from Jail
+    if (typeof pay.from !== "number") return;
+    write(`${id}:${pay.from}`, "/api/jail/roll", { player: pay.from, six }, { button: $(id), sticky: true }).then((reply) => {
+      resetPay();
+      snack(heard(reply, "text"), t("Undo"), () => undoLatest(reply.id));
+    }).catch(() => {});
+  });
+}
 $("pad-jail-free").addEventListener("click", () => {
   if (typeof pay.from !== "number") return;
   jailWrite("pad-jail-free", { player: pay.from, in_jail: false }, (name) => t("{name} left Jail (card)", { name }));
@@ -2915,8 +3114,11 @@ $("armed-cancel").addEventListener("click", () => {
   write("mode", "/api/mode", { mode: defaultMode() }, { button: $("armed-cancel") })
     .then(() => snack(t("{mode}: cancelled", { mode: was }))).catch(() => {});
 });
-$("bowser-wins").addEventListener("click", () => {
-  if (!confirm(t("Every Title Deed is on its Game Over side? Then Bowser wins and everyone loses: the game ends. (Undo reopens it.)"))) return;
+$("bowser-wins").addEventListener("click", async () => {
+  const sure = await ask(t("Bowser wins?"),
+    [t("Every Title Deed is on its Game Over side? Then Bowser wins and everyone loses: the game ends. (Undo reopens it.)")],
+    [{ label: t("Cancel"), value: false, cls: "quiet" }, { label: t("Bowser wins"), value: true, cls: "warn" }], "bowser-wins");
+  if (!sure) return;
   write("bowser-wins", "/api/bowser-wins", {}, { button: $("bowser-wins"), sticky: true })
     .then((move) => snack(move.text ? heard(move, "text") : t("Bowser wins"), t("Undo"), () => undoLatest(move.id)))
     .catch(() => {});
