@@ -286,6 +286,10 @@ async def test_a_lone_leader_rolls_both_dice_when_everyone_else_is_in_jail(
         won = await roll(api, app, faces, 2)
         assert won["kind"] == "battle_won"
         assert coins(await api.state()) == [32, 30]  # the leader alone is paid
+        # ... and the words say so: no teammate to pay.
+        assert won["instruction"] == ("The leader collects 2 coins. Bowser goes to GO and waits "
+                                      "there until everyone has had a turn")
+        assert "teammate" not in won["description"]
 
 
 async def test_the_doubles_run_and_jail_tries_survive_a_restart(tmp_path: Path) -> None:

@@ -212,8 +212,8 @@ class TableService:
         outcome, sound = plan.outcome, plan.sound
         event = BlockOutcome(taken.number, outcome, taken.at, taken.source, taken.played,
                              self.library.coin_period, self.library.ping_start(outcome),
-                             mode.headline(outcome), mode.instruction(outcome),
-                             mode.describe(outcome), round(sound.seconds, 3), player)
+                             mode.headline(outcome), mode.instruction(outcome, params),
+                             mode.describe(outcome, params), round(sound.seconds, 3), player)
         log.info("press %d (%s): %s", event.number, taken.source, event.description)
         self.armed = None  # a mode is for one press: back to the edition's default
         if outcome.kind is Kind.BATTLE_ROLL and state is not None:  # the teammate's die next

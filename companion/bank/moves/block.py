@@ -146,7 +146,7 @@ def apply(bank: Journal, db: sqlite3.Connection, facts: Facts, outcome_id: int, 
     # edition without a block is kept and logged, as it was).
     movements = outcome_movements(outcome, player, owner, teammate) \
         if facts.rules.coins and mode is not None else []
-    described = mode.describe(outcome) if mode is not None else outcome.label
+    described = mode.describe(outcome, params) if mode is not None else outcome.label
     note = str(described)  # the entry's note: English; the move keeps its Said too
     change = jail_change(outcome) if facts.rules.jail_fee is not None else None
     if contest.is_roll(outcome):
@@ -203,8 +203,10 @@ def outcome_view(bank: Journal, outcome_id: int, facts: Facts) -> OutcomeView:
         (outcome_id,)).fetchone()
     outcome = _outcome(row)
     mode: Mode | None = facts.rules.find_mode(outcome.mode)
+    params = json.loads(row["params"])
     words = ("", "", outcome.label) if mode is None else (
-        mode.headline(outcome), mode.instruction(outcome), mode.describe(outcome))
+        mode.headline(outcome), mode.instruction(outcome, params),
+        mode.describe(outcome, params))
     return OutcomeView(row["id"], row["game_id"], row["at"], outcome, row["source"],
                        row["player_id"],
                        row["entry_id"] if row["player_id"] is not None else None,

@@ -168,8 +168,9 @@ class Mode:
         return {Kind.BOWSER: say("BOWSER!"), Kind.POWER_UP: say("POWER-UP!"),
                 Kind.GAME_OVER: say("GAME OVER")}[kind]
 
-    def instruction(self, outcome: Outcome) -> Said:
-        """What the player is told to do, as the rulebook says it."""
+    def instruction(self, outcome: Outcome, params: Mapping[str, Any] | None = None) -> Said:
+        """What the player is told to do, as the rulebook says it (``params``: what the press
+        was armed with; a battle led alone is won by the leader alone)."""
         kind, coins = outcome.kind, outcome.coins
         if kind is Kind.COINS:
             return say_n("Collect {n} coin from the Bank", "Collect {n} coins from the Bank",
@@ -180,7 +181,7 @@ class Mode:
             return say("Roll the die and move again")
         if kind is Kind.RENT:
             return say_n("Pay the owner {n} coin", "Pay the owner {n} coins", coins)
-        movie = self._movie_instruction(outcome)
+        movie = self._movie_instruction(outcome, _alone(params))
         if movie is not None:
             return movie
         if kind is Kind.BOSS_WON:
@@ -190,7 +191,7 @@ class Mode:
             return say("The fight is lost: the next player fights or passes")
         return say("The die says {roll}", roll=outcome.rolls[-1])
 
-    def _movie_instruction(self, outcome: Outcome) -> Said | None:
+    def _movie_instruction(self, outcome: Outcome, alone: bool = False) -> Said | None:
         kind, coins, total = outcome.kind, outcome.coins, outcome.total
         if kind is Kind.DICE and outcome.bowser_waits:  # "Bowser stays on the GO space"
             if outcome.doubles:
@@ -211,6 +212,11 @@ class Mode:
         if kind is Kind.BATTLE_ROLL:
             return say("The leader rolled {roll}: now the teammate presses",
                        roll=outcome.rolls[0])
+        if kind is Kind.BATTLE_WON and alone:  # nobody else could battle: no teammate
+            return say_n("The leader collects {n} coin. Bowser goes to GO and waits there until "
+                         "everyone has had a turn",
+                         "The leader collects {n} coins. Bowser goes to GO and waits there "
+                         "until everyone has had a turn", coins)
         if kind is Kind.BATTLE_WON:
             return say_n("Leader and teammate collect {n} coin each. Bowser goes to GO and "
                          "waits there until everyone has had a turn",
@@ -245,7 +251,7 @@ class Mode:
                          "move {total}", coins, black=outcome.rolls[1], total=total)
         return None
 
-    def describe(self, outcome: Outcome) -> Said:
+    def describe(self, outcome: Outcome, params: Mapping[str, Any] | None = None) -> Said:
         """One line for the log and the demo: what was heard and what to do."""
         kind, coins = outcome.kind, outcome.coins
         name = Said(self.name)  # the edition's word for the mode (its TOML)
@@ -265,7 +271,7 @@ class Mode:
                                                         Kind.SUPER_STAR):
             rolled = " + ".join(str(r) for r in outcome.rolls)
             return say("{mode}, rolled {rolled}: {instruction}", mode=name, rolled=rolled,
-                       instruction=self._movie_instruction(outcome))
+                       instruction=self._movie_instruction(outcome, _alone(params)))
         if kind is Kind.RENT:
             roll = outcome.rolls[-1]
             times = coins // roll
@@ -355,6 +361,11 @@ def _utility_rent(mode: Mode, rng: DieRng, params: Mapping[str, Any]) -> Outcome
 def _lever(mode: Mode, _rng: DieRng, _params: Mapping[str, Any]) -> Outcome:
     raise Refused(say("{mode} draws nothing: a press starts or stops the timer",
                       mode=Said(mode.name)))
+
+
+def _alone(params: Mapping[str, Any] | None) -> bool:
+    """A battle armed with its leader and no teammate (everyone else was in Jail)."""
+    return params is not None and "leader" in params and params.get("teammate") is None
 
 
 def _two_dice(mode: Mode, rng: DieRng, params: Mapping[str, Any]) -> Outcome:
