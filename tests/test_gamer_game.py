@@ -320,7 +320,7 @@ async def test_two_players_play_two_characters_each_and_the_short_deck(tmp_path:
             await api.post("/api/boss", {"action": "close"})
         assert (await api.state())["next_card"] == {
             "kind": "boss", "card_name": "Boss", "number": 8, "values": None, "final": True,
-            "rematch_due": False, "held": [], "due": False}
+            "rematch_due": False, "held": [], "due": False, "left": 1}
 
 
 async def test_a_retried_contest_step_is_written_once(tmp_path: Path) -> None:

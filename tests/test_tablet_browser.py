@@ -274,7 +274,7 @@ def test_utility_rent_and_bankruptcies_to_a_winner_on_a_phone(browser: Browser,
         mario, luigi, _peach = api_state(base)
         page = open_page(browser, f"{base}#token={TOKEN}", 390, 844)
         page.on("dialog", lambda dialog: dialog.accept())  # "Declare bankrupt?" yes
-        expect(page.locator("#go")).to_have_text("Pass GO +2")  # the ruleset's GO
+        expect(page.locator("#go")).to_have_text("Mario passes GO +2")  # the ruleset's GO, for whom
         expect(page.locator("#jail")).to_have_text("Jail: pay 5")
         # Arm utility rent on the page: Luigi pays Mario, who has both utilities.
         page.locator("#mode-buttons button", has_text="Utility rent").click()
@@ -295,11 +295,14 @@ def test_utility_rent_and_bankruptcies_to_a_winner_on_a_phone(browser: Browser,
         page.locator("#bankrupt-player").select_option(str(luigi))
         page.locator("#bankrupt-creditor").select_option(str(mario))
         page.locator("#bankrupt button").click()
+        expect(page.locator("#dialog-title")).to_have_text("Luigi is bankrupt to Mario?")
+        page.locator("#dialog-buttons button", has_text="Bankrupt").click()
         expect(page.locator(".tile.out")).to_contain_text("Luigi")
         expect(page.locator(".tile.out .pick")).to_be_disabled()
         page.locator("#bankrupt-player").select_option(str(mario))
         page.locator("#bankrupt-creditor").select_option("bank")
         page.locator("#bankrupt button").click()
+        page.locator("#dialog-buttons button", has_text="Bankrupt").click()
         expect(page.locator("#winner-title")).to_have_text("Peach wins!")
         expect(page.locator("#standings li").first).to_contain_text("1. Peach")
         for gone in ("#press", "#go", "#pay", "#bankrupt", "#modes"):
@@ -440,7 +443,7 @@ def test_the_page_says_the_house_rules_numbers_not_its_own(browser: Browser,
                       f'[game]\nplayers = ["Mario", "Luigi"]\nhouse_rules = "{house}"\n')
     with daemon(config) as base:
         page = open_page(browser, f"{base}#token={TOKEN}")
-        expect(page.locator("#go")).to_have_text("Pass GO +4")
+        expect(page.locator("#go")).to_have_text("Mario passes GO +4")  # whom it is for
         expect(page.locator("#jail")).to_have_text("Jail: pay 6")
         seen: dict[str, str] = {}
         last = None
