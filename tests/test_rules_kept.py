@@ -201,6 +201,7 @@ async def test_gamer_leaves_jail_free_after_the_second_try(tmp_path: Path) -> No
                       "Daisy is not in Jail")
         await refused(api, "/api/jail/roll", {"player": toad, "six": "no"}, 400,
                       "six must be true")
+        await refused(api, "/api/jail/roll", {"player": toad}, 400, "six is required")
 
 
 async def test_the_movie_rolls_from_jail_on_the_block_not_by_hand(tmp_path: Path) -> None:
@@ -235,6 +236,9 @@ async def test_dealt_wiggly_worms_with_two_players_is_won_at_ten_worms(tmp_path:
     async with game(tmp_path, "wiggly_worms", ("Ann", "Ben")) as (api, _app):
         ann, ben = await api.ids()
         assert (await api.state())["game"]["worms"] == 5
+        await refused(api, "/api/options", {"dealt": "yes"}, 400, "dealt must be true or false")
+        await refused(api, "/api/options", {}, 400, "give simultaneous or dealt")
+        assert not (await api.state())["game"]["dealt"]
         assert await api.post("/api/options", {"dealt": True}) == {
             "simultaneous": False, "dealt": True}
         state = await api.state()
