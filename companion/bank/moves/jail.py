@@ -119,8 +119,9 @@ def roll_from_jail(bank: Journal, player: object, six: object, *, source: str = 
                              note=f"try {tried} of {rolls.tries}", source=source,
                              request_id=request_id)
         fee = facts.rules.jail_fee
-        if last and rolls.last is JailLast.PAY and fee is not None:  # "pay 5 coins and use
-            owed = facts.rules.payable(fee.value, bank.money(facts.gid)[pid])  # your last roll"
+        if last and rolls.last is JailLast.PAY and fee is not None:
+            # "pay 5 coins and use your last roll to move": the fee, and the turn goes on
+            owed = facts.rules.payable(fee.value, bank.money(facts.gid)[pid])
             if owed:
                 bank.add_entry(db, facts.gid, move, pid, BANK, owed, EntryKind.JAIL,
                                "jail fee", source)
