@@ -7,13 +7,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from tests.test_banker_page import TABLET, bank_tile, banker, context, key, kinds, shot, tile
 from tests.test_movie_page import Dice, movie_config, movie_daemon, press  # noqa: F401
 from tests.test_tablet_browser import api, api_state, daemon, state_of
 
 # -- 1. one intent, one payment, even when its answer is lost --------------------------------
+
+
+def route_context(browser: Browser) -> BrowserContext:
+    """A tablet whose requests Playwright can answer: the page's service worker is kept off
+    (a request a service worker takes is not seen by ``page.route``)."""
+    return browser.new_context(viewport=TABLET, service_workers="block")
 
 
 def lose_the_first_answer(page: Page, path: str) -> list[str]:
@@ -36,7 +42,7 @@ def lose_the_first_answer(page: Page, path: str) -> list[str]:
 def test_pay_again_after_a_lost_answer_charges_once_and_says_so(browser: Browser,
                                                                  config: Path) -> None:
     with daemon(config) as base:
-        ctx = context(browser, TABLET, touch=False)
+        ctx = route_context(browser)
         page = banker(ctx, base)
         keys = lose_the_first_answer(page, "/api/transfers")
         tile(page, "Luigi").click()
@@ -60,7 +66,7 @@ def test_pay_again_after_a_lost_answer_charges_once_and_says_so(browser: Browser
 def test_a_lost_answer_is_sent_again_when_the_connection_is_back(browser: Browser,
                                                                   config: Path) -> None:
     with daemon(config) as base:
-        ctx = context(browser, TABLET, touch=False)
+        ctx = route_context(browser)
         page = banker(ctx, base)
         keys = lose_the_first_answer(page, "/api/transfers")
         tile(page, "Peach").click()
