@@ -39,17 +39,24 @@ def lose_the_first_answer(page: Page, path: str) -> list[str]:
     return keys
 
 
+def pay_the_bank_and_lose_the_answer(page: Page, name: str, digit: str) -> list[str]:
+    """``name`` pays the Bank ``digit`` coins on the pad; the server writes it and the page
+    hears nothing back ("not reachable"). Answers every try's Idempotency-Key."""
+    keys = lose_the_first_answer(page, "/api/transfers")
+    tile(page, name).click()
+    bank_tile(page).click()
+    key(page, digit).click()
+    page.locator("#pad-pay").click()
+    expect(page.locator("#error")).to_contain_text("The companion is not reachable")
+    return keys
+
+
 def test_pay_again_after_a_lost_answer_charges_once_and_says_so(browser: Browser,
                                                                  config: Path) -> None:
     with daemon(config) as base:
         ctx = route_context(browser)
         page = banker(ctx, base)
-        keys = lose_the_first_answer(page, "/api/transfers")
-        tile(page, "Luigi").click()
-        bank_tile(page).click()
-        key(page, "3").click()
-        page.locator("#pad-pay").click()
-        expect(page.locator("#error")).to_contain_text("The companion is not reachable")
+        keys = pay_the_bank_and_lose_the_answer(page, "Luigi", "3")
         expect(tile(page, "Luigi").locator(".coins")).to_have_text("27")  # it was written
         page.wait_for_timeout(800)  # well past a double tap: a deliberate second try
         expect(page.locator("#pad-pay")).to_be_enabled()
@@ -68,12 +75,7 @@ def test_a_lost_answer_is_sent_again_when_the_connection_is_back(browser: Browse
     with daemon(config) as base:
         ctx = route_context(browser)
         page = banker(ctx, base)
-        keys = lose_the_first_answer(page, "/api/transfers")
-        tile(page, "Peach").click()
-        bank_tile(page).click()
-        key(page, "5").click()
-        page.locator("#pad-pay").click()
-        expect(page.locator("#error")).to_contain_text("The companion is not reachable")
+        keys = pay_the_bank_and_lose_the_answer(page, "Peach", "5")
         page.evaluate("socket.close()")  # the Wi-Fi comes back: the page reconnects
         expect(page.locator("#toast-text")).to_contain_text("That payment went through (once)")
         expect(page.locator("#pad-pay")).to_be_disabled()  # the pad is done with it
