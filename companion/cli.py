@@ -1,4 +1,4 @@
-"""The ``companion`` command: run, demo, doctor, screens, reader, odds, bench, export,
+"""The ``companion`` command: run, demo, doctor, screens, reader, odds, bench, export, give-back,
 config."""
 
 from __future__ import annotations
@@ -336,6 +336,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
     from companion.exc import Refused
 
     config = _load_config(args.config)
+    if args.held:
+        return _write_out(args.out, _held_text(config.data_dir))
     path = config.data_dir / DB_NAME
     if not path.exists():
         print(f"companion: no bank at {path} (set [data] dir, or run the companion first). "
@@ -353,18 +355,55 @@ def _cmd_export(args: argparse.Namespace) -> int:
         return 1
     finally:
         bank.close()
+    return _write_out(args.out, text)
+
+
+def _held_text(data_dir: Path) -> str:
+    from companion.bank.kept_file import export_held
+
+    return export_held(data_dir)
+
+
+def _write_out(out: Path | None, text: str) -> int:
+    """``text`` to ``out`` (a file), or standard output."""
     try:
-        if args.out is None:
+        if out is None:
             sys.stdout.write(text)
             sys.stdout.flush()
         else:
-            args.out.write_text(text, encoding="utf-8")
+            out.write_text(text, encoding="utf-8")
     except BrokenPipeError:  # e.g. piped into `head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except OSError as exc:
-        print(f"companion: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"companion: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
         return 1
+    return 0
+
+
+def _cmd_give_back(args: argparse.Namespace) -> int:
+    import errno
+
+    from companion.bank.kept_file import give_back
+    from companion.exc import Refused
+
+    config = _load_config(args.config)
+    try:
+        added, there = give_back(config.data_dir, args.file)
+    except Refused as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        if exc.errno == errno.EBUSY:
+            print("companion: the companion is running on this data folder: give the presses "
+                  "back from the tablet (New game · earlier games > Give back presses from a "
+                  "file), or stop it first", file=sys.stderr)
+        else:
+            print(f"companion: cannot give them back into {config.data_dir}: "
+                  f"{exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"{added} press(es) added to the held presses in {config.data_dir} "
+          f"({there} already there): the companion banks them at its next start, once each")
     return 0
 
 
@@ -463,7 +502,16 @@ def build_parser() -> argparse.ArgumentParser:
                         help="game id (default: the game being played)")
     export.add_argument("--format", choices=["csv", "json"], default="csv")
     export.add_argument("--out", type=Path, help="file to write (default: standard output)")
+    export.add_argument("--held", action="store_true",
+                        help="the presses held while the disk refused them, as a file to give "
+                             "back later (`companion give-back`, or from a tablet)")
     export.set_defaults(func=_cmd_export)
+
+    give = sub.add_parser("give-back", help="give back held presses from a file (`export "
+                                            "--held`, or a tablet's): banked at the next start")
+    give.add_argument("file", type=Path, help="the file of kept presses")
+    give.add_argument("--config", type=Path, help="TOML config file (for [data] dir)")
+    give.set_defaults(func=_cmd_give_back)
 
     config = sub.add_parser("config", help="print a documented example config, or check one")
     config.add_argument("--check", action="store_true", help="validate --config and exit")

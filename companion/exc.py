@@ -55,6 +55,21 @@ class BlockSounding(Conflict):
 class Unavailable(CompanionError, RuntimeError):
     """A part the request needs is missing (the bank file, a device)."""
 
+    saved: bool | None = False
+    """Whether the request was written all the same: False (nothing was), None (not known: the
+    disk failed while it was being committed), True (it was, just before the disk failed)."""
+
+
+class SavedBeforeFailure(Unavailable):
+    """A write the disk failed on while committing it, found in the journal afterwards: it
+    stands (as move ``move``), though the bank takes no more writes now."""
+
+    saved = True
+
+    def __init__(self, message: str | Said, move: int) -> None:
+        super().__init__(message)
+        self.move = move
+
 
 class RulesetError(CompanionError, ValueError):
     """An edition's rules file that does not have the expected shape (a packaging bug)."""

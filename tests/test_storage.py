@@ -160,11 +160,12 @@ async def test_a_full_disk_holds_every_press_says_so_and_banks_them_when_space_r
                                                {"from": mario, "to": luigi, "amount": 3})
             assert (status, kind) == (503, "application/json")
             assert "SD card is full" in refused["error"]
+            assert refused["saved"] is False  # refused before the commit: nothing written
 
             filler.unlink()  # space again
             health = await healthy_within(s, server, RECOVERY_S)
             assert health["storage"] == {"ok": True, "problem": None, "held": 0, "kept": True,
-                                         "warning": ""}
+                                         "presses": [], "warning": ""}
             status, state, _ = await call(s, server, "GET", "/api/state")
             outcomes = banked(data)
             assert len(outcomes) == 2 and {o.player_id for o in outcomes} == {mario}

@@ -63,7 +63,7 @@ async def test_read_routes(tmp_path: Path) -> None:
         assert status == 200 and health["ok"] is True
         assert health["parts"]["bank"] == {"ok": True, "detail": "ok", "required": True}
         assert health["storage"] == {"ok": True, "problem": None, "held": 0, "kept": True,
-                                     "warning": ""}
+                                     "presses": [], "warning": ""}
         status, state = await call(s, server, "GET", "/api/state")
         assert status == 200
         assert [(p["name"], p["balance"]) for p in state["players"]] == [

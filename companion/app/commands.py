@@ -43,6 +43,10 @@ class Pressed:
     record: OutcomeView | None = None
     held: str | Said | None = None
     """Why it is held, not saved yet (it is retried until the disk takes it)."""
+    press_id: str | None = None
+    """The press's id (the bank banks it once; the pages keep a held one by it)."""
+    on_disk: bool = False
+    """A held press is also in the held-presses file (else in the companion's memory only)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +54,15 @@ class Press(Command[Pressed]):
     """Press the block and wait until its outcome is durable in the bank, or held."""
 
     action: ClassVar[str] = "press"
+
+
+@dataclass(frozen=True, slots=True)
+class GiveBack(Command[dict[str, str]]):
+    """Presses a page kept while the disk refused them (``HeldPress``es): each answered
+    ``banked`` (now, or it already was), ``held`` (here again) or ``refused``."""
+
+    action: ClassVar[str] = "give back"
+    presses: tuple[Any, ...] = ()
 
 
 # -- the bank ------------------------------------------------------------------------------

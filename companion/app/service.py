@@ -57,7 +57,7 @@ from companion.events import (
     StorageChanged,
     TimerChanged,
 )
-from companion.exc import CompanionError, GameEnded, Refused, Unavailable
+from companion.exc import CompanionError, GameEnded, Refused, SavedBeforeFailure, Unavailable
 from companion.i18n.said import Said, say, say_n
 from companion.tasks import wait_all
 
@@ -143,6 +143,7 @@ class TableService:
         refuses): every state the bank sends is shown with them, so the doubles run, the tries
         from Jail and whose turn it is stay as the table played them."""
         self._held_presses: set[str] = set()
+        self._press_ids: dict[int, str] = {}
         self.parts: Callable[[], tuple[c.Part, ...]] = tuple
         self.speaking: Callable[[], bool] = lambda: False
         """A spoken line is due (the daemon's voice, when on): the table is not quiet yet."""
@@ -226,6 +227,9 @@ class TableService:
                              None if state is None else state.current_player,
                              state is not None, dict(params))
             self._unbanked[held.press_id] = (held.game, outcome, player)
+            self._press_ids[taken.number] = held.press_id  # for its answer (the last few)
+            while len(self._press_ids) > 16:
+                del self._press_ids[next(iter(self._press_ids))]
             # Queued on the writer thread now (a close() right after still banks it).
             self._press_task = self._background(self._bank_press(held,
                                                                  self.bank.bank_press(held)))
@@ -285,8 +289,28 @@ class TableService:
         assert task is not None
         record = await asyncio.shield(task)
         if record is None:
-            return c.Pressed(event, event.outcome, held=self.bank.problem or say("saving"))
-        return c.Pressed(event, event.outcome, saved=True, record=record)
+            storage = self.bank.status()
+            return c.Pressed(event, event.outcome, held=self.bank.problem or say("saving"),
+                             press_id=self._press_ids.get(event.number), on_disk=storage.kept)
+        return c.Pressed(event, event.outcome, saved=True, record=record,
+                         press_id=self._press_ids.get(event.number))
+
+    async def _given_back(self, presses: tuple[HeldPress, ...]) -> dict[str, str]:
+        """A page's copies of held presses: banked once each, or held here again."""
+        if self.bank is None:
+            raise Unavailable(say("the bank is unavailable"))
+        self._settle()
+        answer = await self.bank.give_back(presses)
+        banked = sum(1 for how in answer.values() if how == "banked")
+        if any(how == "banked" for p, how in answer.items()
+               if p not in self._held_presses):  # news: banked from a page's copy
+            with contextlib.suppress(CompanionError):
+                state = await self._bank(lambda bank: bank.state())
+                self._announced("storage", say_n(
+                    "{n} press kept by a tablet is in the bank", "{n} presses kept by a "
+                    "tablet are in the bank", banked), state)
+        self._storage_changed(say("presses given back"))
+        return answer
 
     def _storage_changed(self, summary: str | Said) -> None:
         """Tell every frontend how the bank stands (held presses, a problem, all well)."""
@@ -346,10 +370,12 @@ class TableService:
             return self.cards.tap(self, command.uid, source)  # type: ignore[return-value]
         if isinstance(command, c.ArmMode):
             return self._arm(command)  # type: ignore[return-value]
+        if isinstance(command, c.GiveBack):
+            return self._given_back(command.presses)  # type: ignore[return-value]
         self._settle()  # a press that already sounded is banked before this write
         pending = self._write(command.action,
                               lambda bank: _bank_operation(bank, command, source, request_id),
-                              _summary(command))
+                              _summary(command), request_id=request_id)
         if isinstance(command, ENDERS):
             return self._ending(pending)
         return pending
@@ -624,20 +650,24 @@ class TableService:
         return self.bank.call(fn)
 
     def _write(self, action: str, fn: Callable[[Bank], T],
-               summary: Callable[[T, TableState], str | Said] | None = None) -> Awaitable[T]:
+               summary: Callable[[T, TableState], str | Said] | None = None, *,
+               request_id: str | None = None) -> Awaitable[T]:
         """Queue a bank write and the state after it; listeners get the new state (with
         ``summary``'s line about it, if given)."""
         if self.bank is None:
             raise Unavailable(say("the bank is unavailable"))
-        return self._announce(action, self.bank.write(fn), summary)
+        return self._announce(action, self.bank.write(fn, request_id=request_id), summary)
 
     async def _announce(self, action: str,
                         pending: asyncio.Future[tuple[T, TableState | None]],
                         summary: Callable[[T, TableState], str | Said] | None = None) -> T:
         try:
             result, state = await pending
-        except StorageError:  # nothing written: the caller hears why, so does everyone
-            self._storage_changed(say("{action} not saved", action=action))
+        except (StorageError, SavedBeforeFailure) as exc:  # the caller hears why, so does everyone
+            self._storage_changed(
+                say("{action} saved, then the disk failed", action=action) if exc.saved else
+                say("{action} not saved", action=action) if exc.saved is False else
+                say("{action} may not be saved", action=action))
             raise
         except CompanionError:  # refused, ended, unavailable: the caller hears why
             raise

@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.outcomes import Kind, Outcome
+from companion.exc import Refused
+from companion.i18n.said import joined, say
 
 log = logging.getLogger(__name__)
 
@@ -191,3 +193,58 @@ def _sync_folder(folder: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+MAX_ID = 64
+"""A press id is a uuid4's 32 hex digits; a page's copy is refused past this."""
+
+
+def press_from_page(data: object) -> HeldPress:
+    """A held press as a page gives it back (its copy of ``to_json``), checked field by field:
+    :class:`~companion.exc.Refused` naming what is wrong; nothing else is trusted."""
+    def bad(what: str) -> Refused:
+        return Refused(say("a press given back has a bad {field}", field=what))
+
+    if not isinstance(data, dict):
+        raise Refused(say("each press given back must be a JSON object"))
+    wanted = {"id", "at", "mode", "kind", "coins", "rolls", "step", "source", "game", "player",
+              "known", "params"}
+    if set(data) != wanted:
+        raise Refused(say("a press given back must have exactly: {fields}",
+                          fields=joined(sorted(wanted))))
+    press_id, mode, source = data["id"], data["mode"], data["source"]
+    for name, text, limit in (("id", press_id, MAX_ID), ("mode", mode, 40),
+                               ("source", source, 80)):
+        if not isinstance(text, str) or not 1 <= len(text) <= limit or not text.isprintable():
+            raise bad(name)
+    at = data["at"]
+    if type(at) not in (int, float) or not 0 < at < 1e11:
+        raise bad("at")
+    try:
+        kind = Kind(data["kind"])
+    except (ValueError, TypeError):
+        raise bad("kind") from None
+    coins, step = data["coins"], data["step"]
+    if type(coins) is not int or not 0 <= coins <= 1000:
+        raise bad("coins")
+    if type(step) is not int or not 0 <= step <= 100:
+        raise bad("step")
+    rolls = data["rolls"]
+    if not isinstance(rolls, list) or len(rolls) > 4 or \
+            any(type(r) is not int or not 1 <= r <= 12 for r in rolls):
+        raise bad("rolls")
+    for name in ("game", "player"):
+        value = data[name]
+        if value is not None and (type(value) is not int or not 1 <= value < 2**53):
+            raise bad(name)
+    if type(data["known"]) is not bool:
+        raise bad("known")
+    params = data["params"]
+    if not isinstance(params, dict) or len(params) > 12 or any(
+            not isinstance(k, str) or len(k) > 40 or
+            (v is not None and (type(v) is not int or abs(v) >= 2**53))
+            for k, v in params.items()):
+        raise bad("params")
+    outcome = Outcome(kind, coins=coins, rolls=tuple(rolls), mode=mode, step=step)
+    return HeldPress(press_id, float(at), outcome, source, data["game"], data["player"],
+                     data["known"], dict(params))

@@ -26,7 +26,7 @@ from typing import Any, Self
 
 from companion.bank.facts import Facts, Player
 from companion.bank.kinds import Kinds
-from companion.bank.store import open_database, open_readonly
+from companion.bank.store import UnsureWrite, open_database, open_readonly, storage_problem
 from companion.core.editions import Editions, editions
 from companion.core.editions.ruleset import Ruleset
 from companion.core.ledger import BANK, Entry, EntryKind, MoveKind, Party, and_joined, is_id
@@ -116,11 +116,19 @@ class Journal:
             committing = True
             db.execute("COMMIT")
             self._money.update(self._working)
-        except BaseException:
+        except BaseException as exc:
             if committing:  # whether COMMIT left anything in the file: read it again
                 self._money.clear()
-            if db.in_transaction:  # SQLite may already have rolled back (disk full, I/O)
+            if db.in_transaction:  # still open: nothing was committed (COMMIT can be retried)
                 db.execute("ROLLBACK")
+            elif committing and str(getattr(exc, "sqlite_errorname", "")).startswith(
+                    "SQLITE_IOERR"):
+                # An I/O error ended the transaction: its frames may be in the WAL already (a
+                # failed fsync), so the write may or may not be there after a restart. (A full
+                # or read-only disk refuses before the commit frame: nothing is written.)
+                unsure = UnsureWrite(storage_problem(exc) or str(exc))
+                unsure.sqlite_errorname = exc.sqlite_errorname  # type: ignore[attr-defined]
+                raise unsure from exc
             raise
         finally:
             self._working = None

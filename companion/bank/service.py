@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -23,10 +23,16 @@ from typing import TypeVar
 
 from companion.bank.bank import CURRENT, Bank
 from companion.bank.held import FILE_NAME, HeldFile, HeldPress
-from companion.bank.store import BankUnavailable, StorageError, storage_problem
+from companion.bank.store import (
+    BankUnavailable,
+    StorageError,
+    UnsureWrite,
+    open_readonly,
+    storage_problem,
+)
 from companion.core.editions import Editions
 from companion.core.state import OutcomeView, StorageView, TableState
-from companion.exc import CompanionError, GameEnded, Refused
+from companion.exc import CompanionError, GameEnded, Refused, SavedBeforeFailure
 from companion.i18n.said import Said, say
 
 log = logging.getLogger(__name__)
@@ -79,8 +85,10 @@ class BankService:
 
     def status(self) -> StorageView:
         """How things stand (read from the loop: plain attribute reads)."""
-        return StorageView(self.problem is None, self.problem, len(self._held),
-                           self._held_on_disk and self._held_file.is_open)
+        held = list(self._held)
+        return StorageView(self.problem is None, self.problem, len(held),
+                           self._held_on_disk and self._held_file.is_open,
+                           tuple(p.to_json() for p in held))
 
     @property
     def is_open(self) -> bool:
@@ -238,6 +246,79 @@ class BankService:
                     len(self._held), self.problem)
         return None, None
 
+    def give_back(self, presses: Sequence[HeldPress]) -> asyncio.Future[dict[str, str]]:
+        """Presses a page kept (its copy of what was held here): each is ``banked`` (now, or
+        it already was: a press is banked once), ``held`` here (the disk still refuses), or
+        ``refused`` (it can't be banked in this bank; the page keeps it for the banker)."""
+        return asyncio.wrap_future(self._executor.submit(self._give_back, presses))
+
+    def _give_back(self, presses: Sequence[HeldPress]) -> dict[str, str]:
+        answer: dict[str, str] = {}
+        for press in presses:
+            if press.press_id in answer:
+                continue
+            if any(p.press_id == press.press_id for p in self._held):
+                answer[press.press_id] = "held"
+                continue
+            if self._banked_already(press.press_id):
+                answer[press.press_id] = "banked"
+                continue
+            if self._bank is not None and self._prepared:
+                try:
+                    if self._held:  # the presses held before it go first
+                        self._bank_held()
+                    self._record(self._bank, self._in_this_bank(self._bank, press))
+                except CompanionError as exc:
+                    if storage_problem(exc) is None:
+                        log.warning("a press given back can't be banked (%s): %s", exc,
+                                    press.to_json())
+                        answer[press.press_id] = "refused"
+                        continue
+                    self._failed(exc, f"banking press {press.press_id} given back")
+                except Exception as exc:
+                    if storage_problem(exc) is None:
+                        raise
+                    self._failed(exc, f"banking press {press.press_id} given back")
+                else:
+                    log.info("press %s given back by a page: banked", press.press_id)
+                    answer[press.press_id] = "banked"
+                    continue
+            self._open_held_file()
+            self._held.append(press)
+            self._save_held()
+            log.warning("press %s given back by a page: held (%d held): %s", press.press_id,
+                        len(self._held), self.problem)
+            answer[press.press_id] = "held"
+        return answer
+
+    def _banked_already(self, press_id: str) -> bool:
+        """Whether the bank has this press (read even when it takes no writes)."""
+        try:
+            if self._bank is not None:
+                row = self._bank.db.execute("SELECT 1 FROM outcomes WHERE press_id = ?",
+                                            (press_id,)).fetchone()
+            else:
+                db = open_readonly(self.path)
+                try:
+                    row = db.execute("SELECT 1 FROM outcomes WHERE press_id = ?",
+                                     (press_id,)).fetchone()
+                finally:
+                    db.close()
+        except Exception:  # can't be read: it is held until it can
+            return False
+        return row is not None
+
+    @staticmethod
+    def _in_this_bank(bank: Bank, press: HeldPress) -> HeldPress:
+        """A press from a game this bank does not have (a new card, a bank restored from
+        before it): kept unassigned in the latest game, for the banker to give."""
+        if not press.known or press.game is None or bank.db.execute(
+                "SELECT 1 FROM games WHERE id = ?", (press.game,)).fetchone() is not None:
+            return press
+        log.warning("press %s was for game %d, which this bank does not have: kept "
+                    "unassigned in the latest game", press.press_id, press.game)
+        return replace(press, game=bank.latest_game(), player=None, params={})
+
     # -- every other operation -------------------------------------------------------------
 
     def _state_after(self, bank: Bank) -> TableState | None:
@@ -261,16 +342,21 @@ class BankService:
         for the presses held before it: they are banked first, or it is refused."""
         return asyncio.wrap_future(self._executor.submit(self._with_bank, fn, write))
 
-    def write(self, fn: Callable[[Bank], T]) -> asyncio.Future[tuple[T, TableState | None]]:
+    def write(self, fn: Callable[[Bank], T], *, request_id: str | None = None
+              ) -> asyncio.Future[tuple[T, TableState | None]]:
         """A write and the table after it (None: the write stands, the state can't be read
-        now); held presses are banked before it, in order."""
+        now); held presses are banked before it, in order. ``request_id`` (its
+        Idempotency-Key) lets a write the disk failed on mid-commit be looked up: the answer
+        is then what the journal holds, not a guess."""
         def both(bank: Bank) -> tuple[T, TableState | None]:
             result = fn(bank)
             return result, self._state_after(bank)
 
-        return self.call(both, write=True)
+        return asyncio.wrap_future(self._executor.submit(self._with_bank, both, True,
+                                                         request_id))
 
-    def _with_bank(self, fn: Callable[[Bank], T], write: bool = False) -> T:
+    def _with_bank(self, fn: Callable[[Bank], T], write: bool = False,
+                   request_id: str | None = None) -> T:
         if self._bank is None or (write and not self._prepared):
             raise StorageError(self.problem or say("the bank is not open"))
         if write and self._held:  # the presses held before this write go first
@@ -280,6 +366,8 @@ class BankService:
                 raise StorageError(self._failed(exc, "banking held presses")) from exc
         try:
             return fn(self._bank)
+        except UnsureWrite as exc:
+            return self._unsure(fn, exc, request_id)
         except StorageError as exc:
             self._failed(exc, "a bank operation")
             raise
@@ -287,6 +375,51 @@ class BankService:
             if storage_problem(exc) is None:
                 raise
             raise StorageError(self._failed(exc, "a bank operation")) from exc
+
+    def _unsure(self, fn: Callable[[Bank], T], exc: UnsureWrite, request_id: str | None) -> T:
+        """The disk failed while ``fn``'s write was committed: answer what the journal says.
+
+        Found there: it stands (answered as a replay once the bank takes writes again, else
+        :class:`SavedBeforeFailure`). Not there: not saved. The journal can't be read, or the
+        write had no key to look up: not known, and said so (a keyed retry is safe)."""
+        why = self._failed(exc, "committing a write")
+        if request_id is None:
+            raise UnsureWrite(say("it may or may not have been saved ({why}): look at the "
+                                  "history before doing it again", why=why)) from exc
+        move = self._look_up(request_id)
+        if move is None:
+            raise UnsureWrite(say("it may or may not have been saved ({why}): send it again "
+                                  "with the same Idempotency-Key once the bank is back (it is "
+                                  "written once)", why=why)) from exc
+        if not move:
+            log.warning("request %s: not in the journal after the failed commit", request_id)
+            raise StorageError(say("not saved: {why}", why=why)) from exc
+        log.warning("request %s: in the journal (move %d) despite the failed commit",
+                    request_id, move)
+        if self._recover():  # the bank takes writes: the same request answers as it did
+            assert self._bank is not None
+            return fn(self._bank)
+        raise SavedBeforeFailure(say("saved just before the disk failed ({why}); the bank "
+                                     "takes no more writes until it is fixed", why=why),
+                                 move) from exc
+
+    def _look_up(self, request_id: str) -> int | None:
+        """The move written with this request id (0: none), read on a connection of its own;
+        None when the journal can't be read."""
+        try:
+            db = open_readonly(self.path)
+        except Exception as exc:
+            log.warning("the journal can't be read to look up request %s: %s", request_id, exc)
+            return None
+        try:
+            row = db.execute("SELECT id FROM moves WHERE request_id = ?",
+                             (request_id,)).fetchone()
+        except Exception as exc:
+            log.warning("the journal can't be read to look up request %s: %s", request_id, exc)
+            return None
+        finally:
+            db.close()
+        return 0 if row is None else int(row[0])
 
     def close(self) -> None:
         """Finish every queued write, bank what is held if the disk now allows, then close

@@ -291,6 +291,13 @@ class StorageError(BankUnavailable):
     written, and the message says why in words a person at the table understands."""
 
 
+class UnsureWrite(StorageError):
+    """The disk failed while a write was being committed: it may or may not be in the file
+    (SQLite promises no more). Reading the journal afterwards tells which."""
+
+    saved = None
+
+
 _PROBLEMS = (
     ("SQLITE_FULL", say("the SD card is full: free some space (the companion keeps trying)")),
     ("SQLITE_READONLY", say("the data folder is read-only: the companion can't write the bank")),

@@ -221,6 +221,9 @@ class StorageView:
     """Presses sounded and shown but not saved yet."""
     kept: bool = True
     """Whether the held presses are also in the held-presses file (a restart keeps them)."""
+    presses: tuple[Mapping[str, Any], ...] = ()
+    """The held presses themselves (as the held file keeps them): every page with the token
+    keeps a copy and gives them back if the companion loses them (a failing SD card)."""
 
     @property
     def warning(self) -> str | Said:
@@ -239,6 +242,7 @@ class StorageView:
 
     def to_json(self) -> dict[str, Any]:
         return {"ok": self.ok, "held": self.held, "kept": self.kept,
+                "presses": [dict(p) for p in self.presses],
                 **texts(warning=self.warning),
                 **({"problem": None} if self.problem is None else texts(problem=self.problem))}
 

@@ -20,6 +20,7 @@ from aiohttp import WSMsgType, web
 
 from companion.app import commands as c
 from companion.app.contract import Table
+from companion.bank.held import press_from_page
 from companion.events import (
     BlockOutcome,
     CardTapped,
@@ -30,8 +31,8 @@ from companion.events import (
     StorageChanged,
     TimerChanged,
 )
-from companion.exc import Conflict, Refused, Unavailable
-from companion.i18n.said import Said, as_json, joined, say, texts
+from companion.exc import Conflict, Refused, SavedBeforeFailure, Unavailable
+from companion.i18n.said import Said, as_json, joined, say, say_n, texts
 from companion.web import players
 from companion.web.privacy import has_token, public
 
@@ -60,19 +61,25 @@ STATUS = ((Refused, 400), (Conflict, 409), (Unavailable, 503))
 """The companion's errors as HTTP statuses (:mod:`companion.exc`)."""
 
 
-def _error(status: int, message: str | Said) -> web.Response:
+def _error(status: int, message: str | Said, **extra: Any) -> web.Response:
     """``error`` in English; ``error_said`` the same message for the page to put into its own
     language (a :class:`Said`; plain text when the message is not in the catalogs)."""
-    return web.json_response({"error": str(message), "error_said": as_json(message)},
+    return web.json_response({"error": str(message), "error_said": as_json(message), **extra},
                              status=status)
 
 
 @web.middleware
 async def errors_as_json(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Every refusal as JSON: bad input 400, not now 409, a missing part 503."""
+    """Every refusal as JSON: bad input 400, not now 409, a missing part 503 (``saved``
+    says whether the write was kept all the same: false, or null when not known)."""
     try:
         return await handler(request)
-    except (Refused, Conflict, Unavailable) as exc:
+    except SavedBeforeFailure as exc:  # it stands: a success, said with what went wrong next
+        return web.json_response({"saved": True, "replayed": True, "move": {"id": exc.move},
+                                  **texts(message=exc.said)})
+    except Unavailable as exc:
+        return _error(503, exc.said, saved=exc.saved)
+    except (Refused, Conflict) as exc:
         return _error(next(code for cls, code in STATUS if isinstance(exc, cls)), exc.said)
     except web.HTTPException as exc:
         if exc.status < 400:
@@ -203,13 +210,40 @@ async def post_press(request: web.Request) -> web.Response:
         return web.json_response({"kind": "lever", "started": event.started})
     assert isinstance(event, BlockOutcome)
     body = {**event.outcome.to_json(), "press": event.number, **_words(event),
-            "saved": pressed.saved,
+            "saved": pressed.saved, "press_id": pressed.press_id,
             **({"held": None} if pressed.held is None else texts(held=pressed.held)),
             "outcome_id": None if pressed.record is None else pressed.record.id}
     if pressed.held is not None:
+        tablets = 0 if pressed.press_id is None else \
+            await request.app[HUB].kept_by(pressed.press_id, KEEP_WAIT_S)
+        places: list[Said] = [say("the companion's memory")]
+        if pressed.on_disk:
+            places.append(say("its held-presses file"))
+        if tablets:
+            places.append(say_n("{n} tablet", "{n} tablets", tablets))
+        body["kept"] = {"memory": True, "file": pressed.on_disk, "tablets": tablets}
         body.update(texts(message=say(
-            "not saved yet: {why}. It is kept and saved when it can be.", why=pressed.held)))
+            "not saved yet: {why}. It is kept in {places}, and saved when the bank takes "
+            "writes again.", why=pressed.held, places=joined(places))))
     return web.json_response(body, status=202 if pressed.held is not None else 200)
+
+
+MAX_GIVEN_BACK = 40
+"""Presses per give-back request (a page sends more in turns; a body stays small)."""
+
+
+async def post_held(request: web.Request) -> web.Response:
+    """``{"presses": [...]}``: a page gives back its copies of held presses (the state's
+    ``storage.presses``); each is answered ``banked``, ``held`` or ``refused``."""
+    data = await _body(request)
+    _only(data, "presses")
+    _required(data, "presses")
+    presses = data["presses"]
+    if not isinstance(presses, list) or not 1 <= len(presses) <= MAX_GIVEN_BACK:
+        raise Refused(say("presses must be a list of 1 to {n} presses", n=MAX_GIVEN_BACK))
+    given = tuple(press_from_page(p) for p in presses)
+    answer = await _act(request, c.GiveBack(given))
+    return web.json_response({"presses": answer})
 
 
 async def post_transfer(request: web.Request) -> web.Response:
@@ -558,6 +592,10 @@ async def get_player_me(request: web.Request) -> web.Response:
 HEARTBEAT_S = 10.0
 """A page that hears nothing for a while knows its connection is dead and reconnects."""
 MAX_QUEUED = 100
+KEEP_WAIT_S = 1.0
+"""How long a held press's answer waits for the connected tablets to say they keep it."""
+MAX_KEPT = 1000
+"""Press ids a page may say it keeps (far more than the held file's ~130)."""
 
 
 class Hub:
@@ -567,6 +605,33 @@ class Hub:
         self.clients: dict[asyncio.Queue[dict[str, Any] | None], web.WebSocketResponse] = {}
         self.trusted: set[asyncio.Queue[dict[str, Any] | None]] = set()  # pages with the token
         self.phones: dict[asyncio.Queue[dict[str, Any] | None], players.PlayerFeed] = {}
+        self.keeping: dict[asyncio.Queue[dict[str, Any] | None], frozenset[str]] = {}
+        """The held presses each page with the token says it keeps (in its browser)."""
+
+    def keeps(self, queue: asyncio.Queue[dict[str, Any] | None], message: object) -> None:
+        """A page's ``{"type": "keeping", "presses": [ids]}``: what it keeps now."""
+        if queue not in self.trusted or not isinstance(message, dict) or \
+                message.get("type") != "keeping":
+            return
+        ids = message.get("presses")
+        if isinstance(ids, list) and len(ids) <= MAX_KEPT:
+            self.keeping[queue] = frozenset(i for i in ids if isinstance(i, str))
+
+    def tablets_keeping(self, press_id: str) -> int:
+        """How many connected pages with the token keep this press."""
+        return sum(press_id in kept for queue, kept in self.keeping.items()
+                   if queue in self.clients)
+
+    async def kept_by(self, press_id: str, wait: float) -> int:
+        """The connected pages with the token that keep this press, once all of them say so
+        or ``wait`` seconds have passed."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + wait
+        while True:
+            kept = self.tablets_keeping(press_id)
+            if kept >= len(self.trusted) or loop.time() >= until:
+                return kept
+            await asyncio.sleep(0.02)
 
     def publish(self, event: Event) -> None:
         message = _message(event)
@@ -619,7 +684,7 @@ def _message(event: Event) -> dict[str, Any] | None:
 
 
 async def websocket(request: web.Request) -> web.WebSocketResponse:
-    ws = web.WebSocketResponse(heartbeat=20, max_msg_size=4096)
+    ws = web.WebSocketResponse(heartbeat=20, max_msg_size=64 * 1024)
     await ws.prepare(request)
     hub = request.app[HUB]
     queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
@@ -639,15 +704,19 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
                 phone.coins(hello)  # what was there: no news
             await ws.send_json(hello if trusted else public(hello))
         sender = asyncio.ensure_future(_send_all(ws, queue))
-        async for msg in ws:  # the page sends nothing we need; this just waits for the end
+        async for msg in ws:  # a page says which held presses it keeps; nothing else
             if msg.type is WSMsgType.ERROR:
                 break
+            if msg.type is WSMsgType.TEXT and trusted:
+                with contextlib.suppress(ValueError, RecursionError):
+                    hub.keeps(queue, json.loads(msg.data))
     finally:
         if sender is not None:
             sender.cancel()
         hub.clients.pop(queue, None)
         hub.trusted.discard(queue)
         hub.phones.pop(queue, None)
+        hub.keeping.pop(queue, None)
     return ws
 
 
@@ -680,6 +749,7 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
     app.router.add_get("/api/state", get_state)
     app.router.add_get("/api/journal", get_journal)
     app.router.add_post("/api/press", post_press)
+    app.router.add_post("/api/held", post_held)
     app.router.add_post("/api/transfers", post_transfer)
     app.router.add_post("/api/undo", post_undo)
     app.router.add_post("/api/redo", post_redo)

@@ -141,6 +141,7 @@ async function api(method, path, body, key, quiet) {
     err.status = reply.status;
     // The page's words for it: the server's sentence (error_said) in this device's language.
     err.said = data.error_said || data.error || null;
+    err.saved = data.saved;  // a 503's: false (nothing written) or null (not known)
     if (reply.status === 401) {
       // The token this browser has is wrong or old: from now on the page only watches.
       localStorage.removeItem(TOKEN_KEY);
@@ -177,6 +178,13 @@ function write(action, path, body, { button = null, sticky = false, method = "PO
   }, (err) => {
     if (err.unanswered) Object.assign(sent, { unanswered: true, path, method });
     else if (intents.get(action) === sent) intents.delete(action);  // refused: a new intent next
+    if (err.status === 503 && (err.saved === false || err.saved === null) && path !== "/api/held") {
+      // The disk refused it (or failed writing it): kept here, key and all, and sent again when
+      // the bank takes writes (written once, whichever try lands).
+      keeper.keepWrite({ key: sent.key, action, method, path, body: sent.body, at: Date.now() });
+      renderKept();
+      snack(t("This tablet keeps it and sends it again when the bank takes writes."));
+    }
     throw err;
   }).finally(() => {
     // Off until the answer, and for at least HOLD_MS after the tap: a double tap's second
@@ -222,6 +230,75 @@ function sendUnanswered() {
     }).catch(() => {});
   }
 }
+
+// -- what this tablet keeps while the bank can't save (keeper.js) ------------------------------
+const keeper = new Keeper("companion-kept");
+
+// Every state (and storage news): keep a copy of the presses the companion holds, tell it so,
+// and give back what it no longer holds (banked once, by id); kept writes go again once it saves.
+function keepHeld(storage) {
+  if (!storage || !token() || watching()) return;
+  const ids = keeper.keep(storage.presses);
+  const keeping = JSON.stringify({ type: "keeping", presses: ids });
+  if (socket && socket.readyState === WebSocket.OPEN && socket.keeping !== keeping) {
+    socket.send(keeping);  // once per change, on each connection
+    socket.keeping = keeping;
+  }
+  const holds = new Set((storage.presses || []).map((p) => p.id));
+  keeper.giveBack(holds, (presses) => api("POST", "/api/held", { presses }, undefined, () => true)
+    .then((reply) => reply.presses))
+    .then((banked) => {
+      if (banked) snack(tn("{n} press this tablet kept is in the bank", "{n} presses this tablet kept are in the bank", banked));
+    })
+    .catch(() => {})
+    .finally(renderKept);
+  if (storage.ok && !keeper.sending && keeper.counts().writes) {
+    keeper.sending = true;
+    keeper.sendWrites((w) => api(w.method, w.path, w.body, w.key, () => true))
+      .then(([answered, refused]) => {
+        if (answered) snack(tn("{n} write this tablet kept went through (once)", "{n} writes this tablet kept went through (once)", answered));
+        if (refused) showError(tn("{n} write this tablet kept was refused by the bank", "{n} writes this tablet kept were refused by the bank", refused));
+      })
+      .finally(() => { keeper.sending = false; renderKept(); });
+  }
+  renderKept();
+}
+
+function renderKept() {
+  const n = keeper.counts();
+  const box = $("kept");
+  const parts = [];
+  if (n.presses) parts.push(tn("{n} press", "{n} presses", n.presses));
+  if (n.writes) parts.push(tn("{n} write", "{n} writes", n.writes));
+  if (n.refused) parts.push(tn("{n} press the bank refused", "{n} presses the bank refused", n.refused));
+  box.hidden = !parts.length;
+  $("kept-text").textContent = parts.length
+    ? t("This tablet keeps {what} not saved yet, and gives them back when the bank takes writes.", { what: parts.join(", ") })
+    : "";
+}
+
+$("kept-file").addEventListener("click", () => {
+  const blob = new Blob([JSON.stringify(keeper.file(), null, 1)], { type: "application/json" });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = "companion-kept-" + new Date().toISOString().slice(0, 19).replace(/[:T]/g, "-") + ".json";
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+});
+
+$("kept-import").addEventListener("change", async (event) => {
+  const file = event.target.files[0];
+  event.target.value = "";
+  if (!file) return;
+  let data;
+  try { data = JSON.parse(await file.text()); } catch (err) { data = null; }
+  const presses = data && (data.held_presses || data.presses);
+  if (!Array.isArray(presses)) { showError(t("That file holds no presses to give back.")); return; }
+  keeper.adopt(presses);
+  if (state) keepHeld(state.storage);
+});
 
 // -- words --------------------------------------------------------------------------------------
 
@@ -2789,6 +2866,7 @@ function render() {
   }
   if (state.timer) setTimer(state.timer);
   renderStorage(state.storage);
+  keepHeld(state.storage);
   renderWinner();
   renderOutcome();
   renderPlayers();
@@ -2843,6 +2921,7 @@ function connect() {
     if (data.type === "outcome") { lastPress = data; pulse(soundMs(data)); }
     if (data.type === "storage") {
       renderStorage(data.storage);
+      keepHeld(data.storage);
       if (state) { state.storage = data.storage; renderOutcome(); }
     }
     if (data.type === "activity" || (data.type === "state" && data.action === "hello")) {

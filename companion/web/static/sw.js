@@ -16,6 +16,7 @@ const SHELL = [
   "/static/app.css",
   "/static/app.js",
   "/static/link-token.js",
+  "/static/keeper.js",
   "/static/prefs.js",
   "/static/i18n.js",
   "/static/manifest.webmanifest",
