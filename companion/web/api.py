@@ -216,15 +216,15 @@ async def post_press(request: web.Request) -> web.Response:
     if pressed.held is not None:
         tablets = 0 if pressed.press_id is None else \
             await request.app[HUB].kept_by(pressed.press_id, KEEP_WAIT_S)
-        places: list[Said] = [say("the companion's memory")]
+        places: list[Said] = [say("in the companion's memory")]
         if pressed.on_disk:
-            places.append(say("its held-presses file"))
+            places.append(say("in its held-presses file"))
         if tablets:
-            places.append(say_n("{n} tablet", "{n} tablets", tablets))
+            places.append(say_n("on {n} tablet", "on {n} tablets", tablets))
         body["kept"] = {"memory": True, "file": pressed.on_disk, "tablets": tablets}
         body.update(texts(message=say(
-            "not saved yet: {why}. It is kept in {places}, and saved when the bank takes "
-            "writes again.", why=pressed.held, places=joined(places))))
+            "not saved yet: {why}. It is kept {places}, and saved when the bank takes writes "
+            "again.", why=pressed.held, places=joined(places))))
     return web.json_response(body, status=202 if pressed.held is not None else 200)
 
 
