@@ -263,6 +263,17 @@ def post(base: str, path: str, body: object = None) -> tuple[int, Any]:
         return exc.code, json.loads(exc.read())
 
 
+def press(base: str) -> tuple[int, Any]:
+    """Press the block from the API once it is quiet (the last press's sound has played)."""
+    deadline = time.monotonic() + 15
+    while True:
+        status, body = post(base, "/api/press")
+        if status != 409 or "sounding" not in body["error"]:
+            return status, body
+        assert time.monotonic() < deadline, body
+        time.sleep(0.2)
+
+
 def kept_on(page: Page) -> dict[str, Any]:
     return page.evaluate("JSON.parse(localStorage.getItem('companion-kept') || '{}')")
 
@@ -283,11 +294,11 @@ def test_presses_held_on_a_dying_card_are_kept_by_the_tablet_and_banked_once_aft
         with companion(config, log) as proc:
             page.goto(f"{base}#token={PAGE_TOKEN}")
             expect(page.locator("#link")).to_have_text("live")
-            status, first = post(base, "/api/press")
+            status, first = press(base)
             assert status == 200 and first["saved"] is True  # a good card first
 
             sd.fail()
-            answers = [post(base, "/api/press") for _ in range(3)]
+            answers = [press(base) for _ in range(3)]
             assert [status for status, _ in answers] == [202, 202, 202], answers
             for _, held in answers:  # where each one is kept, truthfully
                 assert held["saved"] is False and held["press_id"]
@@ -353,7 +364,7 @@ def test_held_presses_go_out_as_a_file_and_come_back_in_banked_once(tmp_path: Pa
                 while True:
                     f.write(b"x" * 65536)
                     f.flush()
-            answers = [post(base, "/api/press") for _ in range(2)]
+            answers = [press(base) for _ in range(2)]
             assert [status for status, _ in answers] == [202, 202]
             assert all(held["kept"]["file"] for _, held in answers)
             proc.send_signal(signal.SIGKILL)
@@ -381,5 +392,4 @@ def test_held_presses_go_out_as_a_file_and_come_back_in_banked_once(tmp_path: Pa
                 time.sleep(0.2)
         assert sorted(column(new, "SELECT press_id FROM outcomes")) == \
             sorted(h["press_id"] for _, h in answers)
-        # Pressed in a game this bank never had: unassigned, for the banker to give.
-        assert all(o.player_id is None for o in banked(new))
+        assert len(banked(new)) == 2  # in the game being played, each once
