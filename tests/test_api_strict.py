@@ -150,7 +150,7 @@ async def test_ids_and_numbers_are_whole_numbers_not_true_or_floats(tmp_path: Pa
         state = await api.state()
         reply = await api.post("/api/abilities", {
             "player": ann, "ability": "red_shell", "targets": [float(ben)],
-            "spaces": {str(ben): "Acorn Plains"}}, status=400)
+            "spaces": {str(float(ben)): "Acorn Plains"}}, status=400)  # was Ben, as 2.0
         assert reply["error"] == "targets: 2.0 is not another player in the game"
         assert await api.state() == state
 
