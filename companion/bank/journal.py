@@ -79,13 +79,14 @@ def keyed(move: Callable[Concatenate[Any, P], R]) -> Callable[Concatenate[Any, P
     naming the id. One rule for every keyed move (:meth:`Journal.replay`)."""
     signature = inspect.signature(move)
     first, *_ = signature.parameters
+    assert signature.parameters["request_id"].kind is inspect.Parameter.KEYWORD_ONLY
     skip = {first, "source", "request_id"}
 
     @functools.wraps(move)
     def with_request(bank: Any, *args: P.args, **kwargs: P.kwargs) -> R:
-        bound = signature.bind(bank, *args, **kwargs)
-        if bound.arguments.get("request_id") is None:
+        if kwargs.get("request_id") is None:  # no key: nothing to compare
             return move(bank, *args, **kwargs)
+        bound = signature.bind(bank, *args, **kwargs)
         bound.apply_defaults()
         asked = {k: v for k, v in bound.arguments.items() if k not in skip}
         outer, bank.asked = bank.asked, fingerprint(move.__name__, asked)
