@@ -17,7 +17,7 @@ from companion.bank import DB_NAME, Bank, BankUnavailable
 from companion.bank.export import export_journal
 from companion.core.ledger import BANK, EntryKind, balances
 from companion.core.outcomes import Kind, Outcome
-from companion.exc import Refused
+from companion.exc import Conflict, Refused
 from tests.conftest import ROOT, StepClock, run_companion
 
 BOWSER = Outcome(Kind.BOWSER, 5, (3,))  # priced as Celebration's ruleset prices them
@@ -363,9 +363,9 @@ def test_a_request_id_reused_for_another_operation_is_refused(bank: Bank) -> Non
     mario, luigi, _ = ids(bank)
     bank.transfer(mario, luigi, 3, request_id="r1")
     before = snapshot(bank)
-    with pytest.raises(Refused, match="already used for another operation"):
+    with pytest.raises(Conflict, match="already used for another operation"):
         bank.transfer(mario, luigi, 4, request_id="r1")  # same id, other amount
-    with pytest.raises(Refused, match="already used for another operation"):
+    with pytest.raises(Conflict, match="already used for another operation"):
         bank.undo(request_id="r1")
     assert snapshot(bank) == before
     first_undo = bank.undo(request_id="u1")

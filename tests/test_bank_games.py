@@ -16,7 +16,7 @@ from companion.bank.export import export_journal
 from companion.bank.store import SCHEMA_VERSION
 from companion.core.ledger import BANK, EntryKind, MoveKind
 from companion.core.outcomes import Kind, Outcome
-from companion.exc import GameEnded, Refused
+from companion.exc import Conflict, GameEnded, Refused
 from tests.conftest import ROOT, StepClock
 
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -322,7 +322,7 @@ def test_a_schema_2_bank_is_upgraded_in_place_and_keeps_every_coin(tmp_path: Pat
     bank.pass_go(mario, game_id=2)
     undone = bank.undo(game_id=2)
     assert undone.target.kind is MoveKind.PASS_GO
-    with pytest.raises(Refused, match="already used for another operation"):
+    with pytest.raises(Conflict, match="already used for another operation"):
         bank.transfer(mario, BANK, 1, request_id="req-rent-1", game_id=2)
     # A request sent before the upgrade and retried after it is answered, not paid again:
     rent = bank.transfer(2, 1, 12, note="rent Koopa Troopa", request_id="req-rent-1",

@@ -217,7 +217,7 @@ async def test_a_retried_drop_or_scoop_is_written_once(tmp_path: Path) -> None:
         assert first[0] == again[0] == 201 and first[1]["id"] == again[1]["id"]
         assert piles(await api.state()) == {"Warp Pipe": 2}
         other = await post("/api/drops", {**body, "coins": 3}, "drop-1")
-        assert other[0] == 400 and "already used" in other[1]["error"]
+        assert other[0] == 409 and "already used" in other[1]["error"]
         scoop = {"player": peach, "space": "WARP PIPE"}
         assert (await post("/api/scoops", scoop, "scoop-1"))[1]["id"] == \
             (await post("/api/scoops", scoop, "scoop-1"))[1]["id"]

@@ -340,7 +340,7 @@ async def test_a_retried_contest_step_is_written_once(tmp_path: Path) -> None:
         fight = await keyed({"action": "fight", "player": ann}, "fight-1")
         assert (await keyed({"action": "fight", "player": ann}, "fight-1"))["id"] == fight["id"]
         assert coins(await api.state())["Ann"] == 20 - 2  # paid once
-        refusal = await keyed({"action": "pass", "player": ben}, "fight-1", status=400)
+        refusal = await keyed({"action": "pass", "player": ben}, "fight-1", status=409)
         assert "already used for another operation" in refusal["error"]
 
 

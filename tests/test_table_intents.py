@@ -165,12 +165,12 @@ async def test_a_request_id_is_one_intent_in_one_game_never_another(tmp_path: Pa
                            ("/api/undo", {}), ("/api/redo", {"move": 1}),
                            ("/api/transfers", {"from": mario, "to": luigi, "amount": 1})):
             status, error = await call(s, server, "POST", path, body, key)
-            assert status == 400 and "already used for another operation" in error["error"], \
+            assert status == 409 and "already used for another operation" in error["error"], \
                 (path, status, error)
         assert (await state(s, server))["current_player"] == luigi
         await call(s, server, "POST", "/api/games", {"players": ["Ann", "Bob"]}, AUTH)
         status, error = await call(s, server, "POST", "/api/current", {"player": luigi}, key)
-        assert status == 400  # the same words in another game: not a retry of that one
+        assert status == 409  # the same words in another game: not a retry of that one
 
 
 async def test_the_version_changes_with_every_write(tmp_path: Path) -> None:

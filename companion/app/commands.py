@@ -24,8 +24,9 @@ from companion.i18n.said import Said
 
 CURRENT = None
 """``player`` left out: the current player."""
-ANYONE = "anyone"
-"""``after`` left out: Next from whoever is current."""
+ANYONE = object()
+"""``after`` left out: Next from whoever is current (a sentinel: no value a request can
+send)."""
 
 # -- the block -----------------------------------------------------------------------------
 

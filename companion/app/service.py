@@ -788,7 +788,7 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
         case c.SetCurrent(player=player):
             return bank.set_current(player, **keyed)
         case c.NextPlayer(after=after):
-            if after == c.ANYONE:
+            if after is c.ANYONE:
                 return bank.next_player(**keyed)
             return bank.next_player(after=after, **keyed)
         case c.NewGame(edition=edition, players=players, colours=colours):

@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.bank import pages, phones, table, undo
 from companion.bank.facts import Player
-from companion.bank.journal import DB_NAME, Journal
+from companion.bank.journal import DB_NAME, Journal, keyed
 from companion.bank.moves import (
     KINDS,
     ability,
@@ -271,32 +271,33 @@ class Bank(Journal):
         return {"simultaneous": bool(options.get("simultaneous")),
                 "dealt": bool(options.get("dealt"))}
 
-    # -- the moves: each kind's module, bound here -----------------------------------------
+    # -- the moves: each kind's module, bound here (``keyed``: a reused request id must ask the
+    # very same) ------------------------------------------------------------------------------
 
-    set_current = turn.set_current
-    next_player = turn.next_player
-    transfer = coins.transfer
-    pass_go = coins.pass_go
-    set_jail = jail.set_jail
-    roll_from_jail = jail.roll_from_jail
-    jail = jail.jail  # after set_jail: the name is the method from here on
-    toll = bowser.toll
-    bowser_wins = bowser.bowser_wins
-    drop = board.drop
-    scoop = board.scoop
-    bankruptcy = bankruptcy.bankruptcy
-    set_points = points.set_points
-    set_worms = worms.set_worms
-    end_game = ending.end_game
+    set_current = keyed(turn.set_current)
+    next_player = keyed(turn.next_player)
+    transfer = keyed(coins.transfer)
+    pass_go = keyed(coins.pass_go)
+    set_jail = keyed(jail.set_jail)
+    roll_from_jail = keyed(jail.roll_from_jail)
+    jail = keyed(jail.jail)  # after set_jail: the name is the method from here on
+    toll = keyed(bowser.toll)
+    bowser_wins = keyed(bowser.bowser_wins)
+    drop = keyed(board.drop)
+    scoop = keyed(board.scoop)
+    bankruptcy = keyed(bankruptcy.bankruptcy)
+    set_points = keyed(points.set_points)
+    set_worms = keyed(worms.set_worms)
+    end_game = keyed(ending.end_game)
     record_outcome = block.record_outcome
     assign_outcome = block.assign_outcome
     outcomes = block.outcomes
     set_characters = ability.set_characters
-    use_ability = ability.use_ability
+    use_ability = keyed(ability.use_ability)
     contest_roller = contest.roller
-    contest = contest.contest
-    redo = undo.redo
-    undo = undo.undo
+    contest = keyed(contest.contest)
+    redo = keyed(undo.redo)
+    undo = keyed(undo.undo)
 
     # -- what the table reads --------------------------------------------------------------
 

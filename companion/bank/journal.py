@@ -14,6 +14,9 @@ knows no kind of move itself.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import inspect
 import json
 import logging
 import sqlite3
@@ -22,21 +25,77 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
 from companion.bank.facts import Facts, Player
 from companion.bank.kinds import Kinds
 from companion.bank.store import UnsureWrite, open_database, open_readonly, storage_problem
 from companion.core.editions import Editions, editions
 from companion.core.editions.ruleset import Ruleset
-from companion.core.ledger import BANK, Entry, EntryKind, MoveKind, Party, and_joined, is_id
+from companion.core.ledger import (
+    BANK,
+    Entry,
+    EntryKind,
+    MoveKind,
+    Party,
+    and_joined,
+    check_request_id,
+    is_id,
+)
 from companion.core.state import MoveView
-from companion.exc import GameEnded, Refused, Unavailable, shown
+from companion.exc import Conflict, GameEnded, Refused, Unavailable, shown
 from companion.i18n.said import Said, say
 
 DB_NAME = "bank.sqlite3"
+REQUEST = "request"
+"""The key in a keyed move's ``data`` holding its request's fingerprint (never shown)."""
 
 log = logging.getLogger(__name__)
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def fingerprint(name: str, asked: Mapping[str, object]) -> str:
+    """The whole request, as a retry must repeat it: the move and every argument, as JSON
+    (``true`` is not ``1``, ``2.0`` is not ``2``), hashed."""
+    try:
+        text = json.dumps([name, asked], sort_keys=True, default=_stable)
+    except (TypeError, ValueError):  # keys that do not sort (a direct caller's): its repr
+        text = repr((name, sorted(asked.items())))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _stable(value: object) -> str:
+    """A value JSON has no word for: its repr, or its type's name for a sentinel whose repr
+    would name its address (the same in every run, so a retry after a restart matches)."""
+    if type(value).__repr__ is object.__repr__:
+        return f"<{type(value).__qualname__}>"
+    return repr(value)
+
+
+def keyed(move: Callable[Concatenate[Any, P], R]) -> Callable[Concatenate[Any, P], R]:
+    """A move that takes a ``request_id``: a retry with that id replays the first answer only
+    if it asks the very same (every argument but the source): anything else is refused, 409
+    naming the id. One rule for every keyed move (:meth:`Journal.replay`)."""
+    signature = inspect.signature(move)
+    first, *_ = signature.parameters
+    assert signature.parameters["request_id"].kind is inspect.Parameter.KEYWORD_ONLY
+    skip = {first, "source", "request_id"}
+
+    @functools.wraps(move)
+    def with_request(bank: Any, *args: P.args, **kwargs: P.kwargs) -> R:
+        if kwargs.get("request_id") is None:  # no key: nothing to compare
+            return move(bank, *args, **kwargs)
+        bound = signature.bind(bank, *args, **kwargs)
+        bound.apply_defaults()
+        asked = {k: v for k, v in bound.arguments.items() if k not in skip}
+        outer, bank.asked = bank.asked, fingerprint(move.__name__, asked)
+        try:
+            return move(bank, *args, **kwargs)
+        finally:
+            bank.asked = outer
+
+    return with_request
 
 
 def _party(value: int | None) -> Party:
@@ -73,6 +132,9 @@ class Journal:
     kinds: Kinds
     """Every kind of move: its words and hooks (the bank hands them in, as a game hands its
     moves to boardgame.io's engine)."""
+    asked: str | None = None
+    """Inside a keyed move (:func:`keyed`): its request's fingerprint, kept with the move and
+    compared when its request id comes again."""
 
     def __init__(self, path: Path, *, clock: Callable[[], float] = time.time,
                  readonly: bool = False, rulesets: Editions | None = None) -> None:
@@ -328,11 +390,14 @@ class Journal:
                  player: int | None = None, data: Mapping[str, Any] | None = None,
                  note: str = "", source: str = "", ends: bool = False,
                  undoes: int | None = None, request_id: str | None = None) -> int:
+        data = dict(data or {})
+        if request_id is not None and self.asked is not None:
+            data[REQUEST] = self.asked
         move_id = db.execute(
             "INSERT INTO moves (game_id, at, kind, player_id, data, note, source, ends, undoes,"
             " request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (gid, self.clock(), kind.value, player, json.dumps(dict(data or {})), note, source,
-             int(ends), undoes, request_id)).lastrowid
+            (gid, self.clock(), kind.value, player, json.dumps(data), note, source,
+             int(ends), undoes, check_request_id(request_id))).lastrowid
         assert move_id is not None
         return move_id
 
@@ -366,26 +431,29 @@ class Journal:
         return [entry_of(row) for row in self.db.execute(
             "SELECT * FROM entries WHERE move_id = ? ORDER BY id", (move_id,))]
 
-    def replay(self, request_id: object, kind: MoveKind, game_id: int | None,
+    def replay(self, request_id: object, kind: MoveKind | None, game_id: int | None,
                **same: object) -> sqlite3.Row | None:
         """The move an earlier try of this very request wrote, if any.
 
-        A request id reused for a different operation is refused."""
-        if request_id is None:
+        A request id reused for another request is refused (409 naming it): another kind of
+        move (``kind`` None: any), another game, or, for a keyed move (:func:`keyed`), any
+        other argument. A move written before requests were kept whole is compared by
+        ``same``, the fields its data kept."""
+        if check_request_id(request_id) is None:
             return None
-        if not isinstance(request_id, str) or not 1 <= len(request_id) <= 100 \
-                or not request_id.isprintable():
-            raise Refused(say("request id must be 1-100 printable characters"))
         row = self.db.execute("SELECT * FROM moves WHERE request_id = ?",
                               (request_id,)).fetchone()
         if row is None:
             return None
         data = json.loads(row["data"])
         playing = game_id if game_id is not None else self.latest_game()
-        if row["kind"] != kind.value or row["game_id"] != playing \
-                or any(data.get(key) != value for key, value in same.items()):
-            raise Refused(say("request id {id} was already used for another operation",
-                              id=repr(request_id)))
+        kept = data.get(REQUEST)
+        if (kind is not None and row["kind"] != kind.value) or row["game_id"] != playing \
+                or (kept is not None and kept != self.asked) \
+                or (kept is None and any(data.get(key) != value
+                                         for key, value in same.items())):
+            raise Conflict(say("request id {id} was already used for another operation",
+                               id=repr(request_id)))
         return row
 
     def board(self, game_id: int | None = None) -> dict[str, int]:
@@ -419,8 +487,10 @@ class Journal:
                 texts: Mapping[int, str | Said]) -> MoveView:
         """A move row as a view, in words (``texts``: the words of moves it may undo)."""
         kind = MoveKind(row["kind"])
+        data = json.loads(row["data"])
+        data.pop(REQUEST, None)  # the request's fingerprint: the journal's, never shown
         view = MoveView(row["id"], row["game_id"], row["at"], kind, row["player_id"],
-                        json.loads(row["data"]), row["note"], row["source"], bool(row["ends"]),
+                        data, row["note"], row["source"], bool(row["ends"]),
                         row["undoes"], row["undone_by"], tuple(entries))
         if kind is MoveKind.UNDO and row["undoes"] in texts:
             return replace(view, text=say("Undo: {move}", move=texts[row["undoes"]]))

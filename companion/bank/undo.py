@@ -8,9 +8,10 @@ import sqlite3
 from typing import TYPE_CHECKING
 
 from companion.bank.facts import Facts
+from companion.bank.journal import REQUEST
 from companion.core.ledger import REDOABLE, EntryKind, MoveKind, check_source, is_id
 from companion.core.state import MoveRef, MoveView, Undone
-from companion.exc import Conflict, Refused
+from companion.exc import Conflict, Refused, shown
 from companion.i18n.said import say
 
 if TYPE_CHECKING:
@@ -30,9 +31,12 @@ def undo(bank: Journal, *, source: str = "", request_id: str | None = None,
         replay = bank.replay(request_id, MoveKind.UNDO, game_id)
         if replay is not None:
             if expect is not None and replay["undoes"] != expect:
-                raise Refused(say("request id {id} was already used for another "
-                                  "operation", id=repr(request_id)))
+                raise Conflict(say("request id {id} was already used for another "
+                                   "operation", id=repr(request_id)))
             return Undone(bank.move_view(replay["id"]), bank.move_view(replay["undoes"]))
+        if expect is not None and not is_id(expect):
+            raise Refused(say("{key} must be a move id (a whole number from 1), got {value}",
+                              key="move", value=shown(expect)))
         gid = bank.game(game_id)
         row = undo_target(bank, gid)
         if row is None:
@@ -65,18 +69,20 @@ def redo(bank: Journal, undo: object, *, source: str = "", request_id: str | Non
     after the undo: anything written since makes it stale."""
     source = check_source(source)
     with bank.write() as db:
-        if request_id is not None:
-            replay = db.execute("SELECT id, game_id, data FROM moves WHERE request_id = ?",
-                                (request_id,)).fetchone()
-            if replay is not None:
+        replay = bank.replay(request_id, None, game_id)  # the key checked as every move's
+        if replay is not None:
+            if REQUEST not in json.loads(replay["data"]):  # kept before requests were whole
                 undone = db.execute("SELECT undoes FROM moves WHERE id = ? AND kind = ?",
                                     (undo, MoveKind.UNDO.value)).fetchone() \
                     if is_id(undo) else None
                 if undone is None or json.loads(replay["data"]).get("redoes") != \
-                        undone["undoes"] or replay["game_id"] != bank.game(game_id):
-                    raise Refused(say("request id {id} was already used for another "
-                                      "operation", id=repr(request_id)))
-                return bank.move_view(replay["id"])
+                        undone["undoes"]:
+                    raise Conflict(say("request id {id} was already used for another "
+                                       "operation", id=repr(request_id)))
+            return bank.move_view(replay["id"])
+        if not is_id(undo):
+            raise Refused(say("{key} must be a move id (a whole number from 1), got {value}",
+                              key="move", value=shown(undo)))
         facts = bank.open_facts(game_id)
         latest = db.execute("SELECT * FROM moves WHERE game_id = ? ORDER BY id DESC LIMIT 1",
                             (facts.gid,)).fetchone()

@@ -206,6 +206,20 @@ def check_source(source: object) -> str:
     return source
 
 
+MAX_REQUEST_ID = 100
+
+
+def check_request_id(request_id: object) -> str | None:
+    """A request id (an ``Idempotency-Key``): 1-100 printable characters, or None. Surrogates
+    (bytes that were not UTF-8) are not printable."""
+    if request_id is None:
+        return None
+    if not isinstance(request_id, str) or not 1 <= len(request_id) <= MAX_REQUEST_ID \
+            or not request_id.isprintable():
+        raise Refused(say("request id must be 1-100 printable characters"))
+    return request_id
+
+
 def check_colours(colours: object) -> list[str]:
     """Seat colours as ``#rrggbb``."""
     if not isinstance(colours, list | tuple) or not colours:

@@ -21,6 +21,7 @@ from aiohttp import WSMsgType, web
 from companion.app import commands as c
 from companion.app.contract import Table
 from companion.bank.held import press_from_page
+from companion.core.ledger import check_request_id
 from companion.events import (
     BlockOutcome,
     CardTapped,
@@ -112,8 +113,11 @@ async def _body(request: web.Request) -> dict[str, Any]:
     raw = await request.read()
     if not raw.strip():
         return {}
-    try:
-        data = json.loads(raw)
+    try:  # UTF-8 only (JSON's own, RFC 8259): no byte order mark, no UTF-16
+        text = raw.decode("utf-8")
+        if text.startswith("\ufeff"):
+            raise ValueError("a byte order mark")
+        data = json.loads(text)
     except (ValueError, UnicodeDecodeError, RecursionError):
         raise Refused(say("the body must be JSON")) from None
     if not isinstance(data, dict):
@@ -135,7 +139,18 @@ def _required(data: dict[str, Any], *keys: str) -> None:
 
 
 def _request_id(request: web.Request) -> str | None:
-    return request.headers.get("Idempotency-Key")
+    """The ``Idempotency-Key``: 1-100 printable characters (UTF-8), given once, or None."""
+    keys = request.headers.getall("Idempotency-Key", [])
+    if not keys:
+        return None
+    key = keys[0]
+    try:  # aiohttp keeps bytes that are not UTF-8 as surrogates: SQLite can't store them
+        key.encode("utf-8")
+    except UnicodeEncodeError:
+        key = ""
+    if len(keys) > 1 or check_request_id(key) is None:
+        raise Refused(say("request id must be 1-100 printable characters"))
+    return key
 
 
 def _table(request: web.Request) -> Table:

@@ -35,7 +35,7 @@ from typing import Any
 from aiohttp import hdrs, web
 from aiohttp.web_protocol import RequestHandler
 
-from companion.i18n.said import as_json, say_n
+from companion.i18n.said import as_json, say, say_n
 
 log = logging.getLogger(__name__)
 
@@ -161,6 +161,24 @@ class _Guarded(asyncio.Protocol):
         self.conn.handler.resume_writing()
 
 
+class JsonErrors(RequestHandler):
+    """aiohttp's request handler, answering what it could not parse (a malformed request line
+    or header, a line too long) or a handler's crash as JSON ``{"error": ...}``, like every
+    other refusal, and never echoing the bytes it was sent (aiohttp's own answer is plain
+    text quoting them)."""
+
+    def handle_error(self, request: Any, status: int = 500, exc: BaseException | None = None,
+                     message: str | None = None) -> web.StreamResponse:
+        super().handle_error(request, status, exc, message)  # logs it; raises if answered
+        said = say("something went wrong inside the companion (it is in the log); nothing was "
+                   "changed by this request") if status >= 500 else \
+            say("the request is not well-formed HTTP; nothing was done")
+        response = web.json_response({"error": str(said), "error_said": as_json(said)},
+                                     status=status)
+        response.force_close()
+        return response
+
+
 class _Refused(asyncio.Protocol):
     """A connection there is no room for: closed at once (nothing is read or answered)."""
 
@@ -252,7 +270,8 @@ class ConnectionGuard:
         if len(self.live) >= self.max_connections and not self._make_room():
             self.stats.refused += 1
             return _Refused()
-        handler = self._server()
+        server = self._server
+        handler = JsonErrors(server, loop=self._loop, **getattr(server, "_kwargs", {}))
         now = self._loop.time()
         conn = Conn(handler, opened=now, idle_since=now)
         self.live[handler] = conn

@@ -33,8 +33,9 @@ if TYPE_CHECKING:
 ACTIONS = {ContestKind.BOSS: ("open", "fight", "pass", "close"),
            ContestKind.RACE: ("open", "enter", "start", "close")}
 """What ``POST /api/boss`` and ``POST /api/race`` take (the rolls come from the block)."""
-
-
+CARD_FIELDS = {ContestKind.BOSS: {"cost", "required", "pay_to", "bonus", "points"},
+               ContestKind.RACE: {"fee", "prizes", "points"}}
+"""What a card typed by the table may hold: the numbers printed on it."""
 
 
 def contest(bank: Journal, kind: object, action: object, *, player: object = None,
@@ -155,6 +156,11 @@ def open_card(bank: Journal, db: sqlite3.Connection, facts: Facts, found: Contes
             else "fee, prizes, points"
         raise Refused(say("card: type the numbers printed on {card} {number} ({keys})",
                           card=Said(deck.card), number=number, keys=keys))
+    if card is not None:  # typed by the table now: only the card's printed numbers
+        extra = sorted(str(key) for key in set(values) - CARD_FIELDS[deck.kind])
+        if extra:
+            raise Refused(say("unknown field(s): {fields}",
+                              fields=joined([f"card.{key}"[:40] for key in extra[:5]])))
     typed = (BossCard if deck.kind is ContestKind.BOSS else PrixCard).typed(number, values)
     if card is not None:
         kept.keep_card(db, facts.rules.id, typed)

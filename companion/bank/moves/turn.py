@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from companion.bank.facts import Facts, next_seat
 from companion.bank.kinds import Move
-from companion.core.ledger import MoveKind, check_source
+from companion.core.ledger import MoveKind, check_source, is_id
 from companion.core.state import MoveView
-from companion.exc import Conflict, Refused
+from companion.exc import Conflict, Refused, shown
 from companion.i18n.said import Said, say
 
 if TYPE_CHECKING:
@@ -62,6 +62,8 @@ def next_player(bank: Journal, game_id: int | None = None, *, after: object = AN
         if replay is not None:
             return json.loads(replay["data"])["to"]  # type: ignore[no-any-return]
         facts = bank.open_facts(game_id)
+        if after is not ANYONE and after is not None and not is_id(after):  # not 2.0, not true
+            raise Refused(say("unknown {what} {value}", what="player", value=shown(after)))
         if after is not ANYONE and after != facts.current:
             if facts.current is None:
                 raise Conflict(say("the turn has already passed: nobody is current now"))

@@ -193,11 +193,16 @@ class Use:
     spaces_instead: bool = False
 
 
+def _an_id(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def check_targets(ability: Ability, player: int, targets: object,
                   others: Sequence[int]) -> tuple[int, ...]:
     """The players ``ability`` hits: chosen ones checked, or every other player."""
     if ability.targets is Targets.OTHERS:
         if targets not in (None, []) and (not isinstance(targets, list) or
+                                          not all(map(_an_id, targets)) or
                                           sorted(targets) != sorted(others)):
             raise Refused(say("{ability} hits every other player: leave targets out",
                               ability=Said(ability.name)))
@@ -220,7 +225,7 @@ def check_targets(ability: Ability, player: int, targets: object,
         if target == player:
             raise Refused(say("{ability} hits another player, not the one using it",
                               ability=Said(ability.name)))
-        if target not in others:
+        if not _an_id(target) or target not in others:  # 2.0 and true are no player's id
             raise Refused(say("targets: {value} is not another player in the game",
                               value=shown(target)))
     return tuple(targets)
