@@ -558,28 +558,37 @@ async def get_player_me(request: web.Request) -> web.Response:
 HEARTBEAT_S = 10.0
 """A page that hears nothing for a while knows its connection is dead and reconnects."""
 MAX_QUEUED = 100
+PING = json.dumps({"type": "ping"})
+Outgoing = dict[str, Any] | str | None
+"""What a page's queue holds: a message encoded once for every page (str), one page's own
+(dict: a phone's coins), or None (close)."""
 
 
 class Hub:
-    """Pushes every event to every connected WebSocket, each through its own small queue."""
+    """Pushes every event to every connected WebSocket, each through its own small queue.
+
+    Each message is encoded once (once more without the cards, for pages without the token)
+    and every page gets that same text: the cost of a write does not grow with the pages."""
 
     def __init__(self) -> None:
-        self.clients: dict[asyncio.Queue[dict[str, Any] | None], web.WebSocketResponse] = {}
-        self.trusted: set[asyncio.Queue[dict[str, Any] | None]] = set()  # pages with the token
-        self.phones: dict[asyncio.Queue[dict[str, Any] | None], players.PlayerFeed] = {}
+        self.clients: dict[asyncio.Queue[Outgoing], web.WebSocketResponse] = {}
+        self.trusted: set[asyncio.Queue[Outgoing]] = set()  # pages with the token
+        self.phones: dict[asyncio.Queue[Outgoing], players.PlayerFeed] = {}
 
     def publish(self, event: Event) -> None:
         message = _message(event)
         if message is None:
             return
-        without_cards: dict[str, Any] | None = None  # for pages without the token
+        text: str | None = None
+        without_cards: str | None = None  # for pages without the token
         for queue in list(self.clients):
             while queue.qsize() >= MAX_QUEUED:  # a slow page loses old news, never the newest
                 queue.get_nowait()
             if queue in self.trusted:
-                queue.put_nowait(message)
+                text = text or json.dumps(message)
+                queue.put_nowait(text)
             else:
-                without_cards = without_cards or public(message)
+                without_cards = without_cards or json.dumps(public(message))
                 queue.put_nowait(without_cards)
             if queue in self.phones:  # a player's phone: told when coins arrive
                 for coins in self.phones[queue].coins(message):
@@ -622,7 +631,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     ws = web.WebSocketResponse(heartbeat=20, max_msg_size=4096)
     await ws.prepare(request)
     hub = request.app[HUB]
-    queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+    queue: asyncio.Queue[Outgoing] = asyncio.Queue()
     hub.clients[queue] = ws
     trusted = has_token(request, request.app[TOKEN], query=True)  # ?token=: browsers
     if trusted:
@@ -651,17 +660,19 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     return ws
 
 
-async def _send_all(ws: web.WebSocketResponse,
-                    queue: asyncio.Queue[dict[str, Any] | None]) -> None:
+async def _send_all(ws: web.WebSocketResponse, queue: asyncio.Queue[Outgoing]) -> None:
     while True:
         try:
             message = await asyncio.wait_for(queue.get(), HEARTBEAT_S)
         except TimeoutError:
-            message = {"type": "ping"}
+            message = PING
         if message is None:
             await ws.close()
             return
-        await ws.send_json(message)
+        if isinstance(message, str):  # encoded once for every page
+            await ws.send_str(message)
+        else:
+            await ws.send_json(message)
 
 
 def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
