@@ -34,6 +34,7 @@ from companion.exc import Conflict, Refused, Unavailable
 from companion.i18n.said import Said, as_json, joined, say, texts
 from companion.web import players
 from companion.web.privacy import has_token, public
+from companion.web.throttle import Buckets
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,7 @@ READER: web.AppKey[ReaderSource | None] = web.AppKey("reader", object)  # type: 
 TOKEN: web.AppKey[str] = web.AppKey("token", str)
 HUB: web.AppKey[Hub] = web.AppKey("hub", object)  # type: ignore[arg-type]
 LANGUAGE: web.AppKey[str] = web.AppKey("language", str)
+JOURNAL_READERS: web.AppKey[Buckets] = web.AppKey("journal_readers", Buckets)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -179,16 +181,62 @@ def _number(request: web.Request, name: str) -> int | None:
     return int(raw)
 
 
-async def get_journal(request: web.Request) -> web.Response:
-    """The whole game (no paging parameter), or one page: ``before``/``after`` a move id,
-    at most ``limit`` moves (:class:`companion.app.commands.GetJournal`)."""
+JOURNAL_RATE, JOURNAL_BURST = 4.0, 20
+"""Journal reads a second per client address without the table token, and at once: a page
+reads a page per change; a loop of readers can't keep the bank busy."""
+STREAM_ITEMS = 200
+"""Moves or entries per piece of a whole journal as it is sent (the loop serves others
+between pieces)."""
+
+
+async def get_journal(request: web.Request) -> web.StreamResponse:
+    """The whole game (no paging parameter: the table token's, streamed), or one page:
+    ``before``/``after`` a move id, at most ``limit`` moves
+    (:class:`companion.app.commands.GetJournal`). Without the token, at most
+    :data:`JOURNAL_RATE` a second per address (429 with Retry-After)."""
     unknown = sorted(set(request.query) - set(JOURNAL_PARAMS))
     if unknown:
         raise Refused(say("unknown parameter(s): {parameters} (give game, before or after, "
                           "limit)", parameters=", ".join(unknown)[:80]))
     game, before, after, limit = (_number(request, name) for name in JOURNAL_PARAMS)
-    journal = await _table(request).read(c.GetJournal(game, before, after, limit))
-    return web.json_response({"game": game, **journal})
+    query = c.GetJournal(game, before, after, limit)
+    if not has_token(request, request.app[TOKEN]):
+        wait = request.app[JOURNAL_READERS].take(request.remote or "")
+        if wait:
+            response = _error(429, say("too many journal reads from this address: try again "
+                                       "in a moment"))
+            response.headers["Retry-After"] = Buckets.retry_after(wait)
+            return response
+        if not query.paged:
+            return _error(401, say("the whole journal needs the table token; without it, "
+                                   "ask for pages (before, after, limit)"))
+    journal = await _table(request).read(query)
+    if query.paged:
+        return web.json_response({"game": game, **journal})
+    return await _stream_json(request, {"game": game, **journal})
+
+
+async def _stream_json(request: web.Request, body: dict[str, Any]) -> web.StreamResponse:
+    """``body`` as JSON, chunked, its lists in pieces of :data:`STREAM_ITEMS`."""
+    response = web.StreamResponse()
+    response.content_type = "application/json"
+    response.enable_chunked_encoding()
+    await response.prepare(request)
+    await response.write(b"{")
+    for n, (key, value) in enumerate(body.items()):
+        await response.write(f"{', ' if n else ''}{json.dumps(key)}: ".encode())
+        if not isinstance(value, list):
+            await response.write(json.dumps(value).encode())
+            continue
+        await response.write(b"[")
+        for start in range(0, len(value), STREAM_ITEMS):
+            piece = json.dumps(value[start:start + STREAM_ITEMS])[1:-1]
+            await response.write(((", " if start else "") + piece).encode())
+            await asyncio.sleep(0)  # the others' requests between pieces
+        await response.write(b"]")
+    await response.write(b"}")
+    await response.write_eof()
+    return response
 
 
 async def post_press(request: web.Request) -> web.Response:
@@ -684,6 +732,7 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
     app[READER] = reader
     app[TOKEN] = token
     app[LANGUAGE] = language
+    app[JOURNAL_READERS] = Buckets(JOURNAL_RATE, JOURNAL_BURST)
     hub = Hub()
     app[HUB] = hub
     unsubscribe = table.subscribe(hub.publish)
