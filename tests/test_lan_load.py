@@ -6,16 +6,22 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import socket
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 
 from companion.app.commands import GetJournal, Transfer
 from companion.bank.bank import Bank
 from companion.web.api import HUB, JOURNAL_BURST
+from companion.web.guard import _unread
 from tests.test_web_api import AUTH, TOKEN, serving
+from tests.test_web_guard import closed_by_server, connect, guard_of, response, until
 
 
 async def test_every_page_gets_the_same_frame_encoded_once(tmp_path: Path) -> None:
@@ -114,3 +120,95 @@ async def test_a_read_in_progress_never_holds_up_a_write(tmp_path: Path) -> None
         async with await journal as reply:  # queued after it: sees both writes
             moves = (await reply.json())["moves"]
         assert moves[-1]["text"].endswith("during a read") and len(moves) == 2
+
+
+def send_now(writer: asyncio.StreamWriter, text: str) -> None:
+    """Send at once, without the loop (which this blocks, as a busy one would be)."""
+    fd = writer.transport.get_extra_info("socket").fileno()
+    with socket.socket(fileno=os.dup(fd)) as sock:
+        sock.sendall(text.encode())
+
+
+async def test_a_request_that_arrived_whole_is_never_closed_to_make_room(tmp_path: Path) -> None:
+    async with serving(tmp_path) as (server, _):
+        guard = guard_of(server)
+        guard.max_connections = 2
+        asking, asking_writer = await connect(server)
+        await until(lambda: len(guard.live) == 1)
+        trickling, trickle_writer = await connect(server)  # younger: a request on its way
+        trickle_writer.write(b"GET /healthz HTTP/1.1\r\n")
+        await until(lambda: any(c.partial for c in guard.live.values()))
+        # The loop is busy (blocked here): a new connection comes, then the whole of the
+        # older one's request; the loop reads both in one turn, and accepts the newcomer
+        # before it takes that request up.
+        newcomer = socket.create_connection(("127.0.0.1", server.port))
+        send_now(asking_writer, f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n")
+        time.sleep(0.2)
+        with newcomer:
+            assert (await response(asking)).startswith(b"HTTP/1.1 200")  # answered, not closed
+            assert await closed_by_server(trickling)  # the partial one made room
+            assert guard.stats.evicted_partial == 1 and guard.stats.evicted_idle == 0
+
+
+async def test_a_request_waiting_whole_in_the_socket_is_never_closed(tmp_path: Path) -> None:
+    async with serving(tmp_path) as (server, _):
+        guard = guard_of(server)
+        guard.max_connections = 2
+        asking, asking_writer = await connect(server)  # an idle keep-alive connection ...
+        asking_writer.write(f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n"
+                            .encode())
+        assert (await response(asking)).startswith(b"HTTP/1.1 200")
+        trickling, trickle_writer = await connect(server)
+        trickle_writer.write(b"GET /healthz HTTP/1.1\r\n")
+        await until(lambda: any(c.partial for c in guard.live.values()))
+        # ... whose next request is all in the socket, not read yet, when a newcomer comes
+        # (a loop too busy to read it: here its reading is paused)
+        kept = next(c for c in guard.live.values() if c.requests == 1)
+        assert kept.transport is not None
+        kept.transport.pause_reading()
+        asking_writer.write(f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n"
+                            .encode())
+        await until(lambda: _unread(kept.transport) > 0)  # type: ignore[arg-type]
+        newcomer, _newcomer_writer = await connect(server)
+        await until(lambda: guard.stats.evicted_partial + guard.stats.evicted_idle > 0)
+        kept.transport.resume_reading()
+        assert (await response(asking)).startswith(b"HTTP/1.1 200")
+        assert await closed_by_server(trickling)
+        assert guard.stats.evicted_partial == 1 and guard.stats.evicted_idle == 0
+        assert not newcomer.at_eof()
+
+
+async def test_a_players_phone_feed_ranks_with_the_table_pages(tmp_path: Path) -> None:
+    async with serving(tmp_path) as (server, app), aiohttp.ClientSession() as s:
+        guard = guard_of(server)
+        guard.max_websockets = 2
+        url = server.url.replace("http", "ws") + "ws"
+        luigi = app.bank.run(lambda bank: bank.players()[1].id)
+        async with s.post(server.url + f"api/players/{luigi}/link", headers=AUTH) as reply:
+            link = (await reply.json())["token"]
+
+        async def page(token: str | None) -> aiohttp.ClientWebSocketResponse:
+            ws = await s.ws_connect(url if token is None else f"{url}?token={token}")
+            assert (await ws.receive_json(timeout=5))["action"] == "hello"
+            return ws
+
+        phone = await page(link)
+        strangers = [await page(None)]
+        for _ in range(40):  # token-less connects, each replacing the last: never the phone
+            strangers.append(await page(None))
+            await until(lambda: strangers[-2].closed or guard.counts()["websockets"] <= 2)
+        assert not phone.closed and guard.stats.websocket_evicted == 40
+        table = await page(TOKEN)  # the table's page replaces the stranger, not the phone
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await page(None)
+        assert refused.value.status == 503 and not phone.closed and not table.closed
+        async with s.post(server.url + "api/transfers", headers=AUTH, data=json.dumps(
+                {"from": "bank", "to": luigi, "amount": 2})) as reply:
+            assert reply.status == 201
+        coins = None
+        while coins is None:  # the phone's feed still works: told of the coins
+            message = await phone.receive_json(timeout=5)
+            coins = message if message["type"] == "coins" else None
+        assert coins["amount"] == 2
+        for ws in (phone, table, *strangers):
+            await ws.close()
