@@ -221,21 +221,24 @@ async def _stream_json(request: web.Request, body: dict[str, Any]) -> web.Stream
     response = web.StreamResponse()
     response.content_type = "application/json"
     response.enable_chunked_encoding()
-    await response.prepare(request)
-    await response.write(b"{")
-    for n, (key, value) in enumerate(body.items()):
-        await response.write(f"{', ' if n else ''}{json.dumps(key)}: ".encode())
-        if not isinstance(value, list):
-            await response.write(json.dumps(value).encode())
-            continue
-        await response.write(b"[")
-        for start in range(0, len(value), STREAM_ITEMS):
-            piece = json.dumps(value[start:start + STREAM_ITEMS])[1:-1]
-            await response.write(((", " if start else "") + piece).encode())
-            await asyncio.sleep(0)  # the others' requests between pieces
-        await response.write(b"]")
-    await response.write(b"}")
-    await response.write_eof()
+    try:
+        await response.prepare(request)
+        await response.write(b"{")
+        for n, (key, value) in enumerate(body.items()):
+            await response.write(f"{', ' if n else ''}{json.dumps(key)}: ".encode())
+            if not isinstance(value, list):
+                await response.write(json.dumps(value).encode())
+                continue
+            await response.write(b"[")
+            for start in range(0, len(value), STREAM_ITEMS):
+                piece = json.dumps(value[start:start + STREAM_ITEMS])[1:-1]
+                await response.write(((", " if start else "") + piece).encode())
+                await asyncio.sleep(0)  # the others' requests between pieces
+            await response.write(b"]")
+        await response.write(b"}")
+        await response.write_eof()
+    except ConnectionResetError:  # the reader left: nothing more to send
+        log.debug("%s: the reader left before the whole journal was sent", request.remote)
     return response
 
 
