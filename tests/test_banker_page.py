@@ -53,7 +53,9 @@ def key(page: Page, label: str) -> Locator:
 
 
 def moves(base: str) -> list[dict]:
-    with urllib.request.urlopen(base + "api/journal", timeout=10) as reply:
+    whole = urllib.request.Request(base + "api/journal",
+                                   headers={"Authorization": f"Bearer {TOKEN}"})
+    with urllib.request.urlopen(whole, timeout=10) as reply:
         return json.loads(reply.read())["moves"]
 
 

@@ -163,6 +163,14 @@ def test_bench_command_prints_json_figures() -> None:
     fanout = data["ws_fanout_ms"]
     assert (fanout["clients"], fanout["events"]) == (10, 200)
     assert 0 < fanout["p50"] <= fanout["p99"] <= fanout["max"]
+    readers = data["write_ms_with_journal_readers"]  # banker writes, alone and under load
+    assert readers["moves"] == 2000 and readers["alone"]["n"] > 0
+    assert readers["4_readers_without_token"]["ratio_p50"] == pytest.approx(
+        readers["4_readers_without_token"]["p50"] / readers["alone"]["p50"], abs=0.01)
+    pages = data["write_ms_with_32_pages"]
+    assert pages["writes_per_s"] == 50 and pages["32_pages"]["n"] > 0
+    assert pages["32_pages"]["ratio_p95"] == pytest.approx(
+        pages["32_pages"]["p95"] / pages["alone"]["p95"], abs=0.01)
     assert data["startup_to_ready_ms"] > 0
     # ``companion run`` with the screen, the web page and a reader on, in a fresh process:
     # start to /healthz's first answer, and its peak memory once up (issue 18's figures).

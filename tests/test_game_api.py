@@ -33,7 +33,7 @@ class Api:
         self.session, self.base = session, server.url.rstrip("/")
 
     async def get(self, path: str) -> Any:
-        async with self.session.get(self.base + path) as reply:
+        async with self.session.get(self.base + path, headers=AUTH) as reply:  # the banker
             assert reply.status == 200, (path, await reply.text())
             return await reply.json()
 

@@ -71,7 +71,8 @@ async def test_read_routes(tmp_path: Path) -> None:
         assert state["current_player"] == state["players"][0]["id"]
         assert state["last_outcome"] is None
         assert state["timer"]["phase"] == "idle" and state["timer"]["running"] is False
-        status, journal = await call(s, server, "GET", f"/api/journal?game={state['game']['id']}")
+        status, journal = await call(s, server, "GET", f"/api/journal?game={state['game']['id']}",
+                                     headers=AUTH)
         assert status == 200 and len(journal["entries"]) == 3
 
 
@@ -81,7 +82,8 @@ async def test_the_journal_by_pages(tmp_path: Path) -> None:
         for n in range(1, 13):
             await app.table.act(Transfer("bank", mario, n, f"n{n}"))
         await app.table.act(Undo())  # the 12 coins
-        status, whole = await call(s, server, "GET", "/api/journal")  # no paging: the game
+        status, whole = await call(s, server, "GET", "/api/journal",  # no paging: the game
+                                   headers=AUTH)
         assert status == 200 and len(whole["entries"]) == 3 + 12 + 1
         ids = [m["id"] for m in whole["moves"]]  # oldest first: the opening, 12, the undo
         status, page = await call(s, server, "GET", "/api/journal?limit=5")

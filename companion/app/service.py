@@ -399,7 +399,7 @@ class TableService:
                 result = self._dress(await self._bank(lambda bank: bank.state()))
                 self.state = result
             case c.GetJournal():
-                result = await self._bank(lambda bank: _journal(bank, query))
+                result = await self._read_bank(lambda bank: _journal(bank, query))
             case c.GetRules():
                 result = self.rules().to_json()
             case c.GetTimer():
@@ -407,7 +407,7 @@ class TableService:
             case c.GetEditions():
                 result = [r.summary() for r in self.editions.values()]
             case c.GetGames():
-                result = await self._bank(lambda bank: bank.game_list())
+                result = await self._read_bank(lambda bank: bank.game_list())
             case c.CardMeaning(uid=uid, named=named):
                 result = await self._bank(lambda bank: bank.card_meaning(uid, dict(named)))
             case c.GetActivity():
@@ -648,6 +648,12 @@ class TableService:
         if self.bank is None:
             raise Unavailable(say("the bank is unavailable"))
         return self.bank.call(fn)
+
+    async def _read_bank(self, fn: Callable[[Bank], T]) -> T:
+        """A heavy read, off the writer thread: it never holds up a write or a press."""
+        if self.bank is None:
+            raise Unavailable(say("the bank is unavailable"))
+        return await self.bank.read(fn)
 
     def _write(self, action: str, fn: Callable[[Bank], T],
                summary: Callable[[T, TableState], str | Said] | None = None, *,

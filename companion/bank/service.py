@@ -23,6 +23,7 @@ from typing import TypeVar
 
 from companion.bank.bank import CURRENT, Bank
 from companion.bank.held import FILE_NAME, HeldFile, HeldPress
+from companion.bank.reader import BankReader
 from companion.bank.store import (
     BankUnavailable,
     StorageError,
@@ -63,6 +64,7 @@ class BankService:
         self._held_file = HeldFile(path.with_name(FILE_NAME))
         self._held_on_disk = True
         self.problem: str | Said | None = say("the bank has not been opened yet")
+        self._reader = BankReader(path, rulesets)
 
     # -- opening and recovering -------------------------------------------------------------
 
@@ -342,6 +344,19 @@ class BankService:
         for the presses held before it: they are banked first, or it is refused."""
         return asyncio.wrap_future(self._executor.submit(self._with_bank, fn, write))
 
+    async def read(self, fn: Callable[[Bank], T]) -> T:
+        """``fn(bank)`` on the reading thread (:mod:`companion.bank.reader`): a snapshot of
+        what is committed, never queued behind writes nor holding them up. While the bank is
+        down, or when the reading connection fails, it runs on the writer thread as
+        :meth:`call` would (which says why)."""
+        if self.is_open:
+            try:
+                return await self._reader.call(fn)
+            except BankUnavailable as exc:
+                log.warning("bank %s: read on the writer thread (the read connection: %s)",
+                            self.path, exc)
+        return await self.call(fn)
+
     def write(self, fn: Callable[[Bank], T], *, request_id: str | None = None
               ) -> asyncio.Future[tuple[T, TableState | None]]:
         """A write and the table after it (None: the write stands, the state can't be read
@@ -424,6 +439,7 @@ class BankService:
     def close(self) -> None:
         """Finish every queued write, bank what is held if the disk now allows, then close
         the file (on the writer thread, in order)."""
+        self._reader.close()
         self._executor.submit(self._close_bank).result()
         self._executor.shutdown(wait=True)
 

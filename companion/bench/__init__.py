@@ -132,6 +132,7 @@ def run_all(presses: int = 200, data_dir: Path | None = None,
     from companion.bench.board import board_state_ms
     from companion.bench.contests import contest_state_ms
     from companion.bench.held import held_press_ms
+    from companion.bench.lan_load import lan_load_ms
     from companion.bench.movie import movie_state_ms
     from companion.bench.startup import startup_with_display
     from companion.bench.voice import voice_after_outcome_ms
@@ -144,6 +145,7 @@ def run_all(presses: int = 200, data_dir: Path | None = None,
     lever_cards = lever_and_cards(min(presses, 50))
     draws = draws_per_second()
     growth = write_growth(folder, writes)
+    lan = lan_load_ms()
     return {
         "write_cost_growth": growth["write_cost_growth"],
         "journal_page_bytes": growth["journal_page_bytes"],
@@ -152,6 +154,8 @@ def run_all(presses: int = 200, data_dir: Path | None = None,
         "bank_moves_vs_sqlite_ms": moves_vs_sqlite(folder),
         "bank_load_10k_entries_ms": load_game_ms(folder),
         "ws_fanout_ms": ws_fanout_ms(),
+        "write_ms_with_journal_readers": lan["journal_readers"],
+        "write_ms_with_32_pages": lan["fanout"],
         "movie_state_read_ms": movie_state_ms(folder),
         "board_state_read_ms": board_state_ms(folder),
         "contest_state_read_ms": contest_state_ms(folder),

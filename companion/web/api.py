@@ -36,6 +36,7 @@ from companion.exc import Conflict, Refused, SavedBeforeFailure, Unavailable
 from companion.i18n.said import Said, as_json, joined, say, say_n, texts
 from companion.web import players
 from companion.web.privacy import has_token, public
+from companion.web.throttle import Buckets
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,7 @@ READER: web.AppKey[ReaderSource | None] = web.AppKey("reader", object)  # type: 
 TOKEN: web.AppKey[str] = web.AppKey("token", str)
 HUB: web.AppKey[Hub] = web.AppKey("hub", object)  # type: ignore[arg-type]
 LANGUAGE: web.AppKey[str] = web.AppKey("language", str)
+JOURNAL_READERS: web.AppKey[Buckets] = web.AppKey("journal_readers", Buckets)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -201,16 +203,65 @@ def _number(request: web.Request, name: str) -> int | None:
     return int(raw)
 
 
-async def get_journal(request: web.Request) -> web.Response:
-    """The whole game (no paging parameter), or one page: ``before``/``after`` a move id,
-    at most ``limit`` moves (:class:`companion.app.commands.GetJournal`)."""
+JOURNAL_RATE, JOURNAL_BURST = 4.0, 20
+"""Journal reads a second per client address without the table token, and at once: a page
+reads a page per change; a loop of readers can't keep the bank busy."""
+STREAM_ITEMS = 200
+"""Moves or entries per piece of a whole journal as it is sent (the loop serves others
+between pieces)."""
+
+
+async def get_journal(request: web.Request) -> web.StreamResponse:
+    """The whole game (no paging parameter: the table token's, streamed), or one page:
+    ``before``/``after`` a move id, at most ``limit`` moves
+    (:class:`companion.app.commands.GetJournal`). Without the token, at most
+    :data:`JOURNAL_RATE` a second per address (429 with Retry-After)."""
     unknown = sorted(set(request.query) - set(JOURNAL_PARAMS))
     if unknown:
         raise Refused(say("unknown parameter(s): {parameters} (give game, before or after, "
                           "limit)", parameters=", ".join(unknown)[:80]))
     game, before, after, limit = (_number(request, name) for name in JOURNAL_PARAMS)
-    journal = await _table(request).read(c.GetJournal(game, before, after, limit))
-    return web.json_response({"game": game, **journal})
+    query = c.GetJournal(game, before, after, limit)
+    if not has_token(request, request.app[TOKEN]):
+        wait = request.app[JOURNAL_READERS].take(request.remote or "")
+        if wait:
+            response = _error(429, say("too many journal reads from this address: try again "
+                                       "in a moment"))
+            response.headers["Retry-After"] = Buckets.retry_after(wait)
+            return response
+        if not query.paged:
+            return _error(401, say("the whole journal needs the table token; without it, "
+                                   "ask for pages (before, after, limit)"))
+    journal = await _table(request).read(query)
+    if query.paged:
+        return web.json_response({"game": game, **journal})
+    return await _stream_json(request, {"game": game, **journal})
+
+
+async def _stream_json(request: web.Request, body: dict[str, Any]) -> web.StreamResponse:
+    """``body`` as JSON, chunked, its lists in pieces of :data:`STREAM_ITEMS`."""
+    response = web.StreamResponse()
+    response.content_type = "application/json"
+    response.enable_chunked_encoding()
+    try:
+        await response.prepare(request)
+        await response.write(b"{")
+        for n, (key, value) in enumerate(body.items()):
+            await response.write(f"{', ' if n else ''}{json.dumps(key)}: ".encode())
+            if not isinstance(value, list):
+                await response.write(json.dumps(value).encode())
+                continue
+            await response.write(b"[")
+            for start in range(0, len(value), STREAM_ITEMS):
+                piece = json.dumps(value[start:start + STREAM_ITEMS])[1:-1]
+                await response.write(((", " if start else "") + piece).encode())
+                await asyncio.sleep(0)  # the others' requests between pieces
+            await response.write(b"]")
+        await response.write(b"}")
+        await response.write_eof()
+    except ConnectionResetError:  # the reader left: nothing more to send
+        log.debug("%s: the reader left before the whole journal was sent", request.remote)
+    return response
 
 
 async def post_press(request: web.Request) -> web.Response:
@@ -611,19 +662,26 @@ KEEP_WAIT_S = 1.0
 """How long a held press's answer waits for the connected tablets to say they keep it."""
 MAX_KEPT = 1000
 """Press ids a page may say it keeps (far more than the held file's ~130)."""
+PING = json.dumps({"type": "ping"})
+Outgoing = dict[str, Any] | str | None
+"""What a page's queue holds: a message encoded once for every page (str), one page's own
+(dict: a phone's coins), or None (close)."""
 
 
 class Hub:
-    """Pushes every event to every connected WebSocket, each through its own small queue."""
+    """Pushes every event to every connected WebSocket, each through its own small queue.
+
+    Each message is encoded once (once more without the cards, for pages without the token)
+    and every page gets that same text: the cost of a write does not grow with the pages."""
 
     def __init__(self) -> None:
-        self.clients: dict[asyncio.Queue[dict[str, Any] | None], web.WebSocketResponse] = {}
-        self.trusted: set[asyncio.Queue[dict[str, Any] | None]] = set()  # pages with the token
-        self.phones: dict[asyncio.Queue[dict[str, Any] | None], players.PlayerFeed] = {}
-        self.keeping: dict[asyncio.Queue[dict[str, Any] | None], frozenset[str]] = {}
+        self.clients: dict[asyncio.Queue[Outgoing], web.WebSocketResponse] = {}
+        self.trusted: set[asyncio.Queue[Outgoing]] = set()  # pages with the token
+        self.phones: dict[asyncio.Queue[Outgoing], players.PlayerFeed] = {}
+        self.keeping: dict[asyncio.Queue[Outgoing], frozenset[str]] = {}
         """The held presses each page with the token says it keeps (in its browser)."""
 
-    def keeps(self, queue: asyncio.Queue[dict[str, Any] | None], message: object) -> None:
+    def keeps(self, queue: asyncio.Queue[Outgoing], message: object) -> None:
         """A page's ``{"type": "keeping", "presses": [ids]}``: what it keeps now."""
         if queue not in self.trusted or not isinstance(message, dict) or \
                 message.get("type") != "keeping":
@@ -652,14 +710,16 @@ class Hub:
         message = _message(event)
         if message is None:
             return
-        without_cards: dict[str, Any] | None = None  # for pages without the token
+        text: str | None = None
+        without_cards: str | None = None  # for pages without the token
         for queue in list(self.clients):
             while queue.qsize() >= MAX_QUEUED:  # a slow page loses old news, never the newest
                 queue.get_nowait()
             if queue in self.trusted:
-                queue.put_nowait(message)
+                text = text or json.dumps(message)
+                queue.put_nowait(text)
             else:
-                without_cards = without_cards or public(message)
+                without_cards = without_cards or json.dumps(public(message))
                 queue.put_nowait(without_cards)
             if queue in self.phones:  # a player's phone: told when coins arrive
                 for coins in self.phones[queue].coins(message):
@@ -702,7 +762,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     ws = web.WebSocketResponse(heartbeat=20, max_msg_size=64 * 1024)
     await ws.prepare(request)
     hub = request.app[HUB]
-    queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+    queue: asyncio.Queue[Outgoing] = asyncio.Queue()
     hub.clients[queue] = ws
     trusted = has_token(request, request.app[TOKEN], query=True)  # ?token=: browsers
     if trusted:
@@ -735,17 +795,19 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     return ws
 
 
-async def _send_all(ws: web.WebSocketResponse,
-                    queue: asyncio.Queue[dict[str, Any] | None]) -> None:
+async def _send_all(ws: web.WebSocketResponse, queue: asyncio.Queue[Outgoing]) -> None:
     while True:
         try:
             message = await asyncio.wait_for(queue.get(), HEARTBEAT_S)
         except TimeoutError:
-            message = {"type": "ping"}
+            message = PING
         if message is None:
             await ws.close()
             return
-        await ws.send_json(message)
+        if isinstance(message, str):  # encoded once for every page
+            await ws.send_str(message)
+        else:
+            await ws.send_json(message)
 
 
 def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
@@ -757,6 +819,7 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
     app[READER] = reader
     app[TOKEN] = token
     app[LANGUAGE] = language
+    app[JOURNAL_READERS] = Buckets(JOURNAL_RATE, JOURNAL_BURST)
     hub = Hub()
     app[HUB] = hub
     unsubscribe = table.subscribe(hub.publish)

@@ -12,9 +12,11 @@ by when each last became idle, and
   longest that has sent nothing of a next request (bytes waiting unread count: that is a new
   tablet's request about to be read); else the oldest with a request only partly sent; else
   a request running :data:`SLOW_REQUEST_S` (a slow client, not a request); never one
-  mid-request before that, and never a WebSocket;
+  mid-request before that, never one whose request has arrived whole (read, or waiting in
+  the socket) but not been taken up yet (a busy loop), and never a WebSocket;
 - caps WebSockets at :data:`MAX_WEBSOCKETS`: a new one replaces the oldest page without the
-  token first; a page with the token may replace any; one without, never a page with it.
+  token first; a page with the token may replace any; one without, never a page with it. A
+  player's phone feed (its live link) ranks with the token's pages.
 
 The cap also keeps the process below its file limit, so asyncio's ``accept()`` never meets
 EMFILE (whose error it logs every second, and which locks everyone out).
@@ -26,8 +28,11 @@ import array
 import asyncio
 import fcntl
 import logging
+import re
 import resource
+import socket
 import termios
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -147,9 +152,10 @@ class _Guarded(asyncio.Protocol):
         self.conn.handler.connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
-        if not self.conn.busy:
-            self.conn.partial = True  # part of a request: no longer a silent connection
-        self.conn.handler.data_received(data)
+        conn = self.conn
+        conn.handler.data_received(data)
+        if not conn.busy:  # no longer a silent connection: part of a request (or all of it)
+            conn.partial = not _parsed_whole(conn.handler)
 
     def eof_received(self) -> bool | None:
         return self.conn.handler.eof_received()
@@ -199,6 +205,41 @@ def _unread(transport: asyncio.Transport) -> int:
     return waiting[0]
 
 
+def _parsed_whole(handler: RequestHandler) -> bool:
+    """aiohttp has parsed a request whose body (if any) has all arrived: it is only waiting
+    for the loop to take it up."""
+    messages: deque[Any] = getattr(handler, "_messages", deque())
+    return any(not hasattr(payload, "is_eof") or payload.is_eof() for _, payload in messages)
+
+
+_LENGTH = re.compile(rb"\r\ncontent-length:[ \t]*(\d{1,12})[ \t]*\r\n", re.IGNORECASE)
+PEEK = 16384
+"""How much of a request waiting in the socket is looked at (a request's headers fit)."""
+
+
+def _whole_waiting(transport: asyncio.Transport) -> bool:
+    """The bytes waiting in the socket (not read yet) hold a whole request: its headers, and
+    its body as long as Content-Length says (a chunked body: its last chunk)."""
+    sock = transport.get_extra_info("socket")
+    if sock is None:
+        return False
+    try:
+        with socket.socket(fileno=fcntl.fcntl(sock.fileno(), fcntl.F_DUPFD_CLOEXEC, 0)) as dup:
+            data = dup.recv(PEEK, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+    except OSError:
+        return False
+    end = data.find(b"\r\n\r\n")
+    if end < 0:
+        return False
+    head = data[:end + 2]
+    length = _LENGTH.search(head)
+    if length is not None:
+        return len(data) >= end + 4 + int(length.group(1))
+    if b"chunked" in head.lower():
+        return data.endswith(b"0\r\n\r\n")
+    return True
+
+
 def _is_websocket(request: web.Request) -> bool:
     return (request.headers.get(hdrs.UPGRADE, "").lower() == "websocket"
             and "upgrade" in request.headers.get(hdrs.CONNECTION, "").lower())
@@ -212,7 +253,8 @@ class ConnectionGuard:
                  first_request_s: float = FIRST_REQUEST_S, keepalive_s: float = KEEPALIVE_S,
                  slow_request_s: float = SLOW_REQUEST_S,
                  request_timeout_s: float = REQUEST_TIMEOUT_S,
-                 trusted: Callable[[web.Request], bool] = lambda _request: False) -> None:
+                 trusted: Callable[[web.Request], bool] = lambda _request: False,
+                 phone: Callable[[web.Request], Awaitable[object]] | None = None) -> None:
         self.wanted = max_connections
         self.max_connections = max_connections
         self.max_websockets = max_websockets
@@ -221,6 +263,8 @@ class ConnectionGuard:
         self.slow_request_s = slow_request_s
         self.request_timeout_s = request_timeout_s
         self.trusted = trusted
+        self.phone = phone
+        """Whether a WebSocket request carries a player's live phone link (truthy: yes)."""
         self.stats = Stats(cap=max_connections)
         # Ordered by when each connection was accepted or last finished a request: the first
         # idle one is the one idle the longest.
@@ -309,6 +353,9 @@ class ConnectionGuard:
                     slowest = conn
             elif conn.transport.get_write_buffer_size():
                 continue  # its last answer is still being sent
+            elif _parsed_whole(conn.handler) or (not conn.partial and _unread(conn.transport)
+                                                 and _whole_waiting(conn.transport)):
+                continue  # a whole request the busy loop has not taken up yet
             elif conn.partial or _unread(conn.transport):
                 # A request on its way (a new tablet's, read in a loop turn or two), or one
                 # trickling: not before the silent ones.
@@ -400,7 +447,8 @@ class ConnectionGuard:
         if not _is_websocket(request):
             return await handler(request)
         conn = self.live.get(request.protocol)
-        trusted = self.trusted(request)
+        trusted = self.trusted(request) or (
+            self.phone is not None and "token" in request.query and bool(await self.phone(request)))
         if not self._websocket_room(trusted):
             self.stats.websocket_refused += 1
             said = say_n("{n} page is already connected; close it, or open the link with the "

@@ -40,12 +40,12 @@ from companion.web.links import WILDCARDS, is_loopback, page_url, with_token
 class PhonePages(Protocol):
     """The WebSocket hub as this module uses it: the phones' open pages, by queue."""
 
-    phones: dict[asyncio.Queue[dict[str, Any] | None], PlayerFeed]
+    phones: dict[asyncio.Queue[dict[str, Any] | str | None], PlayerFeed]
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-Queue = asyncio.Queue[dict[str, Any] | None]
+Queue = asyncio.Queue[dict[str, Any] | str | None]
 
 PAGE = "p"
 """The player's page, next to the banker's: ``/p``."""

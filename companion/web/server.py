@@ -11,7 +11,7 @@ from aiohttp import web
 
 from companion.app.contract import Table
 from companion.config import WebConfig
-from companion.web import links
+from companion.web import links, players
 from companion.web.api import ReaderSource, build_app
 from companion.web.guard import KEEPALIVE_S, ConnectionGuard, GuardedSite
 from companion.web.hardening import harden
@@ -61,6 +61,7 @@ async def start_web(table: Table, host: str, port: int, token: str,
     app = build_app(table, token, reader, language=language)
     app[BIND_HOST] = host  # the players' phone links name the LAN address from it
     guard = harden(app, token=token, bind_host=host, allowed_hosts=allowed_hosts)
+    guard.phone = lambda request: players.feed_for(request, table)  # ranks with the token
     # A page stuck mid-request must not hold up shutdown (systemd allows the daemon 2 s).
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=SHUTDOWN_TIMEOUT,
                            keepalive_timeout=KEEPALIVE_S)

@@ -1,0 +1,39 @@
+"""A token bucket per client address: how often a reader without the table token may ask."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+
+
+class Buckets:
+    """``rate`` requests a second per address, up to ``burst`` at once; at most ``most``
+    addresses are remembered (the one seen the longest ago is forgotten first: a full bucket
+    again)."""
+
+    def __init__(self, rate: float, burst: int, *, most: int = 1024,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.most, self.clock = rate, burst, most, clock
+        self._buckets: dict[str, tuple[float, float]] = {}  # address: (tokens, when)
+
+    def take(self, address: str) -> float:
+        """0 when ``address`` may go ahead now (one token taken); else the seconds until it
+        may."""
+        now = self.clock()
+        tokens, when = self._buckets.pop(address, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - when) * self.rate)
+        wait = 0.0
+        if tokens >= 1:
+            tokens -= 1
+        else:
+            wait = (1 - tokens) / self.rate
+        self._buckets[address] = (tokens, now)  # the newest last
+        while len(self._buckets) > self.most:
+            del self._buckets[next(iter(self._buckets))]
+        return wait
+
+    @staticmethod
+    def retry_after(wait: float) -> str:
+        """``wait`` as a Retry-After header's whole seconds (at least 1)."""
+        return str(max(1, math.ceil(wait)))
