@@ -1,0 +1,73 @@
+"""Issue 29 item 7, logs and files: no card UID in the log and a bounded number of tap lines,
+an aborted WebSocket logs nothing, the data folder and the bank's files are the user's alone,
+the WAL stays bounded on a small card, and a bank locked by another program at start leaves the
+web answering."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+from tests.conftest import spawn_companion, wait_for_line
+from tests.reader_emulators import Pty
+
+TAPS = 20_000
+
+
+def _reader_config(tmp_path: Path, port: str) -> Path:
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+                      f'[data]\ndir = "{tmp_path}"\n[web]\nhost = "127.0.0.1"\nport = 0\n'
+                      f'[reader]\nenabled = true\nport = "{port}"\nprotocol = "lines"\n'
+                      'tap_gap_ms = 200\n')
+    return config
+
+
+def _get(url: str, token: str | None = None) -> dict:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=10) as r:
+        return json.loads(r.read())
+
+
+def test_a_reader_spewing_distinct_cards_logs_no_uid_and_few_lines(tmp_path: Path) -> None:
+    pty = Pty()
+    try:
+        with spawn_companion("run", "--config", str(_reader_config(tmp_path, pty.device)),
+                             env=dict(os.environ)) as proc:
+            assert proc.stderr is not None
+            seen = wait_for_line(proc.stderr, "web: the tablet API is at")
+            api = seen.rsplit(" at ", 1)[1].split()[0].rstrip("/").removesuffix("/api/state")
+            token = (tmp_path / "table-token").read_text().strip()
+            rest: list[str] = []  # read all along: a full pipe would stall the daemon
+            drain = threading.Thread(target=lambda: rest.extend(proc.stderr or ()), daemon=True)
+            drain.start()
+            uids = [f"C0DE{i:06X}" for i in range(1, TAPS + 1)]
+            end = time.monotonic() + 120
+            while not _get(api + "/api/activity", token)["reader"]["connected"]:
+                assert time.monotonic() < end, "the reader never opened the pty"
+                time.sleep(0.05)  # pyserial drops what came before
+            for start in range(0, TAPS, 1000):  # a pty drops what its reader has no room for
+                pty.write("".join(u + "\n" for u in uids[start:start + 1000]).encode())
+                while (reader := _get(api + "/api/activity", token)["reader"])["taps"] \
+                        < start + 999:  # the last line is taken with the next one
+                    assert time.monotonic() < end, json.dumps(reader)
+                    time.sleep(0.05)
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(30) == 0
+            drain.join(10)
+    finally:
+        pty.close()
+    log = seen + "".join(rest)
+    named = set(re.findall(r"C0DE[0-9A-F]{6}", log))
+    assert not named, sorted(named)[:5]
+    lines = log.splitlines()
+    # The first few tap lines and one line per window saying how many were left out.
+    assert len(lines) < 200, "\n".join(lines[:40])
+    assert any("suppress" in line and "companion.readers" in line for line in lines), log[-3000:]
+    assert re.search(r"tap of card#[0-9a-f]{6}", log), log[-3000:]
