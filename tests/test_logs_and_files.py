@@ -5,7 +5,10 @@ web answering."""
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import json
+import logging
 import os
 import re
 import signal
@@ -14,10 +17,19 @@ import time
 import urllib.request
 from pathlib import Path
 
+import aiohttp
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion.config import AudioConfig, Config, DataConfig, GameConfig, WebConfig
+from companion.daemon import Daemon
+from companion.frontends import from_config
+from companion.web.server import WebFrontend
 from tests.conftest import spawn_companion, wait_for_line
 from tests.reader_emulators import Pty
 
 TAPS = 20_000
+PAGES = 80
 
 
 def _reader_config(tmp_path: Path, port: str) -> Path:
@@ -71,3 +83,49 @@ def test_a_reader_spewing_distinct_cards_logs_no_uid_and_few_lines(tmp_path: Pat
     assert len(lines) < 200, "\n".join(lines[:40])
     assert any("suppress" in line and "companion.readers" in line for line in lines), log[-3000:]
     assert re.search(r"tap of card#[0-9a-f]{6}", log), log[-3000:]
+
+
+# -- an aborted WebSocket -----------------------------------------------------------------
+
+
+async def test_websockets_aborted_mid_stream_log_no_error(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    app = Daemon(Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)),
+                        web=WebConfig(host="127.0.0.1", port=0),
+                        game=GameConfig(players=("Mario", "Luigi"))),
+                 pin_factory=MockFactory())
+    runner = asyncio.ensure_future(app.run(from_config(app.config)))
+    await app.ready.wait()
+    server = next(f for f in app.frontends if isinstance(f, WebFrontend)).server
+    assert server is not None
+    base, auth = server.url.rstrip("/"), {"Authorization": f"Bearer {server.token}"}
+    caplog.set_level(logging.DEBUG)
+    async with aiohttp.ClientSession() as session:
+        async with session.get(base + "/api/state") as r:
+            mario, luigi = [p["id"] for p in (await r.json())["players"]]
+
+        async def transfers() -> None:
+            for i in range(PAGES):
+                async with session.post(base + "/api/transfers", headers=auth, json={
+                        "from": mario if i % 2 else luigi, "to": luigi if i % 2 else mario,
+                        "amount": 1}) as r:
+                    assert r.status == 201
+
+        async def pages() -> None:
+            for _ in range(PAGES):  # a tablet dropping off the Wi-Fi while news streams in
+                ws = await session.ws_connect(base + "/ws")
+                await ws.receive()  # the hello
+                connection = ws._response.connection
+                assert connection is not None and connection.transport is not None
+                connection.transport.abort()
+
+        await asyncio.gather(transfers(), pages())
+    for _ in range(3):
+        await asyncio.sleep(0.2)
+        gc.collect()  # an exception never retrieved is reported when its task is collected
+    app.request_stop()
+    await runner
+    gc.collect()
+    bad = [r for r in caplog.records if r.levelno >= logging.ERROR
+           or "never retrieved" in r.getMessage()]
+    assert not bad, [r.getMessage() for r in bad]

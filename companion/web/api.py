@@ -639,6 +639,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
                 phone.coins(hello)  # what was there: no news
             await ws.send_json(hello if trusted else public(hello))
         sender = asyncio.ensure_future(_send_all(ws, queue))
+        sender.add_done_callback(_sender_done)
         async for msg in ws:  # the page sends nothing we need; this just waits for the end
             if msg.type is WSMsgType.ERROR:
                 break
@@ -649,6 +650,17 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         hub.trusted.discard(queue)
         hub.phones.pop(queue, None)
     return ws
+
+
+def _sender_done(sender: asyncio.Future[None]) -> None:
+    """Take a finished feed's exception: a page gone mid-send is no news (it was logged as
+    "Task exception was never retrieved" at ERROR); anything else is a bug to log."""
+    if sender.cancelled() or (exc := sender.exception()) is None:
+        return
+    if isinstance(exc, ConnectionError):  # aiohttp's ClientConnectionResetError too
+        log.debug("web: a page's connection went away mid-send: %s", exc)
+    else:
+        log.error("web: a page's feed failed", exc_info=exc)
 
 
 async def _send_all(ws: web.WebSocketResponse,
