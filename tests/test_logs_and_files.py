@@ -11,6 +11,7 @@ import json
 import logging
 import os
 import re
+import shutil
 import signal
 import threading
 import time
@@ -27,9 +28,11 @@ from companion.frontends import from_config
 from companion.web.server import WebFrontend
 from tests.conftest import spawn_companion, wait_for_line
 from tests.reader_emulators import Pty
+from tests.test_storage import call, needs_root, running, tmpfs
 
 TAPS = 20_000
 PAGES = 80
+SMALL_CARD_TRANSFERS = 300
 
 
 def _reader_config(tmp_path: Path, port: str) -> Path:
@@ -129,3 +132,26 @@ async def test_websockets_aborted_mid_stream_log_no_error(
     bad = [r for r in caplog.records if r.levelno >= logging.ERROR
            or "never retrieved" in r.getMessage()]
     assert not bad, [r.getMessage() for r in bad]
+
+
+# -- the WAL on a small card ----------------------------------------------------------------
+
+
+@needs_root
+async def test_many_transfers_on_a_small_card_keep_the_wal_small(tmp_path: Path) -> None:
+    from companion.bank.store import WAL_LIMIT_BYTES
+
+    with tmpfs(tmp_path / "card", size="2m") as data:
+        async with running(data) as (_, server), aiohttp.ClientSession() as session:
+            _, state, _ = await call(session, server, "GET", "/api/state")
+            mario, luigi = (p["id"] for p in state["players"])
+            wal = data / "bank.sqlite3-wal"
+            largest = 0
+            for i in range(SMALL_CARD_TRANSFERS):
+                status, body, _ = await call(session, server, "POST", "/api/transfers", {
+                    "from": mario if i % 2 else luigi, "to": luigi if i % 2 else mario,
+                    "amount": 1, "note": f"rent {i}"})
+                assert status == 201, (i, body, shutil.disk_usage(data))
+                largest = max(largest, wal.stat().st_size)
+        assert largest <= WAL_LIMIT_BYTES, largest
+        assert not wal.exists()  # the last connection's checkpoint removes it

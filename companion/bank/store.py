@@ -22,6 +22,8 @@ log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 8
 BUSY_TIMEOUT_S = 10.0
+WAL_LIMIT_BYTES = 256 * 1024
+"""The write-ahead log is brought back to this size (or less) once it has grown past it."""
 
 BASE_SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -369,6 +371,11 @@ def connect(path: Path) -> sqlite3.Connection:
                                       path=str(path), mode=str(mode)))
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
+        # The WAL is checkpointed once it holds WAL_LIMIT_BYTES (not SQLite's 4 MB), and cut
+        # back to that size when it starts over: a full WAL on a small card is a full card.
+        page = db.execute("PRAGMA page_size").fetchone()[0]
+        db.execute(f"PRAGMA wal_autocheckpoint={max(1, WAL_LIMIT_BYTES // page // 2)}")
+        db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
     except BaseException:
         db.close()
         raise
