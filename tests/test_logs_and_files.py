@@ -13,6 +13,9 @@ import os
 import re
 import shutil
 import signal
+import stat
+import subprocess
+import sys
 import threading
 import time
 import urllib.request
@@ -22,11 +25,12 @@ import aiohttp
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from companion.bank.held import FILE_NAME
 from companion.config import AudioConfig, Config, DataConfig, GameConfig, WebConfig
 from companion.daemon import Daemon
 from companion.frontends import from_config
 from companion.web.server import WebFrontend
-from tests.conftest import spawn_companion, wait_for_line
+from tests.conftest import ROOT, spawn_companion, wait_for_line
 from tests.reader_emulators import Pty
 from tests.test_storage import call, needs_root, running, tmpfs
 
@@ -155,3 +159,43 @@ async def test_many_transfers_on_a_small_card_keep_the_wal_small(tmp_path: Path)
                 largest = max(largest, wal.stat().st_size)
         assert largest <= WAL_LIMIT_BYTES, largest
         assert not wal.exists()  # the last connection's checkpoint removes it
+
+
+# -- file modes -----------------------------------------------------------------------------
+
+
+def _umask_022() -> None:
+    os.umask(0o022)  # a desktop session's, or a shell's
+
+
+@pytest.mark.parametrize("command", ["run", "demo"])
+def test_the_data_folder_and_the_banks_files_are_the_users_alone(
+        tmp_path: Path, command: str) -> None:
+    data = tmp_path / "new" / "data"
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+                      f'[data]\ndir = "{data}"\n[web]\nhost = "127.0.0.1"\nport = 0\n'
+                      '[reader]\nenabled = false\n[display]\nenabled = false\n')
+    args = ["run", "--config", str(config)] if command == "run" else \
+        ["demo", "--config", str(config), "--audio", "null", "--display", "off"]
+    proc = subprocess.Popen([sys.executable, "-m", "companion", *args], cwd=ROOT,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_umask_022)
+    try:
+        if command == "run":
+            wait_for_line(proc.stderr, "web: the tablet API is at")
+        else:
+            wait_for_line(proc.stdout, "tablet on this computer")
+        modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in data.iterdir()}
+        folder = stat.S_IMODE(data.stat().st_mode)
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=10)
+    assert folder == 0o700
+    for name in ("bank.sqlite3", "bank.sqlite3-wal", "bank.sqlite3-shm", FILE_NAME,
+                 "table-token"):
+        assert modes.pop(name) == 0o600, (name, oct(modes.get(name, 0)))
+    assert all(mode & 0o077 == 0 for mode in modes.values()), modes

@@ -113,7 +113,7 @@ class BankService:
         if self._held_file.is_open:
             return
         try:  # the first start makes the data folder (the bank would, a moment later)
-            self._held_file.path.parent.mkdir(parents=True, exist_ok=True)
+            self._held_file.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             found = self._held_file.open()
         except OSError as exc:
             if self._held_on_disk:

@@ -8,6 +8,7 @@ the daemon never crash-loops on a bad file.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import os
@@ -452,10 +453,33 @@ def _move_aside(path: Path) -> Path:
     return target
 
 
+def make_data_dir(folder: Path) -> None:
+    """Make the data folder (and its parents) for the companion's user alone (0700), whatever
+    the umask: it holds the bank and the table token."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+
+def _private(path: Path) -> None:
+    """The bank file for its user alone (0600), made so before SQLite makes it (SQLite's own
+    default is 0644 under the usual umask): its -wal and -shm take the file's mode. A file
+    left readable to others by an older companion is closed up."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(OSError):  # not ours, or gone: leave it
+                part = Path(f"{path}{suffix}")
+                if part.stat().st_mode & 0o077:
+                    part.chmod(0o600)
+    except OSError:  # a folder that takes no file: SQLite says why, as before
+        pass
+
+
 def open_database(path: Path) -> sqlite3.Connection:
     """Open (or create) the bank file; a broken one is moved aside and replaced."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_data_dir(path.parent)
+        _private(path)
     except OSError as exc:
         raise BankUnavailable(say("cannot create the data folder {path}: {error}",
                                   path=str(path.parent), error=str(exc))) from exc
@@ -484,6 +508,7 @@ def open_database(path: Path) -> sqlite3.Connection:
         log.error("bank file %s is unreadable (%s); moved it to %s and started a fresh bank",
                   path, exc, moved)
     try:
+        _private(path)
         db = connect(path)
         _check_and_migrate(db, path)
     except sqlite3.Error as exc:
