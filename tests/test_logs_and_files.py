@@ -13,11 +13,13 @@ import os
 import re
 import shutil
 import signal
+import sqlite3
 import stat
 import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -25,7 +27,9 @@ import aiohttp
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from companion.bank import DB_NAME, Bank
 from companion.bank.held import FILE_NAME
+from companion.bank.store import BUSY_TIMEOUT_S
 from companion.config import AudioConfig, Config, DataConfig, GameConfig, WebConfig
 from companion.daemon import Daemon
 from companion.frontends import from_config
@@ -199,3 +203,57 @@ def test_the_data_folder_and_the_banks_files_are_the_users_alone(
                  "table-token"):
         assert modes.pop(name) == 0o600, (name, oct(modes.get(name, 0)))
     assert all(mode & 0o077 == 0 for mode in modes.values()), modes
+
+
+# -- a bank locked by another program at start ------------------------------------------------
+
+
+def _health(url: str) -> tuple[int, dict]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+def test_a_bank_locked_at_start_leaves_the_web_answering(tmp_path: Path) -> None:
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+                      f'[data]\ndir = "{tmp_path}"\n[web]\nhost = "127.0.0.1"\nport = 0\n'
+                      '[reader]\nenabled = false\n[game]\nplayers = ["Mario", "Luigi"]\n')
+    Bank(tmp_path / DB_NAME).close()  # last night's bank
+    other = sqlite3.connect(tmp_path / DB_NAME, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")  # another program writing, for as long as it likes
+    locked = True
+    try:
+        with spawn_companion("run", "--config", str(config), env=dict(os.environ)) as proc:
+            seen = wait_for_line(proc.stderr, "web: the tablet API is at",
+                                 timeout=BUSY_TIMEOUT_S * 3)
+            # The web came up while the start-up open still waited for the lock (SQLite's
+            # busy timeout had not run out: the writer thread had not given up).
+            assert "recovering failed" not in seen, seen
+            base = seen.rsplit(" at ", 1)[1].split()[0].removesuffix("/api/state")
+            status, health = _health(base + "/healthz")
+            assert status == 503, health
+            assert "the bank file is locked by another program" in json.dumps(health), health
+            token = (tmp_path / "table-token").read_text().strip()
+            press = urllib.request.Request(base + "/api/press", data=b"{}", method="POST",
+                                           headers={"Authorization": f"Bearer {token}"})
+            with urllib.request.urlopen(press, timeout=10) as r:
+                assert r.status == 202  # sounded, and held while the bank waits
+            other.execute("ROLLBACK")
+            locked = False
+            while (got := _health(base + "/healthz"))[0] != 200:
+                assert proc.poll() is None, got
+                time.sleep(0.2)
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(30) == 0
+    finally:
+        if locked:
+            other.execute("ROLLBACK")
+        other.close()
+    bank = Bank(tmp_path / DB_NAME, readonly=True)
+    try:
+        assert len(bank.outcomes()) == 1  # the press held meanwhile is banked
+    finally:
+        bank.close()

@@ -26,7 +26,7 @@ from typing import Any, Self
 
 from companion.bank.facts import Facts, Player
 from companion.bank.kinds import Kinds
-from companion.bank.store import open_database, open_readonly
+from companion.bank.store import open_database, open_readonly, shrink_wal
 from companion.core.editions import Editions, editions
 from companion.core.editions.ruleset import Ruleset
 from companion.core.ledger import BANK, Entry, EntryKind, MoveKind, Party, and_joined, is_id
@@ -116,6 +116,7 @@ class Journal:
             committing = True
             db.execute("COMMIT")
             self._money.update(self._working)
+            shrink_wal(db, self.path)
         except BaseException:
             if committing:  # whether COMMIT left anything in the file: read it again
                 self._money.clear()

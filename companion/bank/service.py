@@ -23,7 +23,7 @@ from typing import TypeVar
 
 from companion.bank.bank import CURRENT, Bank
 from companion.bank.held import FILE_NAME, HeldFile, HeldPress
-from companion.bank.store import BankUnavailable, StorageError, storage_problem
+from companion.bank.store import LOCKED, BankUnavailable, StorageError, is_locked, storage_problem
 from companion.core.editions import Editions
 from companion.core.state import OutcomeView, StorageView, TableState
 from companion.exc import CompanionError, GameEnded, Refused
@@ -60,10 +60,21 @@ class BankService:
 
     # -- opening and recovering -------------------------------------------------------------
 
-    def open(self) -> Bank:
+    def open(self, wait: float | None = None) -> Bank:
         """Open the file on the writer thread (blocking: at start-up only); raises if it
-        can't, and then :meth:`recover` keeps trying."""
-        if not self._executor.submit(self._recover).result():
+        can't, and then :meth:`recover` keeps trying. A file another program holds locked
+        is not waited for past ``wait`` seconds: the open carries on on the writer thread."""
+        opening = self._executor.submit(self._recover)
+        try:
+            opened = opening.result(timeout=wait)
+        except TimeoutError:
+            if not is_locked(self.path):
+                opened = opening.result()  # a slow card: the start waits, as it always did
+            else:
+                if not opening.done():
+                    self.problem = LOCKED
+                raise BankUnavailable(LOCKED) from None
+        if not opened:
             raise BankUnavailable(self.problem or say("the bank can't be opened"))
         assert self._bank is not None
         return self._bank
