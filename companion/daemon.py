@@ -45,6 +45,9 @@ SETTLE_AFTER_S = 0.003
 the first PCM bytes are out in well under a millisecond, and the loop's work (the event, the
 screen's frame, the bank's write) then no longer takes a CPU from the sound's start. Measured:
 press_to_pcm's ratio at p50 1.13-1.19 with 3 ms, 1.20-1.24 with none; the same with 10 ms."""
+OPEN_WAIT_S = 1.0
+"""At start, a bank file another program holds locked is waited for this long, not SQLite's
+whole busy timeout: the web answers meanwhile (healthz names the lock), the bank follows."""
 
 
 class Daemon:
@@ -135,7 +138,7 @@ class Daemon:
         service = BankService(self.config.data_dir / DB_NAME, self.rulesets,
                               prepare=ensure_game)
         try:
-            service.open()
+            service.open(wait=OPEN_WAIT_S)
         except (BankUnavailable, Refused, sqlite3.Error, OSError) as exc:
             log.error("bank unavailable: %s; presses are sounded, shown and held until it "
                       "can be opened (tried every %g s)", exc, RETRY_S)

@@ -70,7 +70,7 @@ KEEP_THE_BANK = ("keep the data folder on the SD card: turn the overlay file sys
 def check_data(config: Config) -> Result:
     folder = config.data_dir
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".doctor-"):
             pass
     except OSError as exc:

@@ -18,8 +18,10 @@ WINDOW_S = 10.0
 """The window the limit counts in: short enough that a recovered problem is heard of again soon."""
 PER_WINDOW = 5
 """Records of one kind let through per window: enough to see what is going on."""
-LIMITED = ("asyncio", "aiohttp", "companion.web.guard")
-"""Loggers (and their children) limited: the ones a network flood makes talk."""
+LIMITED = ("asyncio", "aiohttp", "companion.web.guard", "companion.cards",
+           "companion.readers", "companion.app.card_taps")
+"""Loggers (and their children) limited: the ones a network flood or a reader spewing taps
+makes talk."""
 MAX_KINDS = 1000
 """Kinds remembered at once: messages with ever-new text cannot grow the table without end."""
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import signal
 import socket
 import sqlite3
@@ -47,9 +48,23 @@ def test_the_unit_asks_for_what_the_issue_lists() -> None:
                  "RestartPreventExitStatus=2", "WorkingDirectory=/run/companion",
                  "RuntimeDirectory=companion",
                  "StateDirectory=companion", "ProtectSystem=strict", "ProtectHome=yes",
-                 "NoNewPrivileges=yes"):
+                 "NoNewPrivileges=yes", "SystemCallFilter=@system-service",
+                 "SystemCallErrorNumber=EPERM", "ProtectProc=invisible", "RemoveIPC=yes",
+                 "PrivateMounts=yes"):
         assert line in text, line
-    assert "PrivateDevices" not in text  # it would hide GPIO, serial, sound and the screen
+    options = [line.split("=", 1)[0] for line in text.splitlines()
+               if line and not line.startswith("#")]
+    assert "PrivateDevices" not in options  # it would hide GPIO, serial, sound and the screen
+    # /proc/cpuinfo and /proc/device-tree (the Pi's model), /proc/net/if_inet6 (the link)
+    assert "ProcSubset" not in options
+
+
+def test_the_unit_scores_below_2_in_systemd_analyze_security(tmp_path: Path) -> None:
+    done = subprocess.run(["systemd-analyze", "security", "--offline=yes", str(UNIT)],
+                          capture_output=True, text=True, timeout=60)
+    found = re.search(r"Overall exposure level for companion.service: ([0-9.]+)", done.stdout)
+    assert found, done.stdout + done.stderr
+    assert float(found.group(1)) < 2.0, done.stdout
 
 
 class NotifySocket:

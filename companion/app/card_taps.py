@@ -16,6 +16,7 @@ from typing import Any
 from companion.app import commands as c
 from companion.app.contract import Table
 from companion.core.editions.modes import BY_CARD
+from companion.core.uid import fingerprint
 from companion.events import BlockOutcome, CardTapped, LeverPressed
 from companion.exc import CompanionError, Refused
 from companion.i18n.said import Said, say, texts
@@ -48,12 +49,12 @@ class CardTaps:
             kind = "error" if kind == "unknown" else kind
             did = say("refused: {why}", why=exc.said)
         except Exception:
-            log.exception("card %s: handling the tap failed", uid)
+            log.exception("%s: handling the tap failed", fingerprint(uid))
             kind, did = "error", say("failed (see the log)")
         entry = {"at": time.time(), "uid": uid, "source": source, "kind": kind,
                  **texts(did=did)}
         self.feed.appendleft(entry)
-        log.info("card %s: %s", uid, did)
+        log.info("%s: %s", fingerprint(uid), did)
         self.publish(CardTapped(uid, kind, did, entry))
         return entry
 

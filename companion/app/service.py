@@ -333,7 +333,8 @@ class TableService:
             if self.bank is None or self.closed:
                 continue
             status = self.bank.status()
-            if status.ok and not status.held:
+            # (a bank that opened after the start gave up waiting for it: its state is read)
+            if status.ok and not status.held and (self.state is not None or self._storage.ok):
                 if not self._storage.ok or self._storage.held:
                     self._storage_changed(say("saved"))
                 continue

@@ -29,7 +29,13 @@ from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
 from companion.bank.facts import Facts, Player
 from companion.bank.kinds import Kinds
-from companion.bank.store import UnsureWrite, open_database, open_readonly, storage_problem
+from companion.bank.store import (
+    UnsureWrite,
+    open_database,
+    open_readonly,
+    shrink_wal,
+    storage_problem,
+)
 from companion.core.editions import Editions, editions
 from companion.core.editions.ruleset import Ruleset
 from companion.core.ledger import (
@@ -192,6 +198,8 @@ class Journal:
                 unsure.sqlite_errorname = exc.sqlite_errorname  # type: ignore[attr-defined]
                 raise unsure from exc
             raise
+        else:
+            shrink_wal(db, self.path)  # committed: the WAL is emptied once it grows
         finally:
             self._working = None
 

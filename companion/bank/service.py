@@ -25,9 +25,11 @@ from companion.bank.bank import CURRENT, Bank
 from companion.bank.held import FILE_NAME, HeldFile, HeldPress
 from companion.bank.reader import BankReader
 from companion.bank.store import (
+    LOCKED,
     BankUnavailable,
     StorageError,
     UnsureWrite,
+    is_locked,
     open_readonly,
     storage_problem,
 )
@@ -68,10 +70,21 @@ class BankService:
 
     # -- opening and recovering -------------------------------------------------------------
 
-    def open(self) -> Bank:
+    def open(self, wait: float | None = None) -> Bank:
         """Open the file on the writer thread (blocking: at start-up only); raises if it
-        can't, and then :meth:`recover` keeps trying."""
-        if not self._executor.submit(self._recover).result():
+        can't, and then :meth:`recover` keeps trying. A file another program holds locked
+        is not waited for past ``wait`` seconds: the open carries on on the writer thread."""
+        opening = self._executor.submit(self._recover)
+        try:
+            opened = opening.result(timeout=wait)
+        except TimeoutError:
+            if not is_locked(self.path):
+                opened = opening.result()  # a slow card: the start waits, as it always did
+            else:
+                if not opening.done():
+                    self.problem = LOCKED
+                raise BankUnavailable(LOCKED) from None
+        if not opened:
             raise BankUnavailable(self.problem or say("the bank can't be opened"))
         assert self._bank is not None
         return self._bank
@@ -123,7 +136,7 @@ class BankService:
         if self._held_file.is_open:
             return
         try:  # the first start makes the data folder (the bank would, a moment later)
-            self._held_file.path.parent.mkdir(parents=True, exist_ok=True)
+            self._held_file.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             found = self._held_file.open()
         except OSError as exc:
             if self._held_on_disk:

@@ -8,6 +8,7 @@ the daemon never crash-loops on a bad file.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import os
@@ -22,6 +23,12 @@ log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 8
 BUSY_TIMEOUT_S = 10.0
+WAL_CHECKPOINT_BYTES = 128 * 1024
+"""A write that leaves the write-ahead log larger than this copies it into the bank file and
+empties it (a checkpoint that truncates: the card gets the space back at once)."""
+WAL_LIMIT_BYTES = 256 * 1024
+"""When that can't be done now, SQLite's own checkpoint comes at this size, and the log is cut
+back to it."""
 
 BASE_SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -298,13 +305,14 @@ class UnsureWrite(StorageError):
     saved = None
 
 
+LOCKED = say("the bank file is locked by another program")
 _PROBLEMS = (
     ("SQLITE_FULL", say("the SD card is full: free some space (the companion keeps trying)")),
     ("SQLITE_READONLY", say("the data folder is read-only: the companion can't write the bank")),
     ("SQLITE_IOERR", say("the SD card could not be written (an I/O error): it may be failing")),
     ("SQLITE_CANTOPEN", say("the bank file can't be opened (is the data folder there?)")),
-    ("SQLITE_BUSY", say("the bank file is locked by another program")),
-    ("SQLITE_LOCKED", say("the bank file is locked by another program")),
+    ("SQLITE_BUSY", LOCKED),
+    ("SQLITE_LOCKED", LOCKED),
     ("SQLITE_PERM", say("the companion has no permission to write the bank file")),
 )
 _ERRNOS = {errno.ENOSPC: _PROBLEMS[0][1], errno.EDQUOT: _PROBLEMS[0][1],
@@ -326,6 +334,23 @@ def storage_problem(exc: BaseException) -> str | Said | None:
         return _ERRNOS.get(exc.errno or 0, say("the data folder can't be used: {why}",
                                                why=exc.strerror or ""))
     return None
+
+
+def is_locked(path: Path) -> bool:
+    """Whether another connection holds the bank's write lock now (asked without waiting)."""
+    if not path.exists():
+        return False
+    try:
+        db = sqlite3.connect(path, isolation_level=None, timeout=0)
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("ROLLBACK")
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        return str(getattr(exc, "sqlite_errorname", "")).startswith(("SQLITE_BUSY",
+                                                                      "SQLITE_LOCKED"))
+    return False
 
 
 def folder_problem(folder: Path) -> Said | None:
@@ -376,10 +401,35 @@ def connect(path: Path) -> sqlite3.Connection:
                                       path=str(path), mode=str(mode)))
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
+        # The WAL is bounded (SQLite's own checkpoint comes at 4 MB: more than a small card
+        # has free): shrink_wal after each write empties it past WAL_CHECKPOINT_BYTES; these
+        # are the backstop when it can't (a reader in another process holds it).
+        page = db.execute("PRAGMA page_size").fetchone()[0]
+        db.execute(f"PRAGMA wal_autocheckpoint={max(1, WAL_LIMIT_BYTES // page)}")
+        db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
     except BaseException:
         db.close()
         raise
     return db
+
+
+def shrink_wal(db: sqlite3.Connection, path: Path) -> None:
+    """After a write: a write-ahead log past WAL_CHECKPOINT_BYTES is copied into the bank and
+    truncated to nothing. Never waits: a reader or writer in another process makes it wait for
+    a later write. A checkpoint the disk refuses (full) leaves the log as it is, whole."""
+    try:
+        if os.stat(f"{path}-wal").st_size <= WAL_CHECKPOINT_BYTES:
+            return
+    except OSError:
+        return
+    try:
+        db.execute("PRAGMA busy_timeout=0")
+        try:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        finally:
+            db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+    except sqlite3.Error as exc:
+        log.debug("bank %s: the WAL could not be emptied now: %s", path, exc)
 
 
 def _check_and_migrate(db: sqlite3.Connection, path: Path) -> None:
@@ -452,10 +502,33 @@ def _move_aside(path: Path) -> Path:
     return target
 
 
+def make_data_dir(folder: Path) -> None:
+    """Make the data folder (and its parents) for the companion's user alone (0700), whatever
+    the umask: it holds the bank and the table token."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+
+def _private(path: Path) -> None:
+    """The bank file for its user alone (0600), made so before SQLite makes it (SQLite's own
+    default is 0644 under the usual umask): its -wal and -shm take the file's mode. A file
+    left readable to others by an older companion is closed up."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(OSError):  # not ours, or gone: leave it
+                part = Path(f"{path}{suffix}")
+                if part.stat().st_mode & 0o077:
+                    part.chmod(0o600)
+    except OSError:  # a folder that takes no file: SQLite says why, as before
+        pass
+
+
 def open_database(path: Path) -> sqlite3.Connection:
     """Open (or create) the bank file; a broken one is moved aside and replaced."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_data_dir(path.parent)
+        _private(path)
     except OSError as exc:
         raise BankUnavailable(say("cannot create the data folder {path}: {error}",
                                   path=str(path.parent), error=str(exc))) from exc
@@ -484,6 +557,7 @@ def open_database(path: Path) -> sqlite3.Connection:
         log.error("bank file %s is unreadable (%s); moved it to %s and started a fresh bank",
                   path, exc, moved)
     try:
+        _private(path)
         db = connect(path)
         _check_and_migrate(db, path)
     except sqlite3.Error as exc:

@@ -3,9 +3,14 @@ config, the tablet's API and the ``lines`` reader protocol."""
 
 from __future__ import annotations
 
+import hashlib
 import re
+import secrets
 
 MIN_BYTES, MAX_BYTES = 4, 10
+_LOG_KEY = secrets.token_bytes(16)
+"""Key of the log's card fingerprints: made at start, never stored, so a fingerprint cannot be
+turned back into its UID (4-byte UIDs are few enough to try all) nor matched across restarts."""
 _PLAIN = re.compile(r"[0-9A-Fa-f]+")
 _GROUPED = re.compile(r"[0-9A-Fa-f]{2}(?:[ :-][0-9A-Fa-f]{2})+")
 
@@ -55,3 +60,11 @@ def parse_card_map(entries: tuple[str, ...] | list[str],
                              f"{target[:40]!r}")
         result[clean] = target
     return result
+
+
+def fingerprint(uid: str) -> str:
+    """How the log names a card: ``"card#3fa9c1"``, a keyed hash of ``uid`` (the API treats UIDs
+    as secret: a UID in the journal could be copied onto a blank tag). The same card gets the
+    same fingerprint until the daemon restarts."""
+    digest = hashlib.blake2b(uid.encode(), key=_LOG_KEY, digest_size=3).hexdigest()
+    return f"card#{digest}"

@@ -18,6 +18,7 @@ from typing import Any
 import serial
 
 from companion.core.taps import TapDetector
+from companion.core.uid import fingerprint
 from companion.readers import DEFAULT_BAUD, PROTOCOLS
 from companion.readers.counters import Rejects
 from companion.readers.lines import LinesDecoder
@@ -184,11 +185,11 @@ class SerialReader:
         now = self.clock()
         if self.taps.seen(uid, now):
             self.status.taps += 1
-            log.info("reader %s: tap %s", self.port, uid)
+            log.info("reader %s: tap of %s", self.port, fingerprint(uid))
             try:
                 self.on_tap(uid, now)
             except Exception:
-                log.exception("handling tap %s failed", uid)
+                log.exception("handling a tap of %s failed", fingerprint(uid))
 
     def _set(self, connected: bool, detail: str) -> None:
         self.status.connected = connected

@@ -779,6 +779,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
                 phone.coins(hello)  # what was there: no news
             await ws.send_json(hello if trusted else public(hello))
         sender = asyncio.ensure_future(_send_all(ws, queue))
+        sender.add_done_callback(_sender_done)
         async for msg in ws:  # a page says which held presses it keeps; nothing else
             if msg.type is WSMsgType.ERROR:
                 break
@@ -793,6 +794,17 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         hub.phones.pop(queue, None)
         hub.keeping.pop(queue, None)
     return ws
+
+
+def _sender_done(sender: asyncio.Future[None]) -> None:
+    """Take a finished feed's exception: a page gone mid-send is no news (it was logged as
+    "Task exception was never retrieved" at ERROR); anything else is a bug to log."""
+    if sender.cancelled() or (exc := sender.exception()) is None:
+        return
+    if isinstance(exc, ConnectionError):  # aiohttp's ClientConnectionResetError too
+        log.debug("web: a page's connection went away mid-send: %s", exc)
+    else:
+        log.error("web: a page's feed failed", exc_info=exc)
 
 
 async def _send_all(ws: web.WebSocketResponse, queue: asyncio.Queue[Outgoing]) -> None:

@@ -29,7 +29,7 @@ def load_or_create_token(configured: str, data_dir: Path) -> str:
     except (OSError, UnicodeDecodeError) as exc:
         log.warning("cannot read %s (%s); making a new table token", path, exc)
     token = secrets.token_urlsafe(18)
-    data_dir.mkdir(parents=True, exist_ok=True)
+    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)  # the bank's folder too
     tmp = path.with_suffix(".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="ascii") as out:

@@ -1,0 +1,259 @@
+"""Issue 29 item 7, logs and files: no card UID in the log and a bounded number of tap lines,
+an aborted WebSocket logs nothing, the data folder and the bank's files are the user's alone,
+the WAL stays bounded on a small card, and a bank locked by another program at start leaves the
+web answering."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import logging
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import stat
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import aiohttp
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion.bank import DB_NAME, Bank
+from companion.bank.held import FILE_NAME
+from companion.bank.store import BUSY_TIMEOUT_S
+from companion.config import AudioConfig, Config, DataConfig, GameConfig, WebConfig
+from companion.daemon import Daemon
+from companion.frontends import from_config
+from companion.web.server import WebFrontend
+from tests.conftest import ROOT, spawn_companion, wait_for_line
+from tests.reader_emulators import Pty
+from tests.test_storage import call, needs_root, running, tmpfs
+
+TAPS = 20_000
+PAGES = 80
+SMALL_CARD_TRANSFERS = 300
+
+
+def _reader_config(tmp_path: Path, port: str) -> Path:
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+                      f'[data]\ndir = "{tmp_path}"\n[web]\nhost = "127.0.0.1"\nport = 0\n'
+                      f'[reader]\nenabled = true\nport = "{port}"\nprotocol = "lines"\n'
+                      'tap_gap_ms = 200\n')
+    return config
+
+
+def _get(url: str, token: str | None = None) -> dict:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=10) as r:
+        return json.loads(r.read())
+
+
+def test_a_reader_spewing_distinct_cards_logs_no_uid_and_few_lines(tmp_path: Path) -> None:
+    pty = Pty()
+    try:
+        with spawn_companion("run", "--config", str(_reader_config(tmp_path, pty.device)),
+                             env=dict(os.environ)) as proc:
+            assert proc.stderr is not None
+            seen = wait_for_line(proc.stderr, "web: the tablet API is at")
+            api = seen.rsplit(" at ", 1)[1].split()[0].rstrip("/").removesuffix("/api/state")
+            token = (tmp_path / "table-token").read_text().strip()
+            rest: list[str] = []  # read all along: a full pipe would stall the daemon
+            drain = threading.Thread(target=lambda: rest.extend(proc.stderr or ()), daemon=True)
+            drain.start()
+            uids = [f"C0DE{i:06X}" for i in range(1, TAPS + 1)]
+            end = time.monotonic() + 120
+            while not _get(api + "/api/activity", token)["reader"]["connected"]:
+                assert time.monotonic() < end, "the reader never opened the pty"
+                time.sleep(0.05)  # pyserial drops what came before
+            for start in range(0, TAPS, 1000):  # a pty drops what its reader has no room for
+                pty.write("".join(u + "\n" for u in uids[start:start + 1000]).encode())
+                while (reader := _get(api + "/api/activity", token)["reader"])["taps"] \
+                        < start + 999:  # the last line is taken with the next one
+                    assert time.monotonic() < end, json.dumps(reader)
+                    time.sleep(0.05)
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(30) == 0
+            drain.join(10)
+    finally:
+        pty.close()
+    log = seen + "".join(rest)
+    named = set(re.findall(r"C0DE[0-9A-F]{6}", log))
+    assert not named, sorted(named)[:5]
+    lines = log.splitlines()
+    # The first few tap lines and one line per window saying how many were left out.
+    assert len(lines) < 200, "\n".join(lines[:40])
+    assert any("suppress" in line and "companion.readers" in line for line in lines), log[-3000:]
+    assert re.search(r"tap of card#[0-9a-f]{6}", log), log[-3000:]
+
+
+# -- an aborted WebSocket -----------------------------------------------------------------
+
+
+async def test_websockets_aborted_mid_stream_log_no_error(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    app = Daemon(Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)),
+                        web=WebConfig(host="127.0.0.1", port=0),
+                        game=GameConfig(players=("Mario", "Luigi"))),
+                 pin_factory=MockFactory())
+    runner = asyncio.ensure_future(app.run(from_config(app.config)))
+    await app.ready.wait()
+    server = next(f for f in app.frontends if isinstance(f, WebFrontend)).server
+    assert server is not None
+    base, auth = server.url.rstrip("/"), {"Authorization": f"Bearer {server.token}"}
+    caplog.set_level(logging.DEBUG)
+    async with aiohttp.ClientSession() as session:
+        async with session.get(base + "/api/state") as r:
+            mario, luigi = [p["id"] for p in (await r.json())["players"]]
+
+        async def transfers() -> None:
+            for i in range(PAGES):
+                async with session.post(base + "/api/transfers", headers=auth, json={
+                        "from": mario if i % 2 else luigi, "to": luigi if i % 2 else mario,
+                        "amount": 1}) as r:
+                    assert r.status == 201
+
+        async def pages() -> None:
+            for _ in range(PAGES):  # a tablet dropping off the Wi-Fi while news streams in
+                ws = await session.ws_connect(base + "/ws")
+                await ws.receive()  # the hello
+                connection = ws._response.connection
+                assert connection is not None and connection.transport is not None
+                connection.transport.abort()
+
+        await asyncio.gather(transfers(), pages())
+    for _ in range(3):
+        await asyncio.sleep(0.2)
+        gc.collect()  # an exception never retrieved is reported when its task is collected
+    app.request_stop()
+    await runner
+    gc.collect()
+    bad = [r for r in caplog.records if r.levelno >= logging.ERROR
+           or "never retrieved" in r.getMessage()]
+    assert not bad, [r.getMessage() for r in bad]
+
+
+# -- the WAL on a small card ----------------------------------------------------------------
+
+
+@needs_root
+async def test_many_transfers_on_a_small_card_keep_the_wal_small(tmp_path: Path) -> None:
+    from companion.bank.store import WAL_LIMIT_BYTES
+
+    with tmpfs(tmp_path / "card", size="2m") as data:
+        async with running(data) as (_, server), aiohttp.ClientSession() as session:
+            _, state, _ = await call(session, server, "GET", "/api/state")
+            mario, luigi = (p["id"] for p in state["players"])
+            wal = data / "bank.sqlite3-wal"
+            largest = 0
+            for i in range(SMALL_CARD_TRANSFERS):
+                status, body, _ = await call(session, server, "POST", "/api/transfers", {
+                    "from": mario if i % 2 else luigi, "to": luigi if i % 2 else mario,
+                    "amount": 1, "note": f"rent {i}"})
+                assert status == 201, (i, body, shutil.disk_usage(data))
+                largest = max(largest, wal.stat().st_size)
+        assert largest <= WAL_LIMIT_BYTES, largest
+        assert not wal.exists()  # the last connection's checkpoint removes it
+
+
+# -- file modes -----------------------------------------------------------------------------
+
+
+def _umask_022() -> None:
+    os.umask(0o022)  # a desktop session's, or a shell's
+
+
+@pytest.mark.parametrize("command", ["run", "demo"])
+def test_the_data_folder_and_the_banks_files_are_the_users_alone(
+        tmp_path: Path, command: str) -> None:
+    data = tmp_path / "new" / "data"
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+                      f'[data]\ndir = "{data}"\n[web]\nhost = "127.0.0.1"\nport = 0\n'
+                      '[reader]\nenabled = false\n[display]\nenabled = false\n')
+    args = ["run", "--config", str(config)] if command == "run" else \
+        ["demo", "--config", str(config), "--audio", "null", "--display", "off"]
+    proc = subprocess.Popen([sys.executable, "-m", "companion", *args], cwd=ROOT,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_umask_022)
+    try:
+        if command == "run":
+            wait_for_line(proc.stderr, "web: the tablet API is at")
+        else:
+            wait_for_line(proc.stdout, "tablet on this computer")
+        modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in data.iterdir()}
+        folder = stat.S_IMODE(data.stat().st_mode)
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=10)
+    assert folder == 0o700
+    for name in ("bank.sqlite3", "bank.sqlite3-wal", "bank.sqlite3-shm", FILE_NAME,
+                 "table-token"):
+        assert modes.pop(name) == 0o600, (name, oct(modes.get(name, 0)))
+    assert all(mode & 0o077 == 0 for mode in modes.values()), modes
+
+
+# -- a bank locked by another program at start ------------------------------------------------
+
+
+def _health(url: str) -> tuple[int, dict]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+def test_a_bank_locked_at_start_leaves_the_web_answering(tmp_path: Path) -> None:
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+                      f'[data]\ndir = "{tmp_path}"\n[web]\nhost = "127.0.0.1"\nport = 0\n'
+                      '[reader]\nenabled = false\n[game]\nplayers = ["Mario", "Luigi"]\n')
+    Bank(tmp_path / DB_NAME).close()  # last night's bank
+    other = sqlite3.connect(tmp_path / DB_NAME, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")  # another program writing, for as long as it likes
+    locked = True
+    try:
+        with spawn_companion("run", "--config", str(config), env=dict(os.environ)) as proc:
+            seen = wait_for_line(proc.stderr, "web: the tablet API is at",
+                                 timeout=BUSY_TIMEOUT_S * 3)
+            # The web came up while the start-up open still waited for the lock (SQLite's
+            # busy timeout had not run out: the writer thread had not given up).
+            assert "recovering failed" not in seen, seen
+            base = seen.rsplit(" at ", 1)[1].split()[0].removesuffix("/api/state")
+            status, health = _health(base + "/healthz")
+            assert status == 503, health
+            assert "the bank file is locked by another program" in json.dumps(health), health
+            token = (tmp_path / "table-token").read_text().strip()
+            press = urllib.request.Request(base + "/api/press", data=b"{}", method="POST",
+                                           headers={"Authorization": f"Bearer {token}"})
+            with urllib.request.urlopen(press, timeout=10) as r:
+                assert r.status == 202  # sounded, and held while the bank waits
+            other.execute("ROLLBACK")
+            locked = False
+            while (got := _health(base + "/healthz"))[0] != 200:
+                assert proc.poll() is None, got
+                time.sleep(0.2)
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(30) == 0
+    finally:
+        if locked:
+            other.execute("ROLLBACK")
+        other.close()
+    bank = Bank(tmp_path / DB_NAME, readonly=True)
+    try:
+        assert len(bank.outcomes()) == 1  # the press held meanwhile is banked
+    finally:
+        bank.close()
