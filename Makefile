@@ -21,9 +21,10 @@ APT_PACKAGES := gcc python3-dev python3-venv libasound2-dev alsa-utils $(GLIB) p
 # xz for the kernel's modules, swig to build lgpio for a Python that PyPI has no wheel for, and
 # systemd to boot as the guest's PID 1.
 PIBOX_PACKAGES := $(if $(filter x86_64,$(shell uname -m)),qemu-system-x86 busybox-static kmod xz-utils swig systemd)
-# The tests also drive Debian's Chromium (through Playwright; never `playwright install`) and
-# check the first-boot user-data with Debian's cloud-init.
-APT_TEST_PACKAGES := chromium systemd cloud-init $(PIBOX_PACKAGES)
+# The tests also drive Debian's Chromium (through Playwright; never `playwright install`), check
+# the first-boot user-data with Debian's cloud-init, and fail an ext4 "SD card" on a loop device
+# (e2fsprogs: mkfs.ext4 and e2fsck, no longer in a minimal Debian).
+APT_TEST_PACKAGES := chromium systemd cloud-init e2fsprogs $(PIBOX_PACKAGES)
 APT_WANT ?= $(APT_PACKAGES)
 # Installed where apt knows it (Raspberry Pi OS): gpiozero's pin library, for `make run` on a Pi.
 APT_MAYBE := python3-lgpio
