@@ -21,6 +21,7 @@ from aiohttp import WSMsgType, web
 from companion.app import commands as c
 from companion.app.contract import Table
 from companion.bank.held import press_from_page
+from companion.bank.store import BankUnavailable
 from companion.core.ledger import check_request_id
 from companion.events import (
     BlockOutcome,
@@ -73,15 +74,17 @@ def _error(status: int, message: str | Said, **extra: Any) -> web.Response:
 
 @web.middleware
 async def errors_as_json(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Every refusal as JSON: bad input 400, not now 409, a missing part 503 (``saved``
-    says whether the write was kept all the same: false, or null when not known)."""
+    """Every refusal as JSON: bad input 400, not now 409, a missing part 503 (for the bank,
+    ``saved`` says whether the write was kept all the same: false, or null when not known)."""
     try:
         return await handler(request)
     except SavedBeforeFailure as exc:  # it stands: a success, said with what went wrong next
         return web.json_response({"saved": True, "replayed": True, "move": {"id": exc.move},
                                   **texts(message=exc.said)})
-    except Unavailable as exc:
+    except BankUnavailable as exc:  # the disk: whether the write was kept all the same
         return _error(503, exc.said, saved=exc.saved)
+    except Unavailable as exc:
+        return _error(503, exc.said)
     except (Refused, Conflict) as exc:
         return _error(next(code for cls, code in STATUS if isinstance(exc, cls)), exc.said)
     except web.HTTPException as exc:
