@@ -393,3 +393,42 @@ def test_held_presses_go_out_as_a_file_and_come_back_in_banked_once(tmp_path: Pa
         assert sorted(column(new, "SELECT press_id FROM outcomes")) == \
             sorted(h["press_id"] for _, h in answers)
         assert len(banked(new)) == 2  # in the game being played, each once
+
+
+def test_a_tablet_gives_back_presses_from_a_file_once_and_keeps_a_bad_one_for_the_file(
+        tmp_path: Path, browser: Browser) -> None:
+    """Another tablet's file (or ``export --held``'s), given back on this page: banked once,
+    however often; a press the bank refuses stays on the page, in its file, never retried."""
+    from companion.bank.held import HeldPress
+    from companion.core.outcomes import Kind, Outcome
+    from tests.conftest import BROWSER_TOKEN
+    from tests.test_tablet_browser import daemon
+
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+                      f'[data]\ndir = "{tmp_path / "data"}"\n[web]\nhost = "127.0.0.1"\n'
+                      f'port = {free_port()}\ntoken = "{BROWSER_TOKEN}"\n'
+                      '[game]\nplayers = ["Mario", "Luigi"]\n')
+    press = HeldPress("a1b2c3d4e5f60718293a4b5c6d7e8f90", time.time(),
+                      Outcome(Kind.COINS, coins=2, rolls=(2,), mode="question_block"),
+                      "button", 1, 1, True, {})
+    good = tmp_path / "kept.json"
+    good.write_text(json.dumps({"kind": "companion-kept", "held_presses": [press.to_json()]}))
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"held_presses": [{**press.to_json(), "id": "b" * 32,
+                                                 "coins": -5}]}))
+    with daemon(config) as base:
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(f"{base}#token={BROWSER_TOKEN}")
+        expect(page.locator("#link")).to_have_text("live")
+        page.locator("#games-card summary").click()
+        for _ in range(2):  # twice: the second changes nothing
+            page.set_input_files("#kept-import", str(good))
+            expect(page.locator(".tile", has_text="Mario").locator(".coins")).to_have_text("32")
+            expect(page.locator("#kept")).to_be_hidden()
+        page.set_input_files("#kept-import", str(bad))
+        expect(page.locator("#kept")).to_contain_text("1 press the bank refused")
+        assert list(kept_on(page)["refused"]) == ["b" * 32]
+        page.close()
+    data = tmp_path / "data"
+    assert column(data, "SELECT press_id FROM outcomes") == [press.press_id]

@@ -91,7 +91,14 @@ class Keeper {
       const kept = this.load();
       const due = Object.values(kept.presses).filter((p) => !held.has(p.id));
       for (let i = 0; i < due.length; i += 40) {
-        const answer = await send(due.slice(i, i + 40));
+        const batch = due.slice(i, i + 40);
+        let answer;
+        try {
+          answer = await send(batch);
+        } catch (err) {
+          if (err.status !== 400) throw err;  // not now: kept, given back later
+          answer = Object.fromEntries(batch.map((p) => [p.id, "refused"]));  // never: for the file
+        }
         const now = this.load();
         for (const [id, how] of Object.entries(answer || {})) {
           if (how === "banked") { delete now.presses[id]; banked += 1; }
