@@ -248,6 +248,14 @@ def companion(config: Path, log: Path) -> Iterator[subprocess.Popen[bytes]]:
         proc.wait(timeout=10)
 
 
+def table_config(path: Path, data: Path, port: int, token: str, *players: str) -> None:
+    """A ``companion run`` config: mock pins, no sound, ``data`` on 127.0.0.1:``port``."""
+    names = ", ".join(f'"{name}"' for name in players)
+    path.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+                    f'[data]\ndir = "{data}"\n[web]\nhost = "127.0.0.1"\nport = {port}\n'
+                    f'token = "{token}"\n[game]\nplayers = [{names}]\n')
+
+
 def post(base: str, path: str, body: object = None) -> tuple[int, Any]:
     import urllib.error
     import urllib.request
@@ -284,10 +292,7 @@ def test_presses_held_on_a_dying_card_are_kept_by_the_tablet_and_banked_once_aft
     with card(tmp_path) as sd:
         port = free_port()
         config = tmp_path / "companion.toml"
-        config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
-                          f'[data]\ndir = "{sd.path}"\n[web]\nhost = "127.0.0.1"\n'
-                          f'port = {port}\ntoken = "{PAGE_TOKEN}"\n'
-                          '[game]\nplayers = ["Mario", "Luigi", "Peach"]\n')
+        table_config(config, sd.path, port, PAGE_TOKEN, "Mario", "Luigi", "Peach")
         base = f"http://127.0.0.1:{port}/"
         log = tmp_path / "companion.log"
         page = browser.new_page(viewport={"width": 1024, "height": 768})
@@ -352,10 +357,7 @@ def test_held_presses_go_out_as_a_file_and_come_back_in_banked_once(tmp_path: Pa
     with card(tmp_path) as sd:
         port = free_port()
         config = tmp_path / "companion.toml"
-        config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
-                          f'[data]\ndir = "{sd.path}"\n[web]\nhost = "127.0.0.1"\n'
-                          f'port = {port}\ntoken = "{PAGE_TOKEN}"\n'
-                          '[game]\nplayers = ["Mario", "Luigi"]\n')
+        table_config(config, sd.path, port, PAGE_TOKEN, "Mario", "Luigi")
         base = f"http://127.0.0.1:{port}/"
         with companion(config, tmp_path / "companion.log") as proc:
             filler = sd.path / "filler"
@@ -405,10 +407,7 @@ def test_a_tablet_gives_back_presses_from_a_file_once_and_keeps_a_bad_one_for_th
     from tests.test_tablet_browser import daemon
 
     config = tmp_path / "companion.toml"
-    config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
-                      f'[data]\ndir = "{tmp_path / "data"}"\n[web]\nhost = "127.0.0.1"\n'
-                      f'port = {free_port()}\ntoken = "{BROWSER_TOKEN}"\n'
-                      '[game]\nplayers = ["Mario", "Luigi"]\n')
+    table_config(config, tmp_path / "data", free_port(), BROWSER_TOKEN, "Mario", "Luigi")
     press = HeldPress("a1b2c3d4e5f60718293a4b5c6d7e8f90", time.time(),
                       Outcome(Kind.COINS, coins=2, rolls=(2,), mode="question_block"),
                       "button", 1, 1, True, {})
