@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -308,20 +309,21 @@ class BankService:
 
     def _banked_already(self, press_id: str) -> bool:
         """Whether the bank has this press (read even when it takes no writes)."""
+        sql, args = "SELECT 1 FROM outcomes WHERE press_id = ?", (press_id,)
         try:
-            if self._bank is not None:
-                row = self._bank.db.execute("SELECT 1 FROM outcomes WHERE press_id = ?",
-                                            (press_id,)).fetchone()
-            else:
-                db = open_readonly(self.path)
-                try:
-                    row = db.execute("SELECT 1 FROM outcomes WHERE press_id = ?",
-                                     (press_id,)).fetchone()
-                finally:
-                    db.close()
+            row = self._bank.db.execute(sql, args).fetchone() if self._bank is not None \
+                else self._read_one(sql, args)
         except Exception:  # can't be read: it is held until it can
             return False
         return row is not None
+
+    def _read_one(self, sql: str, args: tuple[object, ...]) -> sqlite3.Row | None:
+        """One row read on a read-only connection of its own (the writer's may be gone)."""
+        db = open_readonly(self.path)
+        try:
+            return db.execute(sql, args).fetchone()  # type: ignore[no-any-return]
+        finally:
+            db.close()
 
     @staticmethod
     def _in_this_bank(bank: Bank, press: HeldPress) -> HeldPress:
@@ -435,18 +437,10 @@ class BankService:
         """The move written with this request id (0: none), read on a connection of its own;
         None when the journal can't be read."""
         try:
-            db = open_readonly(self.path)
+            row = self._read_one("SELECT id FROM moves WHERE request_id = ?", (request_id,))
         except Exception as exc:
             log.warning("the journal can't be read to look up request %s: %s", request_id, exc)
             return None
-        try:
-            row = db.execute("SELECT id FROM moves WHERE request_id = ?",
-                             (request_id,)).fetchone()
-        except Exception as exc:
-            log.warning("the journal can't be read to look up request %s: %s", request_id, exc)
-            return None
-        finally:
-            db.close()
         return 0 if row is None else int(row[0])
 
     def close(self) -> None:
