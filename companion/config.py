@@ -232,6 +232,8 @@ def _player_names(v: tuple[str, ...]) -> str | None:
     from companion.core.ledger import check_names
     from companion.exc import Refused
 
+    if not v:
+        return None  # none named: the tablet leads a setup
     try:
         check_names(list(v), 2, 6)
     except Refused as exc:
@@ -348,20 +350,39 @@ class SpeechConfig:
                                    "seconds in the table's language (needs espeak-ng)")
 
 
+SETUP_PLAYERS = ("Mario", "Luigi", "Peach", "Yoshi", "Toad", "Daisy")
+"""The names of the game a fresh install boots into (none named in ``[game] players``) while
+it awaits the table's setup on the tablet: the block works meanwhile."""
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """The game started when the bank has none yet (the tablet can start others)."""
 
     edition: str = setting("celebration", "edition: celebration, movie, gamer, mario_kart, "
                                           "wiggly_worms (timer only, no coins)", _edition)
-    players: tuple[str, ...] = setting(("Mario", "Luigi", "Peach", "Yoshi"),
-                                       "player names in turn order (as many as the edition "
-                                       "seats: 2-6; Gamer, Mario Kart and Wiggly Worms 2-4); "
-                                       "the first starts",
+    players: tuple[str, ...] = setting((), "player names in turn order (as many as the edition "
+                                           "seats: 2-6; Gamer, Mario Kart and Wiggly Worms "
+                                           "2-4); the first starts; empty: the tablet opens "
+                                           "on a setup (edition, players, colours, house "
+                                           "rules)",
                                        _player_names)
     house_rules: str = setting("", "folder of edition files (the packaged ones' shape) whose "
                                    "numbers replace an edition's: your table's house rules; "
                                    "empty for none", _folder_path)
+
+    @property
+    def awaits_setup(self) -> bool:
+        """No players named: the first game awaits the table's setup on the tablet."""
+        return not self.players
+
+    def first_players(self) -> tuple[str, ...]:
+        """The first game's players: the named ones, or a setup's stand-ins (as many as the
+        edition seats)."""
+        if self.players:
+            return self.players
+        rules = self.rulesets()[self.edition]
+        return SETUP_PLAYERS[:max(rules.min_players, min(4, rules.max_players))]
 
     def rulesets(self) -> Editions:
         """The editions this table plays: the packaged ones, with its house rules over them."""
@@ -541,7 +562,7 @@ def _check_game(game: GameConfig) -> None:
         raise ConfigError("game.edition", f"must be one of {', '.join(repr(k) for k in known)}"
                                           f", got {shown(game.edition)}")
     rules = known[game.edition]
-    if not rules.min_players <= len(game.players) <= rules.max_players:
+    if game.players and not rules.min_players <= len(game.players) <= rules.max_players:
         raise ConfigError("game.players", f"{rules.name} is for {rules.min_players}-"
                                           f"{rules.max_players} players, got "
                                           f"{len(game.players)}")

@@ -130,10 +130,12 @@ class Daemon:
         game = self.config.game
 
         def ensure_game(bank: Bank) -> None:
-            gid = bank.ensure_game(game.edition, list(game.players))
+            names = game.first_players()
+            gid = bank.ensure_game(game.edition, list(names), pending=game.awaits_setup)
             if gid is not None:
-                log.info("started game %d (%s) for %s", gid, game.edition,
-                         ", ".join(game.players))
+                log.info("started game %d (%s) for %s%s", gid, game.edition, ", ".join(names),
+                         ": it awaits the table's setup on the tablet" if game.awaits_setup
+                         else "")
 
         service = BankService(self.config.data_dir / DB_NAME, self.rulesets,
                               prepare=ensure_game)

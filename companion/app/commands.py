@@ -71,12 +71,18 @@ class GiveBack(Command[dict[str, str]]):
 
 @dataclass(frozen=True, slots=True)
 class NewGame(Command[int]):
-    """Start a game (old games stay as they were); answers its id."""
+    """Start a game from a setup (old games stay as they were); answers its id. ``colours``
+    one per player from the palette, ``first`` the seat or name of who starts,
+    ``characters`` each player's (Gamer, Mario Kart), ``house`` the house rules
+    (:func:`companion.core.setup.check_setup`)."""
 
     action: ClassVar[str] = "new game"
     edition: object = "celebration"
     players: object = None
     colours: object = None
+    first: object = None
+    characters: object = None
+    house: object = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +97,8 @@ class Transfer(Command[Payment]):
     amount: object
     note: object = ""
     sold: object = None
+    reason: object = None
+    """A payment the ruleset names (its ``reasons``' ids: a tax, the Continue cost)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,6 +413,13 @@ class GetTimer(Query[TimerState]):
 @dataclass(frozen=True, slots=True)
 class GetEditions(Query[list[dict[str, Any]]]):
     """Every edition the table can play."""
+
+
+@dataclass(frozen=True, slots=True)
+class GetSetup(Query[dict[str, Any]]):
+    """What a setup offers: every edition (player counts, starting coins, box colours,
+    characters, house rules), the palette, the last game's players
+    (:func:`companion.core.setup.offer`)."""
 
 
 @dataclass(frozen=True, slots=True)

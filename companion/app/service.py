@@ -34,10 +34,11 @@ from companion.core.block import Block
 from companion.core.editions import Editions, editions
 from companion.core.editions.modes import BY_CARD, Mode, check_arming
 from companion.core.editions.ruleset import Ruleset
-from companion.core.ledger import Entry, Payment
+from companion.core.ledger import BANK, Entry, Payment
 from companion.core.lever import TimerState
 from companion.core.outcomes import Kind, Outcome
 from companion.core.reasons import reason
+from companion.core.setup import offer
 from companion.core.state import (
     ModeView,
     MoveView,
@@ -407,6 +408,10 @@ class TableService:
                 result = self.lever.state()
             case c.GetEditions():
                 result = [r.summary() for r in self.editions.values()]
+            case c.GetSetup():
+                last = None if self.bank is None else \
+                    await self._read_bank(lambda bank: bank.last_players())
+                result = offer(self.editions, last, self.edition)
             case c.GetGames():
                 result = await self._read_bank(lambda bank: bank.game_list())
             case c.CardMeaning(uid=uid, named=named):
@@ -444,7 +449,9 @@ class TableService:
             self.state = None
 
     def rules(self) -> Ruleset:
-        """The ruleset of the game being played."""
+        """The ruleset of the game being played (with the house-rules file it chose)."""
+        if self.state is not None and self.state.game.rules is not None:
+            return self.state.game.rules
         edition = self.state.game.edition if self.state is not None else self.edition
         return self.editions.get_edition(edition)
 
@@ -748,8 +755,10 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
     """Carry out a bank command on the writer thread."""
     keyed = {"source": source, "request_id": request_id}
     match command:
-        case c.Transfer(payer=payer, payee=payee, amount=amount, note=note, sold=sold):
-            return bank.transfer(payer, payee, amount, note=note, sold=sold, **keyed)
+        case c.Transfer(payer=payer, payee=payee, amount=amount, note=note, sold=sold,
+                        reason=reason):
+            return bank.transfer(payer, payee, amount, note=note, sold=sold, reason=reason,
+                                 **keyed)
         case c.PassGo(player=player):
             return bank.pass_go(player, **keyed)
         case c.Jail(player=player, in_jail=in_jail):
@@ -798,8 +807,11 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
             if after is c.ANYONE:
                 return bank.next_player(**keyed)
             return bank.next_player(after=after, **keyed)
-        case c.NewGame(edition=edition, players=players, colours=colours):
-            return bank.new_game(edition, players, colours)  # type: ignore[arg-type]
+        case c.NewGame():
+            return bank.new_game(command.edition, command.players,  # type: ignore[arg-type]
+                                 command.colours, first=command.first,  # type: ignore[arg-type]
+                                 characters=command.characters, house=command.house,
+                                 request_id=request_id)
         case c.Assign(outcome=outcome, player=player):
             return bank.assign_outcome(outcome, player, source=source)
         case c.LinkCard(uid=uid, player=player):
@@ -881,8 +893,10 @@ def describe_result(result: object, state: TableState) -> str | Said:
         return say("{text} ({why})", text=text, why=result.message) if result.message \
             else text
     if isinstance(result, Entry):
+        payee = Said(result.space) if result.space is not None and result.payee == BANK \
+            else state.name_of(result.payee)  # a fee into the Free Parking pot
         paid = say("{payer} pays {payee} {amount}", payer=state.name_of(result.payer),
-                   payee=state.name_of(result.payee), amount=result.amount)
+                   payee=payee, amount=result.amount)
         why = reason(result)  # "passed GO", the banker's note; a payment may have none
         return say("{text} ({why})", text=paid, why=why) if why else paid
     if isinstance(result, MoveView | Undone):

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
 from typing import Any
 
-from companion.bank import pages, phones, table, undo
+from companion.bank import pages, phones, start, table, undo
 from companion.bank.facts import Player
 from companion.bank.journal import DB_NAME, Journal, keyed
 from companion.bank.moves import (
@@ -34,22 +33,14 @@ from companion.bank.moves import (
 from companion.bank.moves.block import CURRENT, Current
 from companion.bank.moves.turn import ANYONE
 from companion.bank.pages import MAX_PAGE, PAGE, RECENT, MovePage
-from companion.core.editions.ruleset import Ruleset
 from companion.core.ledger import (
-    BANK,
     CARD_ACTION_NAMES,
-    EntryKind,
-    MoveKind,
+    COLOURS,
     check_card_uid,
-    check_colours,
-    check_names,
     is_id,
 )
 from companion.exc import Refused, shown
 from companion.i18n.said import Said, joined, say
-
-COLOURS = ("#e52521", "#43b047", "#f49ac1", "#049cd8", "#fbd000", "#8e44ad")
-"""Default seat colours: red, green, pink, blue, yellow, purple."""
 
 __all__ = ["ANYONE", "COLOURS", "CURRENT", "DB_NAME", "MAX_PAGE", "PAGE", "RECENT", "Bank",
            "Current", "MovePage", "Player"]
@@ -63,65 +54,12 @@ class Bank(Journal):
 
     # -- games and players -----------------------------------------------------------------
 
-    def new_game(self, edition: object, names: Sequence[object],
-                 colours: Sequence[object] | None = None) -> int:
-        """Start a game: players in turn order, opening balances paid by the bank (the
-        edition's starting coins for that many players). Old games stay as they were. The
-        first player is current."""
-        rules = self.editions.get_edition(edition)
-        clean = check_names(names, rules.min_players, rules.max_players)
-        palette = check_colours(colours) if colours is not None else list(COLOURS)
-        with self.write() as db:
-            return self._new_game(db, rules, clean, palette)
-
-    def ensure_game(self, edition: object, names: Sequence[object]) -> int | None:
-        """Start a game only if the bank has none (atomic: two starters make one game). A bank
-        with a game is only read: a start writes nothing most days."""
-        rules = self.editions.get_edition(edition)
-        latest = self.latest_game()
-        if latest is not None and list(names) == [p.name for p in self.players(latest)]:
-            return None  # the game's own names, checked when it was made: no ICU at each boot
-        clean = check_names(names, rules.min_players, rules.max_players)
-        if latest is not None:
-            return None
-        with self.write() as db:
-            if self.latest_game() is not None:
-                return None
-            return self._new_game(db, rules, clean, list(COLOURS))
-
-    def _new_game(self, db: sqlite3.Connection, rules: Ruleset, clean: list[str],
-                  palette: list[str]) -> int:
-        now = self.clock()
-        playing = self.latest_game()  # the game a sticker's player name carries over from
-        game_id = db.execute("INSERT INTO games (edition, created_at) VALUES (?, ?)",
-                             (rules.id, now)).lastrowid
-        assert game_id is not None
-        ids = []
-        for seat, name in enumerate(clean):
-            colour = palette[seat % len(palette)]
-            ids.append(db.execute(
-                "INSERT INTO players (game_id, seat, name, colour) VALUES (?, ?, ?, ?)",
-                (game_id, seat, name, colour)).lastrowid)
-        opening = rules.start_coins(len(clean))
-        if opening > 0:
-            move = self.add_move(db, game_id, MoveKind.OPENING, note="opening balances",
-                                 source="new game", data={"coins": opening})
-            for pid in ids:
-                self.add_entry(db, game_id, move, BANK, pid, opening, EntryKind.OPENING,
-                               "opening balance", "new game")
-        db.execute("UPDATE games SET current_player = ? WHERE id = ?", (ids[0], game_id))
-        self._play(db, game_id)
-        # A sticker stays with its player's name from one game to the next.
-        previous = playing
-        if previous is not None:
-            db.execute(
-                "UPDATE players SET card_uid = (SELECT p.card_uid FROM players p WHERE"
-                " p.game_id = ? AND lower(p.name) = lower(players.name)) WHERE game_id = ?",
-                (previous, game_id))
-        return game_id
+    new_game = keyed(start.new_game)
+    ensure_game = start.ensure_game
+    last_players = start.last_players
 
     @staticmethod
-    def _play(db: sqlite3.Connection, game_id: int) -> None:
+    def play(db: sqlite3.Connection, game_id: int) -> None:
         """Make ``game_id`` the game the table plays."""
         db.execute("INSERT INTO table_state (id, current_game) VALUES (1, ?) ON CONFLICT (id)"
                    " DO UPDATE SET current_game = excluded.current_game", (game_id,))
@@ -138,9 +76,12 @@ class Bank(Journal):
 
     def game_list(self) -> list[dict[str, Any]]:
         """Every game, newest first, for choosing one to resume: its edition's name, when it
-        started, its players' names, whether it has ended and whether it is being played."""
+        started, its players' names, whether it has ended and whether it is being played. A
+        game made at boot to await a setup, with nothing played in it, is left out once
+        another is played (it stays in the journal)."""
         with self.snapshot():
             playing = self.latest_game()
+            untouched = start.untouched(self)
             names: dict[int, list[str]] = {}
             for row in self.db.execute("SELECT game_id, name FROM players ORDER BY game_id,"
                                        " seat"):
@@ -151,6 +92,8 @@ class Bank(Journal):
             games = []
             for row in self.db.execute("SELECT id, edition, created_at FROM games ORDER BY"
                                        " id DESC"):
+                if row["id"] in untouched:
+                    continue
                 edition = self.editions.get(row["edition"])
                 games.append({"id": row["id"], "edition": row["edition"],
                               "name": edition.name if edition else row["edition"],
@@ -166,7 +109,7 @@ class Bank(Journal):
             gid = self.game(game) if is_id(game) else None
             if gid is None:
                 raise Refused(say("game must be a game id, got {value}", value=shown(game)))
-            self._play(db, gid)
+            self.play(db, gid)
         return gid
 
     def set_card(self, player: object, uid: object, game_id: int | None = None) -> str | None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.bank.contests import Contests
+from companion.core.editions.house import Pot, pot_on
 from companion.core.editions.ruleset import Ruleset
 from companion.core.editions.scoring import Seat
 from companion.core.ledger import BANK, THE_BANK
@@ -51,6 +52,17 @@ class Facts:
     @property
     def ids(self) -> list[int]:
         return [p.id for p in self.players]
+
+    @property
+    def pot(self) -> Pot | None:
+        """The Free Parking pot, when this game's setup turned the house rule on."""
+        return self.rules.pot if pot_on(self.options) else None
+
+    def pot_space(self, payment: str) -> str | None:
+        """Where a payment to the Bank goes instead: the pot's space while the pot is on and
+        takes that payment (a fee or a tax), else None (the Bank)."""
+        pot = self.pot
+        return pot.space if pot is not None and pot.takes(payment) else None
 
     @property
     def active(self) -> list[int]:

@@ -241,18 +241,21 @@ class Journal:
         return gid
 
     def ruleset(self, game_id: int | None = None) -> Ruleset:
-        """The rules a game is played by."""
+        """The rules a game is played by (its edition, with the house rules it chose)."""
         gid = self.game(game_id)
-        edition = self.db.execute("SELECT edition FROM games WHERE id = ?", (gid,)).fetchone()[0]
-        return self.rules_of(edition)
+        row = self.db.execute("SELECT edition, options FROM games WHERE id = ?",
+                              (gid,)).fetchone()
+        return self.rules_of(row["edition"], json.loads(row["options"]))
 
-    def rules_of(self, edition: str) -> Ruleset:
+    def rules_of(self, edition: str, options: Mapping[str, Any] | None = None) -> Ruleset:
+        """The rules of a game of ``edition`` (``options``: the game's, with the house-rules
+        file its setup chose)."""
         if edition not in self.editions:
             raise Unavailable(say("this game is played by the edition {edition}, which this "
                                   "companion does not know (house rules taken away?): put its "
                                   "file back in [game] house_rules, or start a new game",
                                   edition=repr(edition)))
-        return self.editions[edition]
+        return self.editions.played(edition, options or {})[0]
 
     def players(self, game_id: int | None = None) -> list[Player]:
         gid = self.game(game_id)
@@ -274,8 +277,9 @@ class Journal:
         """The game as its moves left it (inside a write or a snapshot)."""
         gid = self.game(game_id)
         game = self.db.execute("SELECT * FROM games WHERE id = ?", (gid,)).fetchone()
-        facts = Facts(gid, self.rules_of(game["edition"]), self.players(gid),
-                      game["current_player"], json.loads(game["options"]))
+        options = json.loads(game["options"])
+        facts = Facts(gid, self.rules_of(game["edition"], options), self.players(gid),
+                      game["current_player"], options)
         kinds = ", ".join(f"'{k.value}'" for k in self.kinds.folded())
         # By kind: only these moves are read, however long the game (left to itself, the
         # planner walks every move of the game by moves_by_game to save the sort).

@@ -36,6 +36,9 @@ class Move:
     redone: Callable[[sqlite3.Connection, Facts, MoveView, Mapping[str, Any]], None] | None \
         = None
     """What bringing it back changes besides its coins."""
+    own_spaces: bool = False
+    """Its words name the board's spaces its coins went to (a drop, a scoop, an ability, a
+    payment); any other move's fee put on the Free Parking pot is said after its words."""
 
 
 
@@ -62,6 +65,11 @@ class Kinds:
         """A move in words, with names; an ending says who won."""
         kind = self._moves[move.kind]
         text = kind.describe(move, facts)
+        piles = [] if kind.own_spaces else [e.space for e in move.entries
+                                            if e.space is not None and e.undoes is None]
+        if piles:  # a fee into the Free Parking pot: "... · on Free Parking"
+            text = say("{text} · {note}", text=text,
+                       note=say("on {space}", space=Said(piles[0])))
         if not move.ends or not kind.names_winners:
             return text
         won = [facts.name(p) for p in move.data.get("winners", ())]

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from companion.bank import contests, pages, phones, turns, undo
+from companion.bank import contests, pages, phones, start, turns, undo
 from companion.bank.facts import Facts
 from companion.bank.moves import block, worms
+from companion.core.editions.house import named
 from companion.core.editions.scoring import Standing, standings
 from companion.core.ledger import MoveKind
 from companion.core.state import GameView, NextCard, PlayerView, TableState
@@ -49,11 +50,17 @@ def state_of(bank: Journal, game_id: int | None) -> TableState:
                    won=tuple(c.number for c in found.won.get(p.id, ())) if found else ())
         for p in facts.players)
     to_undo, to_redo, version = undo.previews(bank, facts)
+    piles = bank.piles(facts.gid) if rules.board is not None or facts.pot is not None else {}
+    pot = facts.pot
+    files = bank.editions.played(rules.id, facts.options)[1] if rules.id in bank.editions \
+        else ()
     return TableState(
         game=GameView(facts.gid, rules.id, rules.name, rules.default_mode.moves_coins,
                       rules.coins, bool(facts.options.get("simultaneous", False)),
                       None if rules.worms is None else worms.worm_target(facts),
-                          bool(facts.options.get("dealt"))),
+                      bool(facts.options.get("dealt")),
+                      setup_pending=facts.options.get("setup") == start.PENDING,
+                      house=named(pot, files), rules=rules),
         players=players,
         current_player=facts.current,
         last_outcome=last[0] if last else None,
@@ -65,7 +72,8 @@ def state_of(bank: Journal, game_id: int | None) -> TableState:
         version=version,
         undo=to_undo,
         redo=to_redo,
-        board=tuple(bank.piles(facts.gid).items()) if rules.board is not None else (),
+        board=tuple(piles.items()),
+        pot=None if pot is None else (pot.space, piles.get(pot.space, 0)),
         doubles=turns.doubles(bank.db, facts),
         bowser_waits=not ended and turns.bowser_waits(bank.db, facts),
         bowser_won=ended and facts.ending["kind"] == MoveKind.BOWSER_WINS.value,  # type: ignore[index]

@@ -220,6 +220,11 @@ def check_request_id(request_id: object) -> str | None:
     return request_id
 
 
+COLOURS = ("#e52521", "#43b047", "#f49ac1", "#049cd8", "#fbd000", "#8e44ad")
+"""The table's seat colours, the palette a setup picks from: red, green, pink, blue, yellow,
+purple."""
+
+
 def check_colours(colours: object) -> list[str]:
     """Seat colours as ``#rrggbb``."""
     if not isinstance(colours, list | tuple) or not colours:

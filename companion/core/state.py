@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.core.editions.contests import Fight, Race
+from companion.core.editions.ruleset import Ruleset
 from companion.core.editions.scoring import Standing
 from companion.core.ledger import BANK, THE_BANK, Entry, MoveKind, jail_change
 from companion.core.lever import TimerState
@@ -37,11 +38,21 @@ class GameView:
     of the deck when the cards were dealt)."""
     dealt: bool = False
     """Wiggly Worms: the worm cards were shuffled and dealt out."""
+    setup_pending: bool = False
+    """Made at boot from the config's defaults (a fresh install): the page opens on its
+    setup (the block works meanwhile)."""
+    house: tuple[tuple[str, str | Said], ...] = ()
+    """The house rules it plays by, (id, name), for its header: the Free Parking pot, a
+    house-rules file."""
+    rules: Ruleset | None = field(default=None, compare=False, repr=False)
+    """The ruleset it plays by (its edition, with the house-rules file it chose)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "edition": self.edition, "name": self.name,
                 "question_block": self.question_block, "bank": self.bank,
-                "simultaneous": self.simultaneous, "worms": self.worms, "dealt": self.dealt}
+                "simultaneous": self.simultaneous, "worms": self.worms, "dealt": self.dealt,
+                "setup_pending": self.setup_pending,
+                "house": [{"id": rule, **texts(name=name)} for rule, name in self.house]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,7 +324,10 @@ class TableState:
     bowser_won: bool = False
     """The Movie: the game ended with every deed on its Game Over side."""
     board: tuple[tuple[str, int], ...] = ()
-    """Gamer, Mario Kart: the coins on the board, each space's pile (oldest pile first)."""
+    """Gamer, Mario Kart: the coins on the board, each space's pile (oldest pile first); the
+    Free Parking pot's pile, where that house rule is on."""
+    pot: tuple[str, int] | None = None
+    """The Free Parking pot (a house rule): its space and the coins on it; None: off."""
     contest: Fight | Race | None = None
     """Gamer: the Boss fight open now; Mario Kart: the Race (until it is closed)."""
     next_card: NextCard | None = None
@@ -421,6 +435,7 @@ class TableState:
             "bowser_waits": self.bowser_waits,
             "bowser_won": self.bowser_won,
             "board": [{"space": space, "coins": coins} for space, coins in self.board],
+            "pot": None if self.pot is None else {"space": self.pot[0], "coins": self.pot[1]},
             "fight": None if self.fight is None else self.fight.to_json(),
             "race": None if self.race is None else self.race.to_json(),
             "next_card": None if self.next_card is None else self.next_card.to_json(),

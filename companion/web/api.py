@@ -317,9 +317,10 @@ async def post_held(request: web.Request) -> web.Response:
 
 async def post_transfer(request: web.Request) -> web.Response:
     data = await _body(request)
-    _only(data, "from", "to", "amount", "note", "sold")
+    _only(data, "from", "to", "amount", "note", "sold", "reason")
     paid = await _act(request, c.Transfer(data.get("from"), data.get("to"), data.get("amount"),
-                                          data.get("note", ""), data.get("sold")), keyed=True)
+                                          data.get("note", ""), data.get("sold"),
+                                          data.get("reason")), keyed=True)
     return web.json_response(paid.to_json(), status=201 if paid.entry is not None else 200)
 
 
@@ -549,10 +550,17 @@ async def post_current(request: web.Request) -> web.Response:
 
 
 async def post_games(request: web.Request) -> web.Response:
+    """Start a game from a setup: ``{"edition", "players": [names in seat order], "colours":
+    [one each, from the palette], "first": seat or name, "characters": [[ids] each],
+    "house": {"free_parking_pot": bool, "files": [file]}}`` (``GET /api/setup`` offers
+    them); one write, one move. An ``Idempotency-Key`` retry answers the same game."""
     data = await _body(request)
-    _only(data, "edition", "players")
-    game = await _act(request, c.NewGame(data.get("edition", "celebration"),
-                                         data.get("players")))
+    _only(data, "edition", "players", "colours", "first", "characters", "house")
+    _required(data, "players")
+    game = await _act(request, c.NewGame(data.get("edition", "celebration"), data["players"],
+                                         data.get("colours"), data.get("first"),
+                                         data.get("characters"), data.get("house")),
+                      keyed=True)
     return web.json_response({"game": game}, status=201)
 
 
@@ -625,6 +633,12 @@ async def post_cards(request: web.Request) -> web.Response:
 
 async def get_editions(request: web.Request) -> web.Response:
     return web.json_response({"editions": await _table(request).read(c.GetEditions())})
+
+
+async def get_setup(request: web.Request) -> web.Response:
+    """What a setup offers (:class:`companion.app.commands.GetSetup`): open, like the
+    editions."""
+    return web.json_response(await _table(request).read(c.GetSetup()))
 
 
 async def index(_request: web.Request) -> web.FileResponse:
@@ -854,6 +868,7 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
     app.router.add_post("/api/next", post_next)
     app.router.add_post("/api/go", post_go)
     app.router.add_get("/api/editions", get_editions)
+    app.router.add_get("/api/setup", get_setup)
     app.router.add_get("/api/rules", get_rules)
     app.router.add_get("/api/languages", get_languages)
     app.router.add_get("/api/i18n/{code}", get_i18n)

@@ -184,4 +184,4 @@ def _ability_text(move: MoveView, facts: Facts) -> Said:
 
 
 
-MOVES = (Move(MoveKind.ABILITY, _ability_text),)
+MOVES = (Move(MoveKind.ABILITY, _ability_text, own_spaces=True),)

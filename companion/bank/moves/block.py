@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from companion.bank.facts import Facts, next_seat
 from companion.bank.kinds import Move
 from companion.bank.moves import coins, contest, jail, turn
+from companion.core.editions.house import OUTCOME_PAYMENT
 from companion.core.editions.modes import Mode, check_arming
 from companion.core.ledger import (
     BANK,
@@ -158,7 +159,8 @@ def apply(bank: Journal, db: sqlite3.Connection, facts: Facts, outcome_id: int, 
                            None, {"outcome": outcome_id, **passes})
         for payer, payee, amount in movements:
             bank.add_entry(db, facts.gid, move, payer, payee, check_amount(amount),
-                           EntryKind.BLOCK, note, source, outcome_id=outcome_id)
+                           EntryKind.BLOCK, note, source, outcome_id=outcome_id,
+                           space=_pot(facts, outcome, payee))
     elif outcome.kind is Kind.JAIL_STAY and player == facts.current and \
             len(facts.active) > 1:  # no doubles from Jail: stay, and the turn is over
         turn.pass_turn(bank, db, facts, next_seat(facts, player), source, None, "jail")
@@ -167,7 +169,7 @@ def apply(bank: Journal, db: sqlite3.Connection, facts: Facts, outcome_id: int, 
         coins.pay(bank, db, facts, MoveKind.BLOCK, EntryKind.BLOCK, payer, payee,
                   check_amount(amount), note=note, source=source, request_id=None,
                   data={"outcome": outcome_id, **texts(note=described)},
-                  outcome_id=outcome_id, subject=player)
+                  outcome_id=outcome_id, subject=player, space=_pot(facts, outcome, payee))
     elif movements:  # a won battle: leader and teammate, one move
         move = bank.add_move(db, facts.gid, MoveKind.BLOCK, player=player,
                              data={"outcome": outcome_id, **texts(note=described)},
@@ -176,6 +178,13 @@ def apply(bank: Journal, db: sqlite3.Connection, facts: Facts, outcome_id: int, 
             bank.add_entry(db, facts.gid, move, payer, payee, check_amount(amount),
                            EntryKind.BLOCK, note, source, outcome_id=outcome_id)
     return outcome_view(bank, outcome_id, facts)
+
+
+def _pot(facts: Facts, outcome: Outcome, payee: object) -> str | None:
+    """Where an outcome's payment to the Bank goes: the Free Parking pot while it is on and
+    takes it (Bowser, Game Over, the Piranha Plant, the jail fee), else the Bank."""
+    payment = OUTCOME_PAYMENT.get(outcome.kind)
+    return facts.pot_space(payment) if payment is not None and payee == BANK else None
 
 
 def outcomes(bank: Journal, game_id: int | None = None, *, unassigned_only: bool = False,

@@ -60,17 +60,30 @@ def drop(bank: Journal, player: object, space: object, coins: object, *, source:
 
 def scoop(bank: Journal, player: object, space: object, *, source: str = "",
           request_id: str | None = None, game_id: int | None = None) -> MoveView:
-    """``player`` passed or landed on ``space``: they scoop up its whole pile."""
+    """``player`` passed or landed on ``space``: they scoop up its whole pile. Where the
+    Free Parking pot is on (a house rule), landing on Free Parking scoops the pot."""
     source = check_source(source)
     with bank.write() as db:
         replay = bank.replay(request_id, MoveKind.SCOOP, game_id, player=player,
                              typed=space)
         if replay is not None:
             return bank.move_view(replay["id"])
-        facts, board = board_facts(bank, game_id)
+        facts = bank.open_facts(game_id)
+        board, pot = facts.rules.board, facts.pot
+        if board is None and pot is None:
+            raise Refused(say("{edition} has no coins on the board",
+                              edition=Said(facts.rules.name)))
         pid = bank.in_game(facts, player)
         piles = bank.piles(facts.gid)
-        where = check_space(space, (*piles, *board.spaces))
+        if board is not None:
+            where = check_space(space, (*piles, *board.spaces))
+        else:
+            assert pot is not None
+            where = check_space(space, (pot.space,))
+            if where != pot.space:
+                raise Refused(say("in {edition} only {space} has coins on it (the house "
+                                  "rule's pot)", edition=Said(facts.rules.name),
+                                  space=Said(pot.space)))
         pile = piles.get(where, 0)
         if pile <= 0:
             raise Refused(say("there are no coins on {space}", space=where))
@@ -101,4 +114,5 @@ def _board_text(move: MoveView, facts: Facts) -> str | Said:
                  coins, name=who, space=space)
 
 
-MOVES = (Move(MoveKind.DROP, _board_text), Move(MoveKind.SCOOP, _board_text))
+MOVES = (Move(MoveKind.DROP, _board_text, own_spaces=True),
+         Move(MoveKind.SCOOP, _board_text, own_spaces=True))

@@ -50,7 +50,7 @@ def toll(bank: Journal, players: object, *, source: str = "", request_id: str | 
             amount = facts.rules.payable(toll.value, money[pid])
             if amount:
                 bank.add_entry(db, facts.gid, move, pid, BANK, amount, EntryKind.TOLL,
-                               "Bowser's toll", source)
+                               "Bowser's toll", source, space=facts.pot_space("toll"))
         return bank.move_view(move, facts)
 
 

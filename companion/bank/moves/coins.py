@@ -8,7 +8,7 @@ import sqlite3
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from companion.bank.facts import Facts, or_current
+from companion.bank.facts import Facts, or_current, space_name
 from companion.bank.kinds import Move
 from companion.core.ledger import (
     BANK,
@@ -34,10 +34,11 @@ def pay(bank: Journal, db: sqlite3.Connection, facts: Facts, move_kind: MoveKind
         entry_kind: EntryKind, payer: Party, payee: Party, amount: int, *, note: str,
         source: str, request_id: str | None, data: Mapping[str, Any],
         outcome_id: int | None = None, subject: int | None = None,
-        sold: int = 0) -> Payment:
+        sold: int = 0, space: str | None = None) -> Payment:
     """Move ``amount`` (or, where payments are capped, what the payer has); ``subject`` is
     the player the move is about (default: the payer). ``sold``: the payer first sold
-    Property back to the Bank for that much, in the same move."""
+    Property back to the Bank for that much, in the same move. ``space``: a payment to the
+    Bank that goes on that space's pile instead (a fee into the Free Parking pot)."""
     moved = amount
     if payer != BANK:
         balance = bank.money(facts.gid)[payer] + sold  # type: ignore[index]
@@ -63,7 +64,8 @@ def pay(bank: Journal, db: sqlite3.Connection, facts: Facts, move_kind: MoveKind
     if moved == 0:
         return Payment(None, amount, message, sold)
     entry = bank.add_entry(db, facts.gid, move, payer, payee, moved, entry_kind, note,
-                           source, outcome_id=outcome_id)
+                           source, outcome_id=outcome_id,
+                           space=space if payee == BANK and payer != BANK else None)
     return Payment(entry, amount, message, sold)
 
 
@@ -75,10 +77,14 @@ def replayed_payment(bank: Journal, row: sqlite3.Row) -> Payment:
 
 
 def transfer(bank: Journal, payer: object, payee: object, amount: object, *, note: object = "",
-             sold: object = None, source: str = "", request_id: str | None = None,
-             game_id: int | None = None) -> Payment:
+             sold: object = None, reason: object = None, source: str = "",
+             request_id: str | None = None, game_id: int | None = None) -> Payment:
     """Move coins between a player and the bank or another player. Where the edition caps
     payments, a player pays what they have ("Hang in there!").
+
+    ``reason``: a payment the ruleset names (its ``reasons``: a tax, the Movie's Continue
+    cost), its note by default; a fee or tax to the Bank goes on the Free Parking pot while
+    that house rule is on.
 
     ``sold``: a payer who has too few coins first sells Property back to the Bank for its
     face value, typed by the table ("If you do not have enough Coins, you must sell Property
@@ -104,11 +110,16 @@ def transfer(bank: Journal, payer: object, payee: object, amount: object, *, not
                           say("a player cannot pay themselves"))
         n = check_amount(amount)
         text = check_note(note)
+        why = None if reason is None else facts.rules.reason(reason)
+        if why is not None and not text:
+            text = why.note
         sale = 0 if sold is None else _check_sold(bank, facts, a, n, sold)
         return pay(bank, db, facts, MoveKind.TRANSFER, EntryKind.TRANSFER, a, b, n,
                    note=text, source=source, request_id=request_id, sold=sale,
                    data={"payer": payer, "payee": payee, "note": text,
-                         **({"sold": sale} if sale else {})})
+                         **({"sold": sale} if sale else {}),
+                         **({"reason": why.id} if why is not None else {})},
+                   space=None if why is None else facts.pot_space(why.id))
 
 
 def _check_sold(bank: Journal, facts: Facts, payer: Party, amount: int, sold: object) -> int:
@@ -169,7 +180,8 @@ def _transfer_text(move: MoveView, facts: Facts) -> str | Said:
 
 def _paid_text(move: MoveView, e: Entry, facts: Facts) -> str | Said:
     data = move.data
-    payer, payee = facts.name(e.payer), facts.name(e.payee)
+    payer = facts.name(e.payer)
+    payee = space_name(e.space) if e.space is not None else facts.name(e.payee)
     text: str | Said
     if data.get("asked", e.amount) > e.amount:
         text = say("{payer} pays {payee} {amount} of {asked}", payer=payer, payee=payee,
@@ -185,5 +197,5 @@ def _pass_go_text(move: MoveView, facts: Facts) -> str | Said:
 
 
 MOVES = (Move(MoveKind.OPENING, _opening_text),
-         Move(MoveKind.TRANSFER, _transfer_text),
+         Move(MoveKind.TRANSFER, _transfer_text, own_spaces=True),
          Move(MoveKind.PASS_GO, _pass_go_text))

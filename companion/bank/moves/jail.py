@@ -50,7 +50,8 @@ def jail(bank: Journal, player: object = None, *, source: str = "", request_id: 
                                 balance, name=facts.name(pid), fee=fee.value))
         paid = coins.pay(bank, db, facts, MoveKind.JAIL, EntryKind.JAIL, pid, BANK, fee.value,
                          note="jail fee", source=source, request_id=request_id,
-                         data={"player": player, "frees": True})
+                         data={"player": player, "frees": True},
+                         space=facts.pot_space("jail"))
         assert paid.entry is not None
         return paid.entry
 
@@ -124,7 +125,7 @@ def roll_from_jail(bank: Journal, player: object, six: object, *, source: str = 
             owed = facts.rules.payable(fee.value, bank.money(facts.gid)[pid])
             if owed:
                 bank.add_entry(db, facts.gid, move, pid, BANK, owed, EntryKind.JAIL,
-                               "jail fee", source)
+                               "jail fee", source, space=facts.pot_space("jail"))
         return bank.move_view(move, facts)
 
 

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from companion.core.editions.contests import ContestKind, Deck
+from companion.core.editions.house import Fee, HouseFile, Pot, chosen, house_file, payments
 from companion.core.editions.modes import NUMBERS, TABLES, Mode
 from companion.core.editions.powers import Ability, Boost, Character, Effect, Powers, Targets
 from companion.core.editions.ruleset import (
@@ -33,18 +35,26 @@ from companion.core.ledger import MAX_NOTE
 from companion.exc import Refused, RulesetError, shown
 from companion.i18n.said import joined, say
 
-__all__ = ["Editions", "Mode", "Ruleset", "editions"]
+__all__ = ["Editions", "HouseFile", "Mode", "Ruleset", "editions"]
 
 MAX_PLAYERS = 6
 """No edition seats more than six (the tablet has room for six tiles)."""
 
 
 class Editions(Mapping[str, Ruleset]):
-    """The editions the table can play, by id."""
+    """The editions the table can play, by id: each as packaged, or as a house-rules file of
+    the table's replaces it (``files``, by file name; the one of an edition whose name sorts
+    last wins, as it always has)."""
 
-    def __init__(self, rulesets: Mapping[str, Ruleset], house_rules: Path | None = None) -> None:
+    def __init__(self, rulesets: Mapping[str, Ruleset], house_rules: Path | None = None, *,
+                 packaged: Mapping[str, Ruleset] | None = None,
+                 files: Mapping[str, HouseFile] | None = None) -> None:
         self._rulesets = dict(rulesets)
         self.house_rules = house_rules
+        self.packaged = dict(rulesets if packaged is None else packaged)
+        """Each edition as the box's rulebook has it (before house-rules files)."""
+        self.files = dict(files or {})
+        """The house-rules files, by file name."""
 
     def __getitem__(self, edition: str) -> Ruleset:
         return self._rulesets[edition]
@@ -62,23 +72,47 @@ class Editions(Mapping[str, Ruleset]):
         raise Refused(say("unknown edition {value}; known: {editions}", value=shown(edition),
                           editions=joined(self)))
 
+    def files_of(self, edition: str) -> tuple[HouseFile, ...]:
+        """The house-rules files that replace ``edition`` (a setup may pick one)."""
+        return tuple(f for name, f in sorted(self.files.items()) if f.ruleset.id == edition)
+
+    def played(self, edition: str, options: Mapping[str, Any]) -> tuple[Ruleset,
+                                                                        tuple[HouseFile, ...]]:
+        """The ruleset a game of ``edition`` plays by, and the house-rules files it came
+        from: the files its setup chose (``options["house"]``; none chosen: as packaged), or,
+        for a game that chose none (before setups, from the config), the edition as known
+        now. A chosen file since taken away: the edition as known now."""
+        house = chosen(options)
+        if house is None:
+            ruleset = self._rulesets[edition]
+            return ruleset, tuple(f for f in self.files_of(edition) if f.ruleset is ruleset)
+        picked = [self.files[name] for name in house.get("files", ()) if name in self.files
+                  and self.files[name].ruleset.id == edition]
+        if picked:
+            return picked[-1].ruleset, tuple(picked)
+        if house.get("files") or edition not in self.packaged:
+            return self._rulesets[edition], ()
+        return self.packaged[edition], ()
+
     def with_house_rules(self, folder: Path) -> Editions:
         """These editions with the TOML files in ``folder`` laid over them; RulesetError
         names the file and the problem."""
         rulesets = dict(self._rulesets)
+        files: dict[str, HouseFile] = {}
         try:
-            files = sorted(p for p in folder.iterdir() if p.suffix == ".toml")
+            paths = sorted(p for p in folder.iterdir() if p.suffix == ".toml")
         except OSError as exc:
             raise RulesetError(f"{folder}: cannot read the house rules folder: "
                                f"{exc.strerror or exc}") from None
-        for path in files:
+        for path in paths:
             try:
                 text = path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as exc:
                 raise RulesetError(f"{path}: cannot read it: {exc}") from None
             ruleset = parse(_toml(text, path.name), path.name, house=True)
             rulesets[ruleset.id] = ruleset
-        return Editions(rulesets, folder)
+            files[path.name] = house_file(path, text, ruleset)
+        return Editions(rulesets, folder, packaged=self.packaged, files=files)
 
 
 def editions() -> Editions:
@@ -245,6 +279,9 @@ def parse(data: dict[str, Any], origin: str, *, house: bool = False) -> Ruleset:
                     for i, row in enumerate(top.take("reasons", list, [])))
     if reasons and not coins:
         raise RulesetError(f"{origin}.reasons: a game without coins has no payments")
+    if len({r.id for r in reasons}) != len(reasons):
+        raise RulesetError(f"{origin}.reasons: two reasons share an id")
+    box_colours = _presentation(top.table("presentation"))
     powers = _powers(top.table("powers"), least, most)
     contest = _contest(top.table("contest"), least, most)
     if (powers is not None or contest is not None) and board is None:
@@ -263,15 +300,59 @@ def parse(data: dict[str, Any], origin: str, *, house: bool = False) -> Ruleset:
     if not coins and any(m.moves_coins for m in modes):
         raise RulesetError(f"{origin}.modes: a game without coins has no mode that moves "
                            "coins")
-    top.done()
-    return Ruleset(id=edition, name=name, rulebook=rulebook, players=players_rule,
+    ruleset = Ruleset(id=edition, name=name, rulebook=rulebook, players=players_rule,
                    min_players=least, start=start, pass_go=go, jail_fee=jail, debt=debt,
                    debt_quote=debt_quote, end=end, end_quote=end_quote, modes=modes,
                    scoring=scoring, worms=worms, worm_deck=deck, dealt_quote=dealt,
                    turn_quote=turn_quote,
                    at_once_quote=at_once, notes=notes, house=house, toll=toll,
                    bowser_wins=bowser_wins, reasons=reasons, board=board, powers=powers,
-                   contest=contest, jail_rolls=jail_rolls)
+                   contest=contest, jail_rolls=jail_rolls, box_colours=box_colours)
+    pot = _pot(top.table("free_parking_pot"), ruleset, board)
+    top.done()
+    return replace(ruleset, pot=pot) if pot is not None else ruleset
+
+
+def _presentation(reader: _Reader | None) -> tuple[str, ...]:
+    """``[presentation]``: not rules; ``box_colours``, two or three ``#rrggbb`` of the box's
+    art (the setup screen's edition cards)."""
+    if reader is None:
+        return ()
+    colours = reader.take("box_colours", list)
+    if not 2 <= len(colours) <= 3 or not all(
+            isinstance(c, str) and len(c) == 7 and c[0] == "#" and
+            all(x in "0123456789abcdef" for x in c[1:]) for c in colours):
+        raise reader._fail("box_colours", "must be two or three colours as lower-case "
+                                          f"#rrggbb, got {colours!r}")
+    reader.done()
+    return tuple(colours)
+
+
+def _pot(reader: _Reader | None, rules: Ruleset, board: Board | None) -> Pot | None:
+    """``[free_parking_pot]``: the house rule an edition offers (its ``space``, the
+    rulebook's own ``quote`` of that space, and each fee it takes, named as
+    :func:`companion.core.editions.house.payments` names them, with its line)."""
+    if reader is None:
+        return None
+    if board is not None:
+        raise RulesetError(f"{reader.where}: an edition whose coins lie on the board's spaces "
+                           "already has its own rule for them: no pot")
+    space = reader.take("space", str)
+    quote = reader.lines("quote")
+    known = payments(rules)
+    fees = []
+    for i, row in enumerate(reader.take("fees", list)):
+        sub = _Reader(row, f"{reader.where}.fees[{i}]")
+        payment = sub.take("payment", str)
+        if payment not in known or any(f.payment == payment for f in fees):
+            raise RulesetError(f"{sub.where}.payment: each once, one of {', '.join(known)}; "
+                               f"got {payment!r}")
+        fees.append(Fee(payment, sub.lines("quote")))
+        sub.done()
+    reader.done()
+    if not space.strip() or not fees:
+        raise RulesetError(f"{reader.where}: needs the space's name and at least one fee")
+    return Pot(space, quote, tuple(fees))
 
 
 def _choice(reader: _Reader, key: str, kind: Any) -> Any:
@@ -339,7 +420,11 @@ def _reason(data: object, where: str) -> Reason:
     note = reader.take("note", str)
     if not label.strip() or not 1 <= len(note) <= MAX_NOTE:
         raise RulesetError(f"{where}: label must be words and note 1-{MAX_NOTE} characters")
-    reason = Reason(label, note, reader.lines("quote"))
+    # Its id: what a payment names it by (left out: its label's words, "continue_cost").
+    reason_id = reader.take("id", str, "_".join(label.lower().split()))
+    if not reason_id.isidentifier():
+        raise RulesetError(f"{where}.id: must be a name like 'tax', got {reason_id!r}")
+    reason = Reason(label, note, reader.lines("quote"), reason_id)
     reader.done()
     return reason
 

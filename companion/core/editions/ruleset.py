@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from companion.core.editions.contests import Deck
+from companion.core.editions.house import Pot
 from companion.core.editions.modes import Mode
 from companion.core.editions.powers import Powers
 from companion.core.ledger import MAX_POINTS
@@ -78,9 +79,13 @@ class Reason:
     label: str
     note: str
     quote: tuple[str, ...]
+    id: str = ""
+    """What a payment names it by (``reason`` of ``POST /api/transfers``; a house rule's
+    pot names it too)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"label": self.label, "note": self.note, "quote": list(self.quote)}
+        return {"id": self.id, "label": self.label, "note": self.note,
+                "quote": list(self.quote)}
 
 
 class JailLast(StrEnum):
@@ -192,6 +197,11 @@ class Ruleset:
     """Characters and their abilities (Gamer, Mario Kart)."""
     contest: Deck | None = None
     """Boss fights or Races, and their decks (Gamer, Mario Kart)."""
+    pot: Pot | None = None
+    """The Free Parking pot, where the edition offers it as a house rule (never the
+    rulebook's own: off unless a game's setup turns it on)."""
+    box_colours: tuple[str, ...] = ()
+    """Presentation, not rules: a few colours of the box's art, for the setup screen."""
 
     # -- the numbers -------------------------------------------------------------------------
 
@@ -233,6 +243,18 @@ class Ruleset:
         raise Refused(say("{edition} has no {mode} mode; it has {modes}",
                           edition=Said(self.name), mode=shown(mode_id),
                           modes=", ".join(m.id for m in self.modes)))
+
+    def reason(self, reason_id: object) -> Reason:
+        """A payment the rulebook names (``reasons``); Refused naming the ones there are."""
+        for found in self.reasons:
+            if found.id == reason_id:
+                return found
+        if not self.reasons:
+            raise Refused(say("{edition} names no reasons for a payment",
+                              edition=Said(self.name)))
+        raise Refused(say("unknown reason {value}; {edition} has {reasons}",
+                          value=shown(reason_id), edition=Said(self.name),
+                          reasons=", ".join(r.id for r in self.reasons)))
 
     def find_mode(self, mode_id: str) -> Mode | None:
         return next((m for m in self.modes if m.id == mode_id), None)
@@ -318,6 +340,8 @@ class Ruleset:
             "powers": None if self.powers is None else self.powers.to_json(),
             "contest": None if self.contest is None else self.contest.to_json(),
             "quick_amounts": self.quick_amounts(),
+            "free_parking_pot": None if self.pot is None else self.pot.to_json(),
+            "box_colours": list(self.box_colours),
         }
 
     def summary(self) -> dict[str, Any]:
