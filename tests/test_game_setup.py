@@ -473,3 +473,25 @@ async def test_the_movies_pot_takes_the_toll_the_piranha_and_the_jail_fee(tmp_pa
         state = await api.state()
         assert state["pot"]["coins"] == 0 and balances(state) == [30 - 4 + 7, 26, 28]
         await conserved(api)
+
+
+async def test_a_bankrupt_players_fees_the_pot_never_had_go_back(tmp_path: Path) -> None:
+    """Coins a player paid into the pot without having them come back from it when they go
+    bankrupt (as from any creditor); the pot keeps what there really was."""
+    async with table(tmp_path) as (api, _app):
+        await start(api, {"players": ["Ann", "Bob", "Cy"], "house": {"free_parking_pot": True}})
+        ann, bob, _cy = await api.ids()
+        await api.post("/api/transfers", {"from": bob, "to": "bank", "amount": 3,
+                                          "reason": "tax"})
+        await api.post("/api/transfers", {"from": ann, "to": "bank", "amount": 34,
+                                          "reason": "tax"})
+        state = await api.state()
+        assert state["pot"]["coins"] == 37 and state["players"][0]["owes"]
+        out = await api.post("/api/bankruptcy", {"player": ann, "creditor": "bank"})
+        assert out["text"] == "Ann is bankrupt to the Bank (Free Parking gives back 4)"
+        state = await api.state()
+        assert state["pot"]["coins"] == 33 and balances(state) == [0, 27, 30]
+        await conserved(api)
+        await api.post("/api/undo")
+        assert (await api.state())["pot"]["coins"] == 37
+        await conserved(api)

@@ -329,17 +329,24 @@ def overdraft(entries: Sequence[Entry], player: int) -> list[tuple[Party, int]]:
     payees of their latest payments (newest first, each at most what it was paid) until the
     deficit is covered. A bankruptcy gives exactly that back, so every creditor ends up with
     what there really was. Undone payments and undos are left out."""
+    return [(payee, amount) for payee, amount, _space in overdraft_sources(entries, player)]
+
+
+def overdraft_sources(entries: Sequence[Entry], player: int
+                      ) -> list[tuple[Party, int, str | None]]:
+    """:func:`overdraft`, each with the pile its coins went on (a fee into the Free Parking
+    pot: the Bank's side of that line is the pile), else None."""
     undone = {e.undoes for e in entries if e.undoes is not None}
     live = [e for e in entries if e.id not in undone and e.undoes is None]
     deficit = -sum(e.amount if e.payee == player else -e.amount
                    for e in live if player in (e.payer, e.payee))
-    sources: list[tuple[Party, int]] = []
+    sources: list[tuple[Party, int, str | None]] = []
     for e in reversed(live):
         if deficit <= 0:
             break
         if e.payer == player:
             back = min(e.amount, deficit)
-            sources.append((e.payee, back))
+            sources.append((e.payee, back, e.space if e.payee == BANK else None))
             deficit -= back
     return sources
 

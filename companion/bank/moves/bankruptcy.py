@@ -11,7 +11,14 @@ from companion.bank.facts import Facts, next_seat
 from companion.bank.kinds import Move
 from companion.bank.moves import ending, turn
 from companion.core.editions.ruleset import Debt
-from companion.core.ledger import BANK, EntryKind, MoveKind, check_source, overdraft
+from companion.core.ledger import (
+    BANK,
+    EntryKind,
+    MoveKind,
+    Party,
+    check_source,
+    overdraft_sources,
+)
 from companion.core.state import MoveView
 from companion.exc import Refused
 from companion.i18n.said import Said, say, say_n
@@ -44,10 +51,22 @@ def bankruptcy(bank: Journal, player: object, creditor: object, *, source: str =
         money = bank.money(facts.gid)
         left = money[pid]
         # A balance below zero: what was paid without being there goes back to whoever got
-        # it (newest payments first; the Bank, or a player who is out, writes it off).
-        back = [(BANK if payee == BANK or payee in facts.out else payee, amount)
-                for payee, amount in (overdraft(bank.journal(facts.gid), pid)
-                                      if left < 0 else [])]
+        # it (newest payments first; the Bank, or a player who is out, writes it off; a pile
+        # gives back what it still holds: the Free Parking pot's fees).
+        sources = overdraft_sources(bank.journal(facts.gid), pid) if left < 0 else []
+        piles = bank.piles(facts.gid)
+        from_piles: list[tuple[str, int]] = []
+        back: list[tuple[Party, int]] = []
+        for payee, amount, space in sources:
+            taken = 0
+            if space is not None:
+                taken = min(amount, piles.get(space, 0))
+                if taken:
+                    piles[space] -= taken
+                    from_piles.append((space, taken))
+            if amount > taken:
+                back.append((BANK if payee == BANK or payee in facts.out else payee,
+                             amount - taken))
         facts.out[pid] = len(facts.out) + 1
         after = facts.current
         if facts.current == pid:  # the turn goes on to the next player still in it
@@ -55,6 +74,7 @@ def bankruptcy(bank: Journal, player: object, creditor: object, *, source: str =
         remaining = facts.active
         data: dict[str, Any] = {"player": player, "creditor": creditor,
                                 "coins": max(left, 0), "given_back": back,
+                                **({"piles_back": from_piles} if from_piles else {}),
                                 "current_before": facts.current, "current_after": after}
         money = {**money, pid: 0}  # settled: the creditor gets exactly what there was
         if to != BANK:
@@ -77,6 +97,10 @@ def bankruptcy(bank: Journal, player: object, creditor: object, *, source: str =
                     f"{facts.name(payee)} gives back what {facts.name(pid)} did not have")
             bank.add_entry(db, facts.gid, move, payee, pid, amount,
                            EntryKind.BANKRUPTCY, note, source)
+        for space, amount in from_piles:
+            bank.add_entry(db, facts.gid, move, BANK, pid, amount, EntryKind.BANKRUPTCY,
+                           f"{space} gives back what {facts.name(pid)} did not have", source,
+                           space=space)
         if after != facts.current:
             db.execute("UPDATE games SET current_player = ? WHERE id = ?", (after, facts.gid))
         return bank.move_view(move)
@@ -88,7 +112,9 @@ def _bankrupt_text(move: MoveView, facts: Facts) -> Said:
     creditor = facts.name(data.get("creditor"))
     left = data.get("coins", 0)
     back = tuple(say("{name} gives back {coins}", name=facts.name(p), coins=n)
-                 for p, n in data.get("given_back", ()) if p != BANK)
+                 for p, n in data.get("given_back", ()) if p != BANK) + tuple(
+        say("{name} gives back {coins}", name=Said(space), coins=n)
+        for space, n in data.get("piles_back", ()))
     if left > 0 and back:
         return say_n("{name} is bankrupt to {creditor}: {n} coin to {creditor} ({back})",
                      "{name} is bankrupt to {creditor}: {n} coins to {creditor} ({back})",
@@ -107,5 +133,5 @@ def _out(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> None:
     facts.out[row["player_id"]] = len(facts.out) + 1
 
 
-MOVES = (Move(MoveKind.BANKRUPTCY, _bankrupt_text, fold=_out, ends=True,
+MOVES = (Move(MoveKind.BANKRUPTCY, _bankrupt_text, fold=_out, ends=True, own_spaces=True,
               undone=turn.give_back),)
