@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import random
+import tomllib
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -22,9 +23,10 @@ from gpiozero.pins.mock import MockFactory
 from companion.audio.null_backend import NullBackend
 from companion.bank import DB_NAME, Bank
 from companion.config import ConfigError, from_dict, load
-from companion.core.editions import editions
+from companion.core.editions import editions, parse
 from companion.core.ledger import COLOURS
 from companion.daemon import Daemon
+from companion.exc import RulesetError
 from companion.web.server import start_web
 from tests.conftest import StepClock, run_companion
 from tests.test_board_coins import conserved, piles
@@ -153,6 +155,42 @@ def test_the_config_leaves_the_players_to_the_setup_or_names_them_right(tmp_path
 
 
 # -- what a setup is offered --------------------------------------------------------------
+
+
+EDITIONS = Path(__file__).resolve().parent.parent / "companion" / "core" / "editions"
+
+
+@pytest.mark.parametrize(("edition", "change", "words"), [
+    ("celebration", ('box_colours = ["#e3000f", "#5cc4f0", "#f8b800"]', 'box_colours = ["red"]'),
+     "presentation.box_colours: must be two or three colours"),
+    ("celebration", ('{ payment = "tax",', '{ payment = "rent",'),
+     "free_parking_pot.fees[0].payment: each once, one of jail, bowser, game_over, tax"),
+    ("celebration", ('{ payment = "bowser",', '{ payment = "tax",'),
+     "free_parking_pot.fees[2].payment: each once"),
+    ("movie", ('{ payment = "toll",', '{ payment = "bowser",'),
+     "free_parking_pot.fees[1].payment: each once, one of jail, toll, piranha, "
+     "continue_cost"),
+    ("celebration", ('space = "Free Parking"\n', 'space = "Free Parking"\nodds = 1\n'),
+     "free_parking_pot: unknown keys ['odds']"),
+    ("celebration", ('id = "tax"', 'id = "a tax"'), "reasons[0].id: must be a name"),
+])
+def test_a_rulesets_pot_and_box_colours_are_read_strictly(edition: str,
+                                                          change: tuple[str, str],
+                                                          words: str) -> None:
+    text = (EDITIONS / f"{edition}.toml").read_text()
+    assert change[0] in text
+    with pytest.raises(RulesetError) as info:
+        parse(tomllib.loads(text.replace(*change)), f"{edition}.toml")
+    assert words in str(info.value)
+
+
+def test_a_pot_is_refused_where_coins_already_lie_on_the_board() -> None:
+    gamer = (EDITIONS / "gamer.toml").read_text()
+    with_pot = gamer + '\n[free_parking_pot]\nspace = "Free Parking"\nquote = ["x"]\n' \
+        'fees = [{ payment = "jail", quote = ["Pay 5 Coins to the Bank"] }]\n'
+    with pytest.raises(RulesetError, match="already has its own rule for them: no pot"):
+        parse(tomllib.loads(with_pot), "gamer.toml")
+
 
 
 async def test_the_setup_offers_every_edition_from_its_ruleset(tmp_path: Path) -> None:

@@ -301,13 +301,13 @@ def parse(data: dict[str, Any], origin: str, *, house: bool = False) -> Ruleset:
         raise RulesetError(f"{origin}.modes: a game without coins has no mode that moves "
                            "coins")
     ruleset = Ruleset(id=edition, name=name, rulebook=rulebook, players=players_rule,
-                   min_players=least, start=start, pass_go=go, jail_fee=jail, debt=debt,
-                   debt_quote=debt_quote, end=end, end_quote=end_quote, modes=modes,
-                   scoring=scoring, worms=worms, worm_deck=deck, dealt_quote=dealt,
-                   turn_quote=turn_quote,
-                   at_once_quote=at_once, notes=notes, house=house, toll=toll,
-                   bowser_wins=bowser_wins, reasons=reasons, board=board, powers=powers,
-                   contest=contest, jail_rolls=jail_rolls, box_colours=box_colours)
+                      min_players=least, start=start, pass_go=go, jail_fee=jail, debt=debt,
+                      debt_quote=debt_quote, end=end, end_quote=end_quote, modes=modes,
+                      scoring=scoring, worms=worms, worm_deck=deck, dealt_quote=dealt,
+                      turn_quote=turn_quote,
+                      at_once_quote=at_once, notes=notes, house=house, toll=toll,
+                      bowser_wins=bowser_wins, reasons=reasons, board=board, powers=powers,
+                      contest=contest, jail_rolls=jail_rolls, box_colours=box_colours)
     pot = _pot(top.table("free_parking_pot"), ruleset, board)
     top.done()
     return replace(ruleset, pot=pot) if pot is not None else ruleset

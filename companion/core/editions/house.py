@@ -124,4 +124,5 @@ def pot_on(options: Mapping[str, Any]) -> bool:
 
 def named(pot: Pot | None, files: tuple[HouseFile, ...]) -> tuple[tuple[str, str | Said], ...]:
     """A game's house rules as its header shows them: (id, name), the pot first."""
-    return ((POT, POT_NAME),) * (pot is not None) + tuple((f.file, f.name) for f in files)
+    first = ((POT, POT_NAME),) if pot is not None else ()
+    return first + tuple((f.file, f.name) for f in files)
