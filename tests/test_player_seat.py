@@ -26,7 +26,7 @@ from companion.bank.store import SCHEMA_VERSION
 from companion.core.outcomes import Kind, Outcome
 from tests.conftest import ROOT
 from tests.test_bank_cost import long_game, opcodes
-from tests.test_player_phones import VIBRATE_STUB, bearer, post
+from tests.test_player_phones import SMALLEST, VIBRATE_STUB, bearer, post
 from tests.test_tablet_browser import daemon
 from tests.test_web_api import AUTH, call, serving
 
@@ -499,6 +499,7 @@ def test_a_phone_is_its_players_own_seat(browser: Browser, config: Path) -> None
         expect(mistake).to_have_text("That was a mistake")
         expect(page.locator("#history button.mistake")).to_have_count(1)
         expect(page.locator("#toast")).to_be_hidden()  # "Paid Luigi 5" has gone
+        assert page.evaluate(SMALLEST) == {"target": [], "font": []}  # 44 px targets
         page.screenshot(path=str(SHOTS / "phone-seat.png"), full_page=True)
         mistake.tap()
         expect(newest.locator(".asked")).to_have_text("Waiting for the banker…")
