@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.bank.facts import Facts
+from companion.bank.touch import Touch
 from companion.core.ledger import MoveKind, and_joined
 from companion.core.state import MoveView
 from companion.i18n.said import Said, say, say_n
@@ -36,7 +37,11 @@ class Move:
     redone: Callable[[sqlite3.Connection, Facts, MoveView, Mapping[str, Any]], None] | None \
         = None
     """What bringing it back changes besides its coins."""
-
+    touches: Callable[[Facts, sqlite3.Row, Mapping[str, Any]], Touch] | None = None
+    """The facts it changed and read besides its coins (:mod:`companion.bank.touch`), from its
+    row (with ``outcome_kind`` and ``outcome_params`` when an outcome made it) and ``data``.
+    None: it may have touched anything, so it depends on every move before it and every move
+    after it depends on it."""
 
 
 class Kinds:

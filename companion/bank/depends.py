@@ -1,0 +1,158 @@
+"""Which later moves depend on a move: what undoing it (or bringing it back) must leave alone.
+
+A later move that stands (neither undone nor an undo) depends on a move if it touched a fact
+that move changed (the turn, a player's Jail, a contest...), or read a balance whose coins the
+move moved (a capped payment, a scoop, a bankruptcy): each kind says what it touches
+(:mod:`companion.bank.touch`). A payment that moved nothing depends on nothing (undo passes
+over it, as it always has). One pass over the moves after it, however long the game before.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from companion.bank.facts import Facts, space_name
+from companion.bank.journal import Journal, entry_of
+from companion.bank.touch import ALL, END, EVERYTHING, Fact, Touch, moved, overlap
+from companion.core.ledger import Entry, MoveKind
+from companion.i18n.said import Said, say, say_n
+
+STEPS_SQL = (
+    "SELECT m.*, (SELECT u.id FROM moves u WHERE u.undoes = m.id) AS undone_by,"
+    " EXISTS (SELECT 1 FROM entries e WHERE e.move_id = m.id) AS moved,"
+    " o.kind AS outcome_kind, o.params AS outcome_params"
+    " FROM moves m LEFT JOIN outcomes o ON o.id = json_extract(m.data, '$.outcome')")
+"""A move's row as its kind's ``touches`` reads it (with the outcome that made it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Dependent:
+    """A later move that depends on a move, and through which fact."""
+
+    id: int
+    fact: Fact
+
+
+def step(bank: Journal, move_id: int) -> sqlite3.Row:
+    row: sqlite3.Row = bank.db.execute(STEPS_SQL + " WHERE m.id = ?", (move_id,)).fetchone()
+    return row
+
+
+def touch_of(bank: Journal, facts: Facts, row: sqlite3.Row) -> Touch:
+    """What a move touched: its kind's word (:attr:`~companion.bank.kinds.Move.touches`; a
+    kind that says nothing touched everything); a move that ended the game read it all."""
+    hook = bank.kinds[MoveKind(row["kind"])].touches
+    found = ALL if hook is None else hook(facts, row, json.loads(row["data"]))
+    if row["ends"]:
+        return Touch(found.changes | {END}, found.reads | {EVERYTHING})
+    return found
+
+
+def _stands(row: sqlite3.Row) -> bool:
+    """A move that still counts: not undone, not an undo, not a payment that moved nothing."""
+    return row["undone_by"] is None and row["kind"] != MoveKind.UNDO.value and not (
+        row["kind"] == MoveKind.TRANSFER.value and not row["moved"])
+
+
+def _between(bank: Journal, gid: int, after: int, before: int | None) -> list[sqlite3.Row]:
+    """The moves of game ``gid`` after move ``after`` (and before ``before``) that stand,
+    oldest first."""
+    rows = bank.db.execute(STEPS_SQL + " WHERE m.game_id = ? AND m.id > ? AND m.id < ?"
+                           " ORDER BY m.id", (gid, after, before or 2**63 - 1)).fetchall()
+    return [row for row in rows if _stands(row)]
+
+
+def dependents(bank: Journal, facts: Facts, row: sqlite3.Row) -> list[Dependent]:
+    """The later moves that depend on move ``row`` (:data:`STEPS_SQL`), nearest first."""
+    mine = touch_of(bank, facts, row)
+    changed = mine.changes | moved(bank.move_entries(row["id"]))
+    found = []
+    for later in _between(bank, facts.gid, row["id"], None):
+        met = overlap(touch_of(bank, facts, later).touched, changed)
+        if met is not None:
+            found.append(Dependent(later["id"], met))
+    return found
+
+
+def changed_since(bank: Journal, facts: Facts, row: sqlite3.Row,
+                  until: int) -> list[Dependent]:
+    """The moves standing between move ``row`` and move ``until`` that changed what ``row``
+    touched (a balance it read, a fact it read or changed): it can't be made again as it
+    was after them."""
+    mine = touch_of(bank, facts, row).touched
+    later = _between(bank, facts.gid, row["id"], until)
+    entries: dict[int, list[Entry]] = {}
+    if later:
+        for e in bank.db.execute(
+                "SELECT * FROM entries WHERE move_id IN (SELECT value FROM json_each(?))",
+                (json.dumps([r["id"] for r in later]),)):
+            entries.setdefault(e["move_id"], []).append(entry_of(e))
+    found = []
+    for other in later:
+        theirs = touch_of(bank, facts, other).changes | moved(entries.get(other["id"], ()))
+        met = overlap(theirs, mine)
+        if met is not None:
+            found.append(Dependent(other["id"], met))
+    return found
+
+
+def what(fact: Fact, facts: Facts) -> str | Said:
+    """A fact in words: what a later move depends on."""
+    name, key = fact
+    who = facts.name(key) if key is not None else None
+    if name == "turn":
+        return say("whose turn it is")
+    if name == "jail":
+        return say("whether {name} is in Jail", name=who) if who else \
+            say("who is in Jail")
+    if name == "out":
+        return say("whether {name} is still in the game", name=who) if who else \
+            say("who is still in the game")
+    if name == "coins":
+        return say("{name}'s coins", name=who) if who else say("the players' coins")
+    if name == "pile":
+        return say("the coins on {space}", space=space_name(key)) if key else \
+            say("the coins on the board")
+    if name == "outcome":
+        return say("the block's outcome")
+    if name == "contest":
+        return say("the Boss fight") if facts.rules.contest is not None and \
+            facts.rules.contest.kind.value == "boss" else say("the Race")
+    if name == "points":
+        return say("{name}'s points", name=who)
+    if name == "worms":
+        return say("{name}'s worms", name=who)
+    if name == "bowser":
+        return say("Bowser waiting on GO")
+    if name == "end":
+        return say("the end of the game")
+    return say("the whole table")
+
+
+def blocked(bank: Journal, facts: Facts, target: str | Said,
+            found: Sequence[Dependent]) -> Said:
+    """Why a move can't be undone: the nearest move that depends on it, by its words."""
+    first = found[0]
+    later = bank.move_view(first.id, facts).text
+    why = what(first.fact, facts)
+    if len(found) == 1:
+        return say("can't undo \"{move}\": \"{later}\" (move {id}) came after it and depends on "
+                   "{what}: undo that first", move=target, later=later, id=first.id, what=why)
+    return say_n("can't undo \"{move}\": \"{later}\" (move {id}) came after it and depends on "
+                 "{what}, and {n} more move after it: undo those first",
+                 "can't undo \"{move}\": \"{later}\" (move {id}) came after it and depends on "
+                 "{what}, and {n} more moves after it: undo those first", len(found) - 1,
+                 move=target, later=later, id=first.id, what=why)
+
+
+def stale(bank: Journal, facts: Facts, target: str | Said, found: Sequence[Dependent]) -> Said:
+    """Why an undone move can't be brought back as it was: the first move since that changed
+    what it touched."""
+    first = found[0]
+    return say("\"{move}\" can't be redone: \"{later}\" (move {id}) came after it and changed "
+               "{what}: declare it again", move=target,
+               later=bank.move_view(first.id, facts).text, id=first.id,
+               what=what(first.fact, facts))
