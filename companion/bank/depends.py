@@ -57,46 +57,46 @@ def _stands(row: sqlite3.Row) -> bool:
         row["kind"] == MoveKind.TRANSFER.value and not row["moved"])
 
 
-def _between(bank: Journal, gid: int, after: int, before: int | None) -> list[sqlite3.Row]:
-    """The moves of game ``gid`` after move ``after`` (and before ``before``) that stand,
-    oldest first."""
-    rows = bank.db.execute(STEPS_SQL + " WHERE m.game_id = ? AND m.id > ? AND m.id < ?"
-                           " ORDER BY m.id", (gid, after, before or 2**63 - 1)).fetchall()
+def _between(bank: Journal, gid: int, after: int) -> list[sqlite3.Row]:
+    """The moves of game ``gid`` after move ``after`` that stand, oldest first."""
+    rows = bank.db.execute(STEPS_SQL + " WHERE m.game_id = ? AND m.id > ? ORDER BY m.id",
+                           (gid, after)).fetchall()
     return [row for row in rows if _stands(row)]
 
 
-def dependents(bank: Journal, facts: Facts, row: sqlite3.Row) -> list[Dependent]:
-    """The later moves that depend on move ``row`` (:data:`STEPS_SQL`), nearest first."""
+@dataclass(frozen=True, slots=True)
+class Later:
+    """What the moves after a move make of it."""
+
+    dependents: tuple[Dependent, ...]
+    """Those that touched what it changed (undo waits for them), nearest first."""
+    changed: Dependent | None = None
+    """The first that changed what it touched, a balance it read included (after its undo,
+    Redo can't make it again as it was): asked for with ``since``."""
+
+
+def later(bank: Journal, facts: Facts, row: sqlite3.Row, *, since: bool = False) -> Later:
+    """One pass over the standing moves after move ``row`` (:data:`STEPS_SQL`)."""
     mine = touch_of(bank, facts, row)
     changed = mine.changes | moved(bank.move_entries(row["id"]))
-    found = []
-    for later in _between(bank, facts.gid, row["id"], None):
-        met = overlap(touch_of(bank, facts, later).touched, changed)
-        if met is not None:
-            found.append(Dependent(later["id"], met))
-    return found
-
-
-def changed_since(bank: Journal, facts: Facts, row: sqlite3.Row,
-                  until: int) -> list[Dependent]:
-    """The moves standing between move ``row`` and move ``until`` that changed what ``row``
-    touched (a balance it read, a fact it read or changed): it can't be made again as it
-    was after them."""
-    mine = touch_of(bank, facts, row).touched
-    later = _between(bank, facts.gid, row["id"], until)
+    after = _between(bank, facts.gid, row["id"])
     entries: dict[int, list[Entry]] = {}
-    if later:
-        for e in bank.db.execute(
-                "SELECT * FROM entries WHERE move_id IN (SELECT value FROM json_each(?))",
-                (json.dumps([r["id"] for r in later]),)):
+    if since and after and any(f[0] in ("coins", "pile", "*") for f in mine.touched):
+        for e in bank.db.execute(  # the balances they moved: only if it read some
+                "SELECT * FROM entries WHERE game_id = ? AND move_id > ?",
+                (facts.gid, row["id"])):
             entries.setdefault(e["move_id"], []).append(entry_of(e))
-    found = []
-    for other in later:
-        theirs = touch_of(bank, facts, other).changes | moved(entries.get(other["id"], ()))
-        met = overlap(theirs, mine)
+    found, first = [], None
+    for other in after:
+        theirs = touch_of(bank, facts, other)
+        met = overlap(theirs.touched, changed)
         if met is not None:
             found.append(Dependent(other["id"], met))
-    return found
+        if since and first is None:
+            met = overlap(theirs.changes | moved(entries.get(other["id"], ())), mine.touched)
+            if met is not None:
+                first = Dependent(other["id"], met)
+    return Later(tuple(found), first)
 
 
 def what(fact: Fact, facts: Facts) -> str | Said:
@@ -148,10 +148,9 @@ def blocked(bank: Journal, facts: Facts, target: str | Said,
                  move=target, later=later, id=first.id, what=why)
 
 
-def stale(bank: Journal, facts: Facts, target: str | Said, found: Sequence[Dependent]) -> Said:
+def stale(bank: Journal, facts: Facts, target: str | Said, first: Dependent) -> Said:
     """Why an undone move can't be brought back as it was: the first move since that changed
     what it touched."""
-    first = found[0]
     return say("\"{move}\" can't be redone: \"{later}\" (move {id}) came after it and changed "
                "{what}: declare it again", move=target,
                later=bank.move_view(first.id, facts).text, id=first.id,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from companion.bank import depends
 from companion.bank.facts import Facts
@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 OLDER = "older"
 """In an undo's data: it undid a move that was not the latest not undone (the moves after it
 stand), so the walk back to the latest (:func:`undo_target`) can't jump over them."""
+STALE = "stale"
+"""In an undo's data: the first move after its target that changed what the target was judged
+on (``[move, fact name, fact key]``), so Redo can't make it again as it was."""
 
 
 def undo(bank: Journal, *, move: object = None, source: str = "",
@@ -48,12 +51,16 @@ def undo(bank: Journal, *, move: object = None, source: str = "",
         facts = bank.facts(gid)
         target = bank.move_view(row["id"], facts)
         older = latest is None or latest["id"] != row["id"]  # later moves stand
-        found = depends.dependents(bank, facts, depends.step(bank, row["id"])) if older else []
-        if found:
-            raise Blocked(depends.blocked(bank, facts, target.text, found),
-                          tuple(d.id for d in found))
+        after = depends.later(bank, facts, depends.step(bank, row["id"]), since=True) \
+            if older else depends.Later(())
+        if after.dependents:
+            raise Blocked(depends.blocked(bank, facts, target.text, after.dependents),
+                          tuple(d.id for d in after.dependents))
+        data: dict[str, Any] = {OLDER: True} if older else {}
+        if after.changed is not None:
+            data[STALE] = [after.changed.id, *after.changed.fact]
         undone = bank.add_move(db, gid, MoveKind.UNDO, player=row["player_id"],
-                               data={OLDER: True} if older else None,
+                               data=data,
                                note=f"undo: {target.text}"[:200], source=source,
                                undoes=row["id"], request_id=request_id)
         for entry in reversed(target.entries):
@@ -116,7 +123,7 @@ def check_undo(bank: Journal, move: object, game_id: int | None = None) -> UndoC
         if latest is not None and latest["id"] == row["id"]:  # nothing stands after it
             return UndoCheck(move, True)
         facts = bank.facts(gid)
-        found = depends.dependents(bank, facts, depends.step(bank, row["id"]))
+        found = depends.later(bank, facts, depends.step(bank, row["id"])).dependents
         if not found:
             return UndoCheck(move, True)
         text = bank.move_view(row["id"], facts).text
@@ -154,9 +161,11 @@ def redo(bank: Journal, undo: object, *, source: str = "", request_id: str | Non
         target = bank.move_view(latest["undoes"], facts)
         if target.kind not in REDOABLE:
             raise Refused(say("{move} can't be redone: declare it again", move=target.text))
-        since = _changed_since(bank, facts, latest)
-        if since:  # an older move undone: what it was judged on has moved on since
-            raise Conflict(depends.stale(bank, facts, target.text, since))
+        stale = json.loads(latest["data"]).get(STALE)
+        if stale:  # an older move undone: what it was judged on has moved on since
+            move, *fact = stale
+            raise Conflict(depends.stale(bank, facts, target.text,
+                                         depends.Dependent(move, (fact[0], fact[1]))))
         data = {**target.data, "redoes": target.id}
         if "op" in data:  # a turn passed again: by a redo
             data["op"] = "redo"
@@ -206,14 +215,6 @@ def undo_target(bank: Journal, gid: int) -> sqlite3.Row | None:
             return row
 
 
-def _changed_since(bank: Journal, facts: Facts, undo: sqlite3.Row) -> list[depends.Dependent]:
-    """The moves between an undone move and ``undo`` that changed what it was judged on:
-    none when it was the latest (then Redo makes it again exactly as it was)."""
-    if not json.loads(undo["data"]).get(OLDER):
-        return []
-    return depends.changed_since(bank, facts, depends.step(bank, undo["undoes"]), undo["id"])
-
-
 def previews(bank: Journal, facts: Facts) -> tuple[MoveRef | None, MoveRef | None, str]:
     """What Undo would undo and Redo bring back now, and the table's version: it changes
     with every move, press and turn, so a page keys a write on what it saw."""
@@ -225,7 +226,7 @@ def previews(bank: Journal, facts: Facts) -> tuple[MoveRef | None, MoveRef | Non
     redo = None
     if latest is not None and latest["kind"] == MoveKind.UNDO.value:
         undone = bank.move_view(latest["undoes"], facts)
-        if undone.kind in REDOABLE and not _changed_since(bank, facts, latest):
+        if undone.kind in REDOABLE and not json.loads(latest["data"]).get(STALE):
             redo = MoveRef(latest["id"], undone.text)
     counter = bank.db.execute("SELECT version FROM table_state WHERE id = 1").fetchone()
     version = f"{facts.gid}.{0 if counter is None else counter[0]}"
