@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from companion.bank.facts import Facts, space_name
 from companion.bank.journal import Journal, entry_of
 from companion.bank.touch import ALL, END, EVERYTHING, Fact, Touch, moved, overlap
+from companion.core.editions.contests import ContestKind
 from companion.core.ledger import Entry, MoveKind
 from companion.i18n.said import Said, say, say_n
 
@@ -100,35 +101,36 @@ def later(bank: Journal, facts: Facts, row: sqlite3.Row, *, since: bool = False)
 
 
 def what(fact: Fact, facts: Facts) -> str | Said:
-    """A fact in words: what a later move depends on."""
+    """A fact in words: what a later move depends on. (A fact of anyone's, ``None`` for its
+    key, is never told: the move that changed one changed someone's.)"""
     name, key = fact
-    who = facts.name(key) if key is not None else None
     if name == "turn":
         return say("whose turn it is")
-    if name == "jail":
-        return say("whether {name} is in Jail", name=who) if who else \
-            say("who is in Jail")
-    if name == "out":
-        return say("whether {name} is still in the game", name=who) if who else \
-            say("who is still in the game")
-    if name == "coins":
-        return say("{name}'s coins", name=who) if who else say("the players' coins")
-    if name == "pile":
-        return say("the coins on {space}", space=space_name(key)) if key else \
-            say("the coins on the board")
     if name == "outcome":
         return say("the block's outcome")
     if name == "contest":
-        return say("the Boss fight") if facts.rules.contest is not None and \
-            facts.rules.contest.kind.value == "boss" else say("the Race")
-    if name == "points":
-        return say("{name}'s points", name=who)
-    if name == "worms":
-        return say("{name}'s worms", name=who)
+        deck = facts.rules.contest
+        return say("the Boss fight") if deck is not None and deck.kind is ContestKind.BOSS \
+            else say("the Race")
     if name == "bowser":
         return say("Bowser waiting on GO")
     if name == "end":
         return say("the end of the game")
+    if name == "pile" and key is not None:
+        return say("the coins on {space}", space=space_name(key))
+    who = facts.name(key)
+    if key is None:
+        return say("the whole table")
+    if name == "jail":
+        return say("whether {name} is in Jail", name=who)
+    if name == "out":
+        return say("whether {name} is still in the game", name=who)
+    if name == "coins":
+        return say("{name}'s coins", name=who)
+    if name == "points":
+        return say("{name}'s points", name=who)
+    if name == "worms":
+        return say("{name}'s worms", name=who)
     return say("the whole table")
 
 

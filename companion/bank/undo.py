@@ -59,8 +59,7 @@ def undo(bank: Journal, *, move: object = None, source: str = "",
         data: dict[str, Any] = {OLDER: True} if older else {}
         if after.changed is not None:
             data[STALE] = [after.changed.id, *after.changed.fact]
-        undone = bank.add_move(db, gid, MoveKind.UNDO, player=row["player_id"],
-                               data=data,
+        undone = bank.add_move(db, gid, MoveKind.UNDO, player=row["player_id"], data=data,
                                note=f"undo: {target.text}"[:200], source=source,
                                undoes=row["id"], request_id=request_id)
         for entry in reversed(target.entries):
@@ -77,13 +76,17 @@ def undo(bank: Journal, *, move: object = None, source: str = "",
         return Undone(bank.move_view(undone), bank.move_view(row["id"]))
 
 
-def _undoable(bank: Journal, gid: int, move: object) -> sqlite3.Row:
-    """Move ``move`` of game ``gid``, if it is one undo may take (not yet undone)."""
+def _move_id(move: object) -> int:
     if not is_id(move):
         raise Refused(say("{key} must be a move id (a whole number from 1), got {value}",
                           key="move", value=shown(move)))
+    return move  # type: ignore[return-value]
+
+
+def _undoable(bank: Journal, gid: int, move: object) -> sqlite3.Row:
+    """Move ``move`` of game ``gid``, if it is one undo may take (not yet undone)."""
     row = bank.db.execute(MOVES_SQL + " WHERE m.id = ? AND m.game_id = ?",
-                          (move, gid)).fetchone()
+                          (_move_id(move), gid)).fetchone()
     if row is None:
         raise Refused(say("unknown move {value}: no move of this game has that id",
                           value=shown(move)))
@@ -107,28 +110,25 @@ def check_undo(bank: Journal, move: object, game_id: int | None = None) -> UndoC
     that is no move of this game is refused (400)."""
     with bank.snapshot():
         gid = bank.game(game_id)
-        if not is_id(move):
-            raise Refused(say("{key} must be a move id (a whole number from 1), got {value}",
-                              key="move", value=shown(move)))
+        mid = _move_id(move)
         try:
-            row = _undoable(bank, gid, move)
+            _undoable(bank, gid, mid)
         except Conflict as exc:  # already undone
-            return UndoCheck(move, False, (), exc.said)
+            return UndoCheck(mid, False, (), exc.said)
         except Refused as exc:
             if bank.db.execute("SELECT 1 FROM moves WHERE id = ? AND game_id = ?",
-                               (move, gid)).fetchone() is None:
+                               (mid, gid)).fetchone() is None:
                 raise  # no such move: bad input
-            return UndoCheck(move, False, (), exc.said)
+            return UndoCheck(mid, False, (), exc.said)  # the opening, an undo, no coins
         latest = undo_target(bank, gid)
-        if latest is not None and latest["id"] == row["id"]:  # nothing stands after it
-            return UndoCheck(move, True)
+        if latest is not None and latest["id"] == mid:  # nothing stands after it
+            return UndoCheck(mid, True)
         facts = bank.facts(gid)
-        found = depends.later(bank, facts, depends.step(bank, row["id"])).dependents
+        found = depends.later(bank, facts, depends.step(bank, mid)).dependents
         if not found:
-            return UndoCheck(move, True)
-        text = bank.move_view(row["id"], facts).text
-        return UndoCheck(move, False, tuple(d.id for d in found),
-                         depends.blocked(bank, facts, text, found))
+            return UndoCheck(mid, True)
+        return UndoCheck(mid, False, tuple(d.id for d in found), depends.blocked(
+            bank, facts, bank.move_view(mid, facts).text, found))
 
 
 def redo(bank: Journal, undo: object, *, source: str = "", request_id: str | None = None,
