@@ -8,7 +8,7 @@ from typing import Any
 
 from companion.core.lever import TimerState
 from companion.core.outcomes import Outcome
-from companion.core.state import StorageView, TableState
+from companion.core.state import OutcomeView, StorageView, TableState
 from companion.i18n.said import Said, say
 
 
@@ -66,6 +66,9 @@ class StateChanged:
     action: str
     summary: str | Said
     state: TableState
+    outcome: OutcomeView | None = None
+    """A block outcome this write gave to a player (a press banked, an outcome assigned):
+    their phone is told."""
 
 
 @dataclass(frozen=True, slots=True)

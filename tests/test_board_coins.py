@@ -135,7 +135,7 @@ def test_an_older_bank_gets_the_board_column_in_place(tmp_path: Path) -> None:
     mario = bank.players()[0].id
     bank.drop(mario, "GO", 2)
     assert bank.board() == {"GO": 2} and bank.balances()[mario] == 20 - 2  # two players: 20
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 8
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 9
     bank.close()
 
 

@@ -20,6 +20,7 @@ from companion.core.state import (
     TableState,
     UndoCheck,
     Undone,
+    UndoRequestView,
 )
 from companion.i18n.said import Said
 
@@ -508,3 +509,42 @@ class PlayerForToken(Query[int | None]):
     """The player (of the current game) whose live phone link ``token`` is; None: none."""
 
     token: str = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """A player's "that was a mistake": the request, and whether it is new (asking again about
+    the same payment is the same request)."""
+
+    request: UndoRequestView
+    new: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AskUndo(Command[Asked]):
+    """``player`` (a live phone link's) says their latest payment, ``move``, was a mistake:
+    the banker is asked to undo it."""
+
+    action: ClassVar[str] = "mistake"
+    player: int
+    move: object
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerRequest(Command[UndoRequestView]):
+    """The banker keeps the payment a player's request was about (``answer``: ``keep``)."""
+
+    action: ClassVar[str] = "mistake answered"
+    request: object
+    answer: object = "keep"
+
+
+@dataclass(frozen=True, slots=True)
+class GetSeat(Query[dict[str, Any]]):
+    """A page of one player's own history (:func:`companion.bank.seat.seat_page`), with
+    their latest payment and their requests."""
+
+    player: int
+    before: object = None
+    outcomes_before: object = None
+    limit: object = None

@@ -28,6 +28,7 @@ from companion.audio.library import SoundLibrary
 from companion.audio.speaker import Priority, Speaker
 from companion.bank.bank import PAGE, Bank
 from companion.bank.held import HeldPress
+from companion.bank.seat import PAGE as SEAT_PAGE
 from companion.bank.service import BankService
 from companion.bank.store import StorageError
 from companion.core.block import Block
@@ -425,6 +426,10 @@ class TableService:
                 result = self.health()
             case c.PlayerForToken(token=token):
                 result = await self._bank(lambda bank: bank.player_for_token(token))
+            case c.GetSeat(player=player, before=before, outcomes_before=below, limit=limit):
+                size = SEAT_PAGE if limit is None else limit
+                result = await self._read_bank(lambda bank: bank.seat_page(
+                    player, before=before, outcomes_before=below, limit=size).to_json())
             case _:
                 raise TypeError(f"unknown query {query!r}")
         return result  # type: ignore[no-any-return]
@@ -709,7 +714,8 @@ class TableService:
                 self.speaker.play(sound, Priority.OUTCOME)
         summary = summary or describe_result(result, state)
         log.info("bank %s: %s", action, summary)
-        self.bus.publish(StateChanged(action, summary, state))
+        given = result if isinstance(result, OutcomeView) and result.assigned else None
+        self.bus.publish(StateChanged(action, summary, state, given))
 
     def _background(self, pending: Awaitable[T]) -> asyncio.Future[T]:
         task = asyncio.ensure_future(pending)
@@ -812,6 +818,11 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
             return bank.link_player(player)
         case c.UnlinkPlayer(player=player):
             return bank.unlink_player(player)
+        case c.AskUndo(player=player, move=move):
+            request, new = bank.ask_undo(player, move)
+            return c.Asked(request, new)
+        case c.AnswerRequest(request=request, answer=answer):
+            return bank.answer_request(request, answer)
     raise TypeError(f"unknown command {command!r}")
 
 
@@ -834,6 +845,12 @@ def _summary(command: Command[Any]) -> Callable[[Any, TableState], str | Said] |
     if isinstance(command, c.LinkPlayer):  # never the token: it is the phone's key
         return lambda _token, state: say("{name} has a phone link",
                                          name=state.name_of(command.player))
+    if isinstance(command, c.AskUndo):
+        return lambda asked, state: say("{name} says this was a mistake: {move}",
+                                        name=state.name_of(asked.request.player_id),
+                                        move=asked.request.text)
+    if isinstance(command, c.AnswerRequest):
+        return lambda kept, _state: say("the banker keeps {move}", move=kept.text)
     if isinstance(command, c.UnlinkPlayer):
         return lambda had, state: (say("{name}'s phone link is turned off",
                                        name=state.name_of(command.player)) if had else

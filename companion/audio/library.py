@@ -78,6 +78,22 @@ ABILITY_SOUNDS = {"red_shell": "shell", "green_shell": "shell", "spiny_shell": "
 what they do to coins (:meth:`SoundLibrary.for_move`)."""
 
 
+def sound_name(outcome: Outcome) -> str:
+    """The one built-in sound that says an outcome best (a phone plays it, not the whole
+    composed sound): a coin, the laugh, the die, what the roll meant."""
+    kind = outcome.kind
+    if kind is Kind.COINS:
+        return "coin"
+    if kind is Kind.ROLL:
+        return "dice_roll"
+    if kind is Kind.DICE:
+        return "doubles" if outcome.doubles else "dice_roll"
+    if kind in _AFTER_THE_DICE:
+        after = _AFTER_THE_DICE[kind]
+        return after[-1] if after else "dice_roll"
+    return kind.value if kind.value in SOUND_NAMES else "coin"
+
+
 def builtin_path(name: str) -> Path:
     """Where the packaged WAV for ``name`` lives."""
     return Path(str(resources.files("companion.builtin_sounds").joinpath(f"{name}.wav")))

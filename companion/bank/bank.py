@@ -13,7 +13,8 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from companion.bank import pages, phones, table, undo
+from companion.bank import mistakes, pages, phones, table, undo
+from companion.bank import seat as seats
 from companion.bank.facts import Player
 from companion.bank.journal import DB_NAME, Journal, keyed
 from companion.bank.moves import (
@@ -313,3 +314,9 @@ class Bank(Journal):
     unlink_player = phones.unlink_player
     player_for_token = phones.player_for_token
     linked_players = phones.linked_players
+
+    # -- a player's own seat: their history, "that was a mistake" ------------------------------
+
+    seat_page = seats.seat_page
+    ask_undo = mistakes.ask
+    answer_request = mistakes.answer

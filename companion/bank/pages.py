@@ -47,7 +47,7 @@ class MovePage:
                 "latest": self.latest}
 
 
-def _page_limit(value: object) -> int:
+def page_limit(value: object) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_PAGE:
         return value
     raise Refused(say("limit must be a whole number from 1 to {most}, got {value}",
@@ -88,7 +88,7 @@ def move_page(bank: Journal, game_id: int | None = None, *, before: object = Non
     if after is not None and not (is_id(after) or (type(after) is int and after == 0)):
         raise Refused(say("after must be a move id (a whole number from 0), got {value}",
                           value=shown(after)))
-    size = _page_limit(limit)
+    size = page_limit(limit)
     with bank.snapshot():
         facts = bank.facts(game_id)
         if after is None:

@@ -21,7 +21,7 @@ from companion.i18n.said import Said, say
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 BUSY_TIMEOUT_S = 10.0
 WAL_CHECKPOINT_BYTES = 128 * 1024
 """A write that leaves the write-ahead log larger than this copies it into the bank file and
@@ -166,7 +166,32 @@ CREATE TABLE IF NOT EXISTS contest_cards (
 """Schema 8 (Gamer, Mario Kart): the characters each player picked, and the numbers printed on
 each Boss and Grand Prix card as the table typed them, kept from one game to the next."""
 
-SCHEMA = BASE_SCHEMA + FLAT_COST_INDEXES + TABLE_STATE + MOVIE_INDEXES + BOARD + CONTESTS
+SEATS = """
+CREATE TABLE IF NOT EXISTS undo_requests (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    move_id INTEGER NOT NULL UNIQUE REFERENCES moves(id),
+    at REAL NOT NULL,
+    settled_at REAL,
+    answer TEXT CHECK (answer IN ('keep'))
+);
+CREATE INDEX IF NOT EXISTS undo_requests_open ON undo_requests (game_id, id) WHERE answer IS NULL;
+CREATE INDEX IF NOT EXISTS undo_requests_by_player ON undo_requests (player_id, id);
+CREATE INDEX IF NOT EXISTS entries_by_payer ON entries (payer, move_id) WHERE payer IS NOT NULL;
+CREATE INDEX IF NOT EXISTS entries_by_payee ON entries (payee, move_id) WHERE payee IS NOT NULL;
+CREATE INDEX IF NOT EXISTS moves_by_player ON moves (player_id, kind, id)
+    WHERE player_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS outcomes_coinless ON outcomes (player_id, id) WHERE coins = 0;
+"""
+"""Schema 9 (a player's phone is their own seat): a player's "that was a mistake" about their
+own payment, kept until the banker keeps it (``answer``) or the payment is undone (read from
+the journal: nothing here changes then); and the indexes that read one player's history a
+page at a time however long the game: the lines they paid or were paid, their moves, their
+outcomes that moved no coins."""
+
+SCHEMA = (BASE_SCHEMA + FLAT_COST_INDEXES + TABLE_STATE + MOVIE_INDEXES + BOARD + CONTESTS
+          + SEATS)
 """The whole schema, as a new file gets it."""
 
 MIGRATIONS: dict[int, str] = {
@@ -283,6 +308,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS outcomes_by_press ON outcomes (press_id);
     6: MOVIE_INDEXES,
     7: BOARD,
     8: CONTESTS,
+    9: SEATS,
 }
 """Schema changes by the version they bring, applied in place to an older file (version 1 is
 the first schema). A new file gets :data:`SCHEMA` whole."""

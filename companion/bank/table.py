@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from companion.bank import contests, pages, phones, turns, undo
+from companion.bank import contests, mistakes, pages, phones, turns, undo
 from companion.bank.facts import Facts
 from companion.bank.moves import block, worms
 from companion.core.editions.scoring import Standing, standings
@@ -71,6 +71,7 @@ def state_of(bank: Journal, game_id: int | None) -> TableState:
         bowser_won=ended and facts.ending["kind"] == MoveKind.BOWSER_WINS.value,  # type: ignore[index]
         contest=found.current if found is not None else None,
         next_card=next_card(bank, facts) if found is not None and not ended else None,
+        requests=mistakes.open_requests(bank, facts),
     )
 
 

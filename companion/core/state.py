@@ -229,6 +229,26 @@ class MoveRef:
 
 
 @dataclass(frozen=True, slots=True)
+class UndoRequestView:
+    """A player's "that was a mistake" about one of their own payments: ``status`` is
+    ``open`` (the banker has not answered), ``undone`` (the payment was undone, by any
+    means) or ``kept`` (the banker kept it)."""
+
+    id: int
+    player_id: int
+    move_id: int
+    at: float
+    text: str | Said
+    """The payment, in words: "Mario pays Luigi 15"."""
+    status: str = "open"
+    settled_at: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "player": self.player_id, "move": self.move_id, "at": self.at,
+                **texts(text=self.text), "status": self.status, "settled_at": self.settled_at}
+
+
+@dataclass(frozen=True, slots=True)
 class StorageView:
     """Whether the bank takes writes now, and the presses held until it does."""
 
@@ -336,6 +356,9 @@ class TableState:
     """Gamer: the Boss fight open now; Mario Kart: the Race (until it is closed)."""
     next_card: NextCard | None = None
     """The next Boss or Grand Prix card to flip, and its numbers if the table typed them."""
+    requests: tuple[UndoRequestView, ...] = ()
+    """Players' "that was a mistake" not answered yet, oldest first: the banker undoes the
+    payment or keeps it."""
 
     @property
     def fight(self) -> Fight | None:
@@ -442,4 +465,5 @@ class TableState:
             "fight": None if self.fight is None else self.fight.to_json(),
             "race": None if self.race is None else self.race.to_json(),
             "next_card": None if self.next_card is None else self.next_card.to_json(),
+            "requests": [r.to_json() for r in self.requests],
         }

@@ -20,6 +20,7 @@ from aiohttp import WSMsgType, web
 
 from companion.app import commands as c
 from companion.app.contract import Table
+from companion.audio.library import SOUND_NAMES, builtin_path
 from companion.bank.held import press_from_page
 from companion.bank.store import BankUnavailable
 from companion.core.ledger import check_request_id
@@ -203,6 +204,8 @@ def _number(request: web.Request, name: str) -> int | None:
             "game": say("game must be a game id (a whole number, given once)"),
             "before": say("before must be a move id (a whole number, given once)"),
             "after": say("after must be a move id (a whole number, given once)"),
+            "outcomes_before": say("outcomes_before must be an outcome id (a whole number, "
+                                   "given once)"),
             "limit": say("limit must be a number of moves (a whole number, given once)"),
         }[name])
     return int(raw)
@@ -685,6 +688,69 @@ async def get_player_me(request: web.Request) -> web.Response:
     return await players.me(request, _table(request))
 
 
+SEAT_PARAMS = ("before", "outcomes_before", "limit")
+
+
+async def get_player_journal(request: web.Request) -> web.Response:
+    """A page of the phone's own player's history: ``before`` (a move id) and
+    ``outcomes_before`` (an outcome id) as the last page gave them, at most ``limit`` lines
+    (:func:`companion.bank.seat.seat_page`). Rated per address as the journal's pages are."""
+    unknown = sorted(set(request.query) - set(SEAT_PARAMS))
+    if unknown:
+        raise Refused(say("unknown parameter(s): {parameters} (give before, "
+                          "outcomes_before, limit)", parameters=", ".join(unknown)[:80]))
+    page = {name: _number(request, name) for name in SEAT_PARAMS}
+    wait = request.app[JOURNAL_READERS].take(request.remote or "")
+    if wait:
+        response = _error(429, say("too many journal reads from this address: try again "
+                                   "in a moment"))
+        response.headers["Retry-After"] = Buckets.retry_after(wait)
+        return response
+    return await players.seat(request, _table(request), page,
+                              banker=has_token(request, request.app[TOKEN]))
+
+
+async def post_mistake(request: web.Request) -> web.Response:
+    """``{"move": id}``: a phone says its player's latest payment was a mistake (201; the
+    same again: 200, the same request)."""
+    data = await _body(request)
+    _only(data, "move")
+    _required(data, "move")
+    return await players.ask_mistake(request, _table(request), data["move"])
+
+
+async def answer_request(request: web.Request) -> web.Response:
+    """The banker keeps a payment a player said was a mistake: ``DELETE
+    /api/requests/{id}``, or ``POST`` it ``{"answer": "keep"}`` (undoing it is Undo's)."""
+    raw = request.match_info.get("id", "")
+    if not (raw.isascii() and raw.isdecimal()) or len(raw) > 18:
+        raise Refused(say("unknown request {value}", value=shown(raw)))
+    answer = "keep"
+    if request.method == "POST":
+        data = await _body(request)
+        _only(data, "answer")
+        _required(data, "answer")
+        answer = data["answer"]
+    else:
+        _only(await _body(request))
+    kept = await _act(request, c.AnswerRequest(int(raw), answer))
+    return web.json_response({"request": kept.to_json()})
+
+
+SOUND_CACHE = "public, max-age=86400"
+"""The built-in sounds change only with an upgrade: a phone fetches each once a day at most."""
+
+
+async def get_sound(request: web.Request) -> web.FileResponse:
+    """``/sounds/{name}.wav``: one of the built-in sounds, read-only (a phone plays its
+    outcome's); 404 for any other name."""
+    name = request.match_info.get("name", "")
+    if name not in SOUND_NAMES:
+        raise web.HTTPNotFound(reason="no such sound")
+    return web.FileResponse(builtin_path(name), headers={"Cache-Control": SOUND_CACHE,
+                                                         "Content-Type": "audio/wav"})
+
+
 HEARTBEAT_S = 10.0
 """A page that hears nothing for a while knows its connection is dead and reconnects."""
 MAX_QUEUED = 100
@@ -751,9 +817,11 @@ class Hub:
             else:
                 without_cards = without_cards or json.dumps(public(message))
                 queue.put_nowait(without_cards)
-            if queue in self.phones:  # a player's phone: told when coins arrive
-                for coins in self.phones[queue].coins(message):
-                    queue.put_nowait(coins)
+            if queue in self.phones:  # a player's phone: its outcomes, coins arriving
+                feed = self.phones[queue]
+                given = event.outcome if isinstance(event, StateChanged) else None
+                for news in (*feed.given(given), *feed.coins(message)):
+                    queue.put_nowait(news)
 
     async def close(self) -> None:
         """Close every socket now, even one whose reader is stuck."""
@@ -908,12 +976,17 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
     app.router.add_post("/api/timer/start", post_timer_start)
     app.router.add_post("/api/timer/stop", post_timer_stop)
     app.router.add_get("/api/players/me", get_player_me)
+    app.router.add_get("/api/players/me/journal", get_player_journal)
+    app.router.add_post(players.MISTAKES, post_mistake)
+    app.router.add_post("/api/requests/{id}", answer_request)
+    app.router.add_delete("/api/requests/{id}", answer_request)
     app.router.add_post("/api/players/{id}/link", post_player_link)
     app.router.add_delete("/api/players/{id}/link", delete_player_link)
     app.router.add_get("/ws", websocket)
     app.router.add_get("/", index)
     app.router.add_get("/p", player_page)
     app.router.add_get("/sw.js", service_worker)
+    app.router.add_get("/sounds/{name}.wav", get_sound)
     app.router.add_static("/static/", STATIC)
 
     async def on_shutdown(_app: web.Application) -> None:

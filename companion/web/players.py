@@ -5,12 +5,19 @@
   of it. A new link replaces the player's earlier one; ``DELETE`` turns it off. The bank keeps
   only the token's SHA-256 (:meth:`companion.bank.bank.Bank.link_player`).
 - A write with a player token: only ``POST /api/transfers`` from that very player (to another
-  player or the Bank) goes through; anything else is 403 naming why, and changes nothing. A
-  token turned off, replaced or unknown is 401. Reads (GET) are open as ever.
+  player or the Bank), and ``POST /api/players/me/mistakes`` about their own latest payment,
+  go through; anything else is 403 naming why, and changes nothing. A token turned off,
+  replaced or unknown is 401. Reads (GET) are open as ever.
+- The phone is its player's own seat: ``GET /api/players/me/journal`` is their whole history
+  a page at a time (:mod:`companion.bank.seat`), and ``POST /api/players/me/mistakes``
+  ``{"move": id}`` asks the banker to undo their latest payment (:mod:`companion.bank.mistakes`;
+  the table's state lists the open requests, the banker answers ``/api/requests/{id}``).
 - A player token is not the table token: card UIDs stay hidden from it
   (:mod:`companion.web.privacy`).
 - The WebSocket with ``?token=<player token>`` gets what a page without the table token gets,
-  plus ``{"type": "coins"}`` when an entry pays that player; turning the link off (or making
+  plus ``{"type": "coins"}`` when an entry pays that player and ``{"type": "my_outcome"}``
+  when a block outcome is given to them (with the name of its sound under ``/sounds/``);
+  turning the link off (or making
   a new one) closes that player's old pages after ``{"type": "revoked"}``.
 
 Tokens are never logged.
@@ -30,11 +37,14 @@ from aiohttp import web
 
 from companion.app import commands as c
 from companion.app.contract import Table
+from companion.audio.library import sound_name
 from companion.core.ledger import THE_BANK
+from companion.core.state import OutcomeView
 from companion.exc import CompanionError, Refused, Unavailable, shown
 from companion.i18n.said import Said, as_json, say, texts
 from companion.web.address import lan_address
 from companion.web.links import WILDCARDS, is_loopback, page_url, with_token
+from companion.web.privacy import public
 
 
 class PhonePages(Protocol):
@@ -51,6 +61,8 @@ PAGE = "p"
 """The player's page, next to the banker's: ``/p``."""
 SOURCE = "phone"
 """What the journal says a player's own payment came from."""
+MISTAKES = "/api/players/me/mistakes"
+"""Where a phone says its player's latest payment was a mistake."""
 BIND_HOST: web.AppKey[str] = web.AppKey("bind_host", str)
 """The address the server listens on (for the LAN link; :func:`companion.web.server.start_web`
 sets it)."""
@@ -73,6 +85,7 @@ BANKER_ONLY = {
     "/api/games": say("only the banker can start a new game"),
     "/api/press": say("only the banker presses the block from a page"),
     "/api/players/": say("only the banker can make or turn off a phone link"),
+    "/api/requests": say("only the banker answers a mistake"),
 }
 """Why a player token is refused a route (by path prefix); any other: :data:`OWN_COINS`."""
 
@@ -131,6 +144,9 @@ async def guard_write(request: web.Request, handler: Handler, table: Table
         player = None
     if player is None:
         return _error(401, WRONG_TOKEN)
+    if request.method == "POST" and request.path == MISTAKES:  # their own: the route checks
+        request[PLAYER] = player
+        return await handler(request)
     if request.method == "POST" and request.path == "/api/transfers":
         payer = await _payer(request)
         if type(payer) is int and payer == player:
@@ -216,6 +232,47 @@ async def me(request: web.Request, table: Table) -> web.Response:
     return web.json_response({"player": player, "name": view.name, "colour": view.colour})
 
 
+# -- the player's own seat: their history, "that was a mistake" ---------------------------------
+
+NOT_A_PHONE = say("this is the banker's token: a player's own history and mistakes are their "
+                  "phone link's")
+
+
+async def own_player(request: web.Request, table: Table, *, banker: bool) -> int | web.Response:
+    """The player whose live phone link the request carries, else the refusal to answer:
+    401 without one (off, replaced, unknown), 403 for the table token (not a player)."""
+    if banker:
+        return _error(403, NOT_A_PHONE)
+    player = await player_of(request, table)
+    if player is None:
+        return _error(401, say("this phone link was turned off by the banker (or is unknown)"))
+    return player
+
+
+async def seat(request: web.Request, table: Table, page: dict[str, object], *,
+               banker: bool) -> web.Response:
+    """``GET /api/players/me/journal``: a page of the player's own history (``page``: the
+    cursors and limit asked for)."""
+    player = await own_player(request, table, banker=banker)
+    if isinstance(player, web.Response):
+        return player
+    return web.json_response(await table.read(c.GetSeat(player, **page)))
+
+
+async def ask_mistake(request: web.Request, table: Table, move: object) -> web.Response:
+    """``POST /api/players/me/mistakes``: the request about the player's payment ``move``,
+    201 when new, 200 when it was asked before (the same request)."""
+    player = request.get(PLAYER)
+    if player is None:  # the table token: the banker undoes with Undo
+        return _error(403, say("only a player's phone says its payment was a mistake; the "
+                               "banker undoes a payment with Undo"))
+    asked = await table.act(c.AskUndo(player, move), source=SOURCE)
+    log.info("web: player %d says move %s was a mistake (%s)", player, asked.request.move_id,
+             "new" if asked.new else "asked before")
+    return web.json_response({"request": asked.request.to_json()},
+                             status=201 if asked.new else 200)
+
+
 # -- the phone's live feed ---------------------------------------------------------------------
 
 
@@ -225,6 +282,14 @@ class PlayerFeed:
 
     player: int
     seen: int | None = None
+
+    def given(self, outcome: OutcomeView | None) -> list[dict[str, Any]]:
+        """``{"type": "my_outcome", ...the outcome..., "sound"}`` when a write gave this
+        player a block outcome (``sound``: its name under ``/sounds/``)."""
+        if outcome is None or outcome.player_id != self.player:
+            return []
+        return [{"type": "my_outcome", **public(outcome.to_json()),
+                 "sound": sound_name(outcome.outcome)}]
 
     def coins(self, message: dict[str, Any]) -> list[dict[str, Any]]:
         """``{"type": "coins", "amount", "from", "balance", "kind", "note"}`` for each new

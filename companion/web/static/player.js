@@ -1,5 +1,5 @@
 // A player's own phone: their coins big, the table small, and paying from their own coins only
-// (tap who you pay, the coins, Pay). The link's token is scoped to this one player: the server
+// (tap who you pay, the coins, Pay); their history, outcomes and mistakes are seat.js's. The link's token is scoped to this one player: the server
 // refuses anything else (403), and a link the banker turned off is a 401.
 "use strict";
 
@@ -144,30 +144,7 @@ function render() {
   $("payees").replaceChildren(...payees, bank);
   if (pad && why) closePad();
   if (pad) renderPad();
-  renderLately(player);
-}
-
-function renderLately(player) {
-  const lines = (state.recent || []).filter((l) => l.from === player.id || l.to === player.id);
-  $("lately").replaceChildren(...lines.map((l) => {
-    const li = document.createElement("li");
-    if (l.undone_by) li.className = "undone";
-    const text = document.createElement("span");
-    const coming = l.to === player.id;
-    text.textContent = coming ? t("from {name}", { name: nameOf(l.from) }) : t("to {name}", { name: nameOf(l.to) });
-    if (l.note) text.textContent += ` · ${said(l.note_said || l.note)}`;
-    const amount = document.createElement("span");
-    amount.className = "amt " + (coming ? "in" : "out");
-    amount.textContent = (coming ? "+" : "−") + l.amount;
-    li.append(text, amount);
-    return li;
-  }));
-  if (!lines.length) {
-    const li = document.createElement("li");
-    li.className = "muted";
-    li.textContent = t("Nothing yet.");
-    $("lately").replaceChildren(li);
-  }
+  seatSaw(player);
 }
 
 // -- paying: tap who, the coins, Pay ---------------------------------------------------------
@@ -289,16 +266,9 @@ async function send() {
 
 // -- coins arriving: a blip, a buzz, a flash -----------------------------------------------------
 
-let audio = null;
-function unlockAudio() {  // browsers allow sound only after a tap on the page
-  const Context = window.AudioContext || window.webkitAudioContext;
-  if (!audio && Context) audio = new Context();
-  if (audio && audio.state === "suspended") audio.resume().catch(() => {});
-}
-document.addEventListener("pointerdown", unlockAudio);
-
+// The blip plays only when this phone's Sound is on (seat.js: off until the player turns it on).
 function blip() {
-  if (!audio) return;
+  if (!audio || !soundOn()) return;
   const start = audio.currentTime + 0.01;
   const gain = audio.createGain();
   gain.connect(audio.destination);
@@ -354,6 +324,7 @@ function connect() {
       render();
     }
     if (data.type === "coins") coinsArrived(data);
+    if (data.type === "my_outcome") outcomeArrived(data);
     if (data.type === "revoked") turnedOff(TURNED_OFF);
   };
   socket.onclose = () => {
@@ -397,7 +368,9 @@ onLanguage(() => {
   if (offWords) $("off").textContent = offWords();
   if ($("keys").children.length) buildPad();  // built once the rules were asked for
   if (state && mine()) render();
+  seatLanguage();
 });
+setUpSeat();
 drawTitle();
 $("link").textContent = linkWords();
 start();

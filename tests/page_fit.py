@@ -1,0 +1,166 @@
+"""How the banker's page fits a phone: its height per edition, what the first screen shows, and
+the taps of a typical turn, measured in headless Chromium against the real daemon.
+
+``python -m tests.page_fit`` prints JSON (figures for a closing note, never asserted as a
+timing). ``tests/test_page_fit.py`` asserts the behaviour the figures stand for.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from tests.conftest import (
+    BROWSER_TOKEN,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    free_port,
+    spawn_companion,
+    wait_for_line,
+)
+
+PHONE = {"width": 390, "height": 844}
+PLAYERS = {"celebration": ["Mario", "Luigi", "Peach"],
+           "movie": ["Mario", "Luigi", "Peach", "Toad"],
+           "gamer": ["Mario", "Luigi", "Peach", "Yoshi"],
+           "mario_kart": ["Mario", "Luigi", "Peach", "Yoshi"],
+           "wiggly_worms": ["Mario", "Luigi", "Peach"]}
+FIRST_SCREEN = ("#outcome", "#players", "#press")
+
+
+def write_config(folder: Path, edition: str) -> Path:
+    """A table of this edition's players on a free port with the tests' token."""
+    path = folder / "companion.toml"
+    names = ", ".join(f'"{n}"' for n in PLAYERS[edition])
+    path.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+                    f'[data]\ndir = "{folder}"\n[web]\nhost = "127.0.0.1"\n'
+                    f'port = {free_port()}\ntoken = "{BROWSER_TOKEN}"\n'
+                    f'[game]\nedition = "{edition}"\nplayers = [{names}]\n')
+    return path
+
+
+@contextlib.contextmanager
+def daemon(config: Path) -> Iterator[str]:
+    """``companion run`` in a child process; yields the base URL."""
+    with spawn_companion("run", "--config", str(config)) as proc:
+        seen = wait_for_line(proc.stderr, "web: the tablet API is at")
+        base = seen.split("web: the tablet API is at ")[1].split()[0].removesuffix("api/state")
+        try:
+            yield base
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.communicate(timeout=10)
+
+
+@dataclass
+class Taps:
+    """A page whose taps and keystrokes are counted."""
+
+    page: Page
+    taps: int = 0
+    keys: int = 0
+    scrolls: list[float] = field(default_factory=list)
+
+    def tap(self, selector: str, **kw: Any) -> None:
+        self.taps += 1
+        self.page.locator(selector, **kw).first.click()
+
+    def type(self, selector: str, text: str) -> None:
+        self.taps += 1
+        self.keys += len(text)
+        self.page.locator(selector).first.fill(text)
+
+    def scroll_y(self) -> float:
+        return float(self.page.evaluate("window.scrollY"))
+
+
+def on_first_screen(page: Page, selector: str) -> bool:
+    """Whether the element's box is wholly inside the viewport at the page's top."""
+    box = page.evaluate("""(sel) => { const el = document.querySelector(sel);
+        if (!el || el.hidden || !el.getClientRects().length) return null;
+        const r = el.getBoundingClientRect();
+        return [r.top + window.scrollY, r.bottom + window.scrollY]; }""",
+                        selector)
+    return bool(box) and box[0] >= 0 and box[1] <= PHONE["height"]
+
+
+def layout(page: Page) -> dict[str, Any]:
+    """The page's height and what the first screen holds."""
+    return {"height_px": page.evaluate("document.documentElement.scrollHeight"),
+            "first_screen": {sel: on_first_screen(page, sel) for sel in FIRST_SCREEN}}
+
+
+def open_phone(browser: Browser, base: str) -> Page:
+    page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    page.goto(f"{base}#token={BROWSER_TOKEN}")
+    expect(page.locator("#link")).to_have_text("live")
+    return page
+
+
+def pay_turn(t: Taps, payer: str, payee: str, amount: str) -> None:
+    """A payment from the tiles: who pays, who gets paid, the digits, Pay."""
+    t.tap(".tile", has_text=payer)
+    t.tap(".tile", has_text=payee)
+    for digit in amount:
+        t.tap(f'#keys button[data-key="{digit}"]')
+    t.tap("#pad-pay")
+    expect(t.page.locator("#toast")).to_be_visible()
+
+
+def celebration_rent(page: Page) -> dict[str, Any]:
+    """Celebration: Luigi lands on Mario's property and pays the deed's rent (typed: 12)."""
+    t = Taps(page)
+    before = t.scroll_y()
+    pay_turn(t, "Luigi", "Mario", "12")
+    return {"taps": t.taps, "keystrokes": t.keys, "scrolled_px": t.scroll_y() - before}
+
+
+def movie_turn(page: Page) -> dict[str, Any]:
+    """The Movie: press (both dice), the rent the roll lands on (typed: 6), next player."""
+    t = Taps(page)
+    before = t.scroll_y()
+    t.tap("#press")
+    expect(page.locator("#outcome .die").first).to_be_visible()
+    outcome_top = page.evaluate("document.getElementById('outcome').getBoundingClientRect().top")
+    pay_turn(t, "Mario", "Luigi", "6")
+    t.tap("#next")
+    return {"taps": t.taps, "keystrokes": t.keys, "scrolled_px": t.scroll_y() - before,
+            "outcome_in_view_after_press": 0 <= outcome_top < PHONE["height"]}
+
+
+def measure(browser: Browser, edition: str) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp, \
+            daemon(write_config(Path(tmp), edition)) as base:
+        page = open_phone(browser, base)
+        figures = layout(page)
+        if edition == "celebration":
+            figures["rent"] = celebration_rent(page)
+        elif edition == "movie":
+            figures["turn"] = movie_turn(page)
+        page.close()
+        return figures
+
+
+def main() -> int:
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            figures = {edition: measure(browser, edition) for edition in PLAYERS}
+        finally:
+            browser.close()
+    json.dump({"phone": PHONE, "editions": figures}, sys.stdout, indent=2)
+    print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
