@@ -88,8 +88,7 @@ def _undoable(bank: Journal, gid: int, move: object) -> sqlite3.Row:
     row = bank.db.execute(MOVES_SQL + " WHERE m.id = ? AND m.game_id = ?",
                           (_move_id(move), gid)).fetchone()
     if row is None:
-        raise Refused(say("unknown move {value}: no move of this game has that id",
-                          value=shown(move)))
+        raise Refused(say("unknown move {value}", value=shown(move)))  # or another game's
     kind = MoveKind(row["kind"])
     if kind is MoveKind.OPENING:
         raise Refused(say("the opening balances can't be undone"))
