@@ -44,6 +44,15 @@ class Conflict(CompanionError):
     is still sounding)."""
 
 
+class Blocked(Conflict):
+    """A move that later moves depend on can't be undone yet: ``blocked_by`` lists them (move
+    ids, the nearest first); the message names the nearest."""
+
+    def __init__(self, message: str | Said, blocked_by: tuple[int, ...]) -> None:
+        super().__init__(message)
+        self.blocked_by = blocked_by
+
+
 class GameEnded(Conflict):
     """The game has ended: it is read-only (undo reopens it; export still reads it)."""
 

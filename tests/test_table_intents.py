@@ -66,14 +66,18 @@ async def test_turns_are_undone_in_order_and_undo_names_what_it_undoes(tmp_path:
         await call(s, server, "POST", "/api/transfers", {"from": luigi, "to": peach,
                                                          "amount": 7}, AUTH)
         await call(s, server, "POST", "/api/next", {"from": mario}, AUTH)  # a mistaken Next
+        await call(s, server, "POST", "/api/next", {"from": luigi}, AUTH)  # and a second
         seen = await state(s, server)
-        assert seen["undo"]["text"] == "Turn: Mario -> Luigi"
-        stale = await call(s, server, "POST", "/api/undo", {"move": seen["undo"]["move"] - 1},
-                           AUTH)
-        assert stale[0] == 409 and "Turn: Mario -> Luigi" in stale[1]["error"]
-        status, undone = await call(s, server, "POST", "/api/undo",
-                                    {"move": seen["undo"]["move"]}, AUTH)
-        assert status == 201 and undone["undid"]["text"] == "Turn: Mario -> Luigi"
+        assert seen["undo"]["text"] == "Turn: Luigi -> Peach"
+        first = seen["undo"]["move"] - 1  # the first Next: the second one passed on from it
+        status, blocked = await call(s, server, "POST", "/api/undo", {"move": first}, AUTH)
+        assert status == 409 and blocked["blocked_by"] == [seen["undo"]["move"]]
+        assert "Turn: Luigi -> Peach" in blocked["error"]
+        assert await state(s, server) == seen  # nothing undone
+        for text in ("Turn: Luigi -> Peach", "Turn: Mario -> Luigi"):  # in order
+            move = (await state(s, server))["undo"]["move"]
+            status, undone = await call(s, server, "POST", "/api/undo", {"move": move}, AUTH)
+            assert status == 201 and undone["undid"]["text"] == text
         seen = await state(s, server)
         assert seen["current_player"] == mario  # the turn is back, the rent stays
         assert seen["undo"]["text"] == "Luigi pays Peach 7"

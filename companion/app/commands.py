@@ -18,6 +18,7 @@ from companion.core.state import (
     OutcomeView,
     StorageView,
     TableState,
+    UndoCheck,
     Undone,
     UndoRequestView,
 )
@@ -112,8 +113,9 @@ class PassGo(Command[Entry]):
 
 @dataclass(frozen=True, slots=True)
 class Undo(Command[Undone]):
-    """Undo the latest move not undone yet, whole (a bankruptcy, the end of the game, a turn
-    change). ``move``: only if that is the move it would undo (the page's preview)."""
+    """Undo a move, whole (a bankruptcy, the end of the game, a turn change): ``move``, if no
+    later move depends on it (409 naming them; 409 when it is undone already); left out, the
+    latest move not undone yet."""
 
     action: ClassVar[str] = "undo"
     move: object = None
@@ -398,6 +400,14 @@ class GetJournal(Query[dict[str, Any]]):
     @property
     def paged(self) -> bool:
         return (self.before, self.after, self.limit) != (None, None, None)
+
+
+@dataclass(frozen=True, slots=True)
+class CanUndo(Query[UndoCheck]):
+    """Whether ``move`` (of the latest game) can be undone now, and if not why: the later
+    moves that depend on it."""
+
+    move: object = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -403,6 +403,8 @@ class TableService:
                 self.state = result
             case c.GetJournal():
                 result = await self._read_bank(lambda bank: _journal(bank, query))
+            case c.CanUndo(move=move):
+                result = await self._read_bank(lambda bank: bank.check_undo(move))
             case c.GetRules():
                 result = self.rules().to_json()
             case c.GetTimer():
@@ -792,7 +794,7 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
             return bank.contest(kind, step, player=player, card=card, rematch=rematch,
                                 **keyed)
         case c.Undo(move=move):
-            return bank.undo(expect=move, **keyed)
+            return bank.undo(move=move, **keyed)
         case c.Redo(move=move):
             return bank.redo(move, **keyed)
         case c.ResumeGame(game=game):

@@ -241,6 +241,7 @@ class Bank(Journal):
     contest_roller = contest.roller
     contest = keyed(contest.contest)
     redo = keyed(undo.redo)
+    check_undo = undo.check_undo
     undo = keyed(undo.undo)
 
     # -- what the table reads --------------------------------------------------------------

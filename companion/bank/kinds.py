@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.bank.facts import Facts
+from companion.bank.touch import Touch
 from companion.core.ledger import MoveKind, and_joined
 from companion.core.state import MoveView
 from companion.i18n.said import Said, say, say_n
@@ -40,6 +41,11 @@ class Move:
     """Its words name the board's spaces its coins went to (a drop, a scoop, an ability, a
     payment); any other move's fee put on the Free Parking pot is said after its words."""
 
+    touches: Callable[[Facts, sqlite3.Row, Mapping[str, Any]], Touch] | None = None
+    """The facts it changed and read besides its coins (:mod:`companion.bank.touch`), from its
+    row (with ``outcome_kind`` and ``outcome_params`` when an outcome made it) and ``data``.
+    None: it may have touched anything, so it depends on every move before it and every move
+    after it depends on it."""
 
 
 class Kinds:

@@ -7,7 +7,8 @@ test checks that SQL against ``balances`` and ``undo_target`` here after every s
 
 A *move* is one thing the table did (a payment, a block outcome, a bankruptcy, points typed in,
 the end of the game); its *entries* are the coins it moved (none, one or several). Undo undoes
-the latest move whole, writing compensating entries.
+a move whole, writing compensating entries: the latest, or an older one that no later move
+depends on (``companion.bank.depends``).
 """
 
 from __future__ import annotations

@@ -192,6 +192,24 @@ class Undone:
 
 
 @dataclass(frozen=True, slots=True)
+class UndoCheck:
+    """Whether a move can be undone now: if not, why (``error``) and the later moves that
+    depend on it (``blocked_by``, the nearest first; empty when it is undone already, or of a
+    kind never undone)."""
+
+    move: int
+    undoable: bool
+    blocked_by: tuple[int, ...] = ()
+    error: str | Said | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move": self.move, "undoable": self.undoable,
+                "blocked_by": list(self.blocked_by),
+                **(texts(error=self.error) if self.error is not None else
+                   {"error": None, "error_said": None})}
+
+
+@dataclass(frozen=True, slots=True)
 class ModeView:
     """What the next press of the block means."""
 

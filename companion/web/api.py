@@ -34,7 +34,7 @@ from companion.events import (
     StorageChanged,
     TimerChanged,
 )
-from companion.exc import Conflict, Refused, SavedBeforeFailure, Unavailable, shown
+from companion.exc import Blocked, Conflict, Refused, SavedBeforeFailure, Unavailable, shown
 from companion.i18n.said import Said, as_json, joined, say, say_n, texts
 from companion.web import players
 from companion.web.privacy import has_token, public
@@ -86,6 +86,8 @@ async def errors_as_json(request: web.Request, handler: Handler) -> web.StreamRe
         return _error(503, exc.said, saved=exc.saved)
     except Unavailable as exc:
         return _error(503, exc.said)
+    except Blocked as exc:  # the later moves it names, for the page to offer
+        return _error(409, exc.said, blocked_by=list(exc.blocked_by))
     except (Refused, Conflict) as exc:
         return _error(next(code for cls, code in STATUS if isinstance(exc, cls)), exc.said)
     except web.HTTPException as exc:
@@ -217,6 +219,18 @@ STREAM_ITEMS = 200
 between pieces)."""
 
 
+def _throttled(request: web.Request) -> web.Response | None:
+    """A 429 with Retry-After for an address past :data:`JOURNAL_RATE` reads of the journal
+    without the token (None: go on)."""
+    wait = request.app[JOURNAL_READERS].take(request.remote or "")
+    if not wait:
+        return None
+    response = _error(429, say("too many journal reads from this address: try again in a "
+                               "moment"))
+    response.headers["Retry-After"] = Buckets.retry_after(wait)
+    return response
+
+
 async def get_journal(request: web.Request) -> web.StreamResponse:
     """The whole game (no paging parameter: the table token's, streamed), or one page:
     ``before``/``after`` a move id, at most ``limit`` moves
@@ -229,12 +243,9 @@ async def get_journal(request: web.Request) -> web.StreamResponse:
     game, before, after, limit = (_number(request, name) for name in JOURNAL_PARAMS)
     query = c.GetJournal(game, before, after, limit)
     if not has_token(request, request.app[TOKEN]):
-        wait = request.app[JOURNAL_READERS].take(request.remote or "")
-        if wait:
-            response = _error(429, say("too many journal reads from this address: try again "
-                                       "in a moment"))
-            response.headers["Retry-After"] = Buckets.retry_after(wait)
-            return response
+        throttled = _throttled(request)
+        if throttled is not None:
+            return throttled
         if not query.paged:
             return _error(401, say("the whole journal needs the table token; without it, "
                                    "ask for pages (before, after, limit)"))
@@ -328,7 +339,8 @@ async def post_transfer(request: web.Request) -> web.Response:
 
 
 async def post_undo(request: web.Request) -> web.Response:
-    """Undo the latest move; ``{"move": id}``: only that one (409 if the last move changed)."""
+    """Undo the latest move; ``{"move": id}``: that move, if no later move depends on it (409
+    with ``blocked_by`` otherwise; 409 when it is undone already)."""
     data = await _body(request)
     _only(data, "move")
     undone = await _act(request, c.Undo(data.get("move")), keyed=True)
@@ -343,6 +355,21 @@ async def post_redo(request: web.Request) -> web.Response:
         raise Refused(say("move is required: the undo to take back (the state's redo.move)"))
     move = await _act(request, c.Redo(data["move"]), keyed=True)
     return web.json_response({"move": move.to_json()}, status=201)
+
+
+async def get_move_undo(request: web.Request) -> web.Response:
+    """Whether a move of the current game can be undone now: ``undoable``, ``blocked_by`` (the
+    later moves that depend on it, nearest first) and ``error`` (why not). Without the table
+    token, rate-limited as journal reads are (it reads the moves after it)."""
+    raw = request.match_info["id"]
+    if not (raw.isascii() and raw.isdecimal()) or len(raw) > 18:
+        raise Refused(say("{key} must be a move id (a whole number from 1), got {value}",
+                          key="move", value=shown(raw)))
+    throttled = None if has_token(request, request.app[TOKEN]) else _throttled(request)
+    if throttled is not None:
+        return throttled
+    check = await _table(request).read(c.CanUndo(int(raw)))
+    return web.json_response(check.to_json())
 
 
 async def get_games(request: web.Request) -> web.Response:
@@ -928,6 +955,7 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
     app.router.add_post("/api/transfers", post_transfer)
     app.router.add_post("/api/undo", post_undo)
     app.router.add_post("/api/redo", post_redo)
+    app.router.add_get("/api/moves/{id}/undo", get_move_undo)
     app.router.add_get("/api/games", get_games)
     app.router.add_post("/api/games/{game}/resume", post_resume)
     app.router.add_post("/api/current", post_current)

@@ -4,10 +4,13 @@ they use (the drops, steals, collects and scoops, one move)."""
 from __future__ import annotations
 
 import json
+import sqlite3
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.bank.facts import Facts, space_name
 from companion.bank.kinds import Move
+from companion.bank.touch import ALL, Touch, characters, coins, jail, out, pile, touch
 from companion.core.editions.powers import Effect, Powers, Use, check_targets, moves, typed_coins
 from companion.core.ledger import BANK, EntryKind, MoveKind, check_source, check_space
 from companion.core.state import MoveView
@@ -184,4 +187,22 @@ def _ability_text(move: MoveView, facts: Facts) -> Said:
 
 
 
-MOVES = (Move(MoveKind.ABILITY, _ability_text, own_spaces=True),)
+def _ability_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:
+    """An ability as the player's character uses it: its drops, steals and drops up to a
+    number take what each player has at most, where they stand (Jail); its targets are
+    players still in; a Star's scoop takes every pile."""
+    pid, targets = row["player_id"], data.get("targets") or ()
+    powers = facts.rules.powers
+    try:
+        used = powers.ability(data.get("ability"), data.get("character")) \
+            .for_character(data.get("character")) if powers is not None else None
+    except Refused:
+        used = None
+    if used is None:  # an ability this edition no longer knows: it may have read anything
+        return ALL
+    scoops = [pile(None)] if used.effect is Effect.SCOOP_ALL else []
+    return touch(reads=[characters(pid), coins(pid), jail(pid), out(None), *scoops,
+                        *(f for t in targets for f in (coins(t), jail(t)))])
+
+
+MOVES = (Move(MoveKind.ABILITY, _ability_text, own_spaces=True, touches=_ability_touches),)

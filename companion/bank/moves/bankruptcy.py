@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from companion.bank.facts import Facts, next_seat
 from companion.bank.kinds import Move
 from companion.bank.moves import ending, turn
+from companion.bank.touch import Touch, coins, out, touch
 from companion.core.editions.ruleset import Debt
 from companion.core.ledger import (
     BANK,
@@ -133,5 +134,14 @@ def _out(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> None:
     facts.out[row["player_id"]] = len(facts.out) + 1
 
 
+def _bankrupt_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:
+    """Out of the game with everything they had (and what they paid without having it back
+    from whoever got it: their balance says how much); the last one left wins; the turn
+    passes on when it was theirs."""
+    pid = row["player_id"]
+    return touch(changes=[out(pid), *turn.passes(data)],
+                 reads=[coins(pid), out(None), *turn.passes(data)])
+
+
 MOVES = (Move(MoveKind.BANKRUPTCY, _bankrupt_text, fold=_out, ends=True, own_spaces=True,
-              undone=turn.give_back),)
+              undone=turn.give_back, touches=_bankrupt_touches),)

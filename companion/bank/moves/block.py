@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from companion.bank.facts import Facts, next_seat
 from companion.bank.kinds import Move
 from companion.bank.moves import coins, contest, jail, turn
+from companion.bank.touch import TURN, Touch, capped, drawn, touch
 from companion.core.editions.house import OUTCOME_PAYMENT
 from companion.core.editions.modes import Mode, check_arming
 from companion.core.ledger import (
@@ -236,4 +237,11 @@ def _block_text(move: MoveView, facts: Facts) -> str | Said:
     return say("{name} -{amount}", name=whose, amount=e.amount)
 
 
-MOVES = (Move(MoveKind.BLOCK, _block_text),)
+def _block_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:
+    """An outcome's coins: given to a player (on their turn, as the table rolled it); where
+    payments are capped, what the player paid was what they had."""
+    changes, reads = drawn(row, data)
+    return touch(changes=changes, reads=[TURN, *capped(facts, row["player_id"]), *reads])
+
+
+MOVES = (Move(MoveKind.BLOCK, _block_text, touches=_block_touches),)

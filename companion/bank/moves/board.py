@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.bank.facts import Facts, space_name
 from companion.bank.kinds import Move
+from companion.bank.touch import Touch, coins, jail, pile, touch
 from companion.core.ledger import BANK, EntryKind, MoveKind, check_amount, check_source, check_space
 from companion.core.state import MoveView
 from companion.exc import Refused
@@ -114,5 +117,16 @@ def _board_text(move: MoveView, facts: Facts) -> str | Said:
                  coins, name=who, space=space)
 
 
-MOVES = (Move(MoveKind.DROP, _board_text, own_spaces=True),
-         Move(MoveKind.SCOOP, _board_text, own_spaces=True))
+def _drop_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:
+    """A drop: what the player had at most, where they stood (Just Visiting from Jail)."""
+    pid = row["player_id"]
+    return touch(reads=[coins(pid), jail(pid)])
+
+
+def _scoop_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:
+    """A scoop takes the whole pile: as much as was on it."""
+    return touch(reads=[pile(data.get("space"))])
+
+
+MOVES = (Move(MoveKind.DROP, _board_text, own_spaces=True, touches=_drop_touches),
+         Move(MoveKind.SCOOP, _board_text, own_spaces=True, touches=_scoop_touches))

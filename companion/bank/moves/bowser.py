@@ -3,11 +3,14 @@ is on its Game Over side."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import sqlite3
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from companion.bank.facts import Facts
 from companion.bank.kinds import Move
 from companion.bank.moves import ending
+from companion.bank.touch import Touch, capped, jail, touch
 from companion.core.ledger import BANK, EntryKind, MoveKind, check_source
 from companion.core.state import MoveView
 from companion.exc import Refused
@@ -87,5 +90,17 @@ def _bowser_wins_text(move: MoveView, facts: Facts) -> str | Said:
     return say("Every deed is on its Game Over side: Bowser wins, everyone loses")
 
 
-MOVES = (Move(MoveKind.TOLL, _toll_text),
-         Move(MoveKind.BOWSER_WINS, _bowser_wins_text, ends=True, names_winners=False))
+def _toll_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:
+    """Each player passed pays, none in Jail (capped: what they have)."""
+    players = data.get("players") or ()
+    return touch(reads=[*(jail(p) for p in players), *capped(facts, *players)])
+
+
+def _nothing(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:
+    """Bowser's win is the end (which reads the whole table): nothing besides."""
+    return Touch()
+
+
+MOVES = (Move(MoveKind.TOLL, _toll_text, touches=_toll_touches),
+         Move(MoveKind.BOWSER_WINS, _bowser_wins_text, ends=True, names_winners=False,
+              touches=_nothing))

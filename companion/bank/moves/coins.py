@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.bank.facts import Facts, or_current, space_name
 from companion.bank.kinds import Move
+from companion.bank.touch import TURN, Touch, capped, coins, touch
 from companion.core.ledger import (
     BANK,
     MAX_AMOUNT,
@@ -196,6 +197,19 @@ def _pass_go_text(move: MoveView, facts: Facts) -> str | Said:
                coins=sum(e.amount for e in move.entries))
 
 
+def _transfer_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:
+    """A payment changes nothing but coins; it read the payer's balance where payments are
+    capped, or when Property was sold first (only a payer short of coins sells)."""
+    payer = data.get("payer")
+    sold = [coins(payer)] if data.get("sold") and payer != BANK else []
+    return touch(reads=(*capped(facts, payer), *sold))
+
+
+def _pass_go_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:
+    """The Bank pays GO: to the current player when none was named."""
+    return touch(reads=[TURN] if data.get("player") is None else [])
+
+
 MOVES = (Move(MoveKind.OPENING, _opening_text),
-         Move(MoveKind.TRANSFER, _transfer_text, own_spaces=True),
-         Move(MoveKind.PASS_GO, _pass_go_text))
+         Move(MoveKind.TRANSFER, _transfer_text, own_spaces=True, touches=_transfer_touches),
+         Move(MoveKind.PASS_GO, _pass_go_text, touches=_pass_go_touches))

@@ -12,6 +12,9 @@ from companion.bank.contests import Contests
 from companion.bank.facts import Facts
 from companion.bank.kinds import Move
 from companion.bank.moves import ending, jail
+from companion.bank.touch import CONTEST, TURN, Fact, Touch, drawn, out, touch
+from companion.bank.touch import coins as balance
+from companion.bank.touch import jail as in_jail
 from companion.core.editions.contests import (
     BossCard,
     ContestKind,
@@ -335,4 +338,21 @@ def _read_contests(db: sqlite3.Connection, facts: Facts) -> None:
                                   (facts.contests.ending,)).fetchone()
 
 
-MOVES = (Move(MoveKind.CONTEST, _contest_text, read=_read_contests, undone=jail.unassign),)
+def _contest_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:
+    """Each step of a fight or a race builds on the steps before it. Opening one reads who
+    may take part (still in, not in Jail) and who flips (the current player by default);
+    fighting or entering, whether the player could pay; a roll, the outcome given."""
+    action, pid = data.get("action"), row["player_id"]
+    reads: list[Fact] = [CONTEST]
+    if action == "open":
+        reads += [in_jail(None), out(None), *([TURN] if data.get("asked") is None else [])]
+    elif action in ("fight", "enter"):
+        reads += [balance(pid), in_jail(pid)]
+    elif action == "start":
+        reads.append(in_jail(None))
+    changes, by_outcome = drawn(row, data)
+    return touch(changes=[CONTEST, *changes], reads=[*reads, *by_outcome])
+
+
+MOVES = (Move(MoveKind.CONTEST, _contest_text, read=_read_contests, undone=jail.unassign,
+              touches=_contest_touches),)

@@ -3,11 +3,13 @@ points games' final score."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.bank.facts import Facts
 from companion.bank.kinds import Move
+from companion.bank.touch import Touch
 from companion.core.editions.ruleset import End
 from companion.core.editions.scoring import standings, winners
 from companion.core.ledger import MoveKind, check_source
@@ -75,4 +77,10 @@ def _end_text(move: MoveView, facts: Facts) -> str | Said:
     return say("The final score")
 
 
-MOVES = (Move(MoveKind.END, _end_text, ends=True),)
+def _end_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:
+    """The final score: an end, which reads the whole table (every move that ends a game
+    does, :func:`companion.bank.depends.touch_of`)."""
+    return Touch()
+
+
+MOVES = (Move(MoveKind.END, _end_text, ends=True, touches=_end_touches),)

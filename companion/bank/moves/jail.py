@@ -12,6 +12,8 @@ from companion.bank import turns
 from companion.bank.facts import Facts, or_current
 from companion.bank.kinds import Move
 from companion.bank.moves import coins, turn
+from companion.bank.touch import TURN, Fact, Touch, capped, drawn, touch
+from companion.bank.touch import jail as in_jail
 from companion.core.editions.ruleset import Debt, JailLast
 from companion.core.ledger import BANK, Entry, EntryKind, MoveKind, check_source
 from companion.core.state import MoveView
@@ -245,8 +247,38 @@ def _try_text(move: MoveView, facts: Facts) -> Said:
                n=n, tries=of, next=facts.name(after))
 
 
-MOVES = (Move(MoveKind.JAIL, _fee_text),
+def _whose(data: Mapping[str, Any]) -> list[Fact]:
+    """The turn, read when the move was about the current player (no player named)."""
+    return [TURN] if data.get("player") is None else []
+
+
+def _fee_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:
+    """The fee frees a player in Jail (where payments are capped, only one who has it)."""
+    pid = row["player_id"]
+    return touch(changes=[in_jail(pid)],
+                 reads=[in_jail(pid), *capped(facts, pid), *_whose(data)])
+
+
+def _try_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:
+    """A roll for a 6 counts among the player's tries (and may free them, pay the fee, pass
+    the turn)."""
+    pid = row["player_id"]
+    return touch(changes=[in_jail(pid), *turn.passes(data)],
+                 reads=[in_jail(pid), *capped(facts, pid), *_whose(data), *turn.passes(data)])
+
+
+def _jailed_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:
+    """Into Jail or out of it (by the banker, or an outcome on the player's turn), passing the
+    turn when it was theirs."""
+    pid = row["player_id"]
+    changes, reads = drawn(row, data)
+    return touch(changes=[in_jail(pid), *turn.passes(data), *changes],
+                 reads=[in_jail(pid), *_whose(data), *turn.passes(data), *reads])
+
+
+MOVES = (Move(MoveKind.JAIL, _fee_text, touches=_fee_touches),
          Move(MoveKind.JAIL_TRY, _try_text, undone=turn.give_back,
-              redone=lambda db, facts, target, data: turn.pass_again(db, facts, data)),
+              redone=lambda db, facts, target, data: turn.pass_again(db, facts, data),
+              touches=_try_touches),
          Move(MoveKind.JAILED, _jailed_text, read=_read_jailed, undone=_jailed_undone,
-              redone=_jailed_redone))
+              redone=_jailed_redone, touches=_jailed_touches))

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from companion.bank.facts import Facts
 from companion.bank.kinds import Move
+from companion.bank.touch import Touch
+from companion.bank.touch import points as typed
 from companion.core.ledger import MAX_POINTS, MoveKind, check_count, check_source
 from companion.core.state import MoveView
 from companion.exc import Refused
@@ -51,4 +53,9 @@ def _typed(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> None:
     facts.points[row["player_id"]] = (data["points"], data["cards"])
 
 
-MOVES = (Move(MoveKind.POINTS, _points_text, fold=_typed),)
+def _points_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:
+    """The player's points as typed (the latest typed counts)."""
+    return Touch(changes=frozenset({typed(row["player_id"])}))
+
+
+MOVES = (Move(MoveKind.POINTS, _points_text, fold=_typed, touches=_points_touches),)

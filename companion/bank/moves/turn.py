@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.bank.facts import Facts, next_seat
 from companion.bank.kinds import Move
+from companion.bank.touch import TURN, Fact, Touch, jail, out, touch
 from companion.core.ledger import MoveKind, check_source, is_id
 from companion.core.state import MoveView
 from companion.exc import Conflict, Refused, shown
@@ -126,4 +127,18 @@ def _turn_redone(db: sqlite3.Connection, facts: Facts, target: MoveView,
     db.execute("UPDATE games SET current_player = ? WHERE id = ?", (to, facts.gid))
 
 
-MOVES = (Move(MoveKind.TURN, _turn_text, undone=_turn_undone, redone=_turn_redone),)
+def _turn_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:
+    """The turn, passed from whoever had it to the next seat still in the game; a player who
+    stays in Jail ("jail") passes it by their roll from Jail."""
+    stays = jail(data.get("from")) if data.get("op") == "jail" else None
+    return touch(changes=[TURN], reads=[TURN, out(None), stays])
+
+
+def passes(data: Mapping[str, Any]) -> list[Fact]:
+    """The turn, for a move that passed it with it (``current_before``, ``current_after``)."""
+    after = data.get("current_after")
+    return [TURN] if after is not None and after != data.get("current_before") else []
+
+
+MOVES = (Move(MoveKind.TURN, _turn_text, undone=_turn_undone, redone=_turn_redone,
+              touches=_turn_touches),)

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 from companion.bank.facts import Facts
 from companion.bank.kinds import Move
 from companion.bank.moves import ending
+from companion.bank.touch import Touch
+from companion.bank.touch import worms as found
 from companion.core.ledger import MoveKind, check_count, check_source
 from companion.core.state import MoveView
 from companion.exc import Refused
@@ -60,4 +62,10 @@ def _found(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> None:
     facts.worms[row["player_id"]] = data["found"]
 
 
-MOVES = (Move(MoveKind.WORMS, _worms_text, fold=_found, ends=True),)
+def _worms_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:
+    """The worms the player has found (the latest typed counts; all of them ends the game,
+    which reads the whole table)."""
+    return Touch(changes=frozenset({found(row["player_id"])}))
+
+
+MOVES = (Move(MoveKind.WORMS, _worms_text, fold=_found, ends=True, touches=_worms_touches),)
