@@ -1445,16 +1445,11 @@ def _join(p: Painter, scene: Scene) -> None:
                topleft=(left, y)).rect.bottom + p.px(4)
     size = max(11, p.px(21))
     line_h = round(size * 1.15)
-    room = max(0, (p.h - p.px(8) - y) // line_h)
-    rows = list(scene.players)
-    shown = rows if len(rows) <= room else rows[:max(0, room - 1)]
+    room = max(0, (p.h - p.px(8) - y) // line_h)  # six players fit at every preset
     dot = max(3, round(size * 0.3))
-    for row in shown:
+    for row in scene.players[:room]:
         middle = y + line_h // 2
         pygame.draw.circle(p.surface, parse_colour(row.colour), (left + dot, middle), dot)
         p.text(row.name, size, WHITE, max_width=width - 3 * dot,
                midleft=(left + 3 * dot, middle))
         y += line_h
-    if len(shown) < len(rows):
-        p.text(p.tr.ngettext("and {n} more", "and {n} more", len(rows) - len(shown)).format(
-            n=len(rows) - len(shown)), size, DIM, max_width=width, topleft=(left, y))
