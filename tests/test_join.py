@@ -29,6 +29,7 @@ from companion.web.players import JOIN_ONLY
 from companion.web.server import start_web
 from tests.conftest import BROWSER_TOKEN, ROOT, free_port, run_companion
 from tests.test_player_phones import bearer, post, table_of
+from tests.test_pwa import audit, serious
 from tests.test_tablet_browser import daemon
 from tests.test_web_api import AUTH, TOKEN, call, serving
 
@@ -365,6 +366,7 @@ def test_phones_join_from_the_tables_one_code(browser: Browser, four: Path) -> N
         luigi = phone(browser, url)
         choices(luigi).to_have_text(["Luigi", "Peach", "Yoshi"])
         luigi.screenshot(path=str(SHOTS / "phone-join.png"))
+        assert not serious(audit(luigi))  # axe-core: nothing serious or critical
         joined(luigi, "Luigi")
         peach = phone(browser, url)
         joined(peach, "Peach")
@@ -398,6 +400,7 @@ def test_phones_join_from_the_tables_one_code(browser: Browser, four: Path) -> N
                     method="DELETE")[1]["revoked"] is True
         expect(luigi.locator("#off")).to_contain_text("turned off by the banker")
         fifth.clock.resume()
+        assert not serious(audit(fifth))  # (axe-core waits on timers: the clock runs again)
         choices(fifth).to_have_text(["Luigi"], timeout=15000)
 
         # A new game: the earlier game's code is refused, in words; the new one works.
@@ -406,6 +409,7 @@ def test_phones_join_from_the_tables_one_code(browser: Browser, four: Path) -> N
         late = phone(browser, url)
         expect(late.locator("#off")).to_have_text(EARLIER)
         expect(late.locator("#main")).to_be_hidden()
+        assert not serious(audit(late))
         fresh = bankers(base, "api/join")["url"]
         assert fresh != url
         late.goto(fresh)
