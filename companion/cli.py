@@ -190,7 +190,8 @@ def _system_config(path: Path | None) -> tuple[Config, Path | None]:
 
 
 def _cmd_link(args: argparse.Namespace) -> int:
-    """The tablet link with its token, and its QR code in the terminal."""
+    """The tablet link with its token (``--join``: the players' join link), and its QR code in
+    the terminal."""
     import segno
 
     from companion.web import links
@@ -209,12 +210,45 @@ def _cmd_link(args: argparse.Namespace) -> int:
             print(f"companion: no table token yet in {config.data_dir}: start the companion "
                   f"once (it makes one). {DEMO_SCRATCH}", file=sys.stderr)
             return 1
-    link = links.lan_link(config.web.host, config.web.port, token) or links.with_token(
-        links.page_url(config.web.host, config.web.port), token)
+    page, key = "", "token"
+    if args.join:  # the players' join link of the game played: made from the token
+        from companion.web import join_code
+
+        game = _game_played(config)
+        if game is None:
+            return 1
+        token, page, key = join_code.JoinCodes(token).code(game), join_code.PAGE, join_code.KEY
+    link = links.lan_link(config.web.host, config.web.port, token, page=page, key=key) or \
+        links.with_fragment(links.page_url(config.web.host, config.web.port) + page, key, token)
     print(link)
     if not args.no_qr:
         segno.make(link, error="m").terminal(compact=True)
     return 0
+
+
+def _game_played(config: Config) -> int | None:
+    """The id of the game the table plays, from the bank (read only); None: said why."""
+    from companion.bank import DB_NAME, Bank, BankUnavailable
+
+    path = config.data_dir / DB_NAME
+    if not path.exists():
+        print(f"companion: no bank yet at {path}: start the companion once (it makes one). "
+              f"{DEMO_SCRATCH}", file=sys.stderr)
+        return None
+    try:
+        bank = Bank(path, readonly=True)
+    except BankUnavailable as exc:
+        hint = " (the service's bank: run this with sudo)" if not os.access(path, os.R_OK) \
+            else ""
+        print(f"companion: {exc}{hint}", file=sys.stderr)
+        return None
+    try:
+        game = bank.latest_game()
+    finally:
+        bank.close()
+    if game is None:
+        print("companion: no game yet: start one on the banker's page first", file=sys.stderr)
+    return game
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:
@@ -460,6 +494,9 @@ def build_parser() -> argparse.ArgumentParser:
     link.add_argument("--config", type=Path,
                       help=f"TOML config file (default: {SYSTEM_CONFIG} if present)")
     link.add_argument("--no-qr", action="store_true", help="the link only")
+    link.add_argument("--join", action="store_true",
+                      help="the players' join link of the game played instead (no token: a "
+                           "phone that opens it picks a player who has no phone yet)")
     link.set_defaults(func=_cmd_link)
 
     reader = sub.add_parser("reader", help="print card taps live from an NFC/RFID reader")

@@ -31,6 +31,7 @@ def from_config(config: Config, *, on_quit: Callable[[], None] | None = None,
         from companion.display.frontend import ScreenFrontend
 
         frontends.append(ScreenFrontend(config.display, link=web.lan_link if web else None,
+                                        join=web.join_link if web else None,
                                         on_quit=on_quit, language=config.table.language))
     frontends.append(cards)
     return frontends

@@ -25,11 +25,14 @@ PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}
 
 
-def context(browser: Browser, size: dict[str, int], *, touch: bool = True) -> BrowserContext:
-    """A phone (touch, mobile) or a tablet in landscape."""
+def context(browser: Browser, size: dict[str, int], *, touch: bool = True,
+            locale: str | None = None) -> BrowserContext:
+    """A phone (touch, mobile) or a tablet in landscape (``locale``: its browser's language,
+    else Chromium's own, en-US)."""
     mobile = size["width"] < 600
     return browser.new_context(viewport=size, has_touch=touch, is_mobile=mobile,
-                               device_scale_factor=2 if mobile else 1)
+                               device_scale_factor=2 if mobile else 1,
+                               **({"locale": locale} if locale else {}))
 
 
 def banker(ctx: BrowserContext, base: str) -> Page:

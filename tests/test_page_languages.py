@@ -1,15 +1,20 @@
 """The page in the table's language and in each device's own, in headless Chromium against the
-real daemon: German from ``[table] language``, Polish picked on one phone (and remembered
-there, not on the next device), Arabic right to left; no English word left that the
-language's catalog says otherwise, and the server's sentences (a move, a refusal) in it too."""
+real daemon: German from ``[table] language`` on a browser whose languages the companion does
+not speak, Polish picked on one phone (and remembered there, not on the next device), Arabic
+right to left; no English word left that the language's catalog says otherwise, and the
+server's sentences (a move, a refusal) in it too. A device that never picked one speaks its
+browser's first language the companion has (the banker's page, a player's phone, the join
+page), else the table's; a pick under Aa wins over the browser's."""
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from companion.i18n import translator
 from tests.conftest import BROWSER_TOKEN
@@ -59,6 +64,15 @@ def english_left(page: Page, code: str) -> list[str]:
     return left
 
 
+UNSPOKEN = "ja-JP"
+"""A browser language the companion has no catalog for: a page shows the table's."""
+
+
+def unspoken(browser: Browser) -> BrowserContext:
+    """A phone whose browser asks for a language the companion does not speak."""
+    return context(browser, PHONE, locale=UNSPOKEN)
+
+
 @pytest.fixture
 def german_table(config: Path) -> Path:
     """The browser tests' table of three (conftest), its language German."""
@@ -86,7 +100,7 @@ def test_the_page_speaks_the_tables_language_and_each_devices_own(
     with daemon(german_table) as base:
         api(base, "/api/press")
         api(base, "/api/transfers", {"from": 2, "to": 1, "amount": 7})
-        ctx = context(browser, PHONE)
+        ctx = unspoken(browser)
         page = ctx.new_page()
         opened(page, base, "de")
         assert page.evaluate("document.documentElement.dir") == "ltr"
@@ -115,7 +129,7 @@ def test_the_page_speaks_the_tables_language_and_each_devices_own(
         opened(page, base, "pl")
         assert english_left(page, "pl") == []
         readme_shot(page, "phone-lang-pl")
-        other = context(browser, PHONE).new_page()
+        other = unspoken(browser).new_page()
         opened(other, base, "de")
         assert de.gettext("Language") != "Language"
 
@@ -145,3 +159,72 @@ def test_the_page_speaks_the_tables_language_and_each_devices_own(
         assert es.ngettext("{n} coin", "{n} coins", 10**6).format(n=10**6) == "1000000 de monedas"
         pick(page, "en")
         assert page.evaluate("document.documentElement.dir") == "ltr"
+
+
+@pytest.fixture
+def polish_table(config: Path) -> Path:
+    """The browser tests' table of three (conftest), its language Polish."""
+    config.write_text(config.read_text() + '[table]\nlanguage = "pl"\n')
+    return config
+
+
+def test_a_device_that_never_chose_speaks_its_browsers_language(
+        browser: Browser, polish_table: Path) -> None:
+    de = translator("de")
+    with daemon(polish_table) as base:
+        # A German browser: the banker's page, a player's phone and the join page in German,
+        # not in the table's Polish.
+        german = context(browser, PHONE, locale="de-DE")
+        banker = german.new_page()
+        opened(banker, base, "de")
+        expect(banker.locator("#undo .undo-label")).to_have_text(de.gettext("Undo"))
+        assert english_left(banker, "de") == []
+        luigi = api(base, "/api/players/2/link")["link"]  # type: ignore[index]
+        own = context(browser, PHONE, locale="de-DE").new_page()
+        own.goto(luigi)
+        until(own, "document.documentElement.lang === 'de'")
+        expect(own.locator(".me-coins .unit")).to_have_text(de.gettext("coins"))
+        expect(own.locator("#table h2 span").first).to_have_text(de.gettext("Pay whom?"))
+        request = urllib.request.Request(base + "api/join",
+                                         headers={"Authorization": f"Bearer {BROWSER_TOKEN}"})
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            join = json.loads(reply.read())["url"]
+        joining = context(browser, PHONE, locale="de-DE").new_page()
+        joining.goto(join)
+        until(joining, "document.documentElement.lang === 'de'")
+        expect(joining.locator("#who")).to_have_text(de.gettext("Players"))
+        expect(joining.locator("#pref-language")).to_have_attribute(
+            "aria-label", de.gettext("Language"))
+        expect(joining.locator("#pref-language")).to_have_value("de")
+
+        # A browser language the companion lacks: the table's. Portuguese of Brazil: Portuguese.
+        for locale, code in ((UNSPOKEN, "pl"), ("pt-BR", "pt"), ("en-US", "en")):
+            page = context(browser, PHONE, locale=locale).new_page()
+            page.goto(join)
+            until(page, f"document.documentElement.lang === '{code}'")
+            expect(page.locator("#who")).to_have_text(translator(code).gettext("Players"))
+            page.context.close()
+
+        # The browser's languages in order, each tag and then its language; none known: null.
+        known = [lang["code"] for lang in json.loads(
+            urllib.request.urlopen(base + "api/languages", timeout=10).read())["languages"]]
+        for preferred, expected in ((["de-DE"], "de"), (["fr-FR", "de-AT", "es"], "de"),
+                                    (["pt-BR"], "pt"), (["PT_br"], "pt"), (["nb-NO"], "nb"),
+                                    (["no"], "nb"), (["zh-Hant-TW", "ja"], None), ([], None),
+                                    (["en-GB", "de"], "en")):
+            assert joining.evaluate("([p, k]) => browserLanguage(p, k)",
+                                    [preferred, known]) == expected, preferred
+
+        # A pick under Aa wins over the browser's, on this device, after a reload too.
+        pick(banker, "es")
+        banker.reload()
+        opened(banker, base, "es")
+        expect(banker.locator("#undo .undo-label")).to_have_text(
+            translator("es").gettext("Undo"))
+        joining.locator("#pref-language").select_option("es")
+        until(joining, "document.documentElement.lang === 'es'")
+        joining.reload()
+        until(joining, "document.documentElement.lang === 'es'")
+        expect(joining.locator("#who")).to_have_text(translator("es").gettext("Players"))
+        for ctx in (german, own.context, joining.context):
+            ctx.close()

@@ -411,6 +411,14 @@ class CanUndo(Query[UndoCheck]):
 
 
 @dataclass(frozen=True, slots=True)
+class ExportGame(Query[str]):
+    """A game's journal as ``companion export`` writes it (``fmt``: csv or json)."""
+
+    game: int
+    fmt: str = "csv"
+
+
+@dataclass(frozen=True, slots=True)
 class GetRules(Query[dict[str, Any]]):
     """The current game's ruleset: amounts, press modes with their odds, player counts, the
     debt rule, how it ends and is scored, each with its rulebook lines."""
@@ -509,6 +517,17 @@ class LinkPlayer(Command[str]):
 
     action: ClassVar[str] = "phone link"
     player: object
+
+
+@dataclass(frozen=True, slots=True)
+class JoinPlayer(Command[str]):
+    """A phone joining from the table's join code of ``game``: as :class:`LinkPlayer`, for a
+    player of that game (the one played now) who has no phone link yet (else
+    :class:`companion.exc.Conflict`)."""
+
+    action: ClassVar[str] = "phone link"
+    player: object
+    game: int
 
 
 @dataclass(frozen=True, slots=True)

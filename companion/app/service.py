@@ -27,6 +27,7 @@ from companion.app.press_gate import Plan, PressGate, Taken
 from companion.audio.library import SoundLibrary
 from companion.audio.speaker import Priority, Speaker
 from companion.bank.bank import PAGE, Bank
+from companion.bank.export import export_journal
 from companion.bank.held import HeldPress
 from companion.bank.seat import PAGE as SEAT_PAGE
 from companion.bank.service import BankService
@@ -405,6 +406,8 @@ class TableService:
                 result = await self._read_bank(lambda bank: _journal(bank, query))
             case c.CanUndo(move=move):
                 result = await self._read_bank(lambda bank: bank.check_undo(move))
+            case c.ExportGame(game=game, fmt=fmt):
+                result = await self._read_bank(lambda bank: export_journal(bank, game, fmt))
             case c.GetRules():
                 result = self.rules().to_json()
             case c.GetTimer():
@@ -828,6 +831,8 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
             return bank.set_card_action(uid, action)
         case c.LinkPlayer(player=player):
             return bank.link_player(player)
+        case c.JoinPlayer(player=player, game=game):
+            return bank.join_player(player, game)
         case c.UnlinkPlayer(player=player):
             return bank.unlink_player(player)
         case c.AskUndo(player=player, move=move):
@@ -854,7 +859,7 @@ def _summary(command: Command[Any]) -> Callable[[Any, TableState], str | Said] |
                                        name=state.name_of(command.player))
     if isinstance(command, c.SetCardAction):
         return lambda _uid, _state: say("a card now does {action}", action=command.card_action)
-    if isinstance(command, c.LinkPlayer):  # never the token: it is the phone's key
+    if isinstance(command, c.LinkPlayer | c.JoinPlayer):  # never the token: the phone's key
         return lambda _token, state: say("{name} has a phone link",
                                          name=state.name_of(command.player))
     if isinstance(command, c.AskUndo):

@@ -254,6 +254,7 @@ class Bank(Journal):
     # -- players' own phones ---------------------------------------------------------------
 
     link_player = phones.link_player
+    join_player = phones.join_player
     unlink_player = phones.unlink_player
     player_for_token = phones.player_for_token
     linked_players = phones.linked_players

@@ -8,11 +8,15 @@ import secrets
 from typing import TYPE_CHECKING
 
 from companion.core.ledger import is_id
-from companion.exc import Refused, shown
+from companion.exc import Conflict, Refused, shown
 from companion.i18n.said import say
 
 if TYPE_CHECKING:
     from companion.bank.journal import Journal
+
+
+EARLIER_GAME = say("This join code is from an earlier game: scan the code the table shows now.")
+"""A join code of a game the table no longer plays."""
 
 
 def _token_hash(token: str) -> str:
@@ -30,6 +34,24 @@ def link_player(bank: Journal, player: object) -> str:
                    " (?, ?, ?) ON CONFLICT (player_id) DO UPDATE SET token_hash ="
                    " excluded.token_hash, created_at = excluded.created_at",
                    (pid, _token_hash(token), bank.clock()))
+    return token
+
+
+def join_player(bank: Journal, player: object, game: int) -> str:
+    """A phone joining from the table's join code of ``game``: a new link token for
+    ``player``, who must be of that game (the one the table plays) and have no phone link
+    yet. One write: of two phones picking the same player at once, one gets the link."""
+    token = secrets.token_urlsafe(18)
+    with bank.write() as db:
+        if bank.game(None) != game:
+            raise Conflict(EARLIER_GAME)
+        pid = phone_player(bank, player)
+        if db.execute("SELECT 1 FROM player_links WHERE player_id = ?", (pid,)).fetchone():
+            name = db.execute("SELECT name FROM players WHERE id = ?", (pid,)).fetchone()[0]
+            raise Conflict(say("{name} already has a phone: ask the banker for a new link",
+                               name=name))
+        db.execute("INSERT INTO player_links (player_id, token_hash, created_at) VALUES"
+                   " (?, ?, ?)", (pid, _token_hash(token), bank.clock()))
     return token
 
 

@@ -19,16 +19,19 @@ log = logging.getLogger(__name__)
 class ScreenFrontend:
     """Starts the display thread and feeds it the table's events.
 
-    ``link`` says where to read the tablet link for the idle screen's QR code; ``on_quit`` is
+    ``link`` says where to read the tablet link for the idle screen's QR code, ``join`` a
+    game's join link (by its id) for the join screen's; ``on_quit`` is
     called (from the display thread) when a desktop window is closed; ``language`` is the
     table's (``[table] language``): the screen's words are in it."""
 
     name = "screen"
 
     def __init__(self, cfg: DisplayConfig, *, link: Callable[[], str | None] | None = None,
+                 join: Callable[[int], str | None] | None = None,
                  on_quit: Callable[[], None] | None = None, language: str = "en") -> None:
         self.screen = Screen(cfg, on_quit=on_quit, language=language)
         self._link = link
+        self._join = join
         self._unsubscribe: Callable[[], None] | None = None
 
     async def start(self, table: Table) -> None:
@@ -42,6 +45,8 @@ class ScreenFrontend:
         self.screen.start()
         if self._link is not None:
             self.screen.set_link_source(self._link)
+        if self._join is not None:
+            self.screen.set_join_source(self._join)
 
     async def stop(self) -> None:
         if self._unsubscribe is not None:

@@ -60,6 +60,8 @@ GAMER_MOVES: tuple[Move, ...] = (
 GAMER_BOARD: tuple[tuple[str, int], ...] = (("Bowser's Castle", 4), ("Coin Block", 1),
                                               ("Acorn Plains", 2))
 SAMPLE_LINK = "http://192.168.1.23:8080/#token=Zm9yLXRoZS10YWJsZS1vbmx5LXNhbXBsZQ"
+SAMPLE_JOIN_LINK = "http://192.168.1.23:8080/join#code=1-Zm9yLXRoZS10YWJs"
+"""A join link of game 1 as the web makes it (its code: the game, then 16 characters)."""
 NAMES = ("Mario", "Luigi", "Peach", "Yoshi", "Toad", "Daisy")
 COLOURS = ("#e52521", "#43b047", "#f497c0", "#6cc24a", "#2f5fd0", "#f08c00")
 
@@ -156,6 +158,15 @@ def _still(state: TableState, storage: StorageView | None = None,
     return model.scene(1.0)
 
 
+def _joining(state: TableState, phones: tuple[int, ...], language: str = "en") -> Scene:
+    """A game just started, the players ``phones`` with a phone already: the join screen."""
+    model = DisplayModel(language=language)
+    model.set_join_link(state.game.id, SAMPLE_JOIN_LINK)
+    players = tuple(replace(p, linked=p.id in phones) for p in state.players)
+    model.apply(StateChanged("new game", "", replace(state, players=players)), 0.0)
+    return model.scene(1.0)
+
+
 FULL = StorageView(False, "the SD card is full: free some space (the companion keeps trying)",
                    2, True)
 """A sample of the bank not saving: two presses held."""
@@ -240,6 +251,8 @@ def sample_scenes(language: str = "en") -> dict[str, Scene]:
     scenes["idle-qr"] = idle.scene(10_000.0)
     offline = DisplayModel(language=language)
     scenes["idle-no-link"] = offline.scene(0.0)
+    scenes["join-qr"] = _joining(sample_state(), (1,), language)
+    scenes["join-qr-6-players"] = _joining(sample_state(players=6), (), language)
     assert all(s.outcome is None or s.outcome.frame >= ANIMATION_FRAMES
                for s in scenes.values()), f"previews show settled frames ({FPS} fps)"
     return scenes

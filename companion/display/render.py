@@ -222,6 +222,8 @@ def _render(scene: Scene, surface: pygame.Surface, tr: Translator) -> list[Label
         _timer(p, scene.timer)
     elif scene.screen == "idle":
         _idle(p, scene)
+    elif scene.screen == "join":
+        _join(p, scene)
     elif scene.screen == "card":
         _new_card(p, scene)
     elif scene.screen == "winner":
@@ -1373,8 +1375,8 @@ def question_block(surface: pygame.Surface, rect: pygame.Rect) -> None:
 
 def _idle(p: Painter, scene: Scene) -> None:
     p.surface.fill(NAVY)
-    side = min(p.h - p.px(24), round(p.w * 0.5))
-    card = pygame.Rect(p.px(12), (p.h - side) // 2, side, side)
+    card = qr_card(p)
+    side = card.width
     if scene.link:
         pygame.draw.rect(p.surface, WHITE, card, border_radius=p.px(6))
         draw_qr(p.surface, scene.link, card)
@@ -1409,4 +1411,45 @@ def _idle(p: Painter, scene: Scene) -> None:
                        RED if pl.balance < 0 else GOLD, topright=(left + width, y))
         p.text(pl.name, size, WHITE, max_width=money.rect.left - left - p.px(8),
                topleft=(left, y))
+        y += line_h
+
+
+# -- join: the players' one code -------------------------------------------------------------
+
+
+def qr_card(p: Painter) -> pygame.Rect:
+    """Where the idle and join screens put their QR code: a white square on the left, as
+    large as fits half the width."""
+    side = min(p.h - p.px(24), round(p.w * 0.5))
+    return pygame.Rect(p.px(12), (p.h - side) // 2, side, side)
+
+
+def _join(p: Painter, scene: Scene) -> None:
+    """The join code's QR on the left; beside it what to do and who has no phone yet."""
+    assert scene.link is not None
+    p.surface.fill(NAVY)
+    card = qr_card(p)
+    pygame.draw.rect(p.surface, WHITE, card, border_radius=p.px(6))
+    draw_qr(p.surface, scene.link, card)
+    left = card.right + p.px(14)
+    width = p.w - left - p.px(10)
+    y = p.px(20)
+    y = p.text(scene.title, p.px(30), GOLD, max_width=width, topleft=(left, y)).rect.bottom
+    y += p.px(12)
+    # one message, its lines (as they fit beside the code) broken by "\n"
+    for line in p.tr.gettext("Scan with your phone,\nthen tap your name").split("\n"):
+        y = p.text(line, p.px(22), WHITE, max_width=width, topleft=(left, y)).rect.bottom
+        y += p.px(4)
+    y += p.px(10)
+    y = p.text(p.tr.gettext("No phone yet:"), p.px(20), DIM, max_width=width,
+               topleft=(left, y)).rect.bottom + p.px(4)
+    size = max(11, p.px(21))
+    line_h = round(size * 1.15)
+    room = max(0, (p.h - p.px(8) - y) // line_h)  # six players fit at every preset
+    dot = max(3, round(size * 0.3))
+    for row in scene.players[:room]:
+        middle = y + line_h // 2
+        pygame.draw.circle(p.surface, parse_colour(row.colour), (left + dot, middle), dot)
+        p.text(row.name, size, WHITE, max_width=width - 3 * dot,
+               midleft=(left + 3 * dot, middle))
         y += line_h

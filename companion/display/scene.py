@@ -72,6 +72,11 @@ def _ceil(x: float) -> int:
 
 
 TIME_IS_RUNNING = _("Time is running")
+JOIN_STARTS = frozenset({"new game", "resume game"})
+"""The table changes after which the screen offers the join code (the game is setting up)."""
+SETTING_UP = frozenset({"phone link", "phone link off", "card", "card action", "characters",
+                        "options"})
+"""Changes that still set a game up: the join code stays; any other means play began."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,13 +246,15 @@ class RaceFace:
 class Scene:
     """Everything drawn on one frame; equal scenes are equal pictures."""
 
-    screen: str  # "outcome", "table", "fight", "race", "timer", "idle", "card", "winner"
+    screen: str  # "outcome", "table", "fight", "race", "timer", "idle", "card", "winner",
+    # "join"
     title: str = ""
     players: tuple[PlayerRow, ...] = ()
     log: tuple[LogLine, ...] = ()
     outcome: OutcomeFace | None = None
     timer: TimerFace | None = None
     link: str | None = None
+    """The QR code's link: the tablet's (idle), the players' join link (join)."""
     address: str | None = None
     coins: bool = True
     """False for timer-only games: no balances, no coin log."""
@@ -310,6 +317,12 @@ class DisplayModel:
     storage: StorageView = field(default_factory=StorageView)
     language: str = "en"
     """The table's language (``[table] language``): every word of the scenes is in it."""
+    join_link: str | None = None
+    """The players' join link of game :attr:`join_game` (None: no web, no network)."""
+    join_game: int | None = None
+    joining: bool = False
+    """A game was just started or resumed and has not got going: the join screen shows while
+    some player has no phone."""
     _flash: _Flash | None = field(default=None, repr=False)
     _new_card: tuple[str, float] | None = field(default=None, repr=False)
 
@@ -321,6 +334,7 @@ class DisplayModel:
             self._flash = _Flash(event.outcome, now, event.ping_period, event.ping_start,
                                  event.headline, event.instruction, waiting=self.bank_online)
             self.last_activity = now
+            self.joining = False
         elif isinstance(event, CardTapped):
             self.last_activity = now
             self._new_card = (event.uid, now) if event.kind == "unknown" else None
@@ -337,6 +351,10 @@ class DisplayModel:
         elif isinstance(event, StateChanged):
             self.state = event.state
             self.last_activity = now
+            if event.action in JOIN_STARTS:
+                self.joining = True
+            elif event.action not in SETTING_UP:
+                self.joining = False  # the game got going
             flash = self._flash
             if flash is None:
                 return
@@ -372,9 +390,15 @@ class DisplayModel:
             return  # it ran out: "time's up" stays on for its few seconds
         self.timer = timer
         self.last_activity = now
+        if timer is not None:
+            self.joining = False
 
     def set_link(self, link: str | None) -> None:
         self.link = link
+
+    def set_join_link(self, game: int, link: str | None) -> None:
+        """The players' join link of ``game`` (None: none now)."""
+        self.join_game, self.join_link = game, link
 
     # -- output ----------------------------------------------------------------------------
 
@@ -401,6 +425,10 @@ class DisplayModel:
             return Scene("outcome", outcome=self._outcome_face(now), timer=timer)
         if timer is not None:
             return Scene("timer", timer=timer)
+        waiting = self._without_phone()
+        if waiting:
+            return Scene("join", title=tr.gettext("Join the game"), players=waiting,
+                         link=self.join_link)
         if self._idle(now):
             return Scene("idle", title=self._title(), players=self._players(), link=self.link,
                          address=_address(self.link))
@@ -470,6 +498,16 @@ class DisplayModel:
         if self.state is None or self.last_activity is None:
             return True
         return self.idle_after is not None and now - self.last_activity >= self.idle_after
+
+    def _without_phone(self) -> tuple[PlayerRow, ...]:
+        """While a game just started (or resumed) waits for its phones, with a join link for
+        it: the players who have no phone yet; else none (no join screen)."""
+        state = self.state
+        if (not self.joining or state is None or state.ended or self.join_link is None
+                or self.join_game != state.game.id):
+            return ()
+        return tuple(PlayerRow(p.name, p.balance, p.current, p.colour, p.out)
+                     for p in state.players if not p.linked)
 
     def _title(self) -> str:
         state = self.state

@@ -1,6 +1,7 @@
 """The display task: a thread that owns pygame's video side and sleeps until something changes.
 
-The daemon's loop hands it events (:meth:`Screen.post`), timer changes and the tablet link;
+The daemon's loop hands it events (:meth:`Screen.post`), timer changes, the tablet link and
+the players' join links;
 the thread feeds them to the pure :class:`DisplayModel` and renders only when the scene
 differs from the one on the panel, waking otherwise only when the model says the picture
 will change (an animation frame, a countdown second, going idle).
@@ -61,6 +62,7 @@ class Screen:
         self._wake = threading.Condition()
         self._closed = False
         self._link_source: Callable[[], str | None] | None = None
+        self._join_source: Callable[[int], str | None] | None = None
         self._thread: threading.Thread | None = None
         self.last_scene: Scene | None = None
         self.surface: Any = None
@@ -89,6 +91,11 @@ class Screen:
         """Where to read the tablet link for the idle screen's QR code."""
         self._link_source = source
         self._send(lambda now: self._refresh_link(now))
+
+    def set_join_source(self, source: Callable[[int], str | None] | None) -> None:
+        """Where to read a game's join link (by its id) for the join screen's QR code."""
+        self._join_source = source
+        self._send(lambda now: self._refresh_join())
 
     def set_state(self, state: TableState) -> None:
         """The bank's state at start-up (balances on the idle screen; not activity)."""
@@ -190,7 +197,7 @@ class Screen:
                     waits = [] if wake_at is None else [wake_at - now]
                     if output.needs_pump:
                         waits.append(PUMP_INTERVAL)
-                    if self._link_source and self._showing("idle"):
+                    if self._looks_for_links():
                         waits.append(next_link_look - now)
                     timeout = min(waits) if waits else None
                     if timeout is not None and timeout <= 0:
@@ -207,12 +214,30 @@ class Screen:
             now = self.clock()
             for change in changes:
                 change(now)
-            if self._link_source and self._showing("idle") and now >= next_link_look:
+            state = self.model.state
+            if state is not None and state.game.id != self.model.join_game:
+                self._refresh_join()  # a new game: a new join code
+            if self._looks_for_links() and now >= next_link_look:
                 self._refresh_link(now)
+                self._refresh_join()
                 next_link_look = now + LINK_RECHECK
             if output.needs_pump and not output.pump() and self._on_quit is not None:
                 self._on_quit()
             self._draw(output, now)
+
+    def _looks_for_links(self) -> bool:
+        """The links on show (or about to be) are looked at again now and then."""
+        return bool((self._link_source and self._showing("idle"))
+                    or (self._join_source and self.model.joining))
+
+    def _refresh_join(self) -> None:
+        state = self.model.state
+        if self._join_source is None or state is None:
+            return
+        try:
+            self.model.set_join_link(state.game.id, self._join_source(state.game.id))
+        except Exception:  # the join code is a nicety; never let it stop the screen
+            log.exception("could not work out the join link")
 
     def _showing(self, screen: str) -> bool:
         return self.last_scene is not None and self.last_scene.screen == screen

@@ -36,7 +36,7 @@ from companion.events import (
 )
 from companion.exc import Blocked, Conflict, Refused, SavedBeforeFailure, Unavailable, shown
 from companion.i18n.said import Said, as_json, joined, say, say_n, texts
-from companion.web import players
+from companion.web import join, players, sharing
 from companion.web.privacy import has_token, public
 from companion.web.throttle import Buckets
 
@@ -110,6 +110,8 @@ async def token_for_writes(request: web.Request, handler: Handler) -> web.Stream
         expected = f"Bearer {request.app[TOKEN]}".encode()
         given = request.headers.get("Authorization", "").encode("utf-8", "surrogateescape")
         if not hmac.compare_digest(given, expected):  # a player's phone, or nobody
+            if request.method == "POST" and request.path == join.PATH:
+                return await handler(request)  # a join code, checked there
             return await players.guard_write(request, handler, request.app[TABLE])
     return await handler(request)
 
@@ -765,6 +767,28 @@ async def get_sound(request: web.Request) -> web.FileResponse:
                                                          "Content-Type": "audio/wav"})
 
 
+async def join_page(request: web.Request) -> web.FileResponse:
+    return await join.join_page(request, STATIC)
+
+
+async def get_join(request: web.Request) -> web.Response:
+    """The join link (table token) or the players to pick from (join code)."""
+    return await join.get_join(request, _table(request), request.app[TOKEN])
+
+
+async def post_join(request: web.Request) -> web.Response:
+    """``{"player": id}`` with the join code: that player's phone link (201)."""
+    return await join.post_join(request, _table(request), _body)
+
+
+async def get_share(request: web.Request) -> web.Response:
+    return await sharing.get_share(request, request.app[TOKEN])
+
+
+async def get_export(request: web.Request) -> web.Response:
+    return await sharing.get_export(request, _table(request), request.app[TOKEN])
+
+
 HEARTBEAT_S = 10.0
 """A page that hears nothing for a while knows its connection is dead and reconnects."""
 MAX_QUEUED = 100
@@ -944,6 +968,7 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
     app[TOKEN] = token
     app[LANGUAGE] = language
     app[JOURNAL_READERS] = Buckets(JOURNAL_RATE, JOURNAL_BURST)
+    join.install(app, token)
     hub = Hub()
     app[HUB] = hub
     unsubscribe = table.subscribe(hub.publish)
@@ -958,6 +983,10 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
     app.router.add_get("/api/moves/{id}/undo", get_move_undo)
     app.router.add_get("/api/games", get_games)
     app.router.add_post("/api/games/{game}/resume", post_resume)
+    app.router.add_get("/api/games/{game}/export", get_export)
+    app.router.add_get("/api/share", get_share)
+    app.router.add_get(join.PATH, get_join)
+    app.router.add_post(join.PATH, post_join)
     app.router.add_post("/api/current", post_current)
     app.router.add_post("/api/games", post_games)
     app.router.add_post("/api/assign", post_assign)
@@ -1000,6 +1029,7 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
     app.router.add_get("/ws", websocket)
     app.router.add_get("/", index)
     app.router.add_get("/p", player_page)
+    app.router.add_get(f"/{join.PAGE}", join_page)
     app.router.add_get("/sw.js", service_worker)
     app.router.add_get("/sounds/{name}.wav", get_sound)
     app.router.add_static("/static/", STATIC)

@@ -1,5 +1,6 @@
 """The tablet's link: the page's address with the table token after ``#``, for a QR code,
-``companion link`` and the demo. One place builds it."""
+``companion link`` and the demo (and the players' join link the same way). One place builds
+it."""
 
 from __future__ import annotations
 
@@ -33,13 +34,19 @@ def page_url(host: str, port: int) -> str:
 
 def with_token(url: str, token: str) -> str:
     """The link the tablet opens: the token travels after ``#``, so it never reaches a log."""
-    return f"{url}#token={quote(token, safe='')}"
+    return with_fragment(url, "token", token)
 
 
-def lan_link(host: str, port: int, token: str) -> str | None:
-    """The tablet link with an address other devices can open; None when there is none (no
-    network yet, or the server listens on loopback only). Bound to every interface, that is
-    this machine's LAN address."""
+def with_fragment(url: str, key: str, value: str) -> str:
+    """``url#key=value``: a secret after ``#`` is never sent to a server, a log or a Referer."""
+    return f"{url}#{key}={quote(value, safe='')}"
+
+
+def lan_link(host: str, port: int, token: str, *, page: str = "",
+             key: str = "token") -> str | None:
+    """The tablet link (or ``page`` with ``#key=token``: the join link) with an address other
+    devices can open; None when there is none (no network yet, or the server listens on
+    loopback only). Bound to every interface, that is this machine's LAN address."""
     if host in WILDCARDS:
         found = lan_address()
         if found is None:
@@ -47,4 +54,4 @@ def lan_link(host: str, port: int, token: str) -> str | None:
         host = found
     elif is_loopback(host):
         return None
-    return with_token(page_url(host, port), token)
+    return with_fragment(page_url(host, port) + page, key, token)

@@ -12,6 +12,8 @@
   a page at a time (:mod:`companion.bank.seat`), and ``POST /api/players/me/mistakes``
   ``{"move": id}`` asks the banker to undo their latest payment (:mod:`companion.bank.mistakes`;
   the table's state lists the open requests, the banker answers ``/api/requests/{id}``).
+- The table's join code (:mod:`companion.web.join`) makes a link the same way, for a player
+  with none yet; any other write with it is 403.
 - A player token is not the table token: card UIDs stay hidden from it
   (:mod:`companion.web.privacy`).
 - The WebSocket with ``?token=<player token>`` gets what a page without the table token gets,
@@ -43,7 +45,8 @@ from companion.core.state import OutcomeView
 from companion.exc import CompanionError, Refused, Unavailable, shown
 from companion.i18n.said import Said, as_json, say, texts
 from companion.web.address import lan_address
-from companion.web.links import WILDCARDS, is_loopback, page_url, with_token
+from companion.web.join_code import join_game
+from companion.web.links import WILDCARDS, is_loopback, page_url, with_fragment
 from companion.web.privacy import public
 
 
@@ -74,6 +77,8 @@ MAX_TOKEN = 64
 
 WRONG_TOKEN = say("missing or wrong table token")
 """A token that is neither the table's nor a live phone link's (as before phones)."""
+JOIN_ONLY = say("a join code only lets a phone pick its player; the rest is the banker's")
+"""A write with the table's join code, anywhere but ``POST /api/join``."""
 OWN_COINS_SAID = say("a player's phone pays from its own coins only")
 OWN_COINS = str(OWN_COINS_SAID)
 BANKER_ONLY = {
@@ -143,6 +148,9 @@ async def guard_write(request: web.Request, handler: Handler, table: Table
     except Unavailable:  # no bank to ask (none at all, or down): nobody's link works now
         player = None
     if player is None:
+        if join_game(request, bearer(request)) is not None:  # the table's join code
+            log.info("web: a join code was refused %s %s", request.method, request.path[:60])
+            return _error(403, JOIN_ONLY)
         return _error(401, WRONG_TOKEN)
     if request.method == "POST" and request.path == MISTAKES:  # their own: the route checks
         request[PLAYER] = player
@@ -176,11 +184,12 @@ def player_id(request: web.Request) -> int:
     return int(raw)
 
 
-def page_links(request: web.Request, token: str) -> tuple[str, str | None]:
-    """The player's page with ``token``: at the address the banker's page was opened on, and
-    at one other devices on the LAN can open (None: none known; as
-    :func:`companion.web.links.lan_link`)."""
-    link = with_token(f"{request.scheme}://{request.host}/{PAGE}", token)
+def page_links(request: web.Request, token: str, *, page: str = PAGE,
+               key: str = "token") -> tuple[str, str | None]:
+    """A page (default: the player's) with ``#key=token``: at the address the request came
+    to, and at one other devices on the LAN can open (None: none known; as
+    :func:`companion.web.links.lan_link`). ``page`` "" is the banker's page."""
+    link = with_fragment(f"{request.scheme}://{request.host}/{page}", key, token)
     sockname = request.transport.get_extra_info("sockname") if request.transport else None
     if not sockname:
         return link, None
@@ -191,7 +200,8 @@ def page_links(request: web.Request, token: str) -> tuple[str, str | None]:
     if is_loopback(local):
         bind = request.app.get(BIND_HOST, local)
         host = lan_address() if bind in WILDCARDS else None if is_loopback(bind) else bind
-    return link, None if host is None else with_token(page_url(host, port) + PAGE, token)
+    return link, None if host is None else with_fragment(page_url(host, port) + page, key,
+                                                          token)
 
 
 def qr_svg(text: str) -> str:
@@ -205,6 +215,12 @@ async def make_link(request: web.Request, table: Table, hub: PhonePages) -> web.
     player = player_id(request)
     token = await table.act(c.LinkPlayer(player))
     drop(hub, player)
+    return await link_made(request, table, player, token)
+
+
+async def link_made(request: web.Request, table: Table, player: int, token: str
+                    ) -> web.Response:
+    """201: the new phone link of ``player``, its token and its QR code."""
     state = await table.read(c.GetState())
     link, lan = page_links(request, token)
     log.info("web: a phone link for %s was made", state.name_of(player))

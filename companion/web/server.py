@@ -11,10 +11,11 @@ from aiohttp import web
 
 from companion.app.contract import Table
 from companion.config import WebConfig
-from companion.web import links, players
+from companion.web import join_code, links, players
 from companion.web.api import ReaderSource, build_app
 from companion.web.guard import KEEPALIVE_S, ConnectionGuard, GuardedSite
 from companion.web.hardening import harden
+from companion.web.join_code import JoinCodes
 from companion.web.players import BIND_HOST
 from companion.web.token import load_or_create_token
 
@@ -46,6 +47,12 @@ class WebServer:
     def lan_link(self) -> str | None:
         """The tablet link with an address other devices can open (None: no network yet)."""
         return links.lan_link(self.host, self.port, self.token)
+
+    def join_link(self, game: int) -> str | None:
+        """The players' join link of ``game`` at an address phones can open (None: none)."""
+        code = JoinCodes(self.token).code(game)
+        return links.lan_link(self.host, self.port, code, page=join_code.PAGE,
+                              key=join_code.KEY)
 
     async def stop(self) -> None:
         if self.guard is not None:
@@ -138,6 +145,10 @@ class WebFrontend:
     def lan_link(self) -> str | None:
         """For the screen's QR code: None until the server runs and the network is up."""
         return None if self.server is None else self.server.lan_link()
+
+    def join_link(self, game: int) -> str | None:
+        """For the screen's join QR code: None until the server runs and the network is up."""
+        return None if self.server is None else self.server.join_link(game)
 
     @property
     def healthy(self) -> bool:

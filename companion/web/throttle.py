@@ -33,6 +33,15 @@ class Buckets:
             del self._buckets[next(iter(self._buckets))]
         return wait
 
+    def waiting(self, address: str) -> float:
+        """As :meth:`take`, without taking a token: 0 when ``address`` may go ahead now."""
+        found = self._buckets.get(address)
+        if found is None:
+            return 0.0
+        tokens, when = found
+        tokens = min(float(self.burst), tokens + (self.clock() - when) * self.rate)
+        return 0.0 if tokens >= 1 else (1 - tokens) / self.rate
+
     @staticmethod
     def retry_after(wait: float) -> str:
         """``wait`` as a Retry-After header's whole seconds (at least 1)."""

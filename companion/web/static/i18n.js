@@ -1,7 +1,9 @@
 // The page's words in the device's language: the same gettext catalogs as the small screen and
 // the voice, served as JSON (GET /api/i18n/<code>), with each language's plural rule as a table.
-// The language is the table's ([table] language) until this device picks another; the pick
-// and its catalog are kept in this browser, so the page is drawn in it from the first frame.
+// A device that never picked one shows the first of its browser's preferred languages the
+// companion speaks (navigator.languages, as the web does), else the table's ([table]
+// language); a pick under Aa wins, and it and its catalog are kept in this browser, so the
+// page is drawn in it from the first frame.
 "use strict";
 
 const LANGUAGE_KEY = "companion-language";
@@ -154,6 +156,34 @@ function languagePicker() {
   languages().then((all) => show(all.languages || [])).catch(() => { /* offline */ });
 }
 
+// The first of the browser's ``preferred`` languages (BCP 47 tags, best first) among the ``known``
+// codes: "de-DE" is "de", "pt-BR" is "pt-BR" when there is such a catalog, else "pt"; null
+// when none is known.
+const LANGUAGE_ALIASES = { no: "nb", nn: "nb" };  // Norwegian: the catalog is Bokmål's
+function browserLanguage(preferred, known) {
+  const codes = new Map(known.map((code) => [code.toLowerCase(), code]));
+  for (const tag of preferred || []) {
+    const parts = String(tag).toLowerCase().split(/[-_]/);
+    for (let n = parts.length; n > 0; n--) {
+      const asked = parts.slice(0, n).join("-");
+      const found = codes.get(asked) || codes.get(LANGUAGE_ALIASES[asked]);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+function preferredLanguages() {
+  if (navigator.languages && navigator.languages.length) return navigator.languages;
+  return navigator.language ? [navigator.language] : [];
+}
+
+// A device's language when it never picked one: its browser's, else the table's.
+function unpickedLanguage(all) {
+  const known = (all.languages || []).map((lang) => lang.code);
+  return browserLanguage(preferredLanguages(), known) || all.table || "en";
+}
+
 // First frame: the catalog kept from the last visit; then the network's (it may have changed).
 (function start() {
   const kept = stored(CATALOG_KEY);
@@ -167,6 +197,6 @@ function languagePicker() {
   document.documentElement.lang = catalog.language;
   document.documentElement.dir = catalog.rtl ? "rtl" : "ltr";
   document.addEventListener("DOMContentLoaded", () => { translatePage(); languagePicker(); });
-  const ready = chosen ? Promise.resolve(chosen) : languages().then((all) => all.table || "en");
+  const ready = chosen ? Promise.resolve(chosen) : languages().then(unpickedLanguage);
   ready.then((code) => setLanguage(code, false)).catch(() => { /* offline: the kept copy */ });
 })();
