@@ -3,6 +3,7 @@ under companion/ that is not listed would be missing on the Pi (tests import fro
 
 from __future__ import annotations
 
+import fnmatch
 import tomllib
 
 from tests.conftest import ROOT
@@ -14,6 +15,20 @@ def test_every_package_folder_is_listed_in_pyproject() -> None:
     found = {".".join(init.parent.relative_to(ROOT).parts)
              for init in (ROOT / "companion").rglob("__init__.py")}
     assert found <= listed, f"not in pyproject.toml packages: {sorted(found - listed)}"
+
+
+def test_the_wheel_carries_every_file_of_the_page() -> None:
+    """Each file under web/static (the page's modules in page/ and page/editions/ too) is in a
+    listed package and matches that package's package-data."""
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    static = ROOT / "companion" / "web" / "static"
+    files = [f for f in static.rglob("*") if f.is_file() and "__pycache__" not in f.parts]
+    assert len(files) > 30
+    for file in files:
+        package = ".".join(file.parent.relative_to(ROOT).parts)
+        assert package in setuptools["packages"], file
+        globs = setuptools["package-data"].get(package, [])
+        assert any(fnmatch.fnmatch(file.name, g) for g in globs), file
 
 
 def _pins(name: str) -> dict[str, str]:

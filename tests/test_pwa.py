@@ -104,9 +104,9 @@ def test_the_page_reloads_offline_from_its_cache_and_reconnects(browser: Browser
         ctx = context(browser, PHONE)
         page = banker(ctx, base)
         controlled(page)
-        assert page.evaluate("caches.keys()") == ["qb-shell-v3"]
+        assert page.evaluate("caches.keys()") == ["qb-shell-v4"]
         until(page, """async () => {
-          const cache = await caches.open('qb-shell-v3');
+          const cache = await caches.open('qb-shell-v4');
           return (await cache.keys()).length >= 9; }""")
         ctx.set_offline(True)
         page.reload()
@@ -131,11 +131,14 @@ def test_the_page_reloads_offline_from_its_cache_and_reconnects(browser: Browser
         assert state_of(base)["players"][1]["balance"] == 26
         # Nothing but the shell and token-free reads were kept: no write, no feed, no token.
         kept = page.evaluate("""async () => {
-          const cache = await caches.open('qb-shell-v3');
+          const cache = await caches.open('qb-shell-v4');
           return (await cache.keys()).map((r) => {
             const u = new URL(r.url);
             return u.pathname + u.search; }); }""")
-        assert "/" in kept and "/static/app.js" in kept
+        modules = {f"/static/{m.relative_to(STATIC).as_posix()}"
+                   for m in STATIC.glob("page/**/*.js")}
+        assert "/" in kept and "/static/page/main.js" in modules
+        assert modules <= set(kept)  # every module of the page, for it to load offline
         assert all(k == "/" or k.startswith("/static/") or k in (
             "/api/editions", "/api/rules", "/api/languages") or k.startswith("/api/i18n/")
             for k in kept), kept  # a fixed few public reads, never the journal or the state

@@ -167,7 +167,7 @@ async def test_page_editions_assign_next_and_go(tmp_path: Path) -> None:
     async with serving(tmp_path) as (server, _), aiohttp.ClientSession() as s:
         async with s.get(server.url) as page:
             assert page.status == 200 and "Question Block" in await page.text()
-        async with s.get(server.url + "static/app.js") as script:
+        async with s.get(server.url + "static/page/main.js") as script:
             assert script.status == 200 and "WebSocket" in await script.text()
         status, editions = await call(s, server, "GET", "/api/editions")
         assert [e["id"] for e in editions["editions"]] == ["celebration", "gamer",

@@ -438,7 +438,8 @@ def test_2000_idle_sockets_do_not_lock_out_a_new_tablet(browser: Browser,
             try:
                 time.sleep(1.0)  # the daemon has taken them all in; the slow ones trickle on
                 health = [timed(base + "healthz") for _ in range(5)]
-                assets = [timed(base + path) for path in ("", "static/app.js", "static/app.css")]
+                assets = [timed(base + path)
+                          for path in ("", "static/page/main.js", "static/app.css")]
                 loading = time.perf_counter()
                 page.goto(base + f"#token={TOKEN}", wait_until="load")
                 page_load = time.perf_counter() - loading

@@ -103,7 +103,7 @@ async def test_a_foreign_host_is_refused_with_how_to_allow_it(tmp_path: Path) ->
     async with serving(tmp_path, allowed=("companion.test",)) as (server, _, s):
         port = server.port
         for path in ("/", "/healthz", "/api/state", "/api/journal", "/api/activity",
-                     "/static/app.js", "/api/rules", "/ws"):
+                     "/static/page/main.js", "/api/rules", "/ws"):
             status, body, headers = await get(s, server, path, {"Host": f"evil.example:{port}"})
             assert status == 421, path
             assert "evil.example" in body["error"] and "allowed_hosts" in body["error"]
@@ -206,7 +206,7 @@ async def test_linking_a_card_is_announced_without_its_uid(tmp_path: Path) -> No
 
 async def test_every_answer_carries_the_security_headers(tmp_path: Path) -> None:
     async with serving(tmp_path) as (server, _, s):
-        for path in ("/", "/static/app.js", "/static/app.css", "/api/state", "/healthz",
+        for path in ("/", "/static/page/main.js", "/static/app.css", "/api/state", "/healthz",
                      "/nothing-here"):
             _, _, headers = await get(s, server, path)
             assert headers["Content-Security-Policy"] == CSP, path

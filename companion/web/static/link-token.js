@@ -1,6 +1,6 @@
 // The token a page's link carries (#token=...): taken once out of the address bar, then kept in
 // this browser under `key` (the banker's page and a player's phone keep theirs apart).
-// Shared by app.js and player.js; loaded before either.
+// Shared by the banker's page (page/*.js, modules) and player.js; loaded before either.
 "use strict";
 
 function keepLinkToken(key) {

@@ -1,5 +1,6 @@
 // The banker's page installs and reloads without the network: this service worker keeps the
-// app shell (the page, its script, style, icons and manifest) in a versioned cache.
+// app shell (the page, its scripts: page/main.js and every module it imports, style, icons and
+// manifest) in a versioned cache.
 //
 // - The shell: network first (a daemon upgraded is a page upgraded at the next load), the cache
 //   when the network fails or is slower than NETWORK_MS (a tablet whose Wi-Fi dropped).
@@ -10,11 +11,38 @@
 // Served from /sw.js (not /static/) so its scope is the whole page.
 "use strict";
 
-const VERSION = "qb-shell-v3";
+const VERSION = "qb-shell-v4";
 const SHELL = [
   "/",
   "/static/app.css",
-  "/static/app.js",
+  "/static/page/main.js",
+  "/static/page/store.js",
+  "/static/page/rules.js",
+  "/static/page/words.js",
+  "/static/page/widgets.js",
+  "/static/page/messages.js",
+  "/static/page/dialog.js",
+  "/static/page/kept.js",
+  "/static/page/net.js",
+  "/static/page/undo.js",
+  "/static/page/keeping.js",
+  "/static/page/dice.js",
+  "/static/page/outcome.js",
+  "/static/page/pad.js",
+  "/static/page/table.js",
+  "/static/page/scores.js",
+  "/static/page/edition.js",
+  "/static/page/editions/movie.js",
+  "/static/page/editions/board.js",
+  "/static/page/editions/powers.js",
+  "/static/page/editions/contest.js",
+  "/static/page/history.js",
+  "/static/page/timer.js",
+  "/static/page/cards.js",
+  "/static/page/phones.js",
+  "/static/page/games.js",
+  "/static/page/awake.js",
+  "/static/page/controls.js",
   "/static/link-token.js",
   "/static/keeper.js",
   "/static/prefs.js",

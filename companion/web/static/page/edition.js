@@ -1,0 +1,133 @@
+// What the edition has (modes, jail, bankruptcy, points, worms): the page drawn from its rules,
+// which cards show and what the buttons say; the modes and the rent form.
+
+/* globals t, word */
+import { $, state } from "./store.js";
+import { hasJail, rules } from "./rules.js";
+import { active, modeWords } from "./words.js";
+import { fillSelect } from "./widgets.js";
+import { write } from "./net.js";
+import { renderKeys } from "./pad.js";
+import { renderBowserBar, renderMovie } from "./editions/movie.js";
+
+function renderReasons() {
+  // The rules' own payments whose amount is printed on a piece (the Movie's Continue cost, on
+  // each deed): a tap writes the reason as the payment's note; the amount is typed.
+  const reasons = (rules && rules.reasons) || [];
+  $("pad-reasons").replaceChildren(...reasons.map((r) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "big quiet reason";
+    b.textContent = word(r.label);
+    b.title = r.quote.join(" ");
+    b.setAttribute("aria-pressed", "false");
+    b.addEventListener("click", () => {
+      const on = b.getAttribute("aria-pressed") !== "true";
+      for (const other of $("pad-reasons").children) other.setAttribute("aria-pressed", "false");
+      b.setAttribute("aria-pressed", String(on));
+      $("pad-note-box").hidden = !on && !$("pad-note").value;
+      $("pad-note").value = on ? word(r.note) : "";
+    });
+    return b;
+  }));
+  $("pad-reasons").hidden = !reasons.length;
+}
+
+export function renderRules() {
+  if (!rules) return;
+  renderReasons();
+  const goRule = rules.pass_go;
+  $("go").textContent = goRule ? t("Pass GO +{coins}", { coins: goRule.value }) : t("Pass GO");
+  $("go").title = goRule ? goRule.quote.join(" ") : "";
+  const jail = rules.jail_fee;
+  $("jail").hidden = !jail;
+  if (jail) {
+    $("jail").textContent = t("Jail: pay {fee}", { fee: jail.value });
+    $("jail").title = jail.quote.join(" ");
+  }
+  renderKeys();
+  setRule($("debt-rule"), rules.debt.rule === "capped" ? word(rules.debt.text) : "",
+          rules.debt.rule === "capped" ? rules.debt.quote : []);
+  $("debt-rule").hidden = rules.debt.rule !== "capped";
+  $("bankrupt-card").hidden = rules.debt.rule !== "bankruptcy";
+  setRule($("bankrupt-rule"), rules.debt.rule === "bankruptcy" ? word(rules.debt.text) : "",
+          rules.debt.rule === "bankruptcy" ? rules.end.quote : []);
+  $("score-card").hidden = !rules.scoring;
+  if (rules.scoring) {
+    setRule($("score-rule"), "", [...rules.end.quote, ...rules.scoring.every.quote, ...rules.scoring.tie]);
+  }
+  $("at-once-box").hidden = !rules.turn.at_once.length;
+  $("dealt-box").hidden = !(rules.dealt || []).length;
+  const block = $("press");
+  const main = rules.modes.find((m) => m.default);
+  block.title = t("Press: {mode}", { mode: word(main.name) });
+  block.textContent = main.table === "lever" ? t("Lever") : main.table === "die_roll" || main.table === "two_dice" ? t("Roll") : "?";
+  block.classList.toggle("word", block.textContent.length > 1);
+  document.body.classList.toggle("movie", Boolean(rules.toll));
+  const inBar = renderBowserBar();
+  $("modes").hidden = rules.modes.filter((m) => !m.automatic && !inBar.has(m.id)).length < 2;
+  $("bowser-card").hidden = !rules.bowser_wins;
+  setRule($("bowser-rule"), "", rules.bowser_wins ? rules.bowser_wins.quote : []);
+  $("tiles-hint").textContent = hasJail()
+    ? t("Pay: tap who pays, then who gets paid. A tapped tile also offers Make current, Phone link and Jail.")
+    : t("Pay: tap who pays, then who gets paid. A tapped tile also offers Make current and Phone link.");
+  $("mode-buttons").replaceChildren(...rules.modes.map((m) => {
+    const b = document.createElement("button");
+    b.className = "big mode";
+    b.dataset.mode = m.id;
+    b.textContent = word(m.name);
+    b.title = m.quote.join(" ");
+    b.addEventListener("click", () => {
+      if (m.needs.length) { showRent(m); return; }
+      $("rent").hidden = true;
+      write("mode", "/api/mode", { mode: m.id }, { button: b }).catch(() => {});
+    });
+    return b;
+  }));
+}
+
+// A rule in the page's words, then the rulebook's own lines: a citation, kept as the English
+// rulebook prints them (marked lang="en", so a screen reader says them in English).
+function setRule(el, words, quote) {
+  const parts = [];
+  if (words) parts.push(document.createTextNode(words + (quote.length ? " " : "")));
+  if (quote.length) {
+    parts.push(Object.assign(document.createElement("q"), { className: "rulebook", lang: "en",
+                                                           textContent: quote.join(" ") }));
+  }
+  el.replaceChildren(...parts);
+}
+
+function showRent(mode) {
+  const form = $("rent");
+  form.hidden = false;
+  form.dataset.mode = mode.id;
+  setRule($("rent-rule"), "", mode.quote);
+  const utilities = $("rent-utilities");
+  const chosen = utilities.value;
+  utilities.replaceChildren(...Array.from({ length: mode.max_utilities }, (_, i) =>
+    new Option(i === 0 ? t("1: rent = the roll") : t("{n}: rent = the roll × {n}", { n: i + 1 }), String(i + 1))));
+  if (chosen) utilities.value = chosen;
+  fillSelect($("rent-payer"), false, state.current_player ?? undefined);
+  fillSelect($("rent-owner"), false, active().find((p) => p.id !== state.current_player)?.id);
+}
+
+export function renderModes() {
+  const mode = state.mode;
+  if (!mode) return;
+  $("mode-now").textContent = modeWords(mode);
+  for (const b of $("mode-buttons").children) b.classList.toggle("armed", b.dataset.mode === mode.id);
+  $("modes").classList.toggle("armed", !mode.default);
+  renderMovie();
+}
+
+for (const id of ["rent-payer", "rent-owner"]) {
+  $(id).addEventListener("change", () => { $(id).dataset.chosen = "1"; });
+}
+$("rent").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  write("mode", "/api/mode", {
+    mode: ev.target.dataset.mode, payer: Number($("rent-payer").value),
+    owner: Number($("rent-owner").value), utilities: Number($("rent-utilities").value),
+  }, { button: ev.target.querySelector("button") }).then(() => { $("rent").hidden = true; }).catch(() => {});
+});

@@ -1,0 +1,54 @@
+// Messages: errors at the top (never over a button), successes in a snackbar, and what a screen
+// reader says.
+
+import { $, watching } from "./store.js";
+
+function sentence(text) { text = String(text); return text.charAt(0).toUpperCase() + text.slice(1); }
+
+export function showError(message) {
+  $("error-text").textContent = sentence(message);
+  $("error").hidden = false;
+}
+
+export function clearError() { $("error").hidden = true; }
+
+// One polite live region says each outcome and each move's words to a screen reader, once
+// (the snackbar and the outcome box are not live regions themselves: the dice redraw, the
+// snackbar hides). The same words twice in a row are said twice.
+let announced = 0;
+export function announce(text) {
+  const box = $("announce");
+  const words = sentence(text);
+  const turn = ++announced;
+  box.textContent = "";
+  setTimeout(() => { if (turn === announced) box.textContent = words; }, 50);
+  box.dataset.said = words;  // what was said last (tests read it without waiting)
+}
+
+let snackTimer = null;
+export function snack(text, action, run) {
+  const box = $("toast");
+  const button = $("toast-action");
+  $("toast-text").textContent = sentence(text);
+  announce(text);
+  button.hidden = !action || watching();
+  button.textContent = action || "";
+  button.onclick = action ? () => { hideSnack(); run(); } : null;
+  armLater(button);
+  box.hidden = false;
+  clearTimeout(snackTimer);
+  snackTimer = setTimeout(hideSnack, action ? 5000 : 3500);
+}
+
+function hideSnack() { $("toast").hidden = true; }
+
+// Something that appears where a finger just was (the snackbar over a button, a question over
+// the pad) takes no tap for a moment: the second tap of a double tap never lands on it.
+const ARM_MS = 600;
+export function armLater(button) {
+  button.disabled = true;
+  button.classList.add("arming");
+  setTimeout(() => { button.disabled = button.dataset.off === "1"; button.classList.remove("arming"); }, ARM_MS);
+}
+
+$("error-close").addEventListener("click", clearError);

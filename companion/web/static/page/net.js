@@ -1,0 +1,136 @@
+// Talking to the bank: reads with the token, and writes (one intent, one write).
+
+/* globals said, t */
+import { redraw, state, token, TOKEN_KEY } from "./store.js";
+import { clearError, showError, snack } from "./messages.js";
+import { keeper, renderKept } from "./kept.js";
+
+// Reads carry the token too: card UIDs and card actions come only with it.
+export function authGet(path) {
+  return fetch(path, { headers: token() ? { "Authorization": "Bearer " + token() } : {} });
+}
+
+// -- writes: one intent, one write -----------------------------------------------------------
+
+// A write's Idempotency-Key says what it does and the table it was made from (state.version):
+// the same intent twice is written once by the server, which replays a repeated key. A second
+// tap of the same button within HOLD_MS is the same intent (even if the page has redrawn the
+// table in between): it sends the first tap's request again, key and all. A write that got no
+// answer (the Wi-Fi blipped: it may have been written) stays the same intent, key and all,
+// until it is answered or edited; the page sends it again when the connection is back, and
+// says that it went through.
+export const HOLD_MS = 600;
+const intents = new Map();
+export const held = new Set();  // buttons off until their answer (and HOLD_MS)
+
+function hash53(text, seed) {  // cyrb53: a small, fast, well-mixed string hash
+  let h1 = 0xdeadbeef ^ seed;
+  let h2 = 0x41c6ce57 ^ seed;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
+function randomKey() {
+  return crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2) + Date.now();
+}
+
+function intentKey(action, body) {
+  const version = state && state.version ? String(state.version) : null;
+  if (version === null) return `${action}.${randomKey()}`;  // an older companion: no version
+  const what = `${action}|${version}|${JSON.stringify(body === undefined ? null : body)}`;
+  return `${action}.${hash53(what, 1)}${hash53(what, 2)}`;
+}
+
+export async function api(method, path, body, key, quiet) {
+  const headers = {};
+  if (token()) headers["Authorization"] = "Bearer " + token();
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (method !== "GET") headers["Idempotency-Key"] = key || randomKey();
+  let reply;
+  try {
+    reply = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    if (!(quiet && quiet(err))) showError(t("The companion is not reachable. Is the Wi-Fi on?"));
+    err.unanswered = true;  // sent, maybe written: only its answer is lost
+    throw err;
+  }
+  const data = await reply.json().catch(() => ({}));
+  if (!reply.ok) {
+    const err = new Error(data.error || ("Error " + reply.status));
+    err.status = reply.status;
+    // The page's words for it: the server's sentence (error_said) in this device's language.
+    err.said = data.error_said || data.error || null;
+    err.saved = data.saved;  // a 503's: false (nothing written) or null (not known)
+    if (reply.status === 401) {
+      // The token this browser has is wrong or old: from now on the page only watches.
+      localStorage.removeItem(TOKEN_KEY);
+      redraw("role");
+      if (state) redraw("page");
+      showError(t("This browser's table token was refused: the page only watches now. Scan the QR code on the companion's small screen to bank again."));
+    } else if (!(quiet && quiet(err))) {
+      showError(err.said ? said(err.said) : t("Error {status}", { status: reply.status }));
+    }
+    throw err;
+  }
+  clearError();
+  return data;
+}
+
+export function write(action, path, body, { button = null, sticky = false, method = "POST", quiet = null } = {}) {
+  const now = performance.now();
+  const text = JSON.stringify(body === undefined ? null : body);
+  let intent = intents.get(action);
+  const edited = intent && intent.text !== text && (!sticky || intent.unanswered);
+  if (!intent || edited || (now - intent.at > HOLD_MS && !intent.unanswered)) {
+    intent = { at: now, body, text, key: intentKey(action, body) };
+    intents.set(action, intent);
+  }
+  if (button) { button.disabled = true; held.add(button); }
+  const first = intent.at;
+  const sent = intent;
+  return api(method, path, intent.body, intent.key, quiet).then((reply) => {
+    if (sent.unanswered) {  // answered at last: once, whichever try was written
+      sent.unanswered = false;
+      if (reply && typeof reply === "object") reply.again = true;
+    }
+    return reply;
+  }, (err) => {
+    if (err.unanswered) Object.assign(sent, { unanswered: true, path, method });
+    else if (intents.get(action) === sent) intents.delete(action);  // refused: a new intent next
+    if (err.status === 503 && (err.saved === false || err.saved === null) && path !== "/api/held") {
+      // The disk refused it (or failed writing it): kept here, key and all, and sent again when
+      // the bank takes writes (written once, whichever try lands).
+      keeper.keepWrite({ key: sent.key, action, method, path, body: sent.body, at: Date.now() });
+      renderKept();
+      snack(t("This tablet keeps it and sends it again when the bank takes writes."));
+    }
+    throw err;
+  }).finally(() => {
+    // Off until the answer, and for at least HOLD_MS after the tap: a double tap's second
+    // tap finds the button off; a deliberate second tap comes later.
+    setTimeout(() => {
+      if (button) { held.delete(button); button.disabled = false; }
+      if (state) redraw("controls");
+    }, Math.max(0, first + HOLD_MS - performance.now()));
+  });
+}
+
+// When the connection is back, each write that got no answer is sent again, key and all: the
+// server answers what it wrote, or writes it now (and wentThrough(action) says so).
+export function sendUnanswered(wentThrough) {
+  for (const [action, intent] of intents) {
+    if (!intent.unanswered) continue;
+    api(intent.method, intent.path, intent.body, intent.key, () => true).then(() => {
+      if (intents.get(action) === intent && intent.unanswered) { intent.unanswered = false; wentThrough(action); }
+    }).catch(() => {});
+  }
+}
+
+// tests/test_failing_card.py writes from the page (page.evaluate("write(...)")).
+window.write = write;

@@ -1,0 +1,304 @@
+// Paying from the tiles: the pad (who pays, who gets paid, the amount), with a check before a
+// payment that looks like a typo.
+
+/* globals t */
+import { $, state, watching } from "./store.js";
+import { charName, hasJail, powers, rules } from "./rules.js";
+import { bare, coinWords, heard, nameOf, player, title } from "./words.js";
+import { el } from "./widgets.js";
+import { snack } from "./messages.js";
+import { ask } from "./dialog.js";
+import { held, HOLD_MS, write } from "./net.js";
+import { undoLatest } from "./undo.js";
+
+// Tap who pays (a tile or the Bank), tap who gets paid, the amount, Pay. Nothing is chosen in
+// advance: every payment starts empty, and is emptied again after paying and on Next.
+export const pay = { from: null, to: null, digits: "", done: null };
+
+function canPay() {
+  return Boolean(state) && !watching() && !state.ended && state.game.bank !== false;
+}
+
+export function resetPay() {
+  pay.from = null;
+  pay.to = null;
+  pay.digits = "";
+  pay.done = null;
+  if ($("pad-note")) { $("pad-note").value = ""; $("pad-note-box").hidden = true; }
+  for (const b of $("pad-reasons").children) b.setAttribute("aria-pressed", "false");
+  if (state) { markTiles(); renderPad(); }
+}
+
+function sameParty(a, b) { return a !== null && b !== null && String(a) === String(b); }
+
+export function waitingOutcome() {
+  if (!state || watching() || state.ended) return null;
+  return state.unassigned.find((o) => !laterFor.has(o.id)) || null;
+}
+export const laterFor = new Set();  // waiting outcomes the banker put off ("Later")
+
+export function tapTile(id) {
+  if (!canPay()) return;
+  const waiting = waitingOutcome();
+  if (waiting && id !== "bank") {  // a waiting outcome is given by tapping its player
+    const button = document.querySelector(`.tile[data-player="${id}"] .pick`);
+    write("assign", "/api/assign", { outcome: waiting.id, player: id }, { button })
+      .then((reply) => snack(t("{what} for {name}", { what: bare(heard(waiting, "headline")), name: title(id) }),
+                             t("Undo"), () => undoLatest(reply.move)))
+      .catch(() => {});
+    return;
+  }
+  pay.done = null;
+  if (pay.from === null) pay.from = id;
+  else if (sameParty(pay.from, id)) { resetPay(); return; }
+  else if (sameParty(pay.to, id)) pay.to = null;
+  else pay.to = id;
+  markTiles();
+  renderPad();
+  keepTilesInView();
+}
+
+function amount() { return pay.digits === "" ? 0 : Number(pay.digits); }
+
+function typeKey(key) {
+  if (!canPay()) return;
+  pay.done = null;
+  if (key === "back") pay.digits = pay.digits.slice(0, -1);
+  else if (typeof key === "number") pay.digits = String(key);  // a quick amount: the whole amount
+  else if (pay.digits.length < 5) pay.digits = (pay.digits + key).replace(/^0+/, "");
+  renderPad();
+}
+
+function padOpen() { return pay.from !== null || pay.to !== null || pay.digits !== ""; }
+
+// Just paid: the pad says so for a moment before it closes (on a phone), with Pay still under
+// the finger and off, so a double tap's second tap lands on nothing else.
+function padDone() { return pay.done !== null && performance.now() < pay.done.until; }
+
+export function renderPad() {
+  if (!state) return;
+  const pad = $("pad");
+  const done = padDone();
+  const open = (padOpen() || done) && canPay();
+  pad.classList.toggle("done", done && !padOpen());
+  pad.classList.toggle("open", open);
+  document.body.classList.toggle("paying", open);
+  const what = $("pad-what");
+  const n = amount();
+  if (done && !padOpen()) what.textContent = pay.done.text;
+  else if (pay.from === null) what.textContent = t("Pay: tap who pays");
+  else if (pay.to === null) what.textContent = t("{payer} pays… tap who gets paid", { payer: title(pay.from) });
+  else what.textContent = t("{payer} pays {payee}", { payer: title(pay.from), payee: nameOf(pay.to) });
+  $("pad-amount").textContent = String(n);
+  $("pad-amount").classList.toggle("empty", n === 0);
+  const own = pay.from !== null && pay.from !== "bank" && pay.to === null ? player(pay.from) : null;
+  $("pad-player").hidden = !own;
+  if (own) {
+    $("pad-current").hidden = own.current;
+    $("pad-current").textContent = t("Make {name} current", { name: own.name });
+    $("pad-phone").textContent = own.linked ? t("Phone: linked") : t("Phone link");
+    $("pad-phone").classList.toggle("linked", Boolean(own.linked));
+    const jail = hasJail();
+    const fee = rules && rules.jail_fee ? rules.jail_fee.value : null;
+    const rolls = rules && rules.jail_rolls;  // the table's die for a 6 (not the Movie's block)
+    $("pad-jail-in").hidden = !jail || own.in_jail;
+    $("pad-jail-pay").hidden = !jail || !own.in_jail || fee === null;
+    $("pad-jail-pay").textContent = t("Pay {fee} to leave", { fee });
+    $("pad-jail-free").hidden = !jail || !own.in_jail;
+    $("pad-jail-six").hidden = $("pad-jail-miss").hidden = !rolls || !own.in_jail;
+    if (rolls && own.in_jail) {
+      $("pad-jail-miss").textContent = t("Missed a 6 (try {n} of {tries})", { n: own.jail_tries + 1, tries: rolls.tries });
+    }
+    $("pad-drop").hidden = !(rules && rules.board);
+    $("pad-power").hidden = !powers();
+    $("pad-chars").hidden = !powers();
+    $("pad-chars").textContent = (own.characters || []).length
+      ? t("Character: {names}", { names: own.characters.map(charName).join(" & ") }) : t("Pick a character");
+    // An odd one out takes the whole row.
+    const shownButtons = [...$("pad-player").children].filter((b) => !b.hidden);
+    shownButtons.forEach((b, i) => b.classList.toggle("wide", i === shownButtons.length - 1 && shownButtons.length % 2 === 1));
+  }
+  const ready = pay.from !== null && pay.to !== null && n >= 1;
+  const payButton = $("pad-pay");
+  payButton.disabled = !ready || payButton.dataset.busy === "1" || held.has(payButton);
+  payButton.textContent = ready ? t("Pay {amount}: {payer} → {payee}", { amount: n, payer: title(pay.from), payee: title(pay.to) })
+    : done && !padOpen() ? t("Paid ✓") : t("Pay");
+  if (open) document.body.style.setProperty("--sheet", `${pad.offsetHeight}px`);
+}
+
+export function markTiles() {
+  for (const tile of document.querySelectorAll("#players .tile")) {
+    const id = tile.dataset.player === "bank" ? "bank" : Number(tile.dataset.player);
+    const from = sameParty(pay.from, id);
+    const to = sameParty(pay.to, id);
+    tile.classList.toggle("from", from);
+    tile.classList.toggle("to", to);
+    const badge = tile.querySelector(".badge");
+    badge.textContent = from ? t("pays") : to ? t("gets") : "";
+    badge.hidden = !from && !to;
+    tile.querySelector(".pick").setAttribute("aria-pressed", from || to ? "true" : "false");
+  }
+  const waiting = waitingOutcome();
+  $("players").classList.toggle("giving", Boolean(waiting));
+  $("players").classList.toggle("choosing", pay.from !== null && !waiting);
+}
+
+function landscape() { return getComputedStyle($("pad")).position !== "fixed"; }
+
+// On a phone the pad is a sheet at the bottom: the tiles stay on screen above it.
+function keepTilesInView() {
+  if (!padOpen() || landscape()) return;
+  requestAnimationFrame(() => {
+    const head = $("top").getBoundingClientRect().bottom;
+    const top = $("pad").getBoundingClientRect().top;
+    const tiles = $("players").getBoundingClientRect();
+    let delta = 0;
+    if (tiles.bottom > top - 8) delta = Math.min(tiles.bottom - (top - 8), tiles.top - head - 8);
+    else if (tiles.top < head + 4) delta = tiles.top - head - 8;
+    if (delta) window.scrollBy(0, delta);
+  });
+}
+
+// A typo (150 for 15) would take a player far below zero: more than the payer has, or more than
+// a player starts the game with, is asked again with the balances before and after.
+function startCoins() {
+  if (!rules || !rules.start_coins) return null;
+  const entry = rules.start_coins[String(state.players.length)];
+  return entry && entry.value ? entry.value : null;
+}
+
+function bigPayment(from, to, asked) {
+  const payer = from === "bank" ? null : player(from);
+  const payee = to === "bank" ? null : player(to);
+  const most = startCoins();
+  const over = payer !== null && payer !== undefined && asked > payer.balance;
+  const huge = most !== null && asked > most;
+  if (!over && !huge) return null;
+  const capped = rules && rules.debt && rules.debt.rule === "capped";
+  const paid = payer && capped ? Math.max(0, Math.min(asked, payer.balance)) : asked;
+  const lines = [];
+  if (payer) lines.push(`${payer.name}: ${payer.balance} → ${payer.balance - paid}`);
+  if (payee) lines.push(`${payee.name}: ${payee.balance} → ${payee.balance + paid}`);
+  const why = over ? t("That is more than {name} has ({balance}).", { name: payer.name, balance: payer.balance })
+    : t("That is more than the {most} coins a player starts with.", { most });
+  const cap = payer && capped && paid < asked ? " " + t("{name} can pay only {paid}: that is what moves.", { name: payer.name, paid }) : "";
+  return { title: t("Pay {amount}? Check the amount", { amount: asked }), lines, why: why + cap,
+           sale: over && capped ? payer : null };
+}
+
+// Gamer, Mario Kart: "If you do not have enough Coins, you must sell Property you own back to
+// the Bank for face value ... Then drop or give any Coins you still owe." The face value is
+// typed (it is printed on the deed); the Bank pays it and the payment follows, one move.
+function saleBox(payer, asked) {
+  const box = el("div", "sale");
+  const label = el("label", "sale-label", t("Property sold back to the Bank first (face value)"));
+  const input = document.createElement("input");
+  input.id = "sale-value";
+  input.type = "number";
+  input.inputMode = "numeric";
+  input.min = "0";
+  input.placeholder = "0";
+  label.append(" ", input);
+  const after = el("p", "sale-after", "");
+  const update = () => {
+    const sold = Math.max(0, Number(input.value) || 0);
+    const paid = Math.min(asked, payer.balance + sold);
+    after.textContent = sold ? t("With the sale: {name} pays {paid} of {asked}, keeps {left}",
+                                 { name: payer.name, paid, asked, left: payer.balance + sold - paid }) : "";
+  };
+  input.addEventListener("input", update);
+  box.append(label, after);
+  return box;
+}
+
+async function payNow() {
+  const from = pay.from;
+  const to = pay.to;
+  const asked = amount();
+  if (from === null || to === null || asked < 1) return;
+  const button = $("pad-pay");
+  const note = $("pad-note").value.trim();
+  const check = bigPayment(from, to, asked);
+  let sold = 0;
+  if (check) {
+    button.dataset.busy = "1";
+    button.disabled = true;
+    const answer = await ask(check.title, [check.why, ...check.lines],
+                             [{ label: t("Change it"), value: false, cls: "quiet" },
+                              { label: t("Pay {amount}", { amount: asked }), value: true, cls: "warn" }],
+                             "confirm-pay", check.sale ? saleBox(check.sale, asked) : undefined);
+    const sale = $("sale-value");
+    sold = sale && Number(sale.value) > 0 ? Math.floor(Number(sale.value)) : 0;
+    delete button.dataset.busy;
+    renderPad();
+    if (!answer) return;
+  }
+  const body = { from, to, amount: asked };
+  if (sold) body.sold = sold;
+  if (note) body.note = note;
+  write("pay", "/api/transfers", body, { button }).then((reply) => {
+    const args = { payer: title(from), payee: nameOf(to), amount: reply.amount ?? asked };
+    let text = reply.message ? t("{payer} paid {payee} {amount} ({message})", { ...args, message: heard(reply, "message") })
+      : t("{payer} paid {payee} {amount}", args);
+    if (reply.sold) text = t("{payer} sold Property for {sold}, then: {text}", { payer: title(from), sold: reply.sold, text });
+    resetPay();
+    pay.done = { text, until: performance.now() + HOLD_MS };
+    renderPad();
+    setTimeout(() => renderPad(), HOLD_MS + 20);
+    snack(reply.again ? t("That payment went through (once): {text}", { text }) : text, t("Undo"),
+          () => undoLatest(reply.move));
+  }).catch(() => {});
+}
+
+// The amount pad: digits 1-9 and 0 (from empty, the small quick amounts are the digits
+// themselves), then the larger quick amounts and the edition's jail fee and GO from /api/rules,
+// each the whole amount at one tap.
+export function renderKeys() {
+  const keys = [];
+  const key = (label, value, cls, aria) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "pad-key" + (cls ? " " + cls : "");
+    b.textContent = label;
+    if (aria) b.setAttribute("aria-label", aria);
+    b.dataset.key = typeof value === "number" ? `=${value}` : value;  // "=5": the whole amount
+    b.addEventListener("click", () => typeKey(value));
+    keys.push(b);
+  };
+  for (const d of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"]) key(d, d);
+  for (const q of (rules && rules.quick_amounts) || []) {
+    if (q.named) key(heard(q, "label"), q.coins, "quick named", t("{label} coins", { label: heard(q, "label") }));
+    else if (q.coins >= 10) key(q.label, q.coins, "quick", coinWords(q.coins));
+  }
+  $("keys").replaceChildren(...keys);
+}
+
+// The pad.
+$("pad-close").addEventListener("click", resetPay);
+$("pad-back").addEventListener("click", () => typeKey("back"));
+$("pad-pay").addEventListener("click", payNow);
+$("pad-note-toggle").addEventListener("click", () => {
+  const box = $("pad-note-box");
+  box.hidden = !box.hidden;
+  if (!box.hidden) $("pad-note").focus();
+  renderPad();
+});
+$("pad-current").addEventListener("click", () => {
+  const who = pay.from;
+  if (who === null || who === "bank") return;
+  write("current", "/api/current", { player: who }, { button: $("pad-current"), sticky: true })
+    .then((reply) => { resetPay(); snack(t("{name} is the current player", { name: title(who) }), t("Undo"), () => undoLatest(reply.move)); })
+    .catch(() => {});
+});
+
+// A keyboard on a tablet: digits, Backspace, Enter and Escape work the pad.
+document.addEventListener("keydown", (ev) => {
+  if (!padOpen() || $("dialog").open) return;
+  const target = ev.target;
+  if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+  if (/^[0-9]$/.test(ev.key)) { typeKey(ev.key); ev.preventDefault(); }
+  else if (ev.key === "Backspace") { typeKey("back"); ev.preventDefault(); }
+  else if (ev.key === "Escape") resetPay();
+  else if (ev.key === "Enter" && !$("pad-pay").disabled) { payNow(); ev.preventDefault(); }
+});
+window.addEventListener("resize", () => { if (state) renderPad(); });

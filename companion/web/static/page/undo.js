@@ -1,0 +1,32 @@
+// Undo and Redo, and the snackbar's Undo after a move.
+
+/* globals t */
+import { $, state } from "./store.js";
+import { heard } from "./words.js";
+import { showError, snack } from "./messages.js";
+import { write } from "./net.js";
+
+// A move's own words in the snackbar, with Undo (a contest step moves no coins and is a move).
+export function undoSnack(move, fallback) {
+  snack(heard(move, "message") || heard(move, "text") || fallback, t("Undo"), () => undoLatest(move.id));
+}
+
+export function undoLatest(moveId) {
+  // The move the snackbar spoke of when its answer named it; else what Undo would undo now.
+  const target = typeof moveId === "number" ? moveId : state.undo ? state.undo.move : undefined;
+  if (state.undo === null) { showError(t("There is nothing to undo.")); return; }
+  const body = target === undefined ? undefined : { move: target };
+  const text = heard(state.undo, "text");
+  write("undo", "/api/undo", body, { button: $("undo"), sticky: true }).then((reply) => {
+    const undid = reply.undid && reply.undid.text ? heard(reply.undid, "text") : text;
+    snack(t("Undone: {move}", { move: undid }), t("Redo"), redo);
+  }).catch(() => {});
+}
+
+function redo() {
+  const what = state.redo;
+  if (!what) { showError(t("There is nothing to redo now.")); return; }
+  write("redo", "/api/redo", { move: what.move }, { sticky: true }).then(() => {
+    snack(t("Redone: {move}", { move: heard(what, "text") }), t("Undo"), () => undoLatest());
+  }).catch(() => {});
+}
