@@ -205,6 +205,7 @@ def test_the_timer_counts_down_on_every_page_and_stops_from_either(browser: Brow
         api(base, "/api/timer/start", {"seconds": 1})
         expect(second.locator("#timer-what")).to_have_text("Time's up!", timeout=4000)
         expect(second.locator("#timer")).to_have_class("card timer up")
+        expect(second.locator("#announce")).to_have_text("Time's up!")  # a screen reader hears it
         first.close()
         second.close()
 

@@ -11,14 +11,14 @@ let timerDeadline = 0;
 let timeUpUntil = 0;
 const LAST_SECONDS = 5;
 
-export function setTimer(t, what) {
-  timer = t;
-  timerDeadline = performance.now() + (t ? t.remaining * 1000 : 0);
+export function setTimer(next, what) {
+  timer = next;
+  timerDeadline = performance.now() + (next ? next.remaining * 1000 : 0);
   // The seconds are not a live region (a screen reader would say each one): time-up is said.
   if (what === "time_up") { timeUpUntil = performance.now() + 4000; announce(t("Time's up!")); }
   if (what === "started") timeUpUntil = 0;
   const seconds = $("timer-seconds");
-  if (t && !seconds.dataset.chosen) seconds.value = t.seconds;
+  if (next && !seconds.dataset.chosen) seconds.value = next.seconds;
   drawTimer();
 }
 
