@@ -137,11 +137,13 @@ def movie_turn(page: Page) -> dict[str, Any]:
             "outcome_in_view_after_press": 0 <= outcome_top < PHONE["height"]}
 
 
-def measure(browser: Browser, edition: str) -> dict[str, Any]:
+def measure(browser: Browser, edition: str, shots: Path | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp, \
             daemon(write_config(Path(tmp), edition)) as base:
         page = open_phone(browser, base)
         figures = layout(page)
+        if shots is not None:
+            page.screenshot(path=str(shots / f"fit-{edition}.png"), full_page=True)
         if edition == "celebration":
             figures["rent"] = celebration_rent(page)
         elif edition == "movie":
@@ -151,10 +153,13 @@ def measure(browser: Browser, edition: str) -> dict[str, Any]:
 
 
 def main() -> int:
+    """``--shots DIR``: also a full-page screenshot of each edition's page there."""
+    shots = Path(sys.argv[sys.argv.index("--shots") + 1]) if "--shots" in sys.argv else None
+    only = [a for a in sys.argv[1:] if a in PLAYERS] or list(PLAYERS)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
-            figures = {edition: measure(browser, edition) for edition in PLAYERS}
+            figures = {edition: measure(browser, edition, shots) for edition in only}
         finally:
             browser.close()
     json.dump({"phone": PHONE, "editions": figures}, sys.stdout, indent=2)

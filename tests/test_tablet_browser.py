@@ -289,6 +289,13 @@ def test_utility_rent_and_bankruptcies_to_a_winner_on_a_phone(browser: Browser,
         page.screenshot(path=str(ARTIFACTS / "phone-rent-armed.png"))
         page.locator("#press").click()
         expect(page.locator("#outcome")).to_contain_text("RENT")
+        # The rent's die, drawn, and who pays whom, across the whole outcome box (the rent
+        # form's grid once squeezed it into a third).
+        expect(page.locator("#outcome .die")).to_have_count(1)
+        expect(page.locator("#outcome .roll-who")).to_contain_text("Luigi pays Mario")
+        widths = page.evaluate("""() => { const o = document.getElementById('outcome');
+          return [o.querySelector('.roll-box').getBoundingClientRect().width, o.clientWidth]; }""")
+        assert widths[0] > 0.8 * widths[1], widths
         expect(page.locator("#mode-now")).to_have_text("Question Block")  # one press only
         rent = state_of(base)["last_outcome"]["coins"]
         assert coins(page, "Luigi") == str(30 - rent) and coins(page, "Mario") == str(30 + rent)

@@ -1,6 +1,6 @@
 // The Movie edition's dice: large, with pips, and what the roll means.
 
-/* globals t */
+/* globals t, tn */
 import { state } from "./store.js";
 import { modeRule } from "./rules.js";
 import { heard, title } from "./words.js";
@@ -9,7 +9,7 @@ import { heard, title } from "./words.js";
 // Piranha Plant and Super Star, the leader's die then the teammate's in a battle.
 export const DICE_KINDS = new Set(["dice", "third_doubles", "battle_roll", "battle_won", "battle_lost",
                                    "piranha", "super_star", "jail_free", "jail_stay", "jail_paid",
-                                   "boss_won", "boss_lost", "race_roll"]);
+                                   "boss_won", "boss_lost", "race_roll", "rent"]);
 const PIPS = {
   1: [[50, 50]],
   2: [[27, 27], [73, 73]],
@@ -60,6 +60,9 @@ export function diceOf(o) {
       return { face, colour: "ivory", label: `${name} ${face}`, caption: name };
     });
   }
+  if (o.kind === "rent") {  // utility rent: the table's numbered die, rolled by the block
+    return rolls.map((face) => ({ face, colour: "ivory", label: t("the die {face}", { face }), caption: null }));
+  }
   if (o.kind.startsWith("boss_") || o.kind === "race_roll") {  // a Boss fighter's or a racer's die
     const name = o.player === null ? "" : title(o.player);
     return rolls.map((face) => ({ face, colour: "ivory", label: `${name || t("the die")} ${face}`, caption: name || null }));
@@ -86,6 +89,7 @@ function rollChips(o) {
   if (o.kind === "piranha" || o.kind === "jail_paid") chips.push({ text: `−${o.coins}`, cls: "bad coin" });
   if (o.kind === "super_star") chips.push({ text: `+${o.coins}`, cls: "gold coin" });
   if (o.kind === "battle_won") chips.push({ text: t("+{coins} each", { coins: o.coins }), cls: "good coin" });
+  if (o.kind === "rent") chips.push({ text: tn("{n} coin", "{n} coins", o.coins), cls: "gold coin" });
   return chips;
 }
 
@@ -94,7 +98,9 @@ export function forgetRoll() { shownRoll = null; }
 
 export function drawRoll(el, o) {
   const dice = diceOf(o);
-  const who = o.player === null ? t("Waiting for a player") : title(o.player);
+  const rent = o.kind === "rent" && o.params ? o.params : null;  // who pays whom, as armed
+  const who = rent ? t("{payer} pays {owner}", { payer: title(rent.payer), owner: title(rent.owner) })
+    : o.player === null ? t("Waiting for a player") : title(o.player);
   let pending = null;
   if (o.kind === "battle_roll") {
     const p = o.params || {};
