@@ -357,8 +357,9 @@ def test_without_the_token_the_page_is_watching_from_load(browser: Browser, conf
         expect(page.locator(".tile")).to_have_count(3)  # no Bank tile: nobody pays here
         expect(page.locator("#role")).to_have_text("Watching")
         expect(page.locator("#watching")).to_contain_text("QR code on the companion's small screen")
+        expect(page.locator("#watching")).to_contain_text("Menu, Share the banker's link")
         for control in ("#press", "#go", "#next", "#undo", "#jail", "#pad", "#modes",
-                        "#bankrupt-card", "#games-card", "#timer-start", "#htimer-go",
+                        "#bankrupt-card", "#menu-open", "#setup", "#timer-start", "#htimer-go",
                         "#tiles-hint"):
             expect(page.locator(control)).to_be_hidden()
         for name in ("Mario", "Luigi", "Peach"):
@@ -387,47 +388,60 @@ def test_a_wrong_token_turns_the_page_to_watching(browser: Browser, config: Path
         ctx.close()
 
 
-# -- games: new (asked), earlier ones resumed ------------------------------------------------------
+# -- games: new (the setup, from the menu), earlier ones resumed ------------------------------
 
 
 @pytest.mark.parametrize(("label", "size"), [("phone", PHONE), ("tablet", TABLET)])
-def test_new_game_asks_first_and_an_earlier_game_resumes(browser: Browser, config: Path,
-                                                         label: str, size: dict) -> None:
+def test_new_game_is_set_up_from_the_menu_and_an_earlier_game_resumes(
+        browser: Browser, config: Path, label: str, size: dict) -> None:
     with daemon(config) as base:
         first = state_of(base)["game"]["id"]
         api(base, "/api/transfers", {"from": api_state(base)[1], "to": "bank", "amount": 4})
         ctx = context(browser, size)
         page = banker(ctx, base)
-        page.locator("#games-card summary").tap()
-        names = page.locator("#ng-names input")
+        page.locator("#menu-open").tap()
+        page.locator("#menu-new").tap()
+        setup = page.locator("#setup")
+        expect(setup).to_be_visible()
+        expect(page.locator("#setup-running")).to_contain_text(
+            "Monopoly: Super Mario Celebration with Mario, Luigi, Peach stays in the bank")
+        names = page.locator("#setup-rows .setup-name")
+        expect(names).to_have_count(2)
         names.nth(0).fill("Toad")
         names.nth(1).fill("Daisy")
-        for i in range(2, names.count()):
-            names.nth(i).fill("")
-        page.locator("#newgame button[type=submit]").tap()
-        dialog = page.locator("#dialog")
-        expect(dialog).to_contain_text("Start a new game of Monopoly")
-        expect(dialog).to_contain_text("Mario, Luigi, Peach stops being the game played")
-        page.wait_for_timeout(700)
-        dialog.locator("button", has_text="Keep playing").tap()
-        expect(dialog).to_be_hidden()
+        # Cancel: the running game as it was, nothing started.
+        page.locator("#setup-cancel").tap()
+        expect(setup).to_be_hidden()
+        expect(tile(page, "Luigi").locator(".coins")).to_have_text("26")
         assert state_of(base)["game"]["id"] == first  # nothing happened
-        page.locator("#newgame button[type=submit]").tap()
-        page.wait_for_timeout(700)
-        dialog.locator("button", has_text="Start the new game").tap()
+        page.locator("#menu-open").tap()
+        page.locator("#menu-new").tap()
+        expect(names).to_have_count(2)
+        names.nth(0).fill("Toad")
+        names.nth(1).fill("Daisy")
+        page.locator("#setup-start").tap()
+        expect(setup).to_be_hidden()
         expect(page.locator(".tile")).to_have_count(3)  # Toad, Daisy and the Bank
         expect(tile(page, "Toad")).to_be_visible()
-        # The earlier game is listed, and resumes with its coins.
-        page.locator("#games-card summary").tap()
+        # The earlier game is listed in the menu, and resumes with its coins (asked first).
+        page.locator("#menu-open").tap()
+        page.locator("#menu-games").tap()
         earlier = page.locator("#games li", has_text="Mario, Luigi, Peach")
         expect(earlier).to_be_visible()
         expect(page.locator("#games li", has_text="Toad, Daisy")).to_contain_text("playing now")
         earlier.scroll_into_view_if_needed()
         shot(page, f"{label}-games")
         earlier.locator("button", has_text="Resume").tap()
+        dialog = page.locator("#dialog")
         expect(dialog).to_contain_text("Toad, Daisy stops being played")
         page.wait_for_timeout(700)
+        dialog.locator("button", has_text="Keep playing").tap()
+        expect(dialog).to_be_hidden()
+        assert state_of(base)["game"]["id"] != first  # nothing happened
+        earlier.locator("button", has_text="Resume").tap()
+        page.wait_for_timeout(700)
         dialog.locator("button", has_text="Resume it").tap()
+        expect(page.locator("#menu")).not_to_have_attribute("open", "")
         expect(tile(page, "Luigi").locator(".coins")).to_have_text("26")
         assert state_of(base)["game"]["id"] == first
         ctx.close()
@@ -569,16 +583,22 @@ def test_text_is_readable_and_the_current_ring_is_no_players_colour(browser: Bro
         watcher.close()
         ctx = context(browser, size)
         page = banker(ctx, base)
-        page.locator("#games-card summary").tap()  # inputs and their placeholders
         tile(page, "Ann").tap()
         page.locator("#go").dispatch_event("click")  # a snackbar
         expect(page.locator("#toast")).to_be_visible()
         found = page.evaluate(READABILITY)
         assert found == {"small": [], "low": [], "inputs": []}, found
+        page.locator("#pad-close").dispatch_event("click")
+        page.locator("#menu-open").click()  # the setup: inputs and their placeholders
+        page.locator("#menu-new").click()
+        expect(page.locator("#setup-rows .setup-name").first).to_be_visible()
+        found = page.evaluate(READABILITY)
+        assert found == {"small": [], "low": [], "inputs": []}, found
         placeholder = page.evaluate("""() => {
-          const i = document.querySelector('#ng-names input');
+          const i = document.querySelector('#setup-rows .setup-name');
           return getComputedStyle(i, '::placeholder').color; }""")
         assert placeholder == "rgb(154, 154, 192)"  # #9a9ac0 on #17172f: 6.5:1
+        page.locator("#setup-cancel").click()
         # Eve's colour is the old ring's gold: the ring is white now, and says so in words.
         current = page.locator(".tile.current")
         expect(current).to_contain_text("Eve")

@@ -104,9 +104,9 @@ def test_the_page_reloads_offline_from_its_cache_and_reconnects(browser: Browser
         ctx = context(browser, PHONE)
         page = banker(ctx, base)
         controlled(page)
-        assert page.evaluate("caches.keys()") == ["qb-shell-v4"]
+        assert page.evaluate("caches.keys()") == ["qb-shell-v5"]
         until(page, """async () => {
-          const cache = await caches.open('qb-shell-v4');
+          const cache = await caches.open('qb-shell-v5');
           return (await cache.keys()).length >= 9; }""")
         ctx.set_offline(True)
         page.reload()
@@ -131,7 +131,7 @@ def test_the_page_reloads_offline_from_its_cache_and_reconnects(browser: Browser
         assert state_of(base)["players"][1]["balance"] == 26
         # Nothing but the shell and token-free reads were kept: no write, no feed, no token.
         kept = page.evaluate("""async () => {
-          const cache = await caches.open('qb-shell-v4');
+          const cache = await caches.open('qb-shell-v5');
           return (await cache.keys()).map((r) => {
             const u = new URL(r.url);
             return u.pathname + u.search; }); }""")
@@ -280,7 +280,6 @@ def test_every_control_by_keyboard_with_a_focus_ring_and_a_trapped_dialog(
     with daemon(config) as base:
         ctx = browser.new_context(viewport=TABLET)
         page = banker(ctx, base)
-        page.locator("#games-card summary").click()  # the new game form too
         page.locator("body").click(position={"x": 5, "y": 300})
         page.evaluate("document.activeElement.blur()")
         wanted = page.evaluate(FOCUSABLE)
@@ -307,9 +306,15 @@ def test_every_control_by_keyboard_with_a_focus_ring_and_a_trapped_dialog(
         page.keyboard.press("Enter")
         expect(page.locator("#toast-text")).to_have_text(re.compile("Luigi paid the Bank 3"))
         expect(said).to_have_text(page.locator("#toast-text").inner_text())
-        # A dialog: focus stays in it on Tab and Shift+Tab, Escape closes it.
-        page.locator("#ng-names input").first.fill("Ann")
-        page.locator("#newgame button[type=submit]").focus()
+        # A dialog (a big payment asked again): focus stays in it on Tab and Shift+Tab, Escape
+        # closes it.
+        page.wait_for_timeout(700)  # Pay takes the next payment once the last one's hold is over
+        tile(page, "Luigi").focus()
+        page.keyboard.press("Enter")
+        bank_tile(page).focus()
+        page.keyboard.press("Enter")
+        for digit in "150":
+            page.keyboard.press(digit)
         page.keyboard.press("Enter")
         dialog = page.locator("#dialog")
         expect(dialog).to_have_attribute("open", "")
@@ -322,7 +327,23 @@ def test_every_control_by_keyboard_with_a_focus_ring_and_a_trapped_dialog(
         assert all(inside), inside
         page.keyboard.press("Escape")
         expect(dialog).not_to_have_attribute("open", "")
-        assert state_of(base)["players"][0]["name"] == "Mario"  # nothing started
+        assert state_of(base)["players"][1]["balance"] == 27  # nothing paid but the 3
+        page.keyboard.press("Escape")  # the pad's payment dropped too
+        expect(page.locator("#pad-amount")).to_have_text("0")
+        # The menu: a dialog too; Tab stays in it, Escape closes it, focus back on Menu.
+        page.locator("#menu-open").focus()
+        page.keyboard.press("Enter")
+        menu = page.locator("#menu")
+        expect(menu).to_have_attribute("open", "")
+        inside = []
+        for keys in ["Tab"] * 12 + ["Shift+Tab"] * 12:
+            page.keyboard.press(keys)
+            inside.append(page.evaluate(
+                "document.getElementById('menu').contains(document.activeElement)"))
+        assert all(inside), inside
+        page.keyboard.press("Escape")
+        expect(menu).not_to_have_attribute("open", "")
+        expect(page.locator("#menu-open")).to_be_focused()
         # The settings menu: opened and closed by keyboard, its switches labelled.
         page.locator("#settings summary").focus()
         page.keyboard.press("Enter")
@@ -397,9 +418,11 @@ def test_axe_finds_nothing_serious_in_a_celebration_game(browser: Browser, confi
             bank_tile(page).click()
             audit_in_every_mode(page, f"celebration pay pad {size['width']}")
             page.locator("#pad-close").click()
-            page.locator("#games-card summary").click()
             page.locator("#settings summary").click()
             audit_in_every_mode(page, f"celebration menus {size['width']}")
+            page.locator("#settings summary").click()
+            page.locator("#menu-open").click()  # the page's menu (tests/test_setup_page.py: more)
+            audit_in_every_mode(page, f"celebration page menu {size['width']}")
             ctx.close()
         # A watcher (no token) and a dialog open.
         ctx = context(browser, PHONE)

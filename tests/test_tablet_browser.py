@@ -130,7 +130,7 @@ def test_without_the_token_the_page_watches_and_says_how_to_bank(browser: Browse
         expect(page.locator("#link")).to_have_text("live")
         expect(page.locator("#role")).to_have_text("Watching")  # from load, not after a tap
         expect(page.locator("#watching")).to_contain_text("scan the QR code")
-        for control in ("#press", "#next", "#undo", "#pad", "#games-card"):
+        for control in ("#press", "#next", "#undo", "#pad", "#menu-open", "#setup"):
             expect(page.locator(control)).to_be_hidden()
         # Writes without the token are still refused by the server.
         request = urllib.request.Request(base + "api/press", method="POST", data=b"{}")

@@ -11,7 +11,7 @@
 // Served from /sw.js (not /static/) so its scope is the whole page.
 "use strict";
 
-const VERSION = "qb-shell-v4";
+const VERSION = "qb-shell-v5";
 const SHELL = [
   "/",
   "/static/app.css",
@@ -41,6 +41,9 @@ const SHELL = [
   "/static/page/cards.js",
   "/static/page/phones.js",
   "/static/page/games.js",
+  "/static/page/setup.js",
+  "/static/page/menu.js",
+  "/static/page/pot.js",
   "/static/page/awake.js",
   "/static/page/controls.js",
   "/static/link-token.js",

@@ -1,41 +1,10 @@
-// Games: a new one (asked first), earlier ones to resume.
+// Earlier games to resume (in the menu; a new game is the setup's, setup.js).
 
 /* globals currentLanguage, t, word */
 import { $, state } from "./store.js";
 import { snack } from "./messages.js";
 import { ask } from "./dialog.js";
 import { authGet, write } from "./net.js";
-
-export let editions = [];
-
-export async function loadEditions() {
-  editions = (await fetch("/api/editions").then((r) => r.json())).editions;
-  renderEditions();
-}
-
-export function renderEditions() {
-  const chosen = $("ng-edition").value;
-  $("ng-edition").replaceChildren(...editions.map((e) => new Option(word(e.name), e.id)));
-  if (chosen && editions.some((e) => e.id === chosen)) $("ng-edition").value = chosen;
-  renderNames();
-}
-
-function renderNames() {
-  // As many name boxes as the chosen edition seats; the first ones filled in.
-  const edition = editions.find((e) => e.id === $("ng-edition").value) || editions[0];
-  if (!edition) return;
-  const names = $("ng-names");
-  const typed = [...names.querySelectorAll("input")].map((i) => i.value);
-  const defaults = typed.length ? typed : ["Mario", "Luigi", "Peach", "Yoshi"];
-  names.replaceChildren(...Array.from({ length: edition.max_players }, (_, i) => {
-    const input = document.createElement("input");
-    input.placeholder = i >= edition.min_players ? t("Player {n} (optional)", { n: i + 1 }) : t("Player {n}", { n: i + 1 });
-    input.value = defaults[i] || "";
-    input.maxLength = 24;
-    input.setAttribute("aria-label", t("Player {n}", { n: i + 1 }));
-    return input;
-  }));
-}
 
 function when(at) {
   if (at === null || at === undefined) return "";
@@ -113,23 +82,6 @@ async function resumeGame(g, button) {
     [{ label: t("Keep playing"), value: false, cls: "quiet" }, { label: t("Resume it"), value: true }], "confirm-resume");
   if (!ok) return;
   write(`resume:${g.id}`, `/api/games/${g.id}/resume`, undefined, { button })
-    .then(() => { snack(t("Resumed: {game}", { game: gameWords(g) })); $("games-card").open = false; })
+    .then(() => { snack(t("Resumed: {game}", { game: gameWords(g) })); if ($("menu").open) $("menu").close(); })
     .catch(() => {});
 }
-
-$("ng-edition").addEventListener("change", renderNames);
-$("games-card").addEventListener("toggle", () => { if ($("games-card").open) loadGames(); });
-$("newgame").addEventListener("submit", async (ev) => {
-  ev.preventDefault();
-  const players = [...$("ng-names").querySelectorAll("input")].map((i) => i.value.trim()).filter(Boolean);
-  const edition = editions.find((e) => e.id === $("ng-edition").value);
-  const name = edition ? word(edition.name) : $("ng-edition").value;
-  const ok = await ask(t("Start a new game of {edition}?", { edition: name }),
-    [t("{players} start with the edition's coins. {running} stops being the game played: it ends nothing, stays in the bank and can be resumed from Earlier games.",
-       { players: players.join(", "), running: runningWords() })],
-    [{ label: t("Keep playing"), value: false, cls: "quiet" }, { label: t("Start the new game"), value: true }], "confirm-new-game");
-  if (!ok) return;
-  write("newgame", "/api/games", { edition: $("ng-edition").value, players }, { button: ev.target.querySelector("button[type=submit]") })
-    .then(() => { $("games-card").open = false; snack(t("New game: {edition} with {players}", { edition: name, players: players.join(", ") })); })
-    .catch(() => {});
-});

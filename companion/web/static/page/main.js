@@ -25,7 +25,9 @@ import { renderModes, renderRules } from "./edition.js";
 import { forgetHistory, renderHistory } from "./history.js";
 import { drawTimer, setTimer } from "./timer.js";
 import { loadActivity } from "./cards.js";
-import { editions, forgetGames, loadEditions, loadGames, renderEditions } from "./games.js";
+import { renderSetup } from "./setup.js";
+import { renderMenu } from "./menu.js";
+import { renderPot } from "./pot.js";
 import { keepAwake, setAwake } from "./awake.js";
 import { renderControls } from "./controls.js";
 import "./phones.js";
@@ -94,7 +96,6 @@ function renderPage() {
     pay.from = pay.to = null;
     pay.digits = "";
     loadRules().then(renderPage).catch(() => {});
-    if ($("games-card").open) loadGames();
   }
   // Next (from any page) starts the next turn with an empty payment.
   if (shownCurrent !== undefined && shownCurrent !== state.current_player) resetPay();
@@ -123,11 +124,14 @@ function renderPage() {
   renderModes();
   renderBankrupt();
   renderCoinsBoard();
+  renderPot();
   if (rules) renderScores();
   if (rules) { renderCharacters(); renderContest(); }
   renderControls();
   renderHistory().catch(() => {});
   keepAwake();
+  renderSetup();
+  renderMenu();
 }
 
 // The bank is not saving (a full SD card, a read-only folder): said at the top until it is.
@@ -211,7 +215,6 @@ onLanguage(() => {
   if (rules) renderRules(); else renderKeys();
   if (linkLive !== null) setLink(linkLive);
   drawTimer();
-  if (editions.length) renderEditions();
   if (state) {
     forgetRoll();
     forgetChars();
@@ -220,8 +223,6 @@ onLanguage(() => {
     renderPage();
     loadActivity().catch(() => {});
   }
-  forgetGames();
-  if ($("games-card").open) loadGames();
 });
 
 // What a lower part has redrawn (store.js): the role and the whole page (net.js, on a refused
@@ -233,5 +234,4 @@ onRedraw("controls", renderControls);
 renderRole();
 renderKeys();
 setAwake("off");
-loadEditions().catch(() => {});
 connect();

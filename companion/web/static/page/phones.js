@@ -8,7 +8,7 @@ import { ask } from "./dialog.js";
 import { write } from "./net.js";
 import { pay, resetPay } from "./pad.js";
 
-function qrNode(svgText) {
+export function qrNode(svgText) {
   // The QR code comes from our own server as inline SVG markup (no xmlns: HTML's parser puts
   // it in the SVG namespace); only the <svg> is kept, without scripts or handlers.
   const doc = new DOMParser().parseFromString(String(svgText || ""), "text/html");
