@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
+from tests.conftest import ROOT
 from tests.test_tablet_browser import (
     ARTIFACTS,
     TOKEN,
@@ -431,6 +432,7 @@ def test_new_game_is_set_up_from_the_menu_and_an_earlier_game_resumes(
         expect(page.locator("#games li", has_text="Toad, Daisy")).to_contain_text("playing now")
         earlier.scroll_into_view_if_needed()
         shot(page, f"{label}-games")
+        page.screenshot(path=str(ROOT / "tests" / "screenshots" / f"{label}-games.png"))  # README
         earlier.locator("button", has_text="Resume").tap()
         dialog = page.locator("#dialog")
         expect(dialog).to_contain_text("Toad, Daisy stops being played")

@@ -176,7 +176,10 @@ def test_a_fresh_install_is_set_up_from_the_page_to_the_first_press_in_counted_t
         expect(page.locator("#players .tile")).to_have_count(4)  # three and the Bank
         expect(page.locator(".tile.current")).to_contain_text("Ben")
         assert page.evaluate("window.scrollY") == 0  # the table from its top
-        expect(page.locator("#house-rules")).to_have_text("House rules: Free Parking pot")
+        house = page.locator("#house-rules")
+        expect(house).to_be_visible()  # in the header, on the first screen
+        expect(house).to_have_text("House rules: Free Parking pot")
+        assert page.evaluate("document.getElementById('house-rules').closest('header') !== null")
         expect(page.locator("#pot-card")).to_be_visible()
         expect(page.locator("#pot-count")).to_have_text("0 coins")
         count.tap_on(page.locator("#press"))
