@@ -245,11 +245,19 @@ def test_gamer_characters_are_picked_in_the_setup_and_a_taken_one_is_off_for_the
         expect(row(page, 0).locator(".remove")).to_be_disabled()
         for i, name in enumerate(["Ann", "Ben"]):
             row(page, i).locator(".setup-name").fill(name)
+        # Two players: two characters each (the ruleset's picks); a third tap trades the first.
+        chars = page.locator("#setup-chars .char-row")
+        expect(page.locator("#setup-chars-say")).to_contain_text("Each player plays 2 characters")
+        for character in ("Mario", "Yoshi", "Donkey Kong"):
+            chars.nth(0).locator(".char-chip", has_text=character).click()
+        expect(chars.nth(0).locator('.char-chip[aria-pressed="true"]')).to_have_text(
+            ["Yoshi", "Donkey Kong"])
         page.locator("#setup-add").click()
         expect(row(page, 2).locator(".setup-name")).to_be_focused()
         page.keyboard.type("Cy")
-        # Three players: one character each, each token once.
-        chars = page.locator("#setup-chars .char-row")
+        # Three players: one character each (the last one picked kept), each token once.
+        expect(chars.nth(0).locator('.char-chip[aria-pressed="true"]')).to_have_text(
+            ["Donkey Kong"])
         expect(page.locator("#setup-chars-say")).to_contain_text("Each player plays 1 character")
         expect(chars).to_have_count(3)
 
@@ -335,6 +343,13 @@ def test_a_refused_start_says_the_servers_words_and_keeps_what_was_typed(
     with daemon(fresh_install(tmp_path)) as base:
         before = state_of(base)
         page = open_banker(browser, base, PHONE)
+        # Nobody joins as a stand-in player while the game awaits its setup.
+        page.locator("#menu-open").tap()
+        page.locator("#menu-join").tap()
+        expect(page.locator("#menu-said")).to_have_text(
+            "Start the game first: then each player joins with their own name.")
+        expect(page.locator("#join-qr svg")).to_have_count(0)
+        page.locator("#menu-close").tap()
         row(page, 0).locator(".setup-name").fill("Ann")
         row(page, 1).locator(".setup-name").fill("ANN")
         page.locator("#setup-start").tap()
@@ -424,9 +439,13 @@ def test_the_menu_join_qr_share_export_and_earlier_games(browser: Browser,
         expect(menu).not_to_have_attribute("open", "")
         expect(opener).to_be_focused()
 
-        # Earlier games: a game started since; the first one resumes from the menu (asked).
+        # Earlier games: a game started since; the first one resumes from the menu (asked),
+        # even from the setup of a new one: the table shows the game resumed.
         api(base, "/api/games", {"players": ["Toad", "Daisy"]})
         expect(tile(page, "Toad")).to_be_visible()
+        opener.tap()
+        page.locator("#menu-new").tap()
+        expect(page.locator("#setup")).to_be_visible()
         opener.tap()
         page.locator("#menu-games").tap()
         earlier = page.locator("#games li", has_text="Mario, Luigi, Peach")
@@ -437,6 +456,7 @@ def test_the_menu_join_qr_share_export_and_earlier_games(browser: Browser,
         page.wait_for_timeout(700)  # its buttons take taps after a moment
         dialog.locator("button", has_text="Resume it").tap()
         expect(menu).not_to_have_attribute("open", "")
+        expect(page.locator("#setup")).to_be_hidden()
         expect(tile(page, "Mario")).to_be_visible()
         assert state_of(base)["game"]["id"] == game
         page.context.close()

@@ -84,6 +84,14 @@ function problem(err) {
 
 async function loadJoin() {
   const mine = ++asking;
+  if (state && state.game.setup_pending) {  // stand-in players: nobody joins as them
+    joinShown = "";
+    $("join-qr").replaceChildren();
+    $("join-link").textContent = "";
+    $("join-missing").replaceChildren();
+    tell(t("Start the game first: then each player joins with their own name."));
+    return;
+  }
   let data;
   try { data = await reading("/api/join"); } catch (err) {
     if (mine === asking && view === "join") tell(problem(err));

@@ -16,6 +16,7 @@ import { resetPay } from "./pad.js";
 let offer = null;  // GET /api/setup's answer, asked again each time the setup opens
 let draft = null;  // { edition, rows: [{ key, name, colour, starts, chars }], house: Set of ids }
 let asked = false;  // opened by New game (a running game stays behind it: Cancel goes back)
+let askedOver = null;  // the game New game was tapped over
 let loading = false;
 let waitFrom = null;  // Start was answered: the setup stays until the state leaves this game
 let rowKeys = 0;
@@ -35,6 +36,7 @@ function colourWord(hex) {
 // New game: the setup, over the game being played (which stays as it is until Start).
 export function openSetup() {
   asked = true;
+  askedOver = state ? state.game.id : null;
   draft = null;
   renderSetup();
 }
@@ -51,6 +53,8 @@ export function renderSetup() {
   renderHouseLine();
   if (!state) return;
   if (waitFrom !== null && state.game.id !== waitFrom) waitFrom = null;
+  // Another game became the one played (resumed, or started elsewhere): the table shows it.
+  if (asked && askedOver !== null && state.game.id !== askedOver) asked = false;
   const show = shown();
   const was = !$("setup").hidden;
   $("setup").hidden = !show;
