@@ -583,6 +583,11 @@ def test_axe_finds_nothing_serious_on_the_setup_and_in_the_menu(
         page.locator("#setup-chars .char-chip", has_text="Yoshi").first.click()
         audit_in_every_mode(page, f"setup gamer {label}")
         readable(page)
+        page.locator("#setup-start").click()  # refused: Ben has no character yet
+        expect(page.locator("#setup-error")).to_be_visible()
+        audit_in_every_mode(page, f"setup refused {label}")
+        api(base, "/api/games", {"players": ["Ann", "Ben"]})  # started elsewhere: the table
+        expect(page.locator("#setup")).to_be_hidden()
         page.locator("#menu-open").click()
         expect(page.locator("#menu")).to_have_attribute("open", "")
         audit_in_every_mode(page, f"menu {label}")
