@@ -41,8 +41,8 @@ export function renderPlayers() {
     coins.textContent = p.out ? t("OUT") : p.balance;
     if (!p.out) {
       coins.setAttribute("aria-hidden", "true");
-      const said = state.game.bank === false ? String(p.balance) : tn("{n} coin", "{n} coins", p.balance);
-      coins.after(el("span", "sr-only", said));
+      const spoken = state.game.bank === false ? String(p.balance) : tn("{n} coin", "{n} coins", p.balance);
+      coins.after(el("span", "sr-only", spoken));
     }
     if (p.owes && !p.out) pick.querySelector(".owe").append(el("span", "owes", t("owes")));
     if (p.points !== null && (p.points || p.cards)) {
