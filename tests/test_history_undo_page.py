@@ -292,12 +292,28 @@ def luigi_pays_the_bank(page: Page, digit: str) -> None:
 def test_offline_the_header_says_so_at_a_payment_and_back_online_it_goes_through_once(
         browser: Browser, config: Path) -> None:
     with daemon(config) as base:
+        mario, _luigi, peach = (p["id"] for p in state_of(base)["players"])
+        pay(base, mario, peach, 2)
         ctx = context(browser, PHONE)
         page = banker(ctx, base)
+
+        # Offline, a tap on a move to undo: not live, and nothing asked without the server.
+        ctx.set_offline(True)
+        undo_line(page, "Mario pays Peach 2").tap()
+        expect(page.locator("#link")).not_to_have_text("live")
+        expect(page.locator("#error")).to_be_visible()
+        expect(page.locator("#error")).to_contain_text("The companion is not reachable")
+        expect(page.locator("#dialog")).not_to_be_visible()
+        ctx.set_offline(False)  # back: the bar about the connection goes by itself
+        expect(page.locator("#link")).to_have_text("live", timeout=15_000)
+        expect(page.locator("#error")).to_be_hidden()
+
+        # Offline, a payment: kept, and sent once when the connection is back.
         ctx.set_offline(True)
         luigi_pays_the_bank(page, "4")
         expect(page.locator("#link")).not_to_have_text("live")
         expect(page.locator("#link")).to_have_class("status offline")
+        expect(page.locator("#error")).to_be_visible()
         expect(page.locator("#error")).to_contain_text(KEPT)
         ctx.set_offline(False)
         expect(page.locator("#link")).to_have_text("live", timeout=15_000)
@@ -305,7 +321,7 @@ def test_offline_the_header_says_so_at_a_payment_and_back_online_it_goes_through
         expect(page.locator("#toast-text")).to_contain_text("That payment went through (once)")
         expect(tile(page, "Luigi").locator(".coins")).to_have_text("26")
         page.wait_for_timeout(800)
-        assert len(kinds(base, "transfer")) == 1 and coins(base)[1] == 26
+        assert len(kinds(base, "transfer")) == 2 and coins(base)[1] == 26  # and Mario's
         ctx.close()
 
 
@@ -320,8 +336,9 @@ def test_a_write_with_no_answer_says_not_live_reconnects_and_clears_only_its_own
                       ".catch(() => {})")
         expect(page.locator("#error")).to_contain_text("999")
         page.evaluate("window.__first = socket; socket.close()")
-        expect(page.locator("#link")).to_have_text("live")
         until(page, "socket !== window.__first")
+        expect(page.locator("#link")).to_have_text("live")  # the new socket's fresh state
+        expect(page.locator("#error")).to_be_visible()
         expect(page.locator("#error")).to_contain_text("999")
         page.locator("#error-close").click()
         expect(page.locator("#error")).to_be_hidden()
@@ -337,6 +354,7 @@ def test_a_write_with_no_answer_says_not_live_reconnects_and_clears_only_its_own
         page.route("**/api/transfers", lost)
         luigi_pays_the_bank(page, "3")
         expect(page.locator("#link")).not_to_have_text("live", timeout=400)
+        expect(page.locator("#error")).to_be_visible()
         expect(page.locator("#error")).to_contain_text(KEPT)
         until(page, "socket !== window.__open")  # the old socket let go
         expect(page.locator("#pad-pay")).to_be_visible()
