@@ -369,3 +369,27 @@ def test_a_write_with_no_answer_says_not_live_reconnects_and_clears_only_its_own
         assert len(kinds(base, "transfer")) == 1 and coins(base)[1] == 27
         assert len(set(tries)) == 1, tries  # every try the same intent
         ctx.close()
+
+
+def test_a_write_that_hangs_is_no_answer_after_ten_seconds(browser: Browser,
+                                                           config: Path) -> None:
+    with daemon(config) as base:
+        ctx = browser.new_context(viewport=TABLET, service_workers="block")
+        page = banker(ctx, base)
+        held: list[Route] = []
+        page.route("**/api/transfers", lambda route: held.append(route))  # never answered
+        luigi_pays_the_bank(page, "2")
+        page.wait_for_timeout(8000)
+        assert len(held) == 1
+        expect(page.locator("#link")).to_have_text("live")  # still waiting for its answer
+        expect(page.locator("#link")).not_to_have_text("live", timeout=4000)  # 10 s: none
+        expect(page.locator("#error")).to_be_visible()
+        expect(page.locator("#error")).to_contain_text(KEPT)
+        page.unroute("**/api/transfers")
+        expect(page.locator("#toast-text")).to_contain_text("That payment went through (once)",
+                                                            timeout=15_000)
+        expect(page.locator("#link")).to_have_text("live")
+        expect(page.locator("#error")).to_be_hidden()
+        page.wait_for_timeout(500)
+        assert len(kinds(base, "transfer")) == 1 and coins(base)[1] == 28
+        ctx.close()

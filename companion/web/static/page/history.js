@@ -40,7 +40,12 @@ function lineParts(m) {
 // A move's line: a button (named "Undo: ...") on the banker's page while it can be undone.
 function drawLine(li, m) {
   li.classList.toggle("undone", m.undone_by !== null);
-  if (!shown.banker || !undoable(m)) { li.replaceChildren(...lineParts(m)); return; }
+  if (!shown.banker || !undoable(m)) {
+    const focused = li.contains(document.activeElement);
+    li.replaceChildren(...lineParts(m));
+    if (focused) $("history").focus({ preventScroll: true });  // its button gone: the list keeps focus
+    return;
+  }
   const button = document.createElement("button");
   button.type = "button";
   button.className = "line";

@@ -67,7 +67,7 @@ export function renderRequests() {
     drawn.text.textContent = words(r);  // again in another language
     drawn.undo.textContent = t("Undo it");
     drawn.keep.textContent = t("Keep it");
-    box.append(drawn.row);
+    if (drawn.row.parentNode !== box) box.append(drawn.row);  // moving a row would blur its button
     if (!announced.has(r.id)) { announced.add(r.id); announce(words(r)); }
   }
   box.hidden = open.length === 0;
