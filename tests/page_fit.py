@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import signal
 import sys
 import tempfile
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -103,6 +105,9 @@ def open_phone(browser: Browser, base: str) -> Page:
     page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
     page.goto(f"{base}#token={BROWSER_TOKEN}")
     expect(page.locator("#link")).to_have_text("live")
+    expect(page.locator("#edition")).not_to_be_empty()  # the state drawn
+    page.wait_for_load_state("networkidle")  # and the edition's rules (GET /api/rules)
+    page.wait_for_timeout(300)
     return page
 
 
@@ -114,6 +119,7 @@ def pay_turn(t: Taps, payer: str, payee: str, amount: str) -> None:
         t.tap(f'#keys button[data-key="{digit}"]')
     t.tap("#pad-pay")
     expect(t.page.locator("#toast")).to_be_visible()
+    expect(t.page.locator("#pad")).not_to_have_class(re.compile(r"\bopen\b"))  # the sheet gone
 
 
 def celebration_rent(page: Page) -> dict[str, Any]:
@@ -137,9 +143,27 @@ def movie_turn(page: Page) -> dict[str, Any]:
             "outcome_in_view_after_press": 0 <= outcome_top < PHONE["height"]}
 
 
+def call(base: str, path: str, body: object = None) -> Any:
+    """The API with the table token: GET without a body, else POST."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path.lstrip("/"), data=data, headers={
+        "Authorization": f"Bearer {BROWSER_TOKEN}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        return json.loads(reply.read())
+
+
+def pick_characters(base: str) -> None:
+    """Gamer, Mario Kart: a token each, as a setup leaves the table (one each at four)."""
+    characters = [c["id"] for c in call(base, "/api/rules")["powers"]["characters"]]
+    for p, character in zip(call(base, "/api/state")["players"], characters, strict=False):
+        call(base, "/api/characters", {"player": p["id"], "characters": [character]})
+
+
 def measure(browser: Browser, edition: str, shots: Path | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp, \
             daemon(write_config(Path(tmp), edition)) as base:
+        if edition in ("gamer", "mario_kart"):
+            pick_characters(base)
         page = open_phone(browser, base)
         figures = layout(page)
         if shots is not None:

@@ -469,6 +469,8 @@ def test_bowser_wins_ends_the_game_with_no_winner_and_undo_reopens_it(
         page = banker(ctx, base)
         card = page.locator("#bowser-card")
         expect(card).to_contain_text("Bowser wins the game. All of the players lose the game.")
+        expect(card).to_be_hidden()  # folded away on a phone: one tap from the table
+        page.locator("#bowser-fold > summary").tap()
         card.locator("#bowser-wins").tap()
         expect(page.locator("#dialog-body")).to_contain_text("Game Over side")  # asked first
         page.locator("#dialog-buttons button", has_text="Bowser wins").tap()

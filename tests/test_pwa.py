@@ -466,3 +466,23 @@ def test_axe_finds_nothing_serious_in_a_gamer_game_with_a_fight_open(
         page = banker(ctx, base)
         audit_in_every_mode(page, "gamer fight tablet")
         ctx.close()
+
+
+def test_axe_finds_nothing_serious_with_a_long_history(browser: Browser, config: Path) -> None:
+    """A game of 30 payments: the history scrolls with nothing in it to focus (the scrolling
+    region itself takes the keyboard's focus), and each tile says its coins as coins."""
+    axe_source()
+    with daemon(config) as base:
+        luigi = state_of(base)["players"][1]["id"]
+        for n in range(30):
+            api(base, "/api/transfers", {"from": luigi, "to": "bank", "amount": 1,
+                                         "note": f"fee {n}"})
+        for size in (PHONE, TABLET):
+            ctx = context(browser, size, touch=size is PHONE)
+            page = banker(ctx, base)
+            expect(page.locator("#history li")).to_have_count(30 + 1)  # and the opening
+            assert page.evaluate("""() => { const h = document.getElementById('history');
+              return h.scrollHeight > h.clientHeight; }""")  # it does scroll
+            expect(tile(page, "Luigi")).to_have_accessible_name(re.compile(r"^Luigi 0 coins\b"))
+            audit_in_every_mode(page, f"long history {size['width']}")
+            ctx.close()

@@ -299,7 +299,10 @@ def test_utility_rent_and_bankruptcies_to_a_winner_on_a_phone(browser: Browser,
         expect(page.locator("#mode-now")).to_have_text("Question Block")  # one press only
         rent = state_of(base)["last_outcome"]["coins"]
         assert coins(page, "Luigi") == str(30 - rent) and coins(page, "Mario") == str(30 + rent)
-        # Luigi can't pay: bankrupt to Mario. Then Mario, to the Bank: Peach wins.
+        # Luigi can't pay: bankrupt to Mario. Then Mario, to the Bank: Peach wins. On a phone
+        # the bankruptcy is folded away, one tap from the table.
+        expect(page.locator("#bankrupt-player")).to_be_hidden()
+        page.locator("#bankrupt-fold > summary").click()
         page.locator("#bankrupt-player").select_option(str(luigi))
         page.locator("#bankrupt-creditor").select_option(str(mario))
         page.locator("#bankrupt button").click()

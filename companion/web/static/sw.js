@@ -37,6 +37,7 @@ const SHELL = [
   "/static/page/editions/powers.js",
   "/static/page/editions/contest.js",
   "/static/page/history.js",
+  "/static/page/requests.js",
   "/static/page/timer.js",
   "/static/page/cards.js",
   "/static/page/phones.js",

@@ -36,6 +36,7 @@ function renderReasons() {
 export function renderRules() {
   if (!rules) return;
   renderReasons();
+  renderFolds();
   const goRule = rules.pass_go;
   $("go").textContent = goRule ? t("Pass GO +{coins}", { coins: goRule.value }) : t("Pass GO");
   $("go").title = goRule ? goRule.quote.join(" ") : "";
@@ -88,15 +89,36 @@ export function renderRules() {
 
 // A rule in the page's words, then the rulebook's own lines: a citation, kept as the English
 // rulebook prints them (marked lang="en", so a screen reader says them in English).
+// The quote is one tap away (a fold), so the page's own words stay in view on a phone.
 function setRule(el, words, quote) {
   const parts = [];
-  if (words) parts.push(document.createTextNode(words + (quote.length ? " " : "")));
+  if (words) parts.push(document.createTextNode(words));
   if (quote.length) {
-    parts.push(Object.assign(document.createElement("q"), { className: "rulebook", lang: "en",
-                                                           textContent: quote.join(" ") }));
+    const fold = Object.assign(document.createElement("details"), { className: "rulebook-fold" });
+    fold.append(Object.assign(document.createElement("summary"), { textContent: t("The rulebook's words") }),
+                Object.assign(document.createElement("q"), { className: "rulebook", lang: "en",
+                                                             textContent: quote.join(" ") }));
+    parts.push(fold);
   }
   el.replaceChildren(...parts);
 }
+
+// The rare parts fold away on a phone and stand open where there is room; the lever timer is
+// always open in the edition whose lever is the game (Wiggly Worms). (The final score of the
+// last Boss card or Race is asked in the contest's own panel, in view.)
+const ROOMY = window.matchMedia("(min-width: 700px)");
+function hasLever() { return Boolean(rules && rules.modes.some((m) => m.table === "lever")); }
+function renderFolds() {
+  const lever = hasLever();
+  document.body.classList.toggle("lever", lever);
+  $("timer-fold").classList.toggle("always", lever);
+  if (lever) $("timer-fold").open = true;
+}
+function roomy() {
+  for (const fold of document.querySelectorAll("details.fold")) fold.open = ROOMY.matches || fold.classList.contains("always");
+}
+ROOMY.addEventListener("change", roomy);
+roomy();
 
 function showRent(mode) {
   const form = $("rent");

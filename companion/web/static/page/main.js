@@ -10,8 +10,8 @@
 import { $, onRedraw, setSocket, setState, socket, state, token, watching } from "./store.js";
 import { rules, setRules } from "./rules.js";
 import { heard, player, title } from "./words.js";
-import { snack } from "./messages.js";
-import { sendUnanswered } from "./net.js";
+import { clearError, snack } from "./messages.js";
+import { onLinkNews, sendUnanswered } from "./net.js";
 import { keepHeld } from "./keeping.js";
 import { forgetRoll } from "./dice.js";
 import { forgetOutcome, pulse, renderOutcome, setLastPress, soundMs } from "./outcome.js";
@@ -23,6 +23,7 @@ import { charDraft, forgetChars, renderCharacters } from "./editions/powers.js";
 import { forgetContest, raceTicks, renderContest } from "./editions/contest.js";
 import { renderModes, renderRules } from "./edition.js";
 import { forgetHistory, renderHistory } from "./history.js";
+import { renderRequests } from "./requests.js";
 import { drawTimer, setTimer } from "./timer.js";
 import { loadActivity } from "./cards.js";
 import { renderSetup } from "./setup.js";
@@ -32,7 +33,10 @@ import { keepAwake, setAwake } from "./awake.js";
 import { renderControls } from "./controls.js";
 import "./phones.js";
 
-let retryMs = 500;
+let retryMs = 500;  // the socket's own reconnects: slower each time, until its fresh state
+let lostMs = 500;  // reconnects after a write got no answer: slower each time, until one is answered
+let retry = null;  // the next connect's timer
+let fresh = false;  // this socket has sent the table (its first state): the connection is back
 let lastHeard = 0;
 let gameId = null;
 const STALE_MS = 25000;  // the server says something at least every 10 s
@@ -128,6 +132,7 @@ function renderPage() {
   if (rules) renderScores();
   if (rules) { renderCharacters(); renderContest(); }
   renderControls();
+  renderRequests();
   renderHistory().catch(() => {});
   keepAwake();
   renderSetup();
@@ -151,16 +156,55 @@ function setLink(live) {
   el.className = "status " + (live ? "live" : "offline");
 }
 
+function connectIn(ms) {
+  clearTimeout(retry);
+  retry = setTimeout(() => { retry = null; connect(); }, ms);
+}
+
+// The socket let go without a word (a dead connection's close could take minutes).
+function drop() {
+  if (!socket) return;
+  socket.onopen = socket.onmessage = socket.onclose = null;
+  try { socket.close(); } catch (err) { /* closed already */ }
+  fresh = false;
+}
+
+// The connection is back when the socket's fresh state arrives: live, the error bar's words
+// about the connection gone (an error about anything else stays), unanswered writes sent again.
+function linkBack() {
+  fresh = true;
+  retryMs = 500;
+  setLink(true);
+  clearError("connection");
+  sendUnanswered(wentThrough);
+  fetch("/healthz").then((r) => r.json()).then((h) => renderStorage(h.storage)).catch(() => {});
+}
+
+// A request got no answer: the page says at once that it is not live, and reconnects (the
+// socket may look open for many seconds after the Wi-Fi went). An answer resets the wait.
+function linkNews(answered) {
+  if (answered) {  // the companion is there: a reconnect that waits need wait no longer
+    lostMs = 500;
+    if (!fresh && retry !== null) connect();
+    return;
+  }
+  setLink(false);
+  if (retry !== null || (socket && socket.readyState === WebSocket.CONNECTING)) return;  // on its way
+  drop();
+  connectIn(lostMs);
+  lostMs = Math.min(lostMs * 2, 5000);
+}
+onLinkNews(linkNews);
+
 function connect() {
+  clearTimeout(retry);
+  retry = null;
+  fresh = false;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   // A browser can't set headers on a WebSocket: the token rides in the query (never logged).
   const key = token() ? "?token=" + encodeURIComponent(token()) : "";
   setSocket(new WebSocket(`${scheme}://${location.host}/ws${key}`));
-  socket.onopen = () => {
-    retryMs = 500; lastHeard = Date.now(); setLink(true);
-    sendUnanswered(wentThrough);
-    fetch("/healthz").then((r) => r.json()).then((h) => renderStorage(h.storage)).catch(() => {});
-  };
+  socket.onopen = () => { lastHeard = Date.now(); };
   socket.onmessage = (msg) => {
     lastHeard = Date.now();
     const data = JSON.parse(msg.data);
@@ -169,6 +213,7 @@ function connect() {
       setState(data.state);
       renderPage();
       turnPassed(before, data.action);
+      if (!fresh) linkBack();
     }
     if (data.type === "timer") setTimer(data.timer, data.what);
     if (data.type === "outcome") { setLastPress(data); pulse(soundMs(data)); }
@@ -182,8 +227,9 @@ function connect() {
     }
   };
   socket.onclose = () => {
+    fresh = false;
     setLink(false);
-    setTimeout(connect, retryMs);  // the server sends the full state again on reconnect
+    connectIn(retryMs);  // the server sends the full state again on reconnect
     retryMs = Math.min(retryMs * 2, 5000);
   };
 }
@@ -191,16 +237,15 @@ function connect() {
 // A dead connection can look open for minutes (Wi-Fi gone): if the server's heartbeat stops,
 // drop the socket and reconnect; also retry at once when the tablet wakes or the network returns.
 setInterval(() => {
-  if (socket && socket.readyState === WebSocket.OPEN && Date.now() - lastHeard > STALE_MS) socket.close();
+  if (socket && socket.readyState === WebSocket.OPEN && Date.now() - lastHeard > STALE_MS) linkNews(false);
 }, 5000);
 function reconnectNow() {
-  if (socket && socket.readyState !== WebSocket.OPEN && socket.readyState !== WebSocket.CONNECTING) {
-    socket.onclose = null;
-    connect();
-  }
+  if (socket && (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING)) return;
+  drop();
+  connect();
 }
-window.addEventListener("online", () => { if (!socket || socket.readyState !== WebSocket.OPEN) setLink(false); reconnectNow(); });
-window.addEventListener("offline", () => { if (!socket || socket.readyState !== WebSocket.OPEN) setLink(false); });
+window.addEventListener("online", () => { if (!fresh) setLink(false); reconnectNow(); });
+window.addEventListener("offline", () => linkNews(false));
 document.addEventListener("visibilitychange", () => { if (!document.hidden) reconnectNow(); });
 
 // -- installing: the app shell kept by a service worker, so the page reloads offline -----------

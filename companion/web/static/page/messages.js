@@ -5,12 +5,18 @@ import { $, watching } from "./store.js";
 
 function sentence(text) { text = String(text); return text.charAt(0).toUpperCase() + text.slice(1); }
 
-export function showError(message) {
+// ``about``: what the error is about ("connection": the companion did not answer), so the
+// connection coming back clears its own error and no other.
+export function showError(message, about = "") {
   $("error-text").textContent = sentence(message);
+  $("error").dataset.about = about;
   $("error").hidden = false;
 }
 
-export function clearError() { $("error").hidden = true; }
+export function clearError(about) {
+  if (about !== undefined && $("error").dataset.about !== about) return;
+  $("error").hidden = true;
+}
 
 // One polite live region says each outcome and each move's words to a screen reader, once
 // (the snackbar and the outcome box are not live regions themselves: the dice redraw, the
@@ -51,4 +57,4 @@ export function armLater(button) {
   setTimeout(() => { button.disabled = button.dataset.off === "1"; button.classList.remove("arming"); }, ARM_MS);
 }
 
-$("error-close").addEventListener("click", clearError);
+$("error-close").addEventListener("click", () => clearError());

@@ -47,19 +47,43 @@ function intentKey(action, body) {
   return `${action}.${hash53(what, 1)}${hash53(what, 2)}`;
 }
 
+// What the connection is like, as the writes find it (main.js listens): news(false) when a
+// request got no answer (the WebSocket can look open for many seconds after the Wi-Fi went),
+// news(true) when the companion answered one.
+let linkNews = () => {};
+export function onLinkNews(news) { linkNews = news; }
+
+// A write with no answer after this long is one that got none (the Wi-Fi went mid-request):
+// it is kept, key and all, and sent again when the connection is back.
+const ANSWER_MS = 10000;
+
+// The words for a write that got no answer: it is kept and sent again.
+function keptWords(action) {
+  return action === "pay"
+    ? t("The companion is not reachable: this payment is kept here and sent again (once) when the connection is back.")
+    : t("The companion is not reachable: this is kept here and sent again (once) when the connection is back.");
+}
+
 export async function api(method, path, body, key, quiet) {
   const headers = {};
   if (token()) headers["Authorization"] = "Bearer " + token();
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (method !== "GET") headers["Idempotency-Key"] = key || randomKey();
+  const giveUp = method !== "GET" ? new AbortController() : null;
+  const timer = giveUp ? setTimeout(() => giveUp.abort(), ANSWER_MS) : null;
   let reply;
   try {
-    reply = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    reply = await fetch(path, { method, headers, signal: giveUp ? giveUp.signal : undefined,
+      body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (err) {
-    if (!(quiet && quiet(err))) showError(t("The companion is not reachable. Is the Wi-Fi on?"));
     err.unanswered = true;  // sent, maybe written: only its answer is lost
+    linkNews(false);
+    if (!(quiet && quiet(err))) showError(t("The companion is not reachable. Is the Wi-Fi on?"), "connection");
     throw err;
+  } finally {
+    clearTimeout(timer);
   }
+  linkNews(true);
   const data = await reply.json().catch(() => ({}));
   if (!reply.ok) {
     const err = new Error(data.error || ("Error " + reply.status));
@@ -67,6 +91,7 @@ export async function api(method, path, body, key, quiet) {
     // The page's words for it: the server's sentence (error_said) in this device's language.
     err.said = data.error_said || data.error || null;
     err.saved = data.saved;  // a 503's: false (nothing written) or null (not known)
+    err.blockedBy = Array.isArray(data.blocked_by) ? data.blocked_by : [];  // an undo's 409
     if (reply.status === 401) {
       // The token this browser has is wrong or old: from now on the page only watches.
       localStorage.removeItem(TOKEN_KEY);
@@ -94,14 +119,19 @@ export function write(action, path, body, { button = null, sticky = false, metho
   if (button) { button.disabled = true; held.add(button); }
   const first = intent.at;
   const sent = intent;
-  return api(method, path, intent.body, intent.key, quiet).then((reply) => {
+  // No answer: said here, with what becomes of it (kept, sent again when the connection is back).
+  const quietHere = (err) => err.unanswered || Boolean(quiet && quiet(err));
+  return api(method, path, intent.body, intent.key, quietHere).then((reply) => {
     if (sent.unanswered) {  // answered at last: once, whichever try was written
       sent.unanswered = false;
       if (reply && typeof reply === "object") reply.again = true;
     }
     return reply;
   }, (err) => {
-    if (err.unanswered) Object.assign(sent, { unanswered: true, path, method });
+    if (err.unanswered) {
+      Object.assign(sent, { unanswered: true, path, method });
+      if (!(quiet && quiet(err))) showError(keptWords(action), "connection");
+    }
     else if (intents.get(action) === sent) intents.delete(action);  // refused: a new intent next
     if (err.status === 503 && (err.saved === false || err.saved === null) && path !== "/api/held") {
       // The disk refused it (or failed writing it): kept here, key and all, and sent again when
@@ -123,12 +153,20 @@ export function write(action, path, body, { button = null, sticky = false, metho
 
 // When the connection is back, each write that got no answer is sent again, key and all: the
 // server answers what it wrote, or writes it now (and wentThrough(action) says so).
+// One that is refused now (the table moved on meanwhile) is let go, with the server's words;
+// one that gets no answer again is still kept, and the error bar says so again.
 export function sendUnanswered(wentThrough) {
   for (const [action, intent] of intents) {
     if (!intent.unanswered) continue;
     api(intent.method, intent.path, intent.body, intent.key, () => true).then(() => {
       if (intents.get(action) === intent && intent.unanswered) { intent.unanswered = false; wentThrough(action); }
-    }).catch(() => {});
+    }).catch((err) => {
+      if (intents.get(action) !== intent || !intent.unanswered) return;
+      if (err.unanswered) { showError(keptWords(action), "connection"); return; }
+      if (err.status === 503) return;  // the bank takes no writes yet: tried again later
+      intents.delete(action);
+      if (err.status !== 401) showError(err.said ? said(err.said) : t("Error {status}", { status: err.status }));
+    });
   }
 }
 

@@ -5,7 +5,7 @@
 import { $, state } from "./store.js";
 import { rules } from "./rules.js";
 import { bare, heard, title } from "./words.js";
-import { announce } from "./messages.js";
+import { announce, snack } from "./messages.js";
 import { DICE_KINDS, diceOf, drawRoll, forgetRoll } from "./dice.js";
 
 function outcomeText(o) {
@@ -17,6 +17,14 @@ function outcomeText(o) {
   }
   if (o.kind === "roll") return t("{headline} ({who})", { headline, who });
   return t("{headline} {who}: {instruction}", { headline, who, instruction: heard(o, "instruction") });
+}
+
+function inSight(el) {
+  const box = el.getBoundingClientRect();
+  const top = $("top").getBoundingClientRect().bottom;
+  const sheet = document.body.classList.contains("paying") && getComputedStyle($("pad")).position === "fixed"
+    ? $("pad").getBoundingClientRect().top : window.innerHeight;  // a phone's pay sheet covers the rest
+  return box.height > 0 && box.top >= top - 8 && box.bottom <= Math.min(sheet, window.innerHeight) + 8;
 }
 
 // An outcome nobody has been given yet says so.
@@ -68,7 +76,10 @@ export function renderOutcome() {
   if (o.id !== lastOutcomeId) {
     void el.offsetWidth;  // restart the animation
     if (lastOutcomeId !== null) el.classList.add("fresh");
-    if (news) announce(spokenOutcome(o));
+    // Nothing scrolls for a press: an outcome box out of sight (the page scrolled to the
+    // history, the pay sheet over it) says its outcome in the snackbar, where the eye is.
+    if (news && !inSight(el)) snack(outcomeText(o));
+    else if (news) announce(spokenOutcome(o));
     lastOutcomeId = o.id;
   }
 }

@@ -83,6 +83,7 @@ export function renderPad() {
   pad.classList.toggle("done", done && !padOpen());
   pad.classList.toggle("open", open);
   document.body.classList.toggle("paying", open);
+  if (!open) scrollBack();
   const what = $("pad-what");
   const n = amount();
   if (done && !padOpen()) what.textContent = pay.done.text;
@@ -146,6 +147,9 @@ export function markTiles() {
 function landscape() { return getComputedStyle($("pad")).position !== "fixed"; }
 
 // On a phone the pad is a sheet at the bottom: the tiles stay on screen above it.
+// When the sheet closes, the page goes back to where it was before the sheet moved it: the
+// block and its outcome are where the eye left them for the next press.
+let scrolledFrom = null;
 function keepTilesInView() {
   if (!padOpen() || landscape()) return;
   requestAnimationFrame(() => {
@@ -155,8 +159,16 @@ function keepTilesInView() {
     let delta = 0;
     if (tiles.bottom > top - 8) delta = Math.min(tiles.bottom - (top - 8), tiles.top - head - 8);
     else if (tiles.top < head + 4) delta = tiles.top - head - 8;
-    if (delta) window.scrollBy(0, delta);
+    if (!delta) return;
+    if (scrolledFrom === null) scrolledFrom = window.scrollY;
+    window.scrollBy(0, delta);
   });
+}
+function scrollBack() {
+  if (scrolledFrom === null) return;
+  const y = scrolledFrom;
+  scrolledFrom = null;
+  window.scrollTo(0, y);
 }
 
 // A typo (150 for 15) would take a player far below zero: more than the payer has, or more than

@@ -36,7 +36,14 @@ export function renderPlayers() {
       phone.setAttribute("aria-label", t("phone linked"));
       pick.querySelector(".name").append(phone);
     }
-    pick.querySelector(".coins").textContent = p.out ? t("OUT") : p.balance;
+    // The number is drawn; a screen reader hears it with its word ("Luigi, 16 coins").
+    const coins = pick.querySelector(".coins");
+    coins.textContent = p.out ? t("OUT") : p.balance;
+    if (!p.out) {
+      coins.setAttribute("aria-hidden", "true");
+      const spoken = state.game.bank === false ? String(p.balance) : tn("{n} coin", "{n} coins", p.balance);
+      coins.after(el("span", "sr-only", spoken));
+    }
     if (p.owes && !p.out) pick.querySelector(".owe").append(el("span", "owes", t("owes")));
     if (p.points !== null && (p.points || p.cards)) {
       pick.querySelector(".extra").textContent = `${pointWords(p.points)} · ${cardWords(p.cards)}`;

@@ -1,4 +1,5 @@
-// Undo and Redo, and the snackbar's Undo after a move.
+// Undo and Redo, and the snackbar's Undo after a move; Undo of any move (from the history, or a
+// player's "that was a mistake").
 
 /* globals t */
 import { $, state } from "./store.js";
@@ -21,6 +22,18 @@ export function undoLatest(moveId) {
     const undid = reply.undid && reply.undid.text ? heard(reply.undid, "text") : text;
     snack(t("Undone: {move}", { move: undid }), t("Redo"), redo);
   }).catch(() => {});
+}
+
+// Undo that move, if nothing later depends on it: a new move gives back what it did (the
+// journal keeps both). A refusal (409: a later move depends on it, or it is undone already)
+// is the caller's to say, with the server's words (err.said, err.blockedBy).
+export function undoMove(id, text, button = null) {
+  return write(`undo:${id}`, "/api/undo", { move: id }, { button, quiet: (err) => err.status === 409 })
+    .then((reply) => {
+      const undid = reply.undid && reply.undid.text ? heard(reply.undid, "text") : text;
+      snack(t("Undone: {move}", { move: undid }), t("Redo"), redo);
+      return reply;
+    });
 }
 
 function redo() {
