@@ -351,6 +351,18 @@ def first_press(data: Path, first: dict[str, Any]) -> str:
 
 
 @needs_root
+def fill(path: Path) -> None:
+    """Write ``path`` until the card has no byte left (smaller writes once big ones fail)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    try:
+        for size in (65536, 4096, 1):
+            with contextlib.suppress(OSError):
+                while True:
+                    os.write(fd, b"x" * size)
+    finally:
+        os.close(fd)
+
+
 def test_held_presses_go_out_as_a_file_and_come_back_in_banked_once(tmp_path: Path) -> None:
     """``companion export --held`` and ``companion give-back``: a card's held presses carried
     to another card (a new one), banked at its next start, once."""
@@ -361,11 +373,12 @@ def test_held_presses_go_out_as_a_file_and_come_back_in_banked_once(tmp_path: Pa
         base = f"http://127.0.0.1:{port}/"
         with companion(config, tmp_path / "companion.log") as proc:
             filler = sd.path / "filler"
-            # A full card: presses held in the file made while there was room.
-            with open(filler, "wb") as f, contextlib.suppress(OSError):
-                while True:
-                    f.write(b"x" * 65536)
-                    f.flush()
+            # A full card: presses held in the file made while there was room. Filled twice:
+            # what the companion's start frees meanwhile (a checkpoint that truncates its
+            # write-ahead log, later on a busy machine) is taken too.
+            for _ in range(2):
+                fill(filler)
+                time.sleep(0.5)
             answers = [press(base) for _ in range(2)]
             assert [status for status, _ in answers] == [202, 202]
             assert all(held["kept"]["file"] for _, held in answers)
