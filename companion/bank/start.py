@@ -17,13 +17,13 @@ from companion.exc import Conflict
 from companion.i18n.said import say
 
 if TYPE_CHECKING:
-    from companion.bank.bank import Bank
+    from companion.bank.journal import Journal
 
 PENDING = "pending"
 """``games.options["setup"]`` of a game made at boot that awaits the table's setup."""
 
 
-def new_game(bank: Bank, edition: object, names: Sequence[object],
+def new_game(bank: Journal, edition: object, names: Sequence[object],
              colours: Sequence[object] | None = None, *, first: object = None,
              characters: object = None, house: object = None,
              request_id: str | None = None) -> int:
@@ -43,7 +43,7 @@ def new_game(bank: Bank, edition: object, names: Sequence[object],
         return write_game(bank, db, setup, options, request_id)
 
 
-def _replayed(bank: Bank, db: sqlite3.Connection, request_id: str) -> int | None:
+def _replayed(bank: Journal, db: sqlite3.Connection, request_id: str) -> int | None:
     """The game an earlier try of this very start made; a key used for anything else: 409."""
     row = db.execute("SELECT id, options FROM games WHERE json_extract(options, '$.request_id')"
                      " = ?", (request_id,)).fetchone()
@@ -58,7 +58,7 @@ def _replayed(bank: Bank, db: sqlite3.Connection, request_id: str) -> int | None
     return int(row["id"])
 
 
-def ensure_game(bank: Bank, edition: object, names: Sequence[object], *,
+def ensure_game(bank: Journal, edition: object, names: Sequence[object], *,
                 pending: bool = False) -> int | None:
     """Start a game only if the bank has none (atomic: two starters make one game); a bank
     with a game is only read. ``pending``: the config named no players (a fresh install): the
@@ -75,7 +75,7 @@ def ensure_game(bank: Bank, edition: object, names: Sequence[object], *,
         return write_game(bank, db, setup, {"setup": PENDING} if pending else {})
 
 
-def write_game(bank: Bank, db: sqlite3.Connection, setup: Setup, options: dict[str, Any],
+def write_game(bank: Journal, db: sqlite3.Connection, setup: Setup, options: dict[str, Any],
                request_id: str | None = None) -> int:
     """Write a checked setup (inside a write): the game, its players, the opening balances
     (one move), who starts; it becomes the game the table plays."""
@@ -109,7 +109,7 @@ def write_game(bank: Bank, db: sqlite3.Connection, setup: Setup, options: dict[s
     return int(game_id)
 
 
-def untouched(bank: Bank) -> set[int]:
+def untouched(bank: Journal) -> set[int]:
     """Games made at boot to await a setup that nothing was played in (no move but the
     opening balances, no press) and that the table does not play now: the earlier games
     leave them out (they stay in the journal)."""
@@ -125,7 +125,7 @@ def untouched(bank: Bank) -> set[int]:
     return found
 
 
-def last_players(bank: Bank) -> dict[str, Any] | None:
+def last_players(bank: Journal) -> dict[str, Any] | None:
     """The players of the last game the table set up (the one played now, else the newest
     other; never a game awaiting its setup): to offer again in a setup."""
     with bank.snapshot():

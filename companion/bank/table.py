@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from companion.bank import contests, mistakes, pages, phones, start, turns, undo
 from companion.bank.facts import Facts
 from companion.bank.moves import block, worms
-from companion.core.editions.house import named
+from companion.core.editions.house_files import named
 from companion.core.editions.scoring import Standing, standings
 from companion.core.ledger import MoveKind
 from companion.core.state import GameView, NextCard, PlayerView, TableState

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.editions.contests import ContestKind, Deck
-from companion.core.editions.house import Fee, HouseFile, Pot, chosen, house_file, payments
+from companion.core.editions.house import Fee, Pot, chosen
+from companion.core.editions.house_files import HouseFile, house_file, payments
 from companion.core.editions.modes import NUMBERS, TABLES, Mode
 from companion.core.editions.powers import Ability, Boost, Character, Effect, Powers, Targets
 from companion.core.editions.ruleset import (
