@@ -192,6 +192,11 @@ def test_bench_command_prints_json_figures() -> None:
     assert contests["fights"]["n"] == contests["fights_floor"]["n"] == 200
     assert contests["races_ratio_p50"] == pytest.approx(
         contests["races"]["p50"] / contests["races_floor"]["p50"], abs=0.01)
+    undo = data["undo_check_ms"]  # the check before Undo of a payment 1000 moves back
+    assert (undo["moves"], undo["back"]) == (2000, 1000)
+    assert undo["check"]["n"] == undo["floor"]["n"] == 3 and undo["check"]["lost"] == 0
+    assert undo["ratio_p50"] == pytest.approx(undo["check"]["p50"] / undo["floor"]["p50"],
+                                              abs=0.01)
     voice = data["voice_after_outcome_ms"]  # espeak-ng is installed by `make test`
     assert voice["available"] and voice["voice"]["lost"] == voice["floor"]["lost"] == 0
     assert voice["voice"]["n"] == voice["floor"]["n"] == 3  # as many rounds as presses
@@ -217,6 +222,7 @@ def test_the_bench_leaves_nothing_in_the_data_folder(tmp_path: Path, monkeypatch
     from companion.bench.contests import contest_state_ms
     from companion.bench.held import held_press_ms
     from companion.bench.movie import movie_state_ms
+    from companion.bench.undo_any import undo_check_ms
 
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.delenv("XDG_DATA_HOME", raising=False)
@@ -231,4 +237,5 @@ def test_the_bench_leaves_nothing_in_the_data_folder(tmp_path: Path, monkeypatch
     board_state_ms(data, lines=20, reads=2)
     contest_state_ms(data, lines=20, reads=2)
     movie_state_ms(data, presses=20, reads=2)
+    undo_check_ms(data, moves=20, back=10, rounds=2)
     assert list(data.iterdir()) == []  # each left its scratch folder behind it: none
