@@ -28,9 +28,11 @@ NAMES = {"Mario", "Luigi", "Peach", "Toad", "Yoshi", "Bowser", "Donkey Kong", "W
          "Mario Kart Stadium", "Acorn Plains", "Free Parking", "Just Visiting", "Super Star",
          "Bowser!", "Game Over!", "Power-up", "Power-up!", "OK", "QR", "BOWSER!", "GAME OVER",
          "POWER-UP!", "power-up", "{name}: Power-up", "Piranha Plant", "Warp Pipe", "Boost Pad",
-         "BOSS {n}", "GRAND PRIX {n}", "Go to Jail", "Jail", "JAIL", "IN JAIL", "in Jail"}
+         "BOSS {n}", "GRAND PRIX {n}", "Go to Jail", "Jail", "JAIL", "IN JAIL", "in Jail",
+         "CSV", "JSON"}
 """Names (characters, games, spaces and items as several rulebooks keep them in English:
-Polish prints "Go to Jail", Italian, Swedish and Finnish "Jail"), which a language may keep."""
+Polish prints "Go to Jail", Italian, Swedish and Finnish "Jail"), and file formats (CSV, JSON),
+which a language may keep."""
 SAME_IN = {
     "Bank": {"de", "nl", "sv", "da", "nb", "pl", "hu"},
     "bank: {error}": {"nl", "sv", "da", "nb", "pl", "hu"},
@@ -43,6 +45,7 @@ SAME_IN = {
     "Error {status}": {"es"},
     "FINAL": {"es", "pt", "ro"},
     "Later": {"nl"},
+    "Menu": {"cs", "da", "it", "nl", "pl", "pt", "sk"},
     "Note": {"da"},
     "Race": {"nl", "sv"},
     "Start": {"de", "nl", "da", "nb", "pl", "cs"},

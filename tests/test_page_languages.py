@@ -142,6 +142,7 @@ def test_the_page_speaks_the_tables_language_and_each_devices_own(
         assert english_left(page, "ar") == []
         no_overflow(page, PHONE["width"])
         readme_shot(page, "phone-lang-ar")
+        page.locator("#timer-fold > summary").click()  # folded on a phone: one tap
         page.locator("#timer-start").click()  # the lever timer's words, and the pay pad's keys
         until(page, "document.getElementById('timer-what').textContent.length > 0")
         tile(page, "Luigi").tap()
