@@ -7,14 +7,11 @@ timing). ``tests/test_page_fit.py`` asserts the behaviour the figures stand for.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
-import signal
 import sys
 import tempfile
 import urllib.request
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,9 +23,8 @@ from tests.conftest import (
     CHROMIUM,
     CHROMIUM_ARGS,
     free_port,
-    spawn_companion,
-    wait_for_line,
 )
+from tests.test_tablet_browser import daemon
 
 PHONE = {"width": 390, "height": 844}
 PLAYERS = {"celebration": ["Mario", "Luigi", "Peach"],
@@ -48,19 +44,6 @@ def write_config(folder: Path, edition: str) -> Path:
                     f'port = {free_port()}\ntoken = "{BROWSER_TOKEN}"\n'
                     f'[game]\nedition = "{edition}"\nplayers = [{names}]\n')
     return path
-
-
-@contextlib.contextmanager
-def daemon(config: Path) -> Iterator[str]:
-    """``companion run`` in a child process; yields the base URL."""
-    with spawn_companion("run", "--config", str(config)) as proc:
-        seen = wait_for_line(proc.stderr, "web: the tablet API is at")
-        base = seen.split("web: the tablet API is at ")[1].split()[0].removesuffix("api/state")
-        try:
-            yield base
-        finally:
-            proc.send_signal(signal.SIGTERM)
-            proc.communicate(timeout=10)
 
 
 @dataclass
