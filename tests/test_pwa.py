@@ -328,6 +328,14 @@ def test_every_control_by_keyboard_with_a_focus_ring_and_a_trapped_dialog(
         page.keyboard.press("Escape")
         expect(dialog).not_to_have_attribute("open", "")
         assert state_of(base)["players"][1]["balance"] == 27  # nothing paid but the 3
+        # Enter on the header's Menu, a payment ready on the pad: the menu opens, nothing paid.
+        page.locator("#menu-open").focus()
+        page.keyboard.press("Enter")
+        expect(page.locator("#menu")).to_have_attribute("open", "")
+        expect(dialog).not_to_have_attribute("open", "")
+        page.keyboard.press("Escape")
+        expect(page.locator("#menu")).not_to_have_attribute("open", "")
+        assert state_of(base)["players"][1]["balance"] == 27
         page.keyboard.press("Escape")  # the pad's payment dropped too
         expect(page.locator("#pad-amount")).to_have_text("0")
         # The menu: a dialog too; Tab stays in it, Escape closes it, focus back on Menu.

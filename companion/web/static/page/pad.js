@@ -308,6 +308,8 @@ document.addEventListener("keydown", (ev) => {
   if (!padOpen() || $("dialog").open) return;
   const target = ev.target;
   if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+  // The header's own controls (the menu, Aa, the timer, a request's answer) keep their Enter.
+  if (ev.key === "Enter" && target && target.closest && target.closest("#top, dialog")) return;
   if (/^[0-9]$/.test(ev.key)) { typeKey(ev.key); ev.preventDefault(); }
   else if (ev.key === "Backspace") { typeKey("back"); ev.preventDefault(); }
   else if (ev.key === "Escape") resetPay();
