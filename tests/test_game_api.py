@@ -63,9 +63,16 @@ async def game(tmp_path: Path, edition: str, players: tuple[str, ...], *,
     config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)),
                     game=GameConfig(edition=edition, players=players),
                     lever=lever or LeverConfig())
-    app = Daemon(config, pin_factory=MockFactory(), rng=rng or random.Random(seed),
-                 backend=NullBackend(), **({"clock": clock} if clock else {
-                     "clock": StepClock(100.0, 10)}))  # never "still sounding"
+    async with serving(config, rng or random.Random(seed), clock) as served:
+        yield served
+
+
+@contextlib.asynccontextmanager
+async def serving(config: Config, rng: Any, clock: Any = None
+                  ) -> AsyncIterator[tuple[Api, Daemon]]:
+    """The daemon of ``config`` on mock pins, started, with its web server on 127.0.0.1."""
+    app = Daemon(config, pin_factory=MockFactory(), rng=rng, backend=NullBackend(),
+                 clock=clock or StepClock(100.0, 10))  # never "still sounding"
     app.start(asyncio.get_running_loop())
     server = await start_web(app.table, "127.0.0.1", 0, TOKEN)
     try:

@@ -7,7 +7,6 @@ taxes paid to the Bank until someone lands there, every coin accounted for."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import random
@@ -16,21 +15,17 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import aiohttp
 import pytest
-from gpiozero.pins.mock import MockFactory
 
-from companion.audio.null_backend import NullBackend
 from companion.bank import DB_NAME, Bank
 from companion.config import ConfigError, from_dict, load
 from companion.core.editions import editions, parse
 from companion.core.ledger import COLOURS
 from companion.daemon import Daemon
 from companion.exc import RulesetError
-from companion.web.server import start_web
-from tests.conftest import StepClock, run_companion
+from tests.conftest import run_companion
 from tests.test_board_coins import conserved, piles
-from tests.test_game_api import AUTH, TOKEN, Api, press_the_button
+from tests.test_game_api import AUTH, TOKEN, Api, press_the_button, serving
 from tests.test_movie_game import Faces
 
 KIDS = """# Kids' table: Bowser costs 3 and Game Over 7.
@@ -45,17 +40,8 @@ async def table(tmp_path: Path, game: str = "", rng: Any = None
     path = tmp_path / "companion.toml"
     path.write_text(f'[audio]\nbackend = "null"\n[data]\ndir = "{tmp_path}"\n'
                     f'[web]\ntoken = "{TOKEN}"\n' + (f"[game]\n{game}\n" if game else ""))
-    app = Daemon(load(path), pin_factory=MockFactory(), rng=rng or random.Random(5),
-                 backend=NullBackend(), clock=StepClock(100.0, 10))
-    app.start(asyncio.get_running_loop())
-    server = await start_web(app.table, "127.0.0.1", 0, TOKEN)
-    try:
-        async with aiohttp.ClientSession() as session:
-            yield Api(session, server), app
-    finally:
-        await server.stop()
-        await app.table.drain()
-        app.close()
+    async with serving(load(path), rng or random.Random(5)) as served:
+        yield served
 
 
 async def start(api: Api, body: dict[str, Any], key: str | None = None) -> tuple[int, Any]:
