@@ -60,6 +60,16 @@ def until(page: Page, script: str, timeout_ms: int = 15_000) -> None:
     raise AssertionError(f"never true: {script}")
 
 
+def focus_stays_in(page: Page, dialog: str, tabs: int) -> None:
+    """``tabs`` Tabs then as many Shift+Tabs: the focus never leaves the open ``dialog``."""
+    inside = []
+    for keys in ["Tab"] * tabs + ["Shift+Tab"] * tabs:
+        page.keyboard.press(keys)
+        inside.append(page.evaluate(
+            f"document.getElementById('{dialog}').contains(document.activeElement)"))
+    assert all(inside), inside
+
+
 def controlled(page: Page) -> None:
     """Wait until the service worker controls the page (it claims the page it installs from)."""
     until(page, "navigator.serviceWorker.controller !== null")
@@ -319,12 +329,7 @@ def test_every_control_by_keyboard_with_a_focus_ring_and_a_trapped_dialog(
         dialog = page.locator("#dialog")
         expect(dialog).to_have_attribute("open", "")
         page.wait_for_timeout(700)  # its buttons take presses after a moment
-        inside = []
-        for keys in ["Tab"] * 5 + ["Shift+Tab"] * 5:
-            page.keyboard.press(keys)
-            inside.append(page.evaluate(
-                "document.getElementById('dialog').contains(document.activeElement)"))
-        assert all(inside), inside
+        focus_stays_in(page, "dialog", 5)
         page.keyboard.press("Escape")
         expect(dialog).not_to_have_attribute("open", "")
         assert state_of(base)["players"][1]["balance"] == 27  # nothing paid but the 3
@@ -343,12 +348,7 @@ def test_every_control_by_keyboard_with_a_focus_ring_and_a_trapped_dialog(
         page.keyboard.press("Enter")
         menu = page.locator("#menu")
         expect(menu).to_have_attribute("open", "")
-        inside = []
-        for keys in ["Tab"] * 12 + ["Shift+Tab"] * 12:
-            page.keyboard.press(keys)
-            inside.append(page.evaluate(
-                "document.getElementById('menu').contains(document.activeElement)"))
-        assert all(inside), inside
+        focus_stays_in(page, "menu", 12)
         page.keyboard.press("Escape")
         expect(menu).not_to_have_attribute("open", "")
         expect(page.locator("#menu-open")).to_be_focused()
