@@ -97,7 +97,7 @@ async def test_bad_drops_and_scoops_are_refused_and_change_nothing(tmp_path: Pat
     async with game(tmp_path, "gamer", ("Mario", "Peach")) as (api, _app):
         mario, _peach = await api.ids()
         for body, words in (({"space": "GO", "coins": 1}, "player is required"),
-                            ({"player": mario, "coins": 1}, "space is required"),
+                            ({"player": mario, "coins": 1}, "where does Mario stand"),
                             ({"player": mario, "space": "GO"}, "coins is required"),
                             ({"player": mario, "space": "", "coins": 1}, "space must be"),
                             ({"player": mario, "space": "x" * 41, "coins": 1},
@@ -135,7 +135,7 @@ def test_an_older_bank_gets_the_board_column_in_place(tmp_path: Path) -> None:
     mario = bank.players()[0].id
     bank.drop(mario, "GO", 2)
     assert bank.board() == {"GO": 2} and bank.balances()[mario] == 20 - 2  # two players: 20
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 9
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 10
     bank.close()
 
 

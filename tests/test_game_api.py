@@ -47,6 +47,13 @@ class Api:
                 assert reply.status < 300, (path, body, reply.status, data)
             return data
 
+    async def put(self, path: str, body: Any, status: int = 200) -> Any:
+        async with self.session.put(self.base + path, headers=AUTH,
+                                    data=json.dumps(body)) as reply:
+            data = await reply.json()
+            assert reply.status == status, (path, body, reply.status, data)
+            return data
+
     async def state(self) -> dict[str, Any]:
         return await self.get("/api/state")
 

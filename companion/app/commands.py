@@ -249,6 +249,27 @@ class Scoop(Command[MoveView]):
 
 
 @dataclass(frozen=True, slots=True)
+class DescribeBoard(Command[Any]):
+    """The table describes its board once (its spaces from GO, the Power-up die's faces): kept
+    for every game of the edition."""
+
+    action: ClassVar[str] = "board"
+    board: object
+
+
+@dataclass(frozen=True, slots=True)
+class MoveToken(Command[MoveView]):
+    """A token moves: ``steps`` forward (``how="roll"``), to the next Warp Pipe
+    (``"warp"``), or onto space ``to`` (``"place"``), scooping on the way."""
+
+    action: ClassVar[str] = "token"
+    player: object
+    steps: object = None
+    to: object = None
+    how: object = "roll"
+
+
+@dataclass(frozen=True, slots=True)
 class SetCharacters(Command[tuple[str, ...]]):
     """The character tokens a player plays (Gamer, Mario Kart; two players: two each)."""
 

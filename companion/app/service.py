@@ -788,6 +788,10 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
             return bank.scoop(player, space, **keyed)
         case c.SetCharacters(player=player, characters=characters):
             return bank.set_characters(player, characters)
+        case c.DescribeBoard(board=board):
+            return bank.describe_board(board)
+        case c.MoveToken(player=player, steps=steps, to=to, how=how):
+            return bank.move_token(player, steps=steps, to=to, how=how, **keyed)
         case c.UseAbility():
             return bank.use_ability(
                 command.player, command.ability, targets=command.targets,

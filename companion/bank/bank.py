@@ -12,7 +12,7 @@ import json
 import sqlite3
 from typing import Any
 
-from companion.bank import mistakes, pages, phones, start, table, undo
+from companion.bank import mistakes, pages, phones, ring, start, table, undo
 from companion.bank import seat as seats
 from companion.bank.facts import Player
 from companion.bank.journal import DB_NAME, Journal, keyed
@@ -28,6 +28,7 @@ from companion.bank.moves import (
     ending,
     jail,
     points,
+    token,
     turn,
     worms,
 )
@@ -229,6 +230,8 @@ class Bank(Journal):
     bowser_wins = keyed(bowser.bowser_wins)
     drop = keyed(board.drop)
     scoop = keyed(board.scoop)
+    move_token = keyed(token.move_token)
+    describe_board = ring.describe_board
     bankruptcy = keyed(bankruptcy.bankruptcy)
     set_points = keyed(points.set_points)
     set_worms = keyed(worms.set_worms)

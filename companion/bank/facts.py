@@ -45,6 +45,9 @@ class Facts:
     """Player in Jail -> the last outcome id when they went in (their tries come after it)."""
     jailed_by: dict[int, int] = field(default_factory=dict)
     """Player in Jail -> the move that sent them (their tries with the table's die follow)."""
+    positions: dict[int, int] = field(default_factory=dict)
+    """Gamer, Mario Kart: player -> the space their token stands on (-1: In Jail), once it
+    has moved (GO before)."""
     ending: sqlite3.Row | None = None
     contests: Contests | None = None
     """Gamer, Mario Kart: the Boss fights or Races so far, and the cards won."""

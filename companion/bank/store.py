@@ -21,7 +21,7 @@ from companion.i18n.said import Said, say
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 BUSY_TIMEOUT_S = 10.0
 WAL_CHECKPOINT_BYTES = 128 * 1024
 """A write that leaves the write-ahead log larger than this copies it into the bank file and
@@ -190,8 +190,18 @@ the journal: nothing here changes then); and the indexes that read one player's 
 page at a time however long the game: the lines they paid or were paid, their moves, their
 outcomes that moved no coins."""
 
+RINGS = """
+CREATE TABLE IF NOT EXISTS board_rings (
+    edition TEXT PRIMARY KEY,
+    data TEXT NOT NULL,
+    at REAL NOT NULL
+);
+"""
+"""Schema 10 (Gamer, Mario Kart): the board as the table described it (its spaces from GO, the
+Power-up die's faces), one per edition, kept from one game to the next like the Boss cards."""
+
 SCHEMA = (BASE_SCHEMA + FLAT_COST_INDEXES + TABLE_STATE + MOVIE_INDEXES + BOARD + CONTESTS
-          + SEATS)
+          + SEATS + RINGS)
 """The whole schema, as a new file gets it."""
 
 MIGRATIONS: dict[int, str] = {
@@ -309,6 +319,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS outcomes_by_press ON outcomes (press_id);
     7: BOARD,
     8: CONTESTS,
     9: SEATS,
+    10: RINGS,
 }
 """Schema changes by the version they bring, applied in place to an older file (version 1 is
 the first schema). A new file gets :data:`SCHEMA` whole."""

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from companion.bank import contests, mistakes, pages, phones, start, turns, undo
 from companion.bank.facts import Facts
 from companion.bank.moves import block, worms
+from companion.bank.ring import read_ring
+from companion.core.board_ring import JAIL_CORNER
 from companion.core.editions.house_files import named
 from companion.core.editions.scoring import Standing, standings
 from companion.core.ledger import MoveKind
@@ -38,6 +40,7 @@ def state_of(bank: Journal, game_id: int | None) -> TableState:
     points = rules.scoring is not None
     linked = phones.linked_players(bank, facts.gid)
     found = facts.contests
+    ring = read_ring(bank.db, rules)
     players = tuple(
         PlayerView(p.id, p.name, p.colour, p.seat, money[p.id], p.id == facts.current,
                    p.card_uid, out=p.id in facts.out,
@@ -47,7 +50,9 @@ def state_of(bank: Journal, game_id: int | None) -> TableState:
                    linked=p.id in linked, in_jail=p.id in facts.jailed and p.id not in
                    facts.out, jail_tries=turns.jail_tries(bank.db, facts, p.id),
                    characters=p.characters,
-                   won=tuple(c.number for c in found.won.get(p.id, ())) if found else ())
+                   won=tuple(c.number for c in found.won.get(p.id, ())) if found else (),
+                   position=None if ring is None else
+                   JAIL_CORNER if p.id in facts.jailed else ring.at(facts.positions.get(p.id, 0)))
         for p in facts.players)
     to_undo, to_redo, version = undo.previews(bank, facts)
     piles = bank.piles(facts.gid) if rules.board is not None or facts.pot is not None else {}
@@ -80,6 +85,7 @@ def state_of(bank: Journal, game_id: int | None) -> TableState:
         contest=found.current if found is not None else None,
         next_card=next_card(bank, facts) if found is not None and not ended else None,
         requests=mistakes.open_requests(bank, facts),
+        ring=ring,
     )
 
 

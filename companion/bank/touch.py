@@ -67,6 +67,11 @@ def worms(player: object) -> Fact:
     return ("worms", player)
 
 
+def position(player: object) -> Fact:
+    """Where ``player``'s token stands on the board (None: anyone's)."""
+    return ("position", player)
+
+
 def characters(player: object) -> Fact:
     return ("characters", player)
 

@@ -13,6 +13,9 @@ from companion.bank.facts import Facts
 from companion.core.ledger import MoveKind
 from companion.core.outcomes import Kind
 
+MAX_TOKEN_MOVES = 50
+"""The token moves of one turn read for a pass of GO (a turn makes a few)."""
+
 
 def live_moves(db: sqlite3.Connection, gid: int, kind: MoveKind, after: int = 0,
                player: int | None = None, limit: int = 1) -> list[sqlite3.Row]:
@@ -113,6 +116,9 @@ def contest_due(db: sqlite3.Connection, facts: Facts) -> bool:
             found.next_number is None:
         return False
     turn = turn_passes(db, facts.gid, 1)
-    go = live_moves(db, facts.gid, MoveKind.PASS_GO, after=turn[0]["id"] if turn else 0,
-                    player=who)
-    return bool(go) and not live_moves(db, facts.gid, MoveKind.CONTEST, after=go[0]["id"])
+    since = turn[0]["id"] if turn else 0
+    go = [m["id"] for m in live_moves(db, facts.gid, MoveKind.PASS_GO, after=since,
+                                      player=who)]
+    go += [m["id"] for m in live_moves(db, facts.gid, MoveKind.TOKEN, after=since, player=who,
+                                       limit=MAX_TOKEN_MOVES) if json.loads(m["data"]).get("go")]
+    return bool(go) and not live_moves(db, facts.gid, MoveKind.CONTEST, after=max(go))

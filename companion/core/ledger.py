@@ -85,11 +85,14 @@ class MoveKind(StrEnum):
     """A step of a Boss fight or a Race (``data``: action, contest, player, roll)."""
     JAIL_TRY = "jail_try"
     """A roll of the table's own die for a 6 from Jail (``data``: player, six, try, out)."""
+    TOKEN = "token"
+    """A token moved around the board (``data``: player, how, steps, from, to, path), with
+    the piles it scooped on the way and GO's coins (Gamer, Mario Kart)."""
 
 
 REDOABLE = (MoveKind.TRANSFER, MoveKind.PASS_GO, MoveKind.JAIL, MoveKind.BLOCK, MoveKind.TURN,
             MoveKind.JAILED, MoveKind.TOLL, MoveKind.DROP, MoveKind.SCOOP, MoveKind.ABILITY,
-            MoveKind.JAIL_TRY)
+            MoveKind.JAIL_TRY, MoveKind.TOKEN)
 """What Redo brings back right after its undo: coins and turns. A bankruptcy, points, worms or
 the end are declared again instead (they were judged on the table as it was)."""
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from companion.core.board_ring import Ring
 from companion.core.editions.contests import Fight, Race
 from companion.core.editions.ruleset import Ruleset
 from companion.core.editions.scoring import Standing
@@ -83,6 +84,9 @@ class PlayerView:
     """Gamer, Mario Kart: the character tokens they play (ids of the ruleset's)."""
     won: tuple[int, ...] = ()
     """Gamer, Mario Kart: the Boss or Grand Prix cards they keep, by number."""
+    position: int | None = None
+    """Gamer, Mario Kart, once the table described its board: the space their token stands
+    on (0: GO; -1: In Jail)."""
 
     @property
     def owes(self) -> bool:
@@ -94,7 +98,8 @@ class PlayerView:
                 "card": self.card, "out": self.out, "points": self.points,
                 "cards": self.cards, "worms": self.worms, "linked": self.linked,
                 "in_jail": self.in_jail, "jail_tries": self.jail_tries,
-                "characters": list(self.characters), "won": list(self.won)}
+                "characters": list(self.characters), "won": list(self.won),
+                "position": self.position}
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,6 +378,8 @@ class TableState:
     requests: tuple[UndoRequestView, ...] = ()
     """Players' "that was a mistake" not answered yet, oldest first: the banker undoes the
     payment or keeps it."""
+    ring: Ring | None = None
+    """Gamer, Mario Kart: the board as the table described it (None: not yet)."""
 
     @property
     def fight(self) -> Fight | None:
@@ -481,4 +488,5 @@ class TableState:
             "race": None if self.race is None else self.race.to_json(),
             "next_card": None if self.next_card is None else self.next_card.to_json(),
             "requests": [r.to_json() for r in self.requests],
+            "ring": None if self.ring is None else self.ring.to_json(),
         }

@@ -434,11 +434,12 @@ async def post_battle(request: web.Request) -> web.Response:
 
 async def post_drops(request: web.Request) -> web.Response:
     """``{"player": id, "space": name, "coins": n}``: coins from a player onto the board's
-    pile on that space (what the player has, at most: ``message`` says so)."""
+    pile on that space (what the player has, at most: ``message`` says so). ``space`` left
+    out: where the player's token stands (once the board is described)."""
     data = await _body(request)
     _only(data, "player", "space", "coins")
-    _required(data, "player", "space", "coins")
-    move = await _act(request, c.Drop(data["player"], data["space"], data["coins"]),
+    _required(data, "player", "coins")
+    move = await _act(request, c.Drop(data["player"], data.get("space"), data["coins"]),
                       keyed=True)
     return web.json_response(move.to_json(), status=201)
 
@@ -449,6 +450,27 @@ async def post_scoops(request: web.Request) -> web.Response:
     _only(data, "player", "space")
     _required(data, "player", "space")
     move = await _act(request, c.Scoop(data["player"], data["space"]), keyed=True)
+    return web.json_response(move.to_json(), status=201)
+
+
+async def put_board(request: web.Request) -> web.Response:
+    """``{"spaces": [{"kind", "name", "points"}, ...], "faces": [ability, x6]}``: the board
+    as the table describes it once (from GO, clockwise), kept for every later game of the
+    edition; answered with its labels."""
+    data = await _body(request)
+    ring = await _act(request, c.DescribeBoard(data))
+    return web.json_response(ring.to_json())
+
+
+async def post_tokens(request: web.Request) -> web.Response:
+    """``{"player": id, "steps": n}`` (a roll: forward n spaces), ``{"player": id, "how":
+    "warp"}`` (on to the next Warp Pipe) or ``{"player": id, "how": "place", "to": n}`` (onto
+    space n, no coins on the way): the token moves, scooping the piles on its way."""
+    data = await _body(request)
+    _only(data, "player", "steps", "to", "how")
+    move = await _act(request, c.MoveToken(data.get("player"), data.get("steps"),
+                                           data.get("to"), data.get("how", "roll")),
+                      keyed=True)
     return web.json_response(move.to_json(), status=201)
 
 
@@ -1006,6 +1028,8 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
     app.router.add_post("/api/drops", post_drops)
     app.router.add_post("/api/scoops", post_scoops)
     app.router.add_post("/api/characters", post_characters)
+    app.router.add_put("/api/board", put_board)
+    app.router.add_post("/api/tokens", post_tokens)
     app.router.add_post("/api/abilities", post_abilities)
     app.router.add_post("/api/boss", _contest_route("boss"))
     app.router.add_post("/api/race", _contest_route("race"))

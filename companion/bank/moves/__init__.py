@@ -22,6 +22,7 @@ from companion.bank.moves import (
     ending,
     jail,
     points,
+    token,
     turn,
     worms,
 )
@@ -37,5 +38,5 @@ def _undo_text(move: MoveView, facts: Facts) -> str | Said:
 
 KINDS = Kinds((*coins.MOVES, *turn.MOVES, *jail.MOVES, *block.MOVES, *bowser.MOVES,
                *board.MOVES, *ability.MOVES, *contest.MOVES, *bankruptcy.MOVES, *points.MOVES,
-               *worms.MOVES, *ending.MOVES, Move(MoveKind.UNDO, _undo_text)))
+               *token.MOVES, *worms.MOVES, *ending.MOVES, Move(MoveKind.UNDO, _undo_text)))
 """Every kind of move the bank writes."""

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from companion.bank.facts import Facts, space_name
 from companion.bank.kinds import Move
+from companion.bank.moves.board import known_spaces
+from companion.bank.ring import read_ring
 from companion.bank.touch import ALL, Touch, characters, coins, jail, out, pile, touch
 from companion.core.editions.powers import Effect, Powers, Use, check_targets, moves, typed_coins
 from companion.core.ledger import BANK, EntryKind, MoveKind, check_source, check_space
@@ -81,7 +83,7 @@ def use_ability(bank: Journal, player: object, ability: object, *, targets: obje
         assert board is not None
         droppers = hit if how.effect in (Effect.DROP, Effect.DROP_GIVE) else \
             (pid,) if how.effect is Effect.DROP_UP_TO and typed else ()
-        where = drop_spaces(bank, facts, droppers, spaces, board.jail_space)
+        where = drop_spaces(bank, facts, droppers, spaces)
         use = Use(pid, how, hit, where, typed, spaces_instead)
         made = moves(use, bank.money(facts.gid), bank.piles(facts.gid))
         boosted = how is not base
@@ -110,18 +112,18 @@ def use_ability(bank: Journal, player: object, ability: object, *, targets: obje
         return bank.move_view(move, facts)
 
 
-def drop_spaces(bank: Journal, facts: Facts, droppers: tuple[int, ...], spaces: object,
-                jail_space: str) -> dict[int, str]:
-    """Where each dropping player stands: named in ``spaces``, or Just Visiting for a
-    player in Jail ("drop them on the Just Visiting space")."""
+def drop_spaces(bank: Journal, facts: Facts, droppers: tuple[int, ...], spaces: object
+                ) -> dict[int, str]:
+    """Where each dropping player stands: named in ``spaces``, else where their token
+    stands once the board is described; Just Visiting for a player in Jail ("drop them on
+    the Just Visiting space")."""
     if spaces is None:
         spaces = {}
     if not isinstance(spaces, dict):
         raise Refused(say("spaces must map each player who drops to the space they stand "
                           "on"))
-    board = facts.rules.board
-    assert board is not None
-    known = (*board.spaces, *bank.piles(facts.gid))
+    known, jail_space = known_spaces(bank, facts)
+    ring = read_ring(bank.db, facts.rules)
     where: dict[int, str] = {}
     for pid in droppers:
         typed = spaces.get(str(pid), spaces.get(pid))  # type: ignore[call-overload]
@@ -130,6 +132,8 @@ def drop_spaces(bank: Journal, facts: Facts, droppers: tuple[int, ...], spaces: 
                 raise Refused(say("{name} is in Jail: they drop on {space}",
                                   name=facts.name(pid), space=jail_space))
             where[pid] = jail_space
+        elif typed is None and ring is not None:  # where their token stands
+            where[pid] = ring.label(ring.at(facts.positions.get(pid, 0)))
         elif typed is None:
             raise Refused(say("spaces: where does {name} stand? (they drop their coins "
                               "there)", name=facts.name(pid)))

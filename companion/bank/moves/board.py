@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.bank.facts import Facts, space_name
 from companion.bank.kinds import Move
+from companion.bank.ring import read_ring
 from companion.bank.touch import Touch, coins, jail, pile, touch
 from companion.core.ledger import BANK, EntryKind, MoveKind, check_amount, check_source, check_space
 from companion.core.state import MoveView
@@ -27,25 +28,51 @@ def board_facts(bank: Journal, game_id: int | None) -> tuple[Facts, Any]:
     return facts, board
 
 
+def known_spaces(bank: Journal, facts: Facts) -> tuple[tuple[str, ...], str]:
+    """The spaces' names a drop or a scoop knows (the rulebook's, the piles', the described
+    board's: one space one spelling), and where a player in Jail drops."""
+    board = facts.rules.board
+    assert board is not None
+    ring = read_ring(bank.db, facts.rules)
+    labels = ring.labels() if ring is not None else ()
+    jail_space = ring.label(ring.jail_corner) if ring is not None else board.jail_space
+    return (*labels, *board.spaces, *bank.piles(facts.gid)), jail_space
+
+
+def standing_on(bank: Journal, facts: Facts, pid: int) -> str:
+    """The label of the space ``pid``'s token stands on (refused: the board is not described,
+    so the space must be named)."""
+    ring = read_ring(bank.db, facts.rules)
+    if ring is None:
+        raise Refused(say("space: where does {name} stand? (the board is not described yet, "
+                          "so the companion doesn't know)", name=facts.name(pid)))
+    if pid in facts.jailed:
+        return ring.label(ring.jail_corner)
+    return ring.label(ring.at(facts.positions.get(pid, 0)))
+
+
 def drop(bank: Journal, player: object, space: object, coins: object, *, source: str = "",
          request_id: str | None = None, game_id: int | None = None) -> MoveView:
     """``player`` drops ``coins`` on ``space`` (a Thwomp, a shell, POW, Lightning): they
     leave the player for the pile there. A player never drops more than they have: they
     drop what they have ("Then drop or give any Coins you still owe"). A player in Jail
-    drops on Just Visiting."""
+    drops on Just Visiting. ``space`` None: where their token stands."""
     source = check_source(source)
     with bank.write() as db:
         replay = bank.replay(request_id, MoveKind.DROP, game_id, player=player,
                              typed=space, asked=coins)
         if replay is not None:
             return bank.move_view(replay["id"])
-        facts, board = board_facts(bank, game_id)
+        facts, _board = board_facts(bank, game_id)
         pid = bank.in_game(facts, player)
         n = check_amount(coins)
-        where = check_space(space, (*board.spaces, *bank.piles(facts.gid)))
-        if pid in facts.jailed and where != board.jail_space:
+        if space is None:  # where the token stands, once the board is described
+            space = standing_on(bank, facts, pid)
+        known, jail_space = known_spaces(bank, facts)
+        where = check_space(space, known)
+        if pid in facts.jailed and where != jail_space:
             raise Refused(say("{name} is in Jail: a player in Jail drops coins on {space}",
-                              name=facts.name(pid), space=board.jail_space))
+                              name=facts.name(pid), space=jail_space))
         moved = max(0, min(n, bank.money(facts.gid)[pid]))
         message = "" if moved == n else (
             say("{name} has no coins: nothing to drop", name=facts.name(pid)) if moved == 0
@@ -79,7 +106,7 @@ def scoop(bank: Journal, player: object, space: object, *, source: str = "",
         pid = bank.in_game(facts, player)
         piles = bank.piles(facts.gid)
         if board is not None:
-            where = check_space(space, (*piles, *board.spaces))
+            where = check_space(space, (*piles, *known_spaces(bank, facts)[0]))
         else:
             assert pot is not None
             where = check_space(space, (pot.space,))

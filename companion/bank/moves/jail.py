@@ -12,7 +12,7 @@ from companion.bank import turns
 from companion.bank.facts import Facts, or_current
 from companion.bank.kinds import Move
 from companion.bank.moves import coins, turn
-from companion.bank.touch import TURN, Fact, Touch, capped, drawn, touch
+from companion.bank.touch import TURN, Fact, Touch, capped, drawn, position, touch
 from companion.bank.touch import jail as in_jail
 from companion.core.editions.ruleset import Debt, JailLast
 from companion.core.ledger import BANK, Entry, EntryKind, MoveKind, check_source
@@ -272,13 +272,14 @@ def _jailed_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> 
     turn when it was theirs."""
     pid = row["player_id"]
     changes, reads = drawn(row, data)
-    return touch(changes=[in_jail(pid), *turn.passes(data), *changes],
-                 reads=[in_jail(pid), *_whose(data), *turn.passes(data), *reads])
+    token = [position(pid)] if data.get("in") else []
+    return touch(changes=[in_jail(pid), *turn.passes(data), *changes, *token],
+                 reads=[in_jail(pid), *_whose(data), *turn.passes(data), *reads, *token])
 
 
 MOVES = (Move(MoveKind.JAIL, _fee_text, touches=_fee_touches),
          Move(MoveKind.JAIL_TRY, _try_text, undone=turn.give_back,
               redone=lambda db, facts, target, data: turn.pass_again(db, facts, data),
               touches=_try_touches),
-         Move(MoveKind.JAILED, _jailed_text, read=_read_jailed, undone=_jailed_undone,
-              redone=_jailed_redone, touches=_jailed_touches))
+         Move(MoveKind.JAILED, _jailed_text, read=_read_jailed,
+              undone=_jailed_undone, redone=_jailed_redone, touches=_jailed_touches))

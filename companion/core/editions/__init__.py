@@ -16,6 +16,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from companion.core.board_ring import Effect as SpaceEffect
+from companion.core.board_ring import SpaceKind
 from companion.core.editions.contests import ContestKind, Deck
 from companion.core.editions.house import Fee, Pot, chosen
 from companion.core.editions.house_files import HouseFile, house_file, payments
@@ -407,12 +409,36 @@ def _board(reader: _Reader | None) -> Board | None:
     spaces = reader.lines("spaces")
     if len({s.casefold() for s in spaces}) != len(spaces):
         raise RulesetError(f"{reader.where}.spaces: a space is named twice")
-    board = Board(spaces, reader.lines("quote"))
+    kinds: dict[str, SpaceKind] = {}
+    for i, raw in enumerate(reader.take("kinds", list, [])):
+        kind = _space_kind(raw, f"{reader.where}.kinds[{i}]")
+        if kind.id in kinds:
+            raise RulesetError(f"{reader.where}.kinds[{i}].id: {kind.id!r} is there twice")
+        kinds[kind.id] = kind
+    board = Board(spaces, reader.lines("quote"), kinds=kinds)
     reader.done()
     if board.jail_space not in spaces:
         raise RulesetError(f"{reader.where}.spaces: must name {board.jail_space!r} (where a "
                            "player in Jail drops coins)")
     return board
+
+
+def _space_kind(data: object, where: str) -> SpaceKind:
+    """A kind of space the rulebook gives a rule for (Coin Block, Warp Pipe, ...)."""
+    reader = _Reader(data, where)
+    kind_id = reader.take("id", str)
+    if not kind_id.isidentifier():
+        raise RulesetError(f"{where}.id: must be a name like 'coin_block', got {kind_id!r}")
+    effect = reader.take("effect", str)
+    if effect not in {e.value for e in SpaceEffect}:
+        raise RulesetError(f"{where}.effect: must be one of {[e.value for e in SpaceEffect]}, "
+                           f"got {effect!r}")
+    kind = SpaceKind(kind_id, reader.take("name", str), SpaceEffect(effect),
+                     reader.lines("quote"), reader.count("coins", 0, 100, 0))
+    if kind.effect is SpaceEffect.DROP and not kind.coins:
+        raise RulesetError(f"{where}.coins: a space where coins are dropped says how many")
+    reader.done()
+    return kind
 
 
 def _reason(data: object, where: str) -> Reason:

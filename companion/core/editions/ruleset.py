@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from companion.core.board_ring import SpaceKind
 from companion.core.editions.contests import Deck
 from companion.core.editions.house import Pot
 from companion.core.editions.modes import Mode
@@ -122,10 +123,13 @@ class Board:
     quote: tuple[str, ...]
     jail_space: str = "Just Visiting"
     """Where a player in Jail drops coins ("drop them on the Just Visiting space")."""
+    kinds: Mapping[str, SpaceKind] = field(default_factory=dict)
+    """The kinds of space the rulebook gives a rule for, by id (the table places them)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"spaces": list(self.spaces), "quote": list(self.quote),
-                "jail_space": self.jail_space}
+                "jail_space": self.jail_space,
+                "kinds": [k.to_json() for k in self.kinds.values()]}
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,206 @@
+"""Where each token stands (Gamer, Mario Kart): a token's move around the board the table
+described, with the coins it scoops on the way, GO's coins, and what the space it lands on does
+at once (a Warp Pipe, a Thwomp, Go to Jail), one move and one undo.
+
+"Move your Character forward the number of spaces rolled. Collect any Coins on the spaces you
+pass or land on but not on the space where you start."
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from companion.bank.facts import Facts, or_current, space_name
+from companion.bank.kinds import Move
+from companion.bank.moves import jail as jail_moves
+from companion.bank.moves import turn
+from companion.bank.ring import read_ring
+from companion.bank.touch import Touch, coins, jail, pile, position, touch
+from companion.core.board_ring import JAIL_CORNER, Effect, Ring, Walk
+from companion.core.ledger import BANK, EntryKind, MoveKind, check_source, is_id
+from companion.core.state import MoveView
+from companion.exc import Refused, shown
+from companion.i18n.said import Said, say, say_n
+
+if TYPE_CHECKING:
+    from companion.bank.journal import Journal
+
+MAX_STEPS = 12
+"""The most spaces one move goes: a die's 6, and more with a boost (Mario's "add up to 3
+spaces", Toad's "up to 5")."""
+HOW = ("roll", "warp", "place")
+"""How a token moves: spaces counted (a roll, a Boost Pad, a Super Star's move), on to the
+next Warp Pipe, or put on a space (no coins on the way: Luigi's Super Star, a correction)."""
+
+
+def ring_of(bank: Journal, facts: Facts) -> Ring:
+    """The board the table described for this game's edition (refused: not yet)."""
+    ring = read_ring(bank.db, facts.rules)
+    if ring is None:
+        if facts.rules.board is None or not facts.rules.board.kinds:
+            raise Refused(say("{edition} has no board with tokens",
+                              edition=Said(facts.rules.name)))
+        raise Refused(say("describe the board first (its spaces from GO): the companion "
+                          "doesn't know where the spaces are"))
+    return ring
+
+
+def where(facts: Facts, ring: Ring, pid: int) -> int:
+    """The space a player's token stands on (GO at the start; In Jail: Just Visiting)."""
+    if pid in facts.jailed:
+        return ring.jail_corner
+    return ring.at(facts.positions.get(pid, 0))
+
+
+def move_token(bank: Journal, player: object = None, *, steps: object = None,
+               to: object = None, how: object = "roll", source: str = "",
+               request_id: str | None = None, game_id: int | None = None) -> MoveView:
+    """Move ``player``'s token (None: the current player's): ``steps`` spaces forward
+    (``how="roll"``), on to the next Warp Pipe (``"warp"``), or onto space ``to``
+    (``"place"``). A roll or a warp scoops every pile passed or landed on, pays GO's coins
+    when it passes GO, and does at once what the space landed on says: a Warp Pipe warps, a
+    Thwomp drops, Go to Jail sends the player to Jail (no coins on the way)."""
+    source = check_source(source)
+    with bank.write() as db:
+        replay = bank.replay(request_id, None, game_id)
+        if replay is not None:
+            return bank.move_view(replay["id"])
+        facts = bank.open_facts(game_id)
+        ring = ring_of(bank, facts)
+        pid = bank.in_game(facts, or_current(facts, player))
+        if how not in HOW:
+            raise Refused(say("how must be roll, warp or place, got {value}",
+                              value=shown(how)))
+        if pid in facts.jailed and how != "place":
+            raise Refused(say("{name} is in Jail: pay the fee or roll a 6 first",
+                              name=facts.name(pid)))
+        start = where(facts, ring, pid)
+        if how == "place":
+            if not is_id(to) or not 0 <= to < len(ring):  # type: ignore[operator]
+                raise Refused(say("to must be a space's number, 0 to {most}",
+                                  most=len(ring) - 1))
+            walk = Walk(start, (to,) if to != start else (), False)  # type: ignore[arg-type]
+            return _write(bank, db, facts, ring, pid, walk, how, None, False, source,
+                          request_id)
+        if how == "warp":
+            if ring.effect(start) is not Effect.WARP:
+                raise Refused(say("{name} is not on a {space}", name=facts.name(pid),
+                                  space=Said(_kind_name(ring, Effect.WARP))))
+            return _write(bank, db, facts, ring, pid, ring.warp(start), how, None, True,
+                          source, request_id)
+        if not is_id(steps) or not 1 <= steps <= MAX_STEPS:  # type: ignore[operator]
+            raise Refused(say("steps must be a whole number from 1 to {most}",
+                              most=MAX_STEPS))
+        walk = ring.walk(start, steps)  # type: ignore[arg-type]
+        warped = False
+        if walk.path and ring.effect(walk.end) is Effect.WARP:  # "advance ... to the next"
+            on = ring.warp(walk.end)
+            walk = Walk(start, walk.path + on.path, walk.passed_go or on.passed_go)
+            warped = bool(on.path)
+        return _write(bank, db, facts, ring, pid, walk, how, steps, warped, source,
+                      request_id)
+
+
+def _kind_name(ring: Ring, effect: Effect) -> str:
+    return next((k.name for k in ring.kinds.values() if k.effect is effect), effect.value)
+
+
+def _write(bank: Journal, db: sqlite3.Connection, facts: Facts, ring: Ring, pid: int,
+           walk: Walk, how: str, steps: object, warped: bool, source: str,
+           request_id: str | None) -> MoveView:
+    data: dict[str, Any] = {"player": pid, "how": how, "steps": steps, "from": walk.start,
+                            "to": walk.end, "path": list(walk.path), "space": ring.label(walk.end),
+                            "warped": warped}
+    landed = ring.effect(walk.end) if walk.path else None
+    if landed is Effect.TO_JAIL and how != "place":
+        # "Move your Character Token to the In Jail space immediately! Do not collect 2
+        # Coins for passing GO, and do not collect any Coins you pass or land on."
+        data.update(turn.ends(db, facts, pid))
+        move = jail_moves.jailed(bank, db, facts, pid, True, "landed on Go to Jail", source,
+                                 request_id, {**data, "to": JAIL_CORNER})
+        return bank.move_view(move, facts)
+    scoops = how != "place"
+    go = scoops and walk.passed_go and facts.rules.pass_go is not None
+    data["go"] = go
+    if scoops:
+        data["passed"] = [ring.label(i) for i in walk.path]
+    drop = ring.kind(walk.end) if landed is Effect.DROP else None
+    move = bank.add_move(db, facts.gid, MoveKind.TOKEN, player=pid, data=data,
+                         source=source, request_id=request_id)
+    if scoops:
+        piles = bank.piles(facts.gid)
+        for index in walk.path:
+            label = ring.label(index)
+            coins_there = piles.pop(label, 0)
+            if coins_there > 0:
+                bank.add_entry(db, facts.gid, move, BANK, pid, coins_there, EntryKind.SCOOP,
+                               f"scooped up from {label}", source, space=label)
+    if go:
+        assert facts.rules.pass_go is not None
+        bank.add_entry(db, facts.gid, move, BANK, pid, facts.rules.pass_go.value,
+                       EntryKind.PASS_GO, "passed GO", source)
+    if drop is not None:
+        has = bank.money(facts.gid)[pid]
+        dropped = max(0, min(drop.coins, has))
+        if dropped:
+            bank.add_entry(db, facts.gid, move, pid, BANK, dropped, EntryKind.DROP,
+                           f"dropped on {ring.label(walk.end)}", source,
+                           space=ring.label(walk.end))
+    return bank.move_view(move, facts)
+
+
+def _token_text(move: MoveView, facts: Facts) -> str | Said:
+    """"Mario moves 4 to Acorn Plains: scoops 3, GO +2"."""
+    data, who = move.data, facts.name(move.player_id)
+    space = space_name(data.get("space"))
+    parts: list[str | Said] = []
+    for e in move.entries:
+        if e.kind is EntryKind.SCOOP:
+            parts.append(say("scoops {coins} from {space}", coins=e.amount,
+                             space=space_name(e.space)))
+        elif e.kind is EntryKind.PASS_GO:
+            parts.append(say("passes GO: collects {coins}", coins=e.amount))
+        elif e.kind is EntryKind.DROP:
+            parts.append(say("drops {coins} on {space}", coins=e.amount,
+                             space=space_name(e.space)))
+    if data.get("how") == "place":
+        head = say("{name}'s token goes to {space}", name=who, space=space)
+    elif data.get("how") == "warp" or data.get("warped"):
+        head = say("{name} warps to {space}", name=who, space=space) if data.get("how") == \
+            "warp" else say_n("{name} moves {n} space, warps to {space}",
+                              "{name} moves {n} spaces, warps to {space}",
+                              int(data.get("steps") or 0), name=who, space=space)
+    else:
+        head = say_n("{name} moves {n} space to {space}", "{name} moves {n} spaces to {space}",
+                     int(data.get("steps") or 0), name=who, space=space)
+    if not parts:
+        return head
+    return say("{text}: {parts}", text=head, parts=tuple(parts))
+
+
+def _read_positions(db: sqlite3.Connection, facts: Facts) -> None:
+    """Where each token stands: its player's latest move of it, or into Jail (In Jail). Only
+    each player's latest is read, however long the game."""
+    for row in db.execute(
+            "SELECT player_id, kind, data FROM moves WHERE id IN (SELECT MAX(id) FROM moves m"
+            " INDEXED BY moves_by_kind WHERE game_id = ? AND kind IN (?, ?) AND (kind = ? OR"
+            " json_extract(data, '$.in')) AND NOT EXISTS (SELECT 1 FROM moves u WHERE"
+            " u.undoes = m.id) GROUP BY player_id)",
+            (facts.gid, MoveKind.TOKEN.value, MoveKind.JAILED.value, MoveKind.TOKEN.value)):
+        facts.positions[row["player_id"]] = JAIL_CORNER if row["kind"] == \
+            MoveKind.JAILED.value else int(json.loads(row["data"])["to"])
+
+
+def _token_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:
+    """A token's move: from where it stood (so a later move of that token depends on it),
+    the piles on its way (scooped whole), what the player had (a Thwomp's drop)."""
+    pid = row["player_id"]
+    return touch(changes=[position(pid)], reads=[position(pid), jail(pid), coins(pid),
+                                                   *(pile(x) for x in data.get("passed", ()))])
+
+
+MOVES = (Move(MoveKind.TOKEN, _token_text, read=_read_positions, own_spaces=True,
+              touches=_token_touches),)

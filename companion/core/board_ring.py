@@ -1,0 +1,261 @@
+"""The board's ring as the table described it (Gamer, Mario Kart): its spaces in order from GO,
+what each one does, and the walk of a token around it (pure).
+
+The spaces are printed on the board, not in the rulebooks, so the companion never invents them:
+the table says how many there are and what is printed where, once, and it is kept for the next
+game. What each *kind* of space does is the rulebook's (the edition's ``[[board.kinds]]``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from companion.exc import Refused, shown
+from companion.i18n.said import say
+
+MIN_SPACES = 8
+MAX_SPACES = 64
+MAX_NAME = 40
+MAX_DEED_POINTS = 1000
+FACES = 6
+"""The Power-up die has six faces; the rulebooks print five abilities (one repeats)."""
+JAIL_CORNER = -1
+"""A token's position while it is In Jail (it leaves from the Just Visiting space)."""
+
+
+class Effect(StrEnum):
+    """What landing on (or passing) a kind of space does, as the rulebooks say."""
+
+    GO = "go"
+    """Passing or landing collects the edition's GO coins."""
+    PROPERTY = "property"
+    """A Property: bought, auctioned or rented (its deed's points typed once)."""
+    WARP = "warp"
+    """Advance to the next space of the same kind, scooping on the way."""
+    COIN_ROLL = "coin_roll"
+    """Roll the numbered die and collect that many (Coin Block, Item Box)."""
+    DROP = "drop"
+    """Drop ``coins`` on the space (Thwomp)."""
+    VISIT = "visit"
+    """Just Visiting: the jail corner."""
+    TO_JAIL = "to_jail"
+    """Go to Jail: straight there, no coins on the way."""
+    STAR = "star"
+    """Super Star: the character's Super Star ability."""
+    BOOST = "boost"
+    """Boost Pad: roll the numbered die and move forward again."""
+    REST = "rest"
+    """Nothing happens (Free Parking)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SpaceKind:
+    """A kind of space the rulebook names, and what it does."""
+
+    id: str
+    name: str
+    effect: Effect
+    quote: tuple[str, ...]
+    coins: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "effect": self.effect.value,
+                "coins": self.coins, "quote": list(self.quote)}
+
+
+@dataclass(frozen=True, slots=True)
+class Space:
+    """One printed space: its kind (None: one the rulebook gives no rule for), its name as
+    printed (may be empty: "space 17"), and for a Property the points on its deed."""
+
+    kind: str | None = None
+    name: str = ""
+    points: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "name": self.name}
+        if self.points is not None:
+            out["points"] = self.points
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """A token's way from ``start``: the spaces passed and landed on (not the start), in
+    order, and whether it passed or landed on GO."""
+
+    start: int
+    path: tuple[int, ...]
+    passed_go: bool
+
+    @property
+    def end(self) -> int:
+        return self.path[-1] if self.path else self.start
+
+
+@dataclass(frozen=True, slots=True)
+class Ring:
+    """The board as the table described it: spaces from GO (0) clockwise, and the Power-up
+    die's six faces (ability ids, or empty until typed)."""
+
+    spaces: tuple[Space, ...]
+    kinds: Mapping[str, SpaceKind]
+    faces: tuple[str, ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.spaces)
+
+    def effect(self, index: int) -> Effect | None:
+        kind = self.spaces[index].kind
+        return None if kind is None else self.kinds[kind].effect
+
+    def kind(self, index: int) -> SpaceKind | None:
+        kind = self.spaces[index].kind
+        return None if kind is None else self.kinds[kind]
+
+    def label(self, index: int) -> str:
+        """The space's one name (its pile's): as printed, numbered when the board prints the
+        same name twice ("Warp Pipe 15"), "space 17" when the table left it unnamed."""
+        space = self.spaces[index]
+        name = space.name or (self.kinds[space.kind].name if space.kind else "")
+        if not name:
+            return f"space {index}"
+        twice = sum(1 for i in range(len(self.spaces)) if self._bare(i).casefold()
+                    == name.casefold()) > 1
+        return f"{name} {index}" if twice else name
+
+    def _bare(self, index: int) -> str:
+        space = self.spaces[index]
+        return space.name or (self.kinds[space.kind].name if space.kind else "")
+
+    def labels(self) -> tuple[str, ...]:
+        return tuple(self.label(i) for i in range(len(self.spaces)))
+
+    def find(self, label: str) -> int | None:
+        """The space a label names (any case), or None."""
+        folded = label.casefold()
+        return next((i for i, x in enumerate(self.labels()) if x.casefold() == folded), None)
+
+    def of_effect(self, effect: Effect) -> tuple[int, ...]:
+        return tuple(i for i in range(len(self.spaces)) if self.effect(i) is effect)
+
+    @property
+    def jail_corner(self) -> int:
+        """The Just Visiting space (where a token In Jail is, and leaves from)."""
+        visits = self.of_effect(Effect.VISIT)
+        return visits[0] if visits else 0
+
+    def at(self, position: int) -> int:
+        """A position as a space (In Jail: the jail corner; past the end: wrapped)."""
+        return self.jail_corner if position == JAIL_CORNER else position % len(self.spaces)
+
+    def walk(self, start: int, steps: int, stops: frozenset[int] = frozenset()) -> Walk:
+        """Forward ``steps`` spaces from ``start``; a space in ``stops`` (a Banana) ends the
+        walk there."""
+        here = self.at(start)
+        path: list[int] = []
+        for _ in range(steps):
+            here = (here + 1) % len(self.spaces)
+            path.append(here)
+            if here in stops:
+                break
+        return Walk(self.at(start), tuple(path), any(self.effect(i) is Effect.GO for i in path))
+
+    def warp(self, start: int) -> Walk:
+        """From a space to the next space of its kind, clockwise (a Warp Pipe's)."""
+        kind = self.spaces[start].kind
+        n = len(self.spaces)
+        for step in range(1, n):
+            if self.spaces[(start + step) % n].kind == kind:
+                return self.walk(start, step)
+        return Walk(start, (), False)
+
+    def ahead(self, start: int, steps: int) -> int:
+        """How far ``steps`` spaces on from ``start`` is (the next player "on the board")."""
+        return (self.at(start) + steps) % len(self.spaces)
+
+    def distance(self, start: int, to: int) -> int:
+        """Spaces forward from ``start`` to ``to`` (0: the same space)."""
+        return (self.at(to) - self.at(start)) % len(self.spaces)
+
+    def deed_points(self) -> dict[str, int]:
+        """Each Property's points as typed, by its label."""
+        return {self.label(i): s.points for i, s in enumerate(self.spaces)
+                if s.points is not None}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"spaces": [s.to_json() for s in self.spaces], "labels": list(self.labels()),
+                "faces": list(self.faces), "jail_corner": self.jail_corner}
+
+
+def check_ring(data: object, kinds: Mapping[str, SpaceKind], abilities: Sequence[str] = ()
+               ) -> Ring:
+    """The table's description of the board, checked: 8 to 64 spaces from GO (space 0 is GO),
+    each a known kind or none, names 0-40 printable characters, points 0-1000 on a Property;
+    one Just Visiting space where the edition has one; the Power-up die's faces: none yet, or
+    six of the edition's abilities with each ability on at least one face."""
+    if not isinstance(data, Mapping):
+        raise Refused(say("the board must be an object with its spaces"))
+    unknown = sorted(set(data) - {"spaces", "faces"})
+    if unknown:
+        raise Refused(say("unknown field {value} in the board", value=shown(unknown[0])))
+    raw = data.get("spaces")
+    if not isinstance(raw, list) or not MIN_SPACES <= len(raw) <= MAX_SPACES:
+        raise Refused(say("spaces must list the board's {lo} to {hi} spaces, from GO",
+                          lo=MIN_SPACES, hi=MAX_SPACES))
+    spaces = tuple(_space(x, i, kinds) for i, x in enumerate(raw))
+    go = [k.id for k in kinds.values() if k.effect is Effect.GO]
+    if go and spaces[0].kind not in go:
+        raise Refused(say("spaces: the first space is GO (the tokens start there)"))
+    for effect in (Effect.GO, Effect.VISIT):
+        ids = {k.id for k in kinds.values() if k.effect is effect}
+        if ids and sum(1 for s in spaces if s.kind in ids) > 1:
+            raise Refused(say("spaces: the board has one {space}",
+                              space=next(k.name for k in kinds.values() if k.id in ids)))
+    faces = _faces(data.get("faces", []), abilities)
+    return Ring(spaces, kinds, faces)
+
+
+def _space(data: object, index: int, kinds: Mapping[str, SpaceKind]) -> Space:
+    if not isinstance(data, Mapping) or set(data) - {"kind", "name", "points"}:
+        raise Refused(say("spaces: space {n} must be an object with kind, name and points",
+                          n=index))
+    kind = data.get("kind")
+    if kind is not None and kind not in kinds:
+        raise Refused(say("spaces: space {n}'s kind {value} is not one of this board's",
+                          n=index, value=shown(kind)))
+    name = data.get("name", "")
+    if not isinstance(name, str):
+        raise Refused(say("spaces: space {n}'s name must be text", n=index))
+    name = " ".join(name.split())
+    if len(name) > MAX_NAME or not name.isprintable():
+        raise Refused(say("spaces: space {n}'s name must be at most {most} printable "
+                          "characters", n=index, most=MAX_NAME))
+    points = data.get("points")
+    if points is not None and (kind is None or kinds[kind].effect is not Effect.PROPERTY):
+        raise Refused(say("spaces: only a Property has points (space {n})", n=index))
+    if points is not None and (not isinstance(points, int) or isinstance(points, bool)
+                               or not 0 <= points <= MAX_DEED_POINTS):
+        raise Refused(say("spaces: space {n}'s points must be a whole number from 0 to {most}",
+                          n=index, most=MAX_DEED_POINTS))
+    return Space(kind, name, points)
+
+
+def _faces(data: object, abilities: Sequence[str]) -> tuple[str, ...]:
+    if data in ([], None):
+        return ()
+    if not isinstance(data, list) or len(data) != FACES or not abilities:
+        raise Refused(say("faces must list the Power-up die's {n} faces (or none yet)",
+                          n=FACES))
+    for face in data:
+        if face not in abilities:
+            raise Refused(say("faces: {value} is not one of this edition's Power-up "
+                              "abilities", value=shown(face)))
+    missing = [a for a in abilities if a not in data]
+    if missing:
+        raise Refused(say("faces: {value} is on no face (the rulebook prints every "
+                          "ability on the die)", value=shown(missing[0])))
+    return tuple(data)

@@ -1,0 +1,221 @@
+"""The board the table describes once (Gamer, Mario Kart) and the tokens on it: the ring's walk
+(pure), then on a real daemon through the API: a roll scoops every pile passed or landed on but
+not the start, GO pays, a Warp Pipe warps, a Thwomp drops, Go to Jail takes no coins on the way;
+drops land where the token stands; positions survive a restart and undo moves tokens back;
+every coin accounted for after every step."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.core.board_ring import JAIL_CORNER, Effect, check_ring
+from companion.core.editions import editions
+from companion.exc import Refused
+from tests.test_board_coins import coins, conserved, piles
+from tests.test_game_api import game, refused
+
+GAMER_KINDS = editions()["gamer"].board.kinds
+ABILITIES = ("red_shell", "green_shell", "blooper", "pow", "coins")
+
+
+def gamer_board() -> dict[str, Any]:
+    """A small board as a table might describe it (16 spaces, not the real one: the test
+    needs every kind, not the box's layout)."""
+    spaces = [("go", "GO"), ("property", "Acorn Plains"), (None, ""), ("coin_block", ""),
+              ("warp_pipe", ""), ("just_visiting", ""), ("property", "Peach's Castle"),
+              ("super_star", ""), ("drop_two", "Thwomp"), (None, ""), ("warp_pipe", ""),
+              ("property", "Bowser's Castle"), ("go_to_jail", ""), ("coin_block", ""),
+              (None, "Lakitu"), ("property", "Rainbow Road")]
+    return {"spaces": [{"kind": k, "name": n} for k, n in spaces],
+            "faces": ["red_shell", "green_shell", "blooper", "pow", "coins", "coins"]}
+
+
+def test_labels_name_each_space_once() -> None:
+    ring = check_ring(gamer_board(), GAMER_KINDS, ABILITIES)
+    assert ring.labels()[:6] == ("GO", "Acorn Plains", "space 2", "Coin Block 3",
+                                 "Warp Pipe 4", "Just Visiting")
+    assert ring.label(10) == "Warp Pipe 10" and ring.label(14) == "Lakitu"
+    assert ring.find("warp pipe 10") == 10 and ring.find("Nowhere") is None
+    assert ring.jail_corner == 5 and ring.effect(12) is Effect.TO_JAIL
+
+
+def test_a_walk_passes_spaces_but_not_its_start_and_wraps_past_go() -> None:
+    ring = check_ring(gamer_board(), GAMER_KINDS, ABILITIES)
+    walk = ring.walk(13, 4)
+    assert walk.path == (14, 15, 0, 1) and walk.passed_go and walk.end == 1
+    assert ring.walk(1, 3).path == (2, 3, 4) and not ring.walk(1, 3).passed_go
+    assert ring.walk(0, 2, stops=frozenset({1})).path == (1,)  # a Banana stops it
+    assert ring.warp(4).path == (5, 6, 7, 8, 9, 10)
+    assert ring.warp(10).path == (11, 12, 13, 14, 15, 0, 1, 2, 3, 4) and ring.warp(10).passed_go
+    assert ring.walk(JAIL_CORNER, 2).path == (6, 7)  # out of Jail: from Just Visiting
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (lambda b: b["spaces"].pop(), None),  # 15 spaces: fine
+    (lambda b: b.update(spaces=b["spaces"][:7]), "8 to 64 spaces"),
+    (lambda b: b["spaces"].__setitem__(0, {"kind": "property", "name": "X"}), "first space is GO"),
+    (lambda b: b["spaces"].__setitem__(9, {"kind": "just_visiting"}), "one Just Visiting"),
+    (lambda b: b["spaces"].__setitem__(2, {"kind": "castle"}), "kind 'castle'"),
+    (lambda b: b["spaces"].__setitem__(2, {"name": "x" * 41}), "at most 40"),
+    (lambda b: b["spaces"].__setitem__(2, {"name": 7}), "name must be text"),
+    (lambda b: b["spaces"].__setitem__(2, {"points": 5}), "only a Property has points"),
+    (lambda b: b["spaces"].__setitem__(1, {"kind": "property", "points": -1}), "0 to 1000"),
+    (lambda b: b["spaces"].__setitem__(1, {"kind": "property", "colour": "red"}), "an object"),
+    (lambda b: b.update(faces=["coins"] * 6), "'red_shell' is on no face"),
+    (lambda b: b.update(faces=["red_shell"] * 5), "6 faces"),
+    (lambda b: b.update(faces=[*ABILITIES, "banana"]), "'banana' is not one"),
+    (lambda b: b.update(colour="red"), "unknown field 'colour'"),
+])
+def test_a_description_is_checked_field_by_field(change: Any, words: str | None) -> None:
+    board = gamer_board()
+    change(board)
+    if words is None:
+        assert len(check_ring(board, GAMER_KINDS, ABILITIES)) == 15
+        return
+    with pytest.raises(Refused, match=words):
+        check_ring(board, GAMER_KINDS, ABILITIES)
+
+
+async def test_tokens_move_scoop_and_pay_go_through_the_api(tmp_path: Path) -> None:
+    async with game(tmp_path, "gamer", ("Mario", "Peach", "Yoshi")) as (api, _app):
+        mario, peach, yoshi = await api.ids()
+        state = await api.state()
+        assert state["ring"] is None and state["players"][0]["position"] is None
+        await api.post("/api/tokens", {"player": mario, "steps": 3}, status=400)
+        ring = await api.put("/api/board", gamer_board())
+        assert ring["labels"][3] == "Coin Block 3" and ring["faces"][5] == "coins"
+        state = await api.state()
+        assert state["ring"]["labels"] == ring["labels"]
+        assert [p["position"] for p in state["players"]] == [0, 0, 0]
+        # Peach drops 2 where she stands (GO: nobody said where), Yoshi drops 3 on space 2.
+        await api.post("/api/drops", {"player": peach, "coins": 2})
+        await api.post("/api/drops", {"player": yoshi, "space": "space 2", "coins": 3})
+        assert piles(await api.state()) == {"GO": 2, "space 2": 3}
+        # Mario rolls 3 from GO: passes space 2 (scoops 3), lands on Coin Block 3; GO's pile
+        # is his start, so it stays.
+        move = await api.post("/api/tokens", {"player": mario, "steps": 3})
+        assert move["kind"] == "token"
+        assert move["text"] == "Mario moves 3 spaces to Coin Block 3: scoops 3 from space 2"
+        state = await api.state()
+        assert piles(state) == {"GO": 2} and coins(state) == [13, 8, 7]
+        assert state["players"][0]["position"] == 3
+        await conserved(api)
+        # 1 more: a Warp Pipe, on to the next one (10), past the Thwomp's space.
+        await api.post("/api/drops", {"player": yoshi, "space": "Thwomp", "coins": 1})
+        move = await api.post("/api/tokens", {"player": mario, "steps": 1})
+        assert move["text"] == ("Mario moves 1 space, warps to Warp Pipe 10: scoops 1 from "
+                                "Thwomp")
+        assert move["data"]["path"] == [4, 5, 6, 7, 8, 9, 10]
+        # 2 more: lands on Go to Jail: in Jail at once, no coins on the way (GO is not passed
+        # here, but the pile on Bowser's Castle stays).
+        await api.post("/api/drops", {"player": yoshi, "space": "Bowser's Castle", "coins": 1})
+        before = coins(await api.state())
+        jailed = await api.post("/api/tokens", {"player": mario, "steps": 2})
+        assert jailed["kind"] == "jailed"
+        state = await api.state()
+        assert coins(state) == before and piles(state)["Bowser's Castle"] == 1
+        assert state["players"][0]["in_jail"] and state["players"][0]["position"] == JAIL_CORNER
+        await api.post("/api/tokens", {"player": mario, "steps": 2}, status=400)
+        await conserved(api)
+        # Peach rolls 8 from GO... a die says 1-6; a boosted move up to 12. 6 then 2: the
+        # Super Star, then the Thwomp: she drops 2 there.
+        await api.post("/api/tokens", {"player": peach, "steps": 6})
+        await api.post("/api/tokens", {"player": peach, "steps": 1})
+        move = await api.post("/api/tokens", {"player": peach, "steps": 1})
+        assert move["text"] == "Peach moves 1 space to Thwomp: drops 2 on Thwomp"
+        # Yoshi: 11 to Bowser's Castle (its pile), then 6 past GO to Acorn Plains: GO pays
+        # 2 and Peach's pile on GO is scooped: he passed it.
+        await api.post("/api/tokens", {"player": yoshi, "steps": 11})
+        move = await api.post("/api/tokens", {"player": yoshi, "steps": 6})
+        assert move["text"] == ("Yoshi moves 6 spaces to Acorn Plains: scoops 2 from GO, "
+                                "passes GO: collects 2")
+        await conserved(api)
+        state = await api.state()
+        assert [p["position"] for p in state["players"]] == [JAIL_CORNER, 8, 1]
+        # Undo moves the token back and puts the pile back on GO.
+        before_undo = coins(state)
+        await api.post("/api/undo", {})
+        state = await api.state()
+        assert [p["position"] for p in state["players"]] == [JAIL_CORNER, 8, 11]
+        assert piles(state)["GO"] == 2 and coins(state)[2] == before_undo[2] - 4
+        await conserved(api)
+        await api.post("/api/tokens", {"player": yoshi, "steps": 2})  # Go to Jail? 13: no
+    # A restart: every token where it was, the board as described.
+    async with game(tmp_path, "gamer", ("Mario", "Peach", "Yoshi")) as (api, _app):
+        state = await api.state()
+        assert [p["position"] for p in state["players"]] == [JAIL_CORNER, 8, 13]
+        assert state["ring"]["labels"][10] == "Warp Pipe 10"
+        await conserved(api)
+
+
+async def test_bad_moves_are_refused_in_words_and_change_nothing(tmp_path: Path) -> None:
+    async with game(tmp_path, "gamer", ("Mario", "Peach")) as (api, _app):
+        mario, _peach = await api.ids()
+        await refused(api, "/api/tokens", {"player": mario, "steps": 2}, 400,
+                      "describe the board first")
+        await api.put("/api/board", gamer_board())
+        for body, words in (({"player": mario, "steps": 0}, "steps must be a whole number"),
+                            ({"player": mario, "steps": 13}, "from 1 to 12"),
+                            ({"player": mario, "steps": "3"}, "steps must be"),
+                            ({"player": mario, "steps": True}, "steps must be"),
+                            ({"player": mario, "how": "fly"}, "how must be roll, warp or place"),
+                            ({"player": mario, "how": "place", "to": 16}, "0 to 15"),
+                            ({"player": mario, "how": "warp"}, "is not on a Warp Pipe"),
+                            ({"player": 99, "steps": 2}, "unknown player 99"),
+                            ({"player": mario, "steps": 2, "colour": 1}, "unknown field")):
+            await refused(api, "/api/tokens", body, 400, words)
+        before = await api.state()
+        reply = await api.put("/api/board", {"spaces": []}, status=400)
+        assert "8 to 64 spaces" in reply["error"] and await api.state() == before
+        reply = await api.put("/api/board", [1, 2], status=400)
+        assert "must be a JSON object" in reply["error"]
+
+
+async def test_warp_and_place_are_one_tap_and_an_ability_drops_where_tokens_stand(
+        tmp_path: Path) -> None:
+    async with game(tmp_path, "gamer", ("Mario", "Peach", "Yoshi")) as (api, _app):
+        mario, peach, yoshi = await api.ids()
+        await api.put("/api/board", gamer_board())
+        # Luigi-style: onto a space, no coins on the way, no GO.
+        await api.post("/api/drops", {"player": yoshi, "space": "Acorn Plains", "coins": 1})
+        move = await api.post("/api/tokens", {"player": peach, "how": "place", "to": 4})
+        assert move["text"] == "Peach's token goes to Warp Pipe 4" and not move["entries"]
+        move = await api.post("/api/tokens", {"player": peach, "how": "warp"})
+        assert move["text"] == "Peach warps to Warp Pipe 10" and move["data"]["to"] == 10
+        # POW: everyone else drops 1 where they stand: nobody names a space.
+        await api.post("/api/characters", {"player": mario, "characters": ["mario"]})
+        move = await api.post("/api/abilities", {"player": mario, "ability": "pow"})
+        assert sorted((e["from"], e["space"]) for e in move["entries"]) == \
+            sorted([(peach, "Warp Pipe 10"), (yoshi, "GO")])
+        await conserved(api)
+
+
+async def test_passing_go_on_a_roll_makes_the_boss_card_due(tmp_path: Path) -> None:
+    async with game(tmp_path, "gamer", ("Mario", "Peach", "Yoshi", "Toad")) as (api, _app):
+        mario, *_ = await api.ids()
+        await api.put("/api/board", gamer_board())
+        await api.post("/api/current", {"player": mario})
+        await api.post("/api/tokens", {"player": mario, "steps": 6})
+        assert not (await api.state())["next_card"]["due"]
+        await api.post("/api/tokens", {"player": mario, "how": "place", "to": 14})
+        await api.post("/api/tokens", {"player": mario, "steps": 3})
+        assert (await api.state())["next_card"]["due"]
+
+
+async def test_the_board_is_kept_for_the_next_game_of_its_edition_only(tmp_path: Path) -> None:
+    async with game(tmp_path, "gamer", ("Mario", "Peach")) as (api, _app):
+        await api.put("/api/board", gamer_board())
+        await api.post("/api/tokens", {"player": (await api.ids())[0], "steps": 2})
+        await api.post("/api/games", {"edition": "gamer", "players": ["Ann", "Ben"]})
+        state = await api.state()
+        assert state["ring"]["labels"][1] == "Acorn Plains"
+        assert [p["position"] for p in state["players"]] == [0, 0]  # a new game: on GO
+        await api.post("/api/games", {"edition": "mario_kart", "players": ["Ann", "Ben"]})
+        state = await api.state()
+        assert state["ring"] is None and state["players"][0]["position"] is None
+        await api.post("/api/games", {"edition": "celebration", "players": ["Ann", "Ben"]})
+        reply = await api.put("/api/board", gamer_board(), status=400)
+        assert "has no board to describe" in reply["error"]
