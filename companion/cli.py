@@ -306,6 +306,17 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         params = {"required": args.required}
     elif args.required is not None:
         return _usage("odds", f"--required is for a Boss fight, not {mode.name}")
+    if args.faces is not None and mode.table != "move_roll":
+        return _usage("odds", f"--faces is for the movement press, not {mode.name}")
+    if args.faces is not None:
+        from companion.bank.ring import abilities
+        from companion.core.board_ring import check_faces
+
+        try:
+            faces = check_faces(args.faces.split(","), abilities(rules))
+        except Refused as exc:
+            return _usage("odds", f"--faces: {exc}")
+        params = {"faces": list(faces)}  # type: ignore[dict-item]
     result = simulate(rules.id, mode, default_rng(), args.presses, params)
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
@@ -325,6 +336,9 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         print(f"(a roll of {args.required} or more beats the Boss: (7 - {args.required})/6)")
     if mode.table == "race_roll":
         print("(each racer's roll; tied racers roll again, with the same die)")
+    if mode.table == "move_roll":
+        print("(the numbered die and the Power-up die's face 1-6; --faces names each face's "
+              "ability, as the table typed them)")
     verdict = "fair" if result.p_value >= 0.001 else "NOT matching the rulebook"
     print(f"\nchi-square {result.chi_square:.2f} on {result.degrees_of_freedom} degrees of "
           f"freedom, p-value {result.p_value:.3f}: {verdict}")
@@ -518,6 +532,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="utility rent: how many utilities the owner has")
     odds.add_argument("--required", type=int, choices=range(1, 7), default=None,
                       help="a Boss fight (gamer --mode boss): the card's required roll, 1-6")
+    odds.add_argument("--faces", help="the movement press (gamer or mario_kart --mode move): "
+                                      "the Power-up die's six faces, as the table typed them, "
+                                      "comma-separated ability ids")
     odds.add_argument("--list", action="store_true", help="every edition's modes and odds")
     odds.add_argument("--json", action="store_true", help="machine-readable output")
     odds.add_argument("--config", type=Path, help="TOML config ([game]: edition, house rules)")

@@ -219,3 +219,92 @@ async def test_the_board_is_kept_for_the_next_game_of_its_edition_only(tmp_path:
         await api.post("/api/games", {"edition": "celebration", "players": ["Ann", "Ben"]})
         reply = await api.put("/api/board", gamer_board(), status=400)
         assert "has no board to describe" in reply["error"]
+
+
+async def test_a_press_rolls_both_dice_and_moves_the_token_once_the_faces_are_typed(
+        tmp_path: Path) -> None:
+    async with game(tmp_path, "gamer", ("Mario", "Peach")) as (api, _app):
+        mario, _peach = await api.ids()
+        await api.post("/api/current", {"player": mario})
+        board = gamer_board()
+        await api.put("/api/board", {**board, "faces": []})
+        press = await api.post("/api/press")  # no faces typed: the Coin Block, as before
+        assert press["kind"] == "coins"
+        assert (await api.state())["players"][0]["position"] == 0
+        await api.put("/api/board", board)
+        start = 0
+        for _ in range(6):
+            before = await api.state()
+            press = await api.post("/api/press")
+            assert press["kind"] == "move" and press["mode"] == "move", press
+            die, face = press["rolls"]
+            ability = board["faces"][face - 1]
+            name = {"red_shell": "Red Shell", "green_shell": "Green Shell", "blooper": "Blooper",
+                    "pow": "POW", "coins": "Coins"}[ability]
+            state = await api.state()
+            shown = state["last_outcome"]
+            assert shown["params"]["face"] == ability
+            assert f"Power-up die shows {name}" in shown["instruction"]
+            me = state["players"][0]
+            if me["in_jail"]:  # landed on Go to Jail: the press is kept, the turn is over
+                assert me["position"] == JAIL_CORNER
+                break
+            ring = check_ring(board, GAMER_KINDS, ABILITIES)
+            walk = ring.walk(start, die)
+            end = ring.warp(walk.end).end if ring.effect(walk.end) is Effect.WARP else walk.end
+            assert me["position"] == end, (start, die)
+            assert state["version"] != before["version"]
+            start = end
+            await conserved(api)
+        # Undo the last press's move: the token goes back, the outcome is unassigned again.
+        await api.post("/api/undo", {})
+        state = await api.state()
+        assert state["unassigned"] and state["unassigned"][0]["kind"] == "move"
+        await conserved(api)
+
+
+def kart_board() -> dict[str, Any]:
+    spaces = [("go", "GO"), ("property", "Mario Kart Stadium"), ("item_box", ""),
+              ("boost_pad", ""), ("property", "Water Park"), (None, ""),
+              ("just_visiting", ""), ("thwomp", ""), ("super_star", ""), ("free_parking", ""),
+              ("property", "Toad Harbor"), ("go_to_jail", "")]
+    return {"spaces": [{"kind": k, "name": n} for k, n in spaces],
+            "faces": ["spiny_shell", "green_shell", "lightning", "coins", "banana", "banana"]}
+
+
+async def test_bananas_stop_tokens_four_at_most_and_go_back_to_the_pile(tmp_path: Path) -> None:
+    async with game(tmp_path, "mario_kart", ("Mario", "Luigi")) as (api, _app):
+        mario, luigi = await api.ids()
+        ring = await api.put("/api/board", kart_board())
+        assert ring["labels"][3] == "Boost Pad" and ring["labels"][7] == "Thwomp"
+        await api.post("/api/current", {"player": luigi})
+        move = await api.post("/api/bananas", {"space": 4})
+        assert move["text"] == "Luigi drops a Banana on Water Park"
+        assert (await api.state())["bananas"] == [4]
+        await refused(api, "/api/bananas", {"space": 4}, 400, "a space has only one")
+        # Mario rolls 6 from GO: the Banana on Water Park stops him there, and goes back.
+        await api.post("/api/drops", {"player": luigi, "space": "space 5", "coins": 2})
+        move = await api.post("/api/tokens", {"player": mario, "steps": 6})
+        assert move["text"] == "Mario moves 6 spaces to Water Park: stops on a Banana"
+        state = await api.state()
+        assert state["bananas"] == [] and state["players"][0]["position"] == 4
+        assert piles(state) == {"space 5": 2}  # not reached
+        # Undo: the Banana is back, and so is Mario's token.
+        await api.post("/api/undo", {})
+        state = await api.state()
+        assert state["bananas"] == [4] and state["players"][0]["position"] == 0
+        for space in (1, 2, 5):
+            await api.post("/api/bananas", {"space": space})
+        await refused(api, "/api/bananas", {"space": 8}, 400, "4 Bananas on the board already")
+        await api.post("/api/bananas", {"space": 1, "on": False})
+        await refused(api, "/api/bananas", {"space": 1, "on": False}, 400, "no Banana on")
+        await refused(api, "/api/bananas", {"space": 12}, 400, "0 to 11")
+        await refused(api, "/api/bananas", {"space": 8, "on": "yes"}, 400, "on must be true")
+        # A Boost Pad's roll is a move like any: from space 3, 4 more stops on the Banana at 5.
+        await api.post("/api/tokens", {"player": luigi, "how": "place", "to": 3})
+        move = await api.post("/api/tokens", {"player": luigi, "steps": 4})
+        assert move["data"]["to"] == 4  # the Banana on Water Park (4) comes first
+        await conserved(api)
+    async with game(tmp_path / "g", "gamer", ("Mario", "Peach")) as (api, _app):
+        await api.put("/api/board", gamer_board())
+        await refused(api, "/api/bananas", {"space": 3}, 400, "has no Bananas")

@@ -355,3 +355,34 @@ def test_odds_command_for_a_boss_fight_and_a_race() -> None:
                          "invalid choice")):
         bad = run_companion("odds", *args)
         assert bad.returncode == 2 and words in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_the_movement_press_reads_both_dice_and_the_faces_the_table_typed() -> None:
+    move = editions()["gamer"].mode("move")
+    odds = move.odds()
+    assert len(odds) == 36 and set(odds.values()) == {Fraction(1, 36)} and sum(odds.values()) == 1
+    faces = ["red_shell", "coins", "blooper", "pow", "coins", "green_shell"]
+    groups = move.groups({"faces": faces})
+    assert {name: p for name, (_labels, p) in groups.items()} == {
+        "red_shell": Fraction(1, 6), "coins": Fraction(1, 3), "blooper": Fraction(1, 6),
+        "pow": Fraction(1, 6), "green_shell": Fraction(1, 6)}
+    assert groups["coins"][0] == {f"move_{k}_face_{f}" for k in range(1, 7) for f in (2, 5)}
+    assert move.groups() == {}  # the faces not typed: no ability lines
+    assert editions()["mario_kart"].mode("move").table == "move_roll"
+
+
+def test_odds_command_for_the_movement_press() -> None:
+    faces = "spiny_shell,green_shell,lightning,coins,banana,banana"
+    moved = json.loads(run_companion("odds", "--edition", "mario_kart", "--mode", "move",
+                                     "--faces", faces, "--presses", "3600", "--json").stdout)
+    assert len(moved["expected"]) == 36 and set(moved["expected_exact"].values()) == {"1/36"}
+    assert moved["groups"]["banana"]["expected_exact"] == "1/3"
+    assert moved["groups"]["banana"]["observed"] == sum(
+        moved["observed"][f"move_{k}_face_{f}"] for k in range(1, 7) for f in (5, 6))
+    for args, words in ((["--faces", "coins,coins"], "6 faces"),
+                        (["--faces", "spiny_shell,green_shell,lightning,coins,coins,coins"],
+                         "'banana' is on no face"),
+                        (["--mode", "race", "--faces", faces], "--faces is for the movement")):
+        bad = run_companion("odds", "--edition", "mario_kart", *(
+            args if "--mode" in args else ["--mode", "move", *args]))
+        assert bad.returncode == 2 and words in bad.stderr and "Traceback" not in bad.stderr

@@ -44,12 +44,13 @@ EXPECTED = {
         start={2: 20, 3: 10, 4: 10},  # 5 x 1 + 1 x 5; "Each player starts with 20 Coins."
         go=2,  # "If you land on or pass GO, collect 2 Coins from the Bank."
         jail=5,  # "Pay 5 Coins to the Bank before you roll the dice for your turn."
-        debt=Debt.CAPPED, end=End.POINTS, modes=["coin_block", "boss"], fees={},
+        debt=Debt.CAPPED, end=End.POINTS, modes=["coin_block", "move", "boss"], fees={},
     ),
     "mario_kart": dict(
         players=(2, 4),  # "2-4 PLAYERS"
         start={2: 20, 3: 10, 4: 10},
-        go=2, jail=5, debt=Debt.CAPPED, end=End.POINTS, modes=["item_box", "race"], fees={},
+        go=2, jail=5, debt=Debt.CAPPED, end=End.POINTS, modes=["item_box", "move", "race"],
+        fees={},
     ),
     "wiggly_worms": dict(
         players=(2, 4),  # "Number of Players: 2-4"

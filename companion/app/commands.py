@@ -270,6 +270,16 @@ class MoveToken(Command[MoveView]):
 
 
 @dataclass(frozen=True, slots=True)
+class PlaceBanana(Command[MoveView]):
+    """Mario Kart: a Banana onto space ``space`` (``on`` false: back to the pile)."""
+
+    action: ClassVar[str] = "banana"
+    space: object
+    on: object = True
+    player: object = None
+
+
+@dataclass(frozen=True, slots=True)
 class SetCharacters(Command[tuple[str, ...]]):
     """The character tokens a player plays (Gamer, Mario Kart; two players: two each)."""
 

@@ -29,6 +29,7 @@ from companion.audio.speaker import Priority, Speaker
 from companion.bank.bank import PAGE, Bank
 from companion.bank.export import export_journal
 from companion.bank.held import HeldPress
+from companion.bank.ring import face_params
 from companion.bank.seat import PAGE as SEAT_PAGE
 from companion.bank.service import BankService
 from companion.bank.store import StorageError
@@ -228,7 +229,8 @@ class TableService:
             held = HeldPress(uuid.uuid4().hex, time.time(), outcome, taken.source,
                              None if state is None else state.game.id,
                              None if state is None else state.current_player,
-                             state is not None, dict(params))
+                             state is not None,
+                             {k: v for k, v in params.items() if v is None or type(v) is int})
             self._unbanked[held.press_id] = (held.game, outcome, player)
             self._press_ids[taken.number] = held.press_id  # for its answer (the last few)
             while len(self._press_ids) > 16:
@@ -501,7 +503,7 @@ class TableService:
 
     # -- press modes -----------------------------------------------------------------------
 
-    def _mode(self, rules: Ruleset) -> tuple[Mode, Mapping[str, int]]:
+    def _mode(self, rules: Ruleset) -> tuple[Mode, Mapping[str, Any]]:
         """What the next press means: the armed mode while it still fits the game, else the
         edition's default."""
         armed = self.armed
@@ -530,6 +532,11 @@ class TableService:
             return jail, {"tries": current.jail_tries, **_waits(state)}
         if default.table == "two_dice" and state is not None:
             return default, {"doubles": state.doubles, **_waits(state)}
+        move = rules.mode_for_table("move_roll")
+        ring = state.ring if state is not None else None
+        if move is not None and ring is not None and ring.faces and current is not None \
+                and not current.in_jail:  # the turn's roll: both dice, the token moves
+            return move, face_params(rules, ring.faces)
         return default, {}
 
     def _contest_mode(self, rules: Ruleset) -> tuple[Mode, Mapping[str, int]] | None:
@@ -792,6 +799,8 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
             return bank.describe_board(board)
         case c.MoveToken(player=player, steps=steps, to=to, how=how):
             return bank.move_token(player, steps=steps, to=to, how=how, **keyed)
+        case c.PlaceBanana(space=space, on=on, player=player):
+            return bank.place_banana(space, on=on, player=player, **keyed)
         case c.UseAbility():
             return bank.use_ability(
                 command.player, command.ability, targets=command.targets,

@@ -160,7 +160,7 @@ class SoundLibrary:
             if intro is None:
                 return pings
             return self.sounds[intro].padded_to(self.ping_start(outcome)) + pings
-        if kind is Kind.ROLL:
+        if kind in (Kind.ROLL, Kind.MOVE):  # a move's: both dice, thrown together
             return self.sounds["dice_roll"]
         if kind is Kind.RENT:
             return self.sounds["dice_roll"] + self.sounds["rent"]
@@ -184,7 +184,7 @@ class SoundLibrary:
         scooped, an ability, a Race's start and finish; None for a silent move."""
         if kind == "drop" and coins:
             return self.sounds["coin_drop"]
-        if kind == "scoop":
+        if kind == "scoop" or (kind == "token" and coins):  # a token's way scooped coins
             return self.sounds["scoop"]
         if kind == "ability":
             name = ABILITY_SOUNDS.get(str(data.get("id")))

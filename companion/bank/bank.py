@@ -19,6 +19,7 @@ from companion.bank.journal import DB_NAME, Journal, keyed
 from companion.bank.moves import (
     KINDS,
     ability,
+    banana,
     bankruptcy,
     block,
     board,
@@ -231,6 +232,7 @@ class Bank(Journal):
     drop = keyed(board.drop)
     scoop = keyed(board.scoop)
     move_token = keyed(token.move_token)
+    place_banana = keyed(banana.place_banana)
     describe_board = ring.describe_board
     bankruptcy = keyed(bankruptcy.bankruptcy)
     set_points = keyed(points.set_points)

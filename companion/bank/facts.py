@@ -48,6 +48,8 @@ class Facts:
     positions: dict[int, int] = field(default_factory=dict)
     """Gamer, Mario Kart: player -> the space their token stands on (-1: In Jail), once it
     has moved (GO before)."""
+    bananas: set[int] = field(default_factory=set)
+    """Mario Kart: the spaces with a Banana on them."""
     ending: sqlite3.Row | None = None
     contests: Contests | None = None
     """Gamer, Mario Kart: the Boss fights or Races so far, and the cards won."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from companion.core.board_ring import Ring, check_ring
 from companion.core.editions.ruleset import Ruleset
@@ -21,6 +21,14 @@ def abilities(rules: Ruleset) -> tuple[str, ...]:
     powers = rules.powers
     return () if powers is None else tuple(dict.fromkeys(a.id for a in powers.abilities
                                                          if not a.star))
+
+
+def face_params(rules: Ruleset, faces: tuple[str, ...]) -> dict[str, Any]:
+    """A movement press's params: the Power-up die's faces as the table typed them, and
+    their names in the edition's words."""
+    powers = rules.powers
+    names = {a.id: a.name for a in powers.abilities if not a.star} if powers else {}
+    return {"faces": list(faces), "face_names": [names.get(f, f) for f in faces]}
 
 
 def read_ring(db: sqlite3.Connection, rules: Ruleset) -> Ring | None:

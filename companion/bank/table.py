@@ -86,6 +86,7 @@ def state_of(bank: Journal, game_id: int | None) -> TableState:
         next_card=next_card(bank, facts) if found is not None and not ended else None,
         requests=mistakes.open_requests(bank, facts),
         ring=ring,
+        bananas=tuple(sorted(facts.bananas)),
     )
 
 

@@ -72,6 +72,11 @@ def position(player: object) -> Fact:
     return ("position", player)
 
 
+def banana(space: object) -> Fact:
+    """A Banana on a space of the board (None: any, and how many there are)."""
+    return ("banana", space)
+
+
 def characters(player: object) -> Fact:
     return ("characters", player)
 

@@ -215,7 +215,7 @@ def check_ring(data: object, kinds: Mapping[str, SpaceKind], abilities: Sequence
         if ids and sum(1 for s in spaces if s.kind in ids) > 1:
             raise Refused(say("spaces: the board has one {space}",
                               space=next(k.name for k in kinds.values() if k.id in ids)))
-    faces = _faces(data.get("faces", []), abilities)
+    faces = check_faces(data.get("faces", []), abilities)
     return Ring(spaces, kinds, faces)
 
 
@@ -244,7 +244,7 @@ def _space(data: object, index: int, kinds: Mapping[str, SpaceKind]) -> Space:
     return Space(kind, name, points)
 
 
-def _faces(data: object, abilities: Sequence[str]) -> tuple[str, ...]:
+def check_faces(data: object, abilities: Sequence[str]) -> tuple[str, ...]:
     if data in ([], None):
         return ()
     if not isinstance(data, list) or len(data) != FACES or not abilities:

@@ -53,6 +53,9 @@ class Kind(StrEnum):
     """Less than the required roll: the next player fights or passes."""
     RACE_ROLL = "race_roll"
     """A racer's roll: places follow the rolls."""
+    MOVE = "move"
+    """Gamer, Mario Kart: both dice, ``rolls`` = (numbered die, Power-up face 1-6): the token
+    moves that many spaces and the face's ability is offered."""
 
 
 PAYS_THE_BANK = frozenset({Kind.BOWSER, Kind.GAME_OVER, Kind.PIRANHA, Kind.JAIL_PAID})
@@ -105,6 +108,8 @@ class Outcome:
             return f"piranha_{self.coins}"
         if self.kind is Kind.SUPER_STAR:
             return f"star_{self.coins}"
+        if self.kind is Kind.MOVE:
+            return f"move_{self.rolls[0]}_face_{self.rolls[1]}"
         return self.kind.value
 
     @property

@@ -380,6 +380,8 @@ class TableState:
     payment or keeps it."""
     ring: Ring | None = None
     """Gamer, Mario Kart: the board as the table described it (None: not yet)."""
+    bananas: tuple[int, ...] = ()
+    """Mario Kart: the spaces with a Banana on them."""
 
     @property
     def fight(self) -> Fight | None:
@@ -489,4 +491,5 @@ class TableState:
             "next_card": None if self.next_card is None else self.next_card.to_json(),
             "requests": [r.to_json() for r in self.requests],
             "ring": None if self.ring is None else self.ring.to_json(),
+            "bananas": list(self.bananas),
         }

@@ -57,7 +57,7 @@ BACKGROUNDS: dict[Kind, Colour] = {
     Kind.SUPER_STAR: (18, 44, 120), Kind.JAIL_FREE: (16, 100, 56),
     Kind.JAIL_STAY: (44, 50, 72), Kind.JAIL_PAID: (70, 40, 100),
     Kind.BOSS_WON: (18, 44, 120), Kind.BOSS_LOST: (96, 20, 14),
-    Kind.RACE_ROLL: (24, 70, 88),
+    Kind.RACE_ROLL: (24, 70, 88), Kind.MOVE: (24, 70, 88),
 }
 MOVIE = TWO_DICE | {Kind.BATTLE_ROLL, Kind.BATTLE_WON, Kind.BATTLE_LOST, Kind.PIRANHA,
                     Kind.SUPER_STAR}

@@ -36,6 +36,9 @@ def outcome_line(t: Translator, outcome: Outcome, name: str | None) -> str | Non
         return t.gettext("Power-up! {name} rolls again").format(name=name)
     if kind in (Kind.ROLL, Kind.RACE_ROLL, Kind.BOSS_LOST, Kind.BOSS_WON):
         return t.gettext("{name} rolled {n}").format(name=name, n=outcome.rolls[-1])
+    if kind is Kind.MOVE:
+        return t.ngettext("{name} moves {n} space", "{name} moves {n} spaces",
+                          outcome.rolls[0]).format(name=name, n=outcome.rolls[0])
     return None
 
 

@@ -474,6 +474,17 @@ async def post_tokens(request: web.Request) -> web.Response:
     return web.json_response(move.to_json(), status=201)
 
 
+async def post_bananas(request: web.Request) -> web.Response:
+    """``{"space": n, "player": id}``: Mario Kart: a Banana dropped on space n (by the player,
+    default the current one); ``{"space": n, "on": false}``: back to the pile."""
+    data = await _body(request)
+    _only(data, "space", "on", "player")
+    _required(data, "space")
+    move = await _act(request, c.PlaceBanana(data["space"], data.get("on", True),
+                                             data.get("player")), keyed=True)
+    return web.json_response(move.to_json(), status=201)
+
+
 async def post_characters(request: web.Request) -> web.Response:
     """``{"player": id, "characters": [name, ...]}``: the character tokens a player plays."""
     data = await _body(request)
@@ -1030,6 +1041,7 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
     app.router.add_post("/api/characters", post_characters)
     app.router.add_put("/api/board", put_board)
     app.router.add_post("/api/tokens", post_tokens)
+    app.router.add_post("/api/bananas", post_bananas)
     app.router.add_post("/api/abilities", post_abilities)
     app.router.add_post("/api/boss", _contest_route("boss"))
     app.router.add_post("/api/race", _contest_route("race"))

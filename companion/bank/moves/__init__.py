@@ -13,6 +13,7 @@ from companion.bank.facts import Facts
 from companion.bank.kinds import Kinds, Move
 from companion.bank.moves import (
     ability,
+    banana,
     bankruptcy,
     block,
     board,
@@ -38,5 +39,6 @@ def _undo_text(move: MoveView, facts: Facts) -> str | Said:
 
 KINDS = Kinds((*coins.MOVES, *turn.MOVES, *jail.MOVES, *block.MOVES, *bowser.MOVES,
                *board.MOVES, *ability.MOVES, *contest.MOVES, *bankruptcy.MOVES, *points.MOVES,
-               *token.MOVES, *worms.MOVES, *ending.MOVES, Move(MoveKind.UNDO, _undo_text)))
+               *token.MOVES, *banana.MOVES, *worms.MOVES, *ending.MOVES,
+               Move(MoveKind.UNDO, _undo_text)))
 """Every kind of move the bank writes."""

@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 from companion.bank.facts import Facts, next_seat
 from companion.bank.kinds import Move
-from companion.bank.moves import coins, contest, jail, turn
+from companion.bank.moves import coins, contest, jail, token, turn
+from companion.bank.ring import face_params, read_ring
 from companion.bank.touch import TURN, Touch, capped, drawn, touch
 from companion.core.editions.house import OUTCOME_PAYMENT
-from companion.core.editions.modes import Mode, check_arming
+from companion.core.editions.modes import Mode, check_arming, face_of
 from companion.core.ledger import (
     BANK,
     JAIL_WHY,
@@ -88,6 +89,12 @@ def record_outcome(bank: Journal, outcome: Outcome, *, params: Mapping[str, int]
                      or clean.get("teammate") not in (None, *facts.active)):
             who = None  # kept for the banker to give to someone (or to see)
         kept = {**clean, "step": outcome.step} if outcome.step else dict(clean)
+        if outcome.kind is Kind.MOVE:  # the Power-up face, as the table's faces read it
+            ring = read_ring(db, facts.rules)
+            face, face_name = face_of(outcome, face_params(facts.rules, ring.faces)
+                                      if ring is not None else {})
+            if face:
+                kept.update(face=face, face_name=face_name)
         if outcome.bowser_waits:
             kept["bowser_waits"] = 1
         when = bank.clock() if at is None else at
@@ -153,6 +160,9 @@ def apply(bank: Journal, db: sqlite3.Connection, facts: Facts, outcome_id: int, 
     change = jail_change(outcome) if facts.rules.jail_fee is not None else None
     if contest.is_roll(outcome):
         contest.rolled(bank, db, facts, outcome_id, outcome, player, source)
+    elif outcome.kind is Kind.MOVE:  # the token moves (nothing, if it can't: kept as rolled)
+        token.rolled(bank, db, facts, player, outcome.rolls[0], source, outcome_id,
+                     str(params.get("face", "")))
     elif change is not None and (player in facts.jailed) != change:
         # "Your turn then ends": the turn passes with the move (one undo for both).
         passes = turn.ends(db, facts, player) if change else {}

@@ -18,9 +18,9 @@ from companion.bank.kinds import Move
 from companion.bank.moves import jail as jail_moves
 from companion.bank.moves import turn
 from companion.bank.ring import read_ring
-from companion.bank.touch import Touch, coins, jail, pile, position, touch
+from companion.bank.touch import Touch, banana, coins, drawn, jail, pile, position, touch
 from companion.core.board_ring import JAIL_CORNER, Effect, Ring, Walk
-from companion.core.ledger import BANK, EntryKind, MoveKind, check_source, is_id
+from companion.core.ledger import BANK, EntryKind, MoveKind, check_source
 from companion.core.state import MoveView
 from companion.exc import Refused, shown
 from companion.i18n.said import Said, say, say_n
@@ -79,7 +79,7 @@ def move_token(bank: Journal, player: object = None, *, steps: object = None,
                               name=facts.name(pid)))
         start = where(facts, ring, pid)
         if how == "place":
-            if not is_id(to) or not 0 <= to < len(ring):  # type: ignore[operator]
+            if not _whole(to) or not 0 <= to < len(ring):  # type: ignore[operator]
                 raise Refused(say("to must be a space's number, 0 to {most}",
                                   most=len(ring) - 1))
             walk = Walk(start, (to,) if to != start else (), False)  # type: ignore[arg-type]
@@ -91,17 +91,43 @@ def move_token(bank: Journal, player: object = None, *, steps: object = None,
                                   space=Said(_kind_name(ring, Effect.WARP))))
             return _write(bank, db, facts, ring, pid, ring.warp(start), how, None, True,
                           source, request_id)
-        if not is_id(steps) or not 1 <= steps <= MAX_STEPS:  # type: ignore[operator]
+        if not _whole(steps) or not 1 <= steps <= MAX_STEPS:  # type: ignore[operator]
             raise Refused(say("steps must be a whole number from 1 to {most}",
                               most=MAX_STEPS))
-        walk = ring.walk(start, steps)  # type: ignore[arg-type]
-        warped = False
-        if walk.path and ring.effect(walk.end) is Effect.WARP:  # "advance ... to the next"
-            on = ring.warp(walk.end)
-            walk = Walk(start, walk.path + on.path, walk.passed_go or on.passed_go)
-            warped = bool(on.path)
-        return _write(bank, db, facts, ring, pid, walk, how, steps, warped, source,
-                      request_id)
+        return _advance(bank, db, facts, ring, pid, steps, source,  # type: ignore[arg-type]
+                        request_id, {})
+
+
+def rolled(bank: Journal, db: sqlite3.Connection, facts: Facts, pid: int, steps: int,
+           source: str, outcome_id: int, face: str) -> MoveView | None:
+    """A movement press given to ``pid``: their token moves ``steps`` (None: it can't, the
+    board not described or the player In Jail: the outcome is kept, nothing moves)."""
+    ring = read_ring(db, facts.rules)
+    if ring is None or pid in facts.jailed:
+        return None
+    return _advance(bank, db, facts, ring, pid, steps, source, None,
+                    {"outcome": outcome_id, "face": face})
+
+
+def _advance(bank: Journal, db: sqlite3.Connection, facts: Facts, ring: Ring, pid: int,
+             steps: int, source: str, request_id: str | None, extra: dict[str, Any]
+             ) -> MoveView:
+    """Forward ``steps`` spaces; a Warp Pipe landed on warps on to the next one."""
+    start = where(facts, ring, pid)
+    walk = ring.walk(start, steps, frozenset(facts.bananas))  # a Banana stops it
+    if walk.path and walk.end in facts.bananas:  # "remove the Banana from that space"
+        extra = {**extra, "banana": walk.end}
+    warped = False
+    if walk.path and ring.effect(walk.end) is Effect.WARP:  # "advance ... to the next"
+        on = ring.warp(walk.end)
+        walk = Walk(start, walk.path + on.path, walk.passed_go or on.passed_go)
+        warped = bool(on.path)
+    return _write(bank, db, facts, ring, pid, walk, "roll", steps, warped, source,
+                  request_id, extra)
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _kind_name(ring: Ring, effect: Effect) -> str:
@@ -110,10 +136,10 @@ def _kind_name(ring: Ring, effect: Effect) -> str:
 
 def _write(bank: Journal, db: sqlite3.Connection, facts: Facts, ring: Ring, pid: int,
            walk: Walk, how: str, steps: object, warped: bool, source: str,
-           request_id: str | None) -> MoveView:
+           request_id: str | None, extra: dict[str, Any] | None = None) -> MoveView:
     data: dict[str, Any] = {"player": pid, "how": how, "steps": steps, "from": walk.start,
                             "to": walk.end, "path": list(walk.path), "space": ring.label(walk.end),
-                            "warped": warped}
+                            "warped": warped, **(extra or {})}
     landed = ring.effect(walk.end) if walk.path else None
     if landed is Effect.TO_JAIL and how != "place":
         # "Move your Character Token to the In Jail space immediately! Do not collect 2
@@ -176,6 +202,8 @@ def _token_text(move: MoveView, facts: Facts) -> str | Said:
     else:
         head = say_n("{name} moves {n} space to {space}", "{name} moves {n} spaces to {space}",
                      int(data.get("steps") or 0), name=who, space=space)
+    if data.get("banana") is not None:
+        parts.insert(0, say("stops on a Banana"))
     if not parts:
         return head
     return say("{text}: {parts}", text=head, parts=tuple(parts))
@@ -198,9 +226,12 @@ def _token_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> T
     """A token's move: from where it stood (so a later move of that token depends on it),
     the piles on its way (scooped whole), what the player had (a Thwomp's drop)."""
     pid = row["player_id"]
-    return touch(changes=[position(pid)], reads=[position(pid), jail(pid), coins(pid),
-                                                   *(pile(x) for x in data.get("passed", ()))])
+    changes, reads = drawn(row, data)
+    took = [banana(data["banana"])] if data.get("banana") is not None else []
+    return touch(changes=[position(pid), *changes, *took],
+                 reads=[position(pid), jail(pid), coins(pid), *reads, banana(None),
+                        *(pile(x) for x in data.get("passed", ()))])
 
 
 MOVES = (Move(MoveKind.TOKEN, _token_text, read=_read_positions, own_spaces=True,
-              touches=_token_touches),)
+              undone=jail_moves.unassign, touches=_token_touches),)

@@ -415,7 +415,10 @@ def _board(reader: _Reader | None) -> Board | None:
         if kind.id in kinds:
             raise RulesetError(f"{reader.where}.kinds[{i}].id: {kind.id!r} is there twice")
         kinds[kind.id] = kind
-    board = Board(spaces, reader.lines("quote"), kinds=kinds)
+    bananas = reader.count("bananas", 0, 64, 0)
+    banana_quote = reader.lines("bananas_quote", required=bool(bananas))
+    board = Board(spaces, reader.lines("quote"), kinds=kinds, bananas=bananas,
+                  bananas_quote=banana_quote)
     reader.done()
     if board.jail_space not in spaces:
         raise RulesetError(f"{reader.where}.spaces: must name {board.jail_space!r} (where a "

@@ -21,7 +21,8 @@ SIDES = 6
 """Every die in these games is a six-sided numbered die."""
 
 TABLES = ("question_block", "coin_roll", "die_roll", "utility_rent", "lever", "two_dice",
-          "battle", "red_die_pay", "red_die_collect", "jail_roll", "boss_roll", "race_roll")
+          "battle", "red_die_pay", "red_die_collect", "jail_roll", "boss_roll", "race_roll",
+          "move_roll")
 """The tables a mode can use:
 
 - ``question_block``: Celebration's no-sound table: 1-2 roll again and collect that many,
@@ -39,7 +40,9 @@ TABLES = ("question_block", "coin_roll", "die_roll", "utility_rent", "lever", "t
 - ``jail_roll``: roll both dice for doubles from Jail; the ``tries``-th miss pays ``fee`` and
   moves with the roll;
 - ``boss_roll``: a Boss fighter's numbered die; ``required`` (typed from the card) or more wins;
-- ``race_roll``: a racer's numbered die (places follow; ties re-roll)."""
+- ``race_roll``: a racer's numbered die (places follow; ties re-roll);
+- ``move_roll``: Gamer's and Mario Kart's turn: the numbered die and the Power-up die together,
+  whose six faces the table typed (``faces`` in the press's params); the token moves."""
 
 NUMBERS = {"question_block": ("bowser", "game_over"), "two_dice": ("doubles_limit",),
            "battle": ("target", "prize"), "jail_roll": ("tries", "fee")}
@@ -112,6 +115,9 @@ class Mode:
             return {f"star_{k}": die for k in range(1, SIDES + 1)}
         if self.table == "jail_roll":
             return {"doubles": die, "no_doubles": 1 - die}
+        if self.table == "move_roll":
+            return {f"move_{k}_face_{f}": die * die for k in range(1, SIDES + 1)
+                    for f in range(1, SIDES + 1)}
         return {}
 
     def groups(self, params: Mapping[str, Any] | None = None
@@ -126,6 +132,8 @@ class Mode:
             won = frozenset(f"roll_{k}" for k in range(required, SIDES + 1))
             lost = frozenset(f"roll_{k}" for k in range(1, required))
             return {"won": (won, win_chance(required)), "lost": (lost, 1 - win_chance(required))}
+        if self.table == "move_roll":
+            return _face_groups(self, (params or {}).get("faces"))
         if self.table != "two_dice":
             return {}
         doubles = frozenset(f"dice_{k}_{k}" for k in range(1, SIDES + 1))
@@ -161,6 +169,8 @@ class Mode:
         movie = _movie_headline(outcome)
         if movie is not None:
             return movie
+        if kind is Kind.MOVE:
+            return say("MOVE {n}!", n=outcome.rolls[0])
         if kind is Kind.BOSS_WON:
             return say("ROLLED {n}: BOSS BEATEN!", n=outcome.rolls[-1])
         if kind is Kind.BOSS_LOST:
@@ -181,6 +191,13 @@ class Mode:
             return say("Roll the die and move again")
         if kind is Kind.RENT:
             return say_n("Pay the owner {n} coin", "Pay the owner {n} coins", coins)
+        if kind is Kind.MOVE:
+            _face, name = face_of(outcome, params)
+            if name:
+                return say_n("Move {n} space, and the Power-up die shows {ability}",
+                             "Move {n} spaces, and the Power-up die shows {ability}",
+                             outcome.rolls[0], ability=Said(name))
+            return say_n("Move {n} space", "Move {n} spaces", outcome.rolls[0])
         movie = self._movie_instruction(outcome, _alone(params))
         if movie is not None:
             return movie
@@ -282,6 +299,9 @@ class Mode:
             return say_n("{mode}: rolled {roll}, rent {roll} x {times} = {n} coin",
                          "{mode}: rolled {roll}, rent {roll} x {times} = {n} coins", coins,
                          mode=name, roll=roll, times=times)
+        if kind is Kind.MOVE:
+            return say("{mode}: {instruction}", mode=name,
+                       instruction=self.instruction(outcome, params))
         if kind is Kind.COINS:
             return say_n("{mode}: rolled {roll}, collect {n} coin",
                          "{mode}: rolled {roll}, collect {n} coins", coins, mode=name,
@@ -303,6 +323,31 @@ class Mode:
         if groups:
             data["groups"] = {name: str(p) for name, (_labels, p) in groups.items()}
         return data
+
+
+def _face_groups(mode: Mode, faces: object) -> dict[str, tuple[frozenset[str], Fraction]]:
+    """The movement press by the ability its Power-up face shows (a face typed twice: 2/6)."""
+    if not isinstance(faces, list | tuple) or len(faces) != SIDES:
+        return {}
+    groups: dict[str, tuple[frozenset[str], Fraction]] = {}
+    for ability in dict.fromkeys(faces):
+        slots = [i + 1 for i, f in enumerate(faces) if f == ability]
+        labels = frozenset(f"move_{k}_face_{f}" for k in range(1, SIDES + 1) for f in slots)
+        groups[str(ability)] = (labels, Fraction(len(slots), SIDES))
+    return groups
+
+
+def face_of(outcome: Outcome, params: Mapping[str, Any] | None) -> tuple[str, str]:
+    """A movement press's Power-up ability: its id and name (empty: not known)."""
+    params = params or {}
+    face = params.get("face")
+    name = params.get("face_name")
+    if face is None and isinstance(params.get("faces"), list | tuple) and \
+            len(params["faces"]) == SIDES:
+        face = params["faces"][outcome.rolls[1] - 1]
+        names = params.get("face_names") or ()
+        name = names[outcome.rolls[1] - 1] if len(names) == SIDES else face
+    return str(face or ""), str(name or face or "")
 
 
 def _movie_headline(outcome: Outcome) -> Said | None:
@@ -425,10 +470,18 @@ def _jail_roll(mode: Mode, rng: DieRng, params: Mapping[str, Any]) -> Outcome:
     return Outcome(Kind.JAIL_STAY, 0, (red, black), mode.id, step)
 
 
+def _move_roll(mode: Mode, rng: DieRng, _params: Mapping[str, Any]) -> Outcome:
+    """The numbered die, then the Power-up die (a face 1-6, read by the table's faces)."""
+    roll = rng.randint(1, SIDES)
+    face = rng.randint(1, SIDES)
+    return Outcome(Kind.MOVE, 0, (roll, face), mode.id)
+
+
 _DRAWS = {"question_block": _question_block, "coin_roll": _coin_roll, "die_roll": _die_roll,
           "utility_rent": _utility_rent, "lever": _lever, "two_dice": _two_dice,
           "battle": _battle, "red_die_pay": _red_die_pay, "red_die_collect": _red_die_collect,
-          "jail_roll": _jail_roll, "boss_roll": _contest_roll, "race_roll": _contest_roll}
+          "jail_roll": _jail_roll, "boss_roll": _contest_roll, "race_roll": _contest_roll,
+          "move_roll": _move_roll}
 """Each table's draw: one die (two for the Question Block's coins), read as the rulebook says."""
 
 MAX_UTILITIES = 2

@@ -125,11 +125,15 @@ class Board:
     """Where a player in Jail drops coins ("drop them on the Just Visiting space")."""
     kinds: Mapping[str, SpaceKind] = field(default_factory=dict)
     """The kinds of space the rulebook gives a rule for, by id (the table places them)."""
+    bananas: int = 0
+    """Mario Kart: the most Banana tokens on the board at once (one a space)."""
+    bananas_quote: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"spaces": list(self.spaces), "quote": list(self.quote),
                 "jail_space": self.jail_space,
-                "kinds": [k.to_json() for k in self.kinds.values()]}
+                "kinds": [k.to_json() for k in self.kinds.values()],
+                "bananas": self.bananas, "bananas_quote": list(self.bananas_quote)}
 
 
 @dataclass(frozen=True, slots=True)
