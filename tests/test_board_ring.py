@@ -308,3 +308,30 @@ async def test_bananas_stop_tokens_four_at_most_and_go_back_to_the_pile(tmp_path
     async with game(tmp_path / "g", "gamer", ("Mario", "Peach")) as (api, _app):
         await api.put("/api/board", gamer_board())
         await refused(api, "/api/bananas", {"space": 3}, 400, "has no Bananas")
+
+
+async def test_final_score_counts_the_deeds_held_at_the_points_typed_once(tmp_path: Path) -> None:
+    async with game(tmp_path, "gamer", ("Mario", "Peach")) as (api, _app):
+        mario, peach = await api.ids()
+        board = gamer_board()
+        await api.put("/api/board", board)
+        await refused(api, "/api/points", {"player": mario, "deeds": [1]}, 400,
+                      "type the points printed on Acorn Plains's deed first")
+        for space, points in ((1, 10), (6, 20), (11, 40)):
+            board["spaces"][space]["points"] = points
+        await api.put("/api/board", board)
+        move = await api.post("/api/points", {"player": mario, "deeds": [11, 1]})
+        assert move["text"] == "Mario: 50 points, 2 cards" and move["data"]["deeds"] == [1, 11]
+        for body, words in (({"player": peach, "deeds": [1]}, "Acorn Plains is Mario's deed"),
+                            ({"player": peach, "deeds": [2]}, "space 2 is not a Property"),
+                            ({"player": peach, "deeds": [6, 6]}, "one Property twice"),
+                            ({"player": peach, "deeds": "6"}, "deeds must list"),
+                            ({"player": peach, "deeds": [6], "points": 3}, "not both")):
+            await refused(api, "/api/points", body, 400, words)
+        await api.post("/api/points", {"player": peach, "deeds": [6]})
+        standings = {s["player"]: s for s in (await api.state())["standings"]}
+        assert (standings[mario]["points"], standings[mario]["total"]) == (50, 50 + 40)  # 20 coins
+        assert (standings[peach]["points"], standings[peach]["cards"]) == (20, 1)
+        # The points typed are the board's: kept for the next game.
+        await api.post("/api/games", {"edition": "gamer", "players": ["Ann", "Ben"]})
+        assert (await api.state())["ring"]["spaces"][11]["points"] == 40

@@ -341,6 +341,8 @@ class SetPoints(Command[MoveView]):
     player: object
     points: object
     cards: object
+    deeds: object = None
+    """The Property deeds held (spaces of the described board), instead of points and cards."""
 
 
 @dataclass(frozen=True, slots=True)

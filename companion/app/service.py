@@ -817,8 +817,8 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
             return bank.resume_game(game)
         case c.Bankrupt(player=player, creditor=creditor):
             return bank.bankruptcy(player, creditor, **keyed)
-        case c.SetPoints(player=player, points=points, cards=cards):
-            return bank.set_points(player, points, cards, **keyed)
+        case c.SetPoints(player=player, points=points, cards=cards, deeds=deeds):
+            return bank.set_points(player, points, cards, deeds=deeds, **keyed)
         case c.SetWorms(player=player, found=found):
             return bank.set_worms(player, found, **keyed)
         case c.EndGame(early=early):

@@ -48,6 +48,9 @@ class Facts:
     positions: dict[int, int] = field(default_factory=dict)
     """Gamer, Mario Kart: player -> the space their token stands on (-1: In Jail), once it
     has moved (GO before)."""
+    deeds: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    """Points games on a described board: player -> the Property spaces whose deeds they
+    hold, as last counted."""
     bananas: set[int] = field(default_factory=set)
     """Mario Kart: the spaces with a Banana on them."""
     ending: sqlite3.Row | None = None

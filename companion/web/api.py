@@ -544,10 +544,16 @@ async def post_bankruptcy(request: web.Request) -> web.Response:
 
 
 async def post_points(request: web.Request) -> web.Response:
+    """``{"player": id, "points": n, "cards": n}``: the points printed on a player's
+    Property cards and how many they hold; or ``{"player": id, "deeds": [space, ...]}``:
+    the Property deeds they hold on the described board, counted at the points typed once
+    for each."""
     data = await _body(request)
-    _only(data, "player", "points", "cards")
+    _only(data, "player", "points", "cards", "deeds")
+    deeds = data.get("deeds")
     move = await _act(request, c.SetPoints(data.get("player"), data.get("points"),
-                                           data.get("cards", 0)), keyed=True)
+                                           data.get("cards", None if deeds is not None else 0),
+                                           deeds), keyed=True)
     return web.json_response(move.to_json(), status=201)
 
 
