@@ -197,6 +197,10 @@ def test_bench_command_prints_json_figures() -> None:
     assert undo["check"]["n"] == undo["floor"]["n"] == 3 and undo["check"]["lost"] == 0
     assert undo["ratio_p50"] == pytest.approx(undo["check"]["p50"] / undo["floor"]["p50"],
                                               abs=0.01)
+    tokens = data["token_move_ms"]  # a token's move late in a long Mario Kart game
+    assert tokens["turns"] == 2000 and tokens["move"]["n"] == tokens["payment_floor"]["n"] == 3
+    assert tokens["ratio_p50"] == pytest.approx(
+        tokens["move"]["p50"] / tokens["payment_floor"]["p50"], abs=0.01)
     voice = data["voice_after_outcome_ms"]  # espeak-ng is installed by `make test`
     assert voice["available"] and voice["voice"]["lost"] == voice["floor"]["lost"] == 0
     assert voice["voice"]["n"] == voice["floor"]["n"] == 3  # as many rounds as presses
@@ -222,6 +226,7 @@ def test_the_bench_leaves_nothing_in_the_data_folder(tmp_path: Path, monkeypatch
     from companion.bench.contests import contest_state_ms
     from companion.bench.held import held_press_ms
     from companion.bench.movie import movie_state_ms
+    from companion.bench.tokens import token_move_ms
     from companion.bench.undo_any import undo_check_ms
 
     monkeypatch.setenv("HOME", str(tmp_path))
@@ -238,4 +243,5 @@ def test_the_bench_leaves_nothing_in_the_data_folder(tmp_path: Path, monkeypatch
     contest_state_ms(data, lines=20, reads=2)
     movie_state_ms(data, presses=20, reads=2)
     undo_check_ms(data, moves=20, back=10, rounds=2)
+    token_move_ms(data, turns=20, rounds=2)
     assert list(data.iterdir()) == []  # each left its scratch folder behind it: none

@@ -135,6 +135,7 @@ def run_all(presses: int = 200, data_dir: Path | None = None,
     from companion.bench.lan_load import lan_load_ms
     from companion.bench.movie import movie_state_ms
     from companion.bench.startup import startup_with_display
+    from companion.bench.tokens import token_move_ms
     from companion.bench.undo_any import undo_check_ms
     from companion.bench.voice import voice_after_outcome_ms
     from companion.bench.ws_fanout import ws_fanout_ms
@@ -161,6 +162,7 @@ def run_all(presses: int = 200, data_dir: Path | None = None,
         "board_state_read_ms": board_state_ms(folder),
         "contest_state_read_ms": contest_state_ms(folder),
         "undo_check_ms": undo_check_ms(folder, rounds=min(presses, 40)),
+        "token_move_ms": token_move_ms(folder, rounds=min(presses, 60)),
         "voice_after_outcome_ms": voice_after_outcome_ms(2 * min(presses, 100)),
         "press_to_pcm_ms": latency["press_to_pcm_ms"],
         "press_to_pcm_floor_ms": latency["press_to_pcm_floor_ms"],

@@ -66,18 +66,30 @@ def place_banana(bank: Journal, space: object, *, on: object = True, player: obj
 
 
 def _read_bananas(db: sqlite3.Connection, facts: Facts) -> None:
-    """The Bananas on the board: each dropped, less those a token stopped on."""
+    """The Bananas on the board: each dropped and not back in the pile, less those a token
+    stopped on since (only the token moves after the oldest Banana still down are read)."""
+    board = facts.rules.board
+    if board is None or not board.bananas:
+        return
+    live = "NOT EXISTS (SELECT 1 FROM moves u WHERE u.undoes = m.id)"
+    down: dict[int, int] = {}  # space -> the move that put its Banana there
     for row in db.execute(
-            "SELECT kind, data FROM moves m INDEXED BY moves_by_kind WHERE game_id = ? AND"
-            " kind IN (?, ?) AND (kind = ? OR json_extract(data, '$.banana') IS NOT NULL) AND"
-            " NOT EXISTS (SELECT 1 FROM moves u WHERE u.undoes = m.id) ORDER BY id",
-            (facts.gid, MoveKind.BANANA.value, MoveKind.TOKEN.value, MoveKind.BANANA.value)):
+            f"SELECT id, data FROM moves m INDEXED BY moves_by_kind WHERE game_id = ? AND"
+            f" kind = ? AND {live} ORDER BY id", (facts.gid, MoveKind.BANANA.value)):
         data = json.loads(row["data"])
-        if row["kind"] == MoveKind.BANANA.value and data["on"]:
-            facts.bananas.add(int(data["space"]))
+        if data["on"]:
+            down[int(data["space"])] = row["id"]
         else:
-            facts.bananas.discard(int(data["space"] if row["kind"] == MoveKind.BANANA.value
-                                      else data["banana"]))
+            down.pop(int(data["space"]), None)
+    if down:
+        for row in db.execute(
+                f"SELECT id, json_extract(data, '$.banana') AS taken FROM moves m INDEXED BY"
+                f" moves_by_kind WHERE game_id = ? AND kind = ? AND id > ? AND {live} AND"
+                f" json_extract(data, '$.banana') IS NOT NULL ORDER BY id",
+                (facts.gid, MoveKind.TOKEN.value, min(down.values()))):
+            if row["taken"] in down and row["id"] > down[row["taken"]]:
+                del down[row["taken"]]
+    facts.bananas.update(down)
 
 
 def _banana_text(move: MoveView, facts: Facts) -> Said:
