@@ -80,7 +80,7 @@ def test_a_description_is_checked_field_by_field(change: Any, words: str | None)
 
 
 async def test_tokens_move_scoop_and_pay_go_through_the_api(tmp_path: Path) -> None:
-    async with game(tmp_path, "gamer", ("Mario", "Peach", "Yoshi")) as (api, _app):
+    async with game(tmp_path, "gamer", ("Mario", "Peach", "Yoshi")) as (api, app):
         mario, peach, yoshi = await api.ids()
         state = await api.state()
         assert state["ring"] is None and state["players"][0]["position"] is None
@@ -99,6 +99,7 @@ async def test_tokens_move_scoop_and_pay_go_through_the_api(tmp_path: Path) -> N
         move = await api.post("/api/tokens", {"player": mario, "steps": 3})
         assert move["kind"] == "token"
         assert move["text"] == "Mario moves 3 spaces to Coin Block 3: scoops 3 from space 2"
+        assert app.speaker.backend.played[-1] == app.table.library.sounds["scoop"]  # heard
         state = await api.state()
         assert piles(state) == {"GO": 2} and coins(state) == [13, 8, 7]
         assert state["players"][0]["position"] == 3

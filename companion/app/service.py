@@ -722,7 +722,8 @@ class TableService:
                               Priority.OUTCOME)
         elif action == "toll" and isinstance(result, MoveView) and result.entries:
             self.speaker.play(self.library.sounds["toll"], Priority.OUTCOME)
-        elif isinstance(result, MoveView) and action in ("drop", "scoop", "ability", "contest"):
+        elif isinstance(result, MoveView) and action in ("drop", "scoop", "ability", "contest",
+                                                         "token"):
             fight = state.fight
             sound = self.library.sounds["boss_lost"] if fight is not None and \
                 fight.got_away and result.data.get("action") == "pass" else \
