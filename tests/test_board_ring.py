@@ -336,3 +336,32 @@ async def test_final_score_counts_the_deeds_held_at_the_points_typed_once(tmp_pa
         # The points typed are the board's: kept for the next game.
         await api.post("/api/games", {"edition": "gamer", "players": ["Ann", "Ben"]})
         assert (await api.state())["ring"]["spaces"][11]["points"] == 40
+
+
+async def test_a_game_of_two_has_two_tokens_each(tmp_path: Path) -> None:
+    """"Each player chooses two Characters and places both of those tokens on GO." """
+    async with game(tmp_path, "gamer", ("Ann", "Ben")) as (api, _app):
+        ann, ben = await api.ids()
+        await api.post("/api/characters", {"player": ann, "characters": ["mario", "peach"]})
+        await api.post("/api/characters", {"player": ben, "characters": ["yoshi",
+                                                                         "donkey_kong"]})
+        await api.put("/api/board", gamer_board())
+        state = await api.state()
+        assert state["players"][0]["position"] is None
+        assert state["players"][0]["tokens"] == {"mario": 0, "peach": 0}
+        await refused(api, "/api/tokens", {"player": ann, "steps": 2}, 400,
+                      "which of Ann's tokens moves?")
+        await api.post("/api/tokens", {"player": ann, "steps": 2, "character": "peach"})
+        state = await api.state()
+        assert state["players"][0]["tokens"] == {"mario": 0, "peach": 2}
+        # Both of Ann's tokens on different spaces: a drop names its space.
+        await refused(api, "/api/drops", {"player": ann, "coins": 1}, 400,
+                      "which of Ann's tokens drops?")
+        await api.post("/api/tokens", {"player": ann, "steps": 1, "character": "mario"})
+        await api.post("/api/tokens", {"player": ann, "steps": 1, "character": "mario"})
+        move = await api.post("/api/drops", {"player": ann, "coins": 1})  # both on space 2
+        assert move["entries"][0]["space"] == "space 2"
+        await api.post("/api/undo", {})
+        await api.post("/api/undo", {})
+        assert (await api.state())["players"][0]["tokens"] == {"mario": 1, "peach": 2}
+        await conserved(api)

@@ -267,6 +267,7 @@ class MoveToken(Command[MoveView]):
     steps: object = None
     to: object = None
     how: object = "roll"
+    character: object = None
 
 
 @dataclass(frozen=True, slots=True)

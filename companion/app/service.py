@@ -798,8 +798,9 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
             return bank.set_characters(player, characters)
         case c.DescribeBoard(board=board):
             return bank.describe_board(board)
-        case c.MoveToken(player=player, steps=steps, to=to, how=how):
-            return bank.move_token(player, steps=steps, to=to, how=how, **keyed)
+        case c.MoveToken(player=player, steps=steps, to=to, how=how, character=character):
+            return bank.move_token(player, steps=steps, to=to, how=how, character=character,
+                                   **keyed)
         case c.PlaceBanana(space=space, on=on, player=player):
             return bank.place_banana(space, on=on, player=player, **keyed)
         case c.UseAbility():

@@ -45,9 +45,10 @@ class Facts:
     """Player in Jail -> the last outcome id when they went in (their tries come after it)."""
     jailed_by: dict[int, int] = field(default_factory=dict)
     """Player in Jail -> the move that sent them (their tries with the table's die follow)."""
-    positions: dict[int, int] = field(default_factory=dict)
-    """Gamer, Mario Kart: player -> the space their token stands on (-1: In Jail), once it
-    has moved (GO before)."""
+    positions: dict[tuple[int, str | None], int] = field(default_factory=dict)
+    """Gamer, Mario Kart: (player, character) -> the space that token stands on (-1: In
+    Jail), once it has moved (GO before). The character is None for a player with one token;
+    a player with two (a game of two) has one position per character."""
     deeds: dict[int, tuple[int, ...]] = field(default_factory=dict)
     """Points games on a described board: player -> the Property spaces whose deeds they
     hold, as last counted."""
@@ -96,6 +97,15 @@ class Facts:
                               points + sum(c.points for c in cards_won),
                               cards + len(cards_won), self.worms.get(p.id, 0)))
         return seats
+
+
+def token_key(facts: Facts, pid: int, character: object = None) -> tuple[int, str | None]:
+    """Which of a player's tokens: their only one, or (two each, a game of two) the
+    character's."""
+    mine = next((p.characters for p in facts.players if p.id == pid), ())
+    if len(mine) < 2:
+        return (pid, None)
+    return (pid, character if isinstance(character, str) and character in mine else None)
 
 
 def or_current(facts: Facts, player: object) -> object:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from companion.bank import contests, mistakes, pages, phones, start, turns, undo
 from companion.bank.facts import Facts
 from companion.bank.moves import block, worms
+from companion.bank.moves.token import where
 from companion.bank.ring import read_ring
 from companion.core.board_ring import JAIL_CORNER
 from companion.core.editions.house_files import named
@@ -51,8 +52,11 @@ def state_of(bank: Journal, game_id: int | None) -> TableState:
                    facts.out, jail_tries=turns.jail_tries(bank.db, facts, p.id),
                    characters=p.characters,
                    won=tuple(c.number for c in found.won.get(p.id, ())) if found else (),
-                   position=None if ring is None else
-                   JAIL_CORNER if p.id in facts.jailed else ring.at(facts.positions.get(p.id, 0)))
+                   position=None if ring is None or len(p.characters) > 1 else
+                   JAIL_CORNER if p.id in facts.jailed else where(facts, ring, p.id),
+                   tokens=() if ring is None or len(p.characters) < 2 else tuple(
+                       (c, JAIL_CORNER if p.id in facts.jailed else where(facts, ring, p.id, c))
+                       for c in p.characters))
         for p in facts.players)
     to_undo, to_redo, version = undo.previews(bank, facts)
     piles = bank.piles(facts.gid) if rules.board is not None or facts.pot is not None else {}

@@ -86,7 +86,10 @@ class PlayerView:
     """Gamer, Mario Kart: the Boss or Grand Prix cards they keep, by number."""
     position: int | None = None
     """Gamer, Mario Kart, once the table described its board: the space their token stands
-    on (0: GO; -1: In Jail)."""
+    on (0: GO; -1: In Jail); None for a player with two tokens (:attr:`tokens`)."""
+    tokens: tuple[tuple[str, int], ...] = ()
+    """A game of two, once the board is described: each of the player's characters and the
+    space its token stands on."""
 
     @property
     def owes(self) -> bool:
@@ -99,7 +102,7 @@ class PlayerView:
                 "cards": self.cards, "worms": self.worms, "linked": self.linked,
                 "in_jail": self.in_jail, "jail_tries": self.jail_tries,
                 "characters": list(self.characters), "won": list(self.won),
-                "position": self.position}
+                "position": self.position, "tokens": dict(self.tokens)}
 
 
 @dataclass(frozen=True, slots=True)

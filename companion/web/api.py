@@ -465,12 +465,13 @@ async def put_board(request: web.Request) -> web.Response:
 async def post_tokens(request: web.Request) -> web.Response:
     """``{"player": id, "steps": n}`` (a roll: forward n spaces), ``{"player": id, "how":
     "warp"}`` (on to the next Warp Pipe) or ``{"player": id, "how": "place", "to": n}`` (onto
-    space n, no coins on the way): the token moves, scooping the piles on its way."""
+    space n, no coins on the way): the token moves, scooping the piles on its way.
+    ``character``: which token, for a player with two (a game of two)."""
     data = await _body(request)
-    _only(data, "player", "steps", "to", "how")
+    _only(data, "player", "steps", "to", "how", "character")
     move = await _act(request, c.MoveToken(data.get("player"), data.get("steps"),
-                                           data.get("to"), data.get("how", "roll")),
-                      keyed=True)
+                                           data.get("to"), data.get("how", "roll"),
+                                           data.get("character")), keyed=True)
     return web.json_response(move.to_json(), status=201)
 
 

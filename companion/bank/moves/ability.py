@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from companion.bank.facts import Facts, space_name
 from companion.bank.kinds import Move
 from companion.bank.moves.board import known_spaces
+from companion.bank.moves.token import standing
 from companion.bank.ring import read_ring
 from companion.bank.touch import ALL, Touch, characters, coins, jail, out, pile, touch
 from companion.core.editions.powers import Effect, Powers, Use, check_targets, moves, typed_coins
@@ -132,8 +133,8 @@ def drop_spaces(bank: Journal, facts: Facts, droppers: tuple[int, ...], spaces: 
                 raise Refused(say("{name} is in Jail: they drop on {space}",
                                   name=facts.name(pid), space=jail_space))
             where[pid] = jail_space
-        elif typed is None and ring is not None:  # where their token stands
-            where[pid] = ring.label(ring.at(facts.positions.get(pid, 0)))
+        elif typed is None and ring is not None and standing(facts, ring, pid) is not None:
+            where[pid] = ring.label(standing(facts, ring, pid))  # type: ignore[arg-type]
         elif typed is None:
             raise Refused(say("spaces: where does {name} stand? (they drop their coins "
                               "there)", name=facts.name(pid)))

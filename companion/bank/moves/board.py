@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.bank.facts import Facts, space_name
 from companion.bank.kinds import Move
+from companion.bank.moves.token import standing
 from companion.bank.ring import read_ring
 from companion.bank.touch import Touch, coins, jail, pile, touch
 from companion.core.ledger import BANK, EntryKind, MoveKind, check_amount, check_source, check_space
@@ -46,9 +47,11 @@ def standing_on(bank: Journal, facts: Facts, pid: int) -> str:
     if ring is None:
         raise Refused(say("space: where does {name} stand? (the board is not described yet, "
                           "so the companion doesn't know)", name=facts.name(pid)))
-    if pid in facts.jailed:
-        return ring.label(ring.jail_corner)
-    return ring.label(ring.at(facts.positions.get(pid, 0)))
+    space = standing(facts, ring, pid)
+    if space is None:
+        raise Refused(say("space: which of {name}'s tokens drops? (they stand on two "
+                          "spaces)", name=facts.name(pid)))
+    return ring.label(space)
 
 
 def drop(bank: Journal, player: object, space: object, coins: object, *, source: str = "",

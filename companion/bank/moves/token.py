@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from companion.bank.facts import Facts, or_current, space_name
+from companion.bank.facts import Facts, or_current, space_name, token_key
 from companion.bank.kinds import Move
 from companion.bank.moves import jail as jail_moves
 from companion.bank.moves import turn
@@ -48,21 +48,45 @@ def ring_of(bank: Journal, facts: Facts) -> Ring:
     return ring
 
 
-def where(facts: Facts, ring: Ring, pid: int) -> int:
-    """The space a player's token stands on (GO at the start; In Jail: Just Visiting)."""
+def where(facts: Facts, ring: Ring, pid: int, character: str | None = None) -> int:
+    """The space a player's token stands on (GO at the start; In Jail: Just Visiting); a
+    player with two tokens: ``character``'s."""
     if pid in facts.jailed:
         return ring.jail_corner
-    return ring.at(facts.positions.get(pid, 0))
+    return ring.at(facts.positions.get(token_key(facts, pid, character), 0))
+
+
+def standing(facts: Facts, ring: Ring, pid: int) -> int | None:
+    """Where a player stands for a drop: their token's space (a player with two tokens: the
+    space both stand on, else None: the table names it)."""
+    mine = next((p.characters for p in facts.players if p.id == pid), ())
+    spaces = {where(facts, ring, pid, c) for c in mine} if len(mine) > 1 else \
+        {where(facts, ring, pid)}
+    return spaces.pop() if len(spaces) == 1 else None
+
+
+def which_token(bank: Journal, facts: Facts, pid: int, character: object) -> str | None:
+    """The character whose token moves: None for a player with one token; named (or
+    refused) for a player with two."""
+    mine = next((p.characters for p in facts.players if p.id == pid), ())
+    if len(mine) < 2:
+        return None
+    if character not in mine:
+        raise Refused(say("character: which of {name}'s tokens moves? ({characters})",
+                          name=facts.name(pid), characters=", ".join(mine)))
+    return str(character)
 
 
 def move_token(bank: Journal, player: object = None, *, steps: object = None,
-               to: object = None, how: object = "roll", source: str = "",
-               request_id: str | None = None, game_id: int | None = None) -> MoveView:
+               to: object = None, how: object = "roll", character: object = None,
+               source: str = "", request_id: str | None = None,
+               game_id: int | None = None) -> MoveView:
     """Move ``player``'s token (None: the current player's): ``steps`` spaces forward
     (``how="roll"``), on to the next Warp Pipe (``"warp"``), or onto space ``to``
-    (``"place"``). A roll or a warp scoops every pile passed or landed on, pays GO's coins
-    when it passes GO, and does at once what the space landed on says: a Warp Pipe warps, a
-    Thwomp drops, Go to Jail sends the player to Jail (no coins on the way)."""
+    (``"place"``); ``character``: which token, for a player with two. A roll or a warp
+    scoops every pile passed or landed on, pays GO's coins when it passes GO, and does at
+    once what the space landed on says: a Warp Pipe warps, a Thwomp drops, Go to Jail sends
+    the player to Jail (no coins on the way)."""
     source = check_source(source)
     with bank.write() as db:
         replay = bank.replay(request_id, None, game_id)
@@ -77,25 +101,27 @@ def move_token(bank: Journal, player: object = None, *, steps: object = None,
         if pid in facts.jailed and how != "place":
             raise Refused(say("{name} is in Jail: pay the fee or roll a 6 first",
                               name=facts.name(pid)))
-        start = where(facts, ring, pid)
+        token = which_token(bank, facts, pid, character)
+        start = where(facts, ring, pid, token)
+        extra = {} if token is None else {"character": token}
         if how == "place":
             if not _whole(to) or not 0 <= to < len(ring):  # type: ignore[operator]
                 raise Refused(say("to must be a space's number, 0 to {most}",
                                   most=len(ring) - 1))
             walk = Walk(start, (to,) if to != start else (), False)  # type: ignore[arg-type]
             return _write(bank, db, facts, ring, pid, walk, how, None, False, source,
-                          request_id)
+                          request_id, extra)
         if how == "warp":
             if ring.effect(start) is not Effect.WARP:
                 raise Refused(say("{name} is not on a {space}", name=facts.name(pid),
                                   space=Said(_kind_name(ring, Effect.WARP))))
             return _write(bank, db, facts, ring, pid, ring.warp(start), how, None, True,
-                          source, request_id)
+                          source, request_id, extra)
         if not _whole(steps) or not 1 <= steps <= MAX_STEPS:  # type: ignore[operator]
             raise Refused(say("steps must be a whole number from 1 to {most}",
                               most=MAX_STEPS))
         return _advance(bank, db, facts, ring, pid, steps, source,  # type: ignore[arg-type]
-                        request_id, {})
+                        request_id, extra)
 
 
 def rolled(bank: Journal, db: sqlite3.Connection, facts: Facts, pid: int, steps: int,
@@ -103,7 +129,8 @@ def rolled(bank: Journal, db: sqlite3.Connection, facts: Facts, pid: int, steps:
     """A movement press given to ``pid``: their token moves ``steps`` (None: it can't, the
     board not described or the player In Jail: the outcome is kept, nothing moves)."""
     ring = read_ring(db, facts.rules)
-    if ring is None or pid in facts.jailed:
+    two = len(next((p.characters for p in facts.players if p.id == pid), ())) > 1
+    if ring is None or pid in facts.jailed or two:  # two tokens: the table moves the one
         return None
     return _advance(bank, db, facts, ring, pid, steps, source, None,
                     {"outcome": outcome_id, "face": face})
@@ -113,7 +140,7 @@ def _advance(bank: Journal, db: sqlite3.Connection, facts: Facts, ring: Ring, pi
              steps: int, source: str, request_id: str | None, extra: dict[str, Any]
              ) -> MoveView:
     """Forward ``steps`` spaces; a Warp Pipe landed on warps on to the next one."""
-    start = where(facts, ring, pid)
+    start = where(facts, ring, pid, extra.get("character"))
     walk = ring.walk(start, steps, frozenset(facts.bananas))  # a Banana stops it
     if walk.path and walk.end in facts.bananas:  # "remove the Banana from that space"
         extra = {**extra, "banana": walk.end}
@@ -210,16 +237,18 @@ def _token_text(move: MoveView, facts: Facts) -> str | Said:
 
 
 def _read_positions(db: sqlite3.Connection, facts: Facts) -> None:
-    """Where each token stands: its player's latest move of it, or into Jail (In Jail). Only
-    each player's latest is read, however long the game."""
+    """Where each token stands: its latest move (by player, and character where a player has
+    two), or into Jail (In Jail). Only each token's latest is read, however long the game."""
     for row in db.execute(
             "SELECT player_id, kind, data FROM moves WHERE id IN (SELECT MAX(id) FROM moves m"
             " INDEXED BY moves_by_kind WHERE game_id = ? AND kind IN (?, ?) AND (kind = ? OR"
             " json_extract(data, '$.in')) AND NOT EXISTS (SELECT 1 FROM moves u WHERE"
-            " u.undoes = m.id) GROUP BY player_id)",
+            " u.undoes = m.id) GROUP BY player_id, json_extract(data, '$.character'))",
             (facts.gid, MoveKind.TOKEN.value, MoveKind.JAILED.value, MoveKind.TOKEN.value)):
-        facts.positions[row["player_id"]] = JAIL_CORNER if row["kind"] == \
-            MoveKind.JAILED.value else int(json.loads(row["data"])["to"])
+        data = json.loads(row["data"])
+        key = (row["player_id"], data.get("character"))
+        facts.positions[key] = JAIL_CORNER if row["kind"] == MoveKind.JAILED.value \
+            else int(data["to"])
 
 
 def _token_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:
