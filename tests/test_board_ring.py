@@ -365,3 +365,36 @@ async def test_a_game_of_two_has_two_tokens_each(tmp_path: Path) -> None:
         await api.post("/api/undo", {})
         assert (await api.state())["players"][0]["tokens"] == {"mario": 1, "peach": 2}
         await conserved(api)
+
+
+async def test_deeds_are_bought_traded_and_counted_at_the_end(tmp_path: Path) -> None:
+    async with game(tmp_path, "gamer", ("Mario", "Peach", "Yoshi")) as (api, _app):
+        mario, peach, yoshi = await api.ids()
+        board = gamer_board()
+        board["spaces"][1].update(price=2, rent=1, points=10)
+        board["spaces"][6].update(price=4, points=20)
+        await api.put("/api/board", board)
+        move = await api.post("/api/deeds", {"space": 1, "player": mario, "price": 2})
+        assert move["text"] == "Mario buys Acorn Plains for 2"
+        state = await api.state()
+        assert state["deeds"] == {"1": mario} and coins(state) == [8, 10, 10]
+        # An auction: Yoshi's bid of 7 goes to the Bank.
+        await api.post("/api/deeds", {"space": 6, "player": yoshi, "price": 7})
+        for body, words in (({"space": 1, "player": peach, "price": 2}, "price is paid for a "
+                                                                         "deed the Bank holds"),
+                            ({"space": 2, "player": peach}, "number of a Property"),
+                            ({"space": 1, "player": mario}, "Mario's already"),
+                            ({"space": 11, "player": peach, "price": 11}, "can't pay 11"),
+                            ({"space": 11, "player": peach, "price": -1}, "0 to 1000"),
+                            ({"space": 11}, "player is required")):
+            await refused(api, "/api/deeds", body, 400, words)
+        # A trade: Yoshi's deed to Peach (her coins to him are a payment of their own).
+        move = await api.post("/api/deeds", {"space": 6, "player": peach})
+        assert move["text"] == "Peach's Castle's deed goes from Yoshi to Peach"
+        await refused(api, "/api/points", {"player": mario, "deeds": [6]}, 400,
+                      "Peach's Castle is Peach's deed")
+        await api.post("/api/points", {"player": peach, "deeds": [6]})
+        await api.post("/api/undo", {})
+        await api.post("/api/undo", {})
+        assert (await api.state())["deeds"] == {"1": mario, "6": yoshi}
+        await conserved(api)

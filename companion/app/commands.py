@@ -281,6 +281,17 @@ class PlaceBanana(Command[MoveView]):
 
 
 @dataclass(frozen=True, slots=True)
+class HoldDeed(Command[MoveView]):
+    """A Property's deed to ``player`` (None: back to the Bank), ``price`` paid to the Bank
+    with it (bought, or an auction's winning bid)."""
+
+    action: ClassVar[str] = "deed"
+    space: object
+    player: object
+    price: object = None
+
+
+@dataclass(frozen=True, slots=True)
 class SetCharacters(Command[tuple[str, ...]]):
     """The character tokens a player plays (Gamer, Mario Kart; two players: two each)."""
 

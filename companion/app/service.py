@@ -801,6 +801,8 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
         case c.MoveToken(player=player, steps=steps, to=to, how=how, character=character):
             return bank.move_token(player, steps=steps, to=to, how=how, character=character,
                                    **keyed)
+        case c.HoldDeed(space=space, player=player, price=price):
+            return bank.hold_deed(space, player, price=price, **keyed)
         case c.PlaceBanana(space=space, on=on, player=player):
             return bank.place_banana(space, on=on, player=player, **keyed)
         case c.UseAbility():

@@ -26,6 +26,7 @@ from companion.bank.moves import (
     bowser,
     coins,
     contest,
+    deed,
     ending,
     jail,
     points,
@@ -233,6 +234,7 @@ class Bank(Journal):
     scoop = keyed(board.scoop)
     move_token = keyed(token.move_token)
     place_banana = keyed(banana.place_banana)
+    hold_deed = keyed(deed.hold_deed)
     describe_board = ring.describe_board
     bankruptcy = keyed(bankruptcy.bankruptcy)
     set_points = keyed(points.set_points)

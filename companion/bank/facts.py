@@ -52,6 +52,9 @@ class Facts:
     deeds: dict[int, tuple[int, ...]] = field(default_factory=dict)
     """Points games on a described board: player -> the Property spaces whose deeds they
     hold, as last counted."""
+    holders: dict[int, int] = field(default_factory=dict)
+    """Gamer, Mario Kart on a described board: a Property's space -> the player holding its
+    deed (the Bank's: not there)."""
     bananas: set[int] = field(default_factory=set)
     """Mario Kart: the spaces with a Banana on them."""
     ending: sqlite3.Row | None = None

@@ -91,6 +91,7 @@ def state_of(bank: Journal, game_id: int | None) -> TableState:
         requests=mistakes.open_requests(bank, facts),
         ring=ring,
         bananas=tuple(sorted(facts.bananas)),
+        holders=tuple(sorted(facts.holders.items())),
     )
 
 

@@ -22,6 +22,8 @@ MAX_NAME = 40
 MAX_DEED_POINTS = 1000
 FACES = 6
 """The Power-up die has six faces; the rulebooks print five abilities (one repeats)."""
+DEED_NUMBERS = ("points", "price", "rent")
+"""What a Property's deed and space print, typed by the table once (each optional)."""
 JAIL_CORNER = -1
 """A token's position while it is In Jail (it leaves from the Just Visiting space)."""
 
@@ -74,11 +76,16 @@ class Space:
     kind: str | None = None
     name: str = ""
     points: int | None = None
+    price: int | None = None
+    """A Property: the price printed on the space ("Pay the price on the space")."""
+    rent: int | None = None
+    """A Property: the rent on its Title Deed card (doubled with both of its colour set)."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "name": self.name}
-        if self.points is not None:
-            out["points"] = self.points
+        for key in DEED_NUMBERS:
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
         return out
 
 
@@ -181,11 +188,6 @@ class Ring:
         """Spaces forward from ``start`` to ``to`` (0: the same space)."""
         return (self.at(to) - self.at(start)) % len(self.spaces)
 
-    def deed_points(self) -> dict[str, int]:
-        """Each Property's points as typed, by its label."""
-        return {self.label(i): s.points for i, s in enumerate(self.spaces)
-                if s.points is not None}
-
     def to_json(self) -> dict[str, Any]:
         return {"spaces": [s.to_json() for s in self.spaces], "labels": list(self.labels()),
                 "faces": list(self.faces), "jail_corner": self.jail_corner}
@@ -194,7 +196,8 @@ class Ring:
 def check_ring(data: object, kinds: Mapping[str, SpaceKind], abilities: Sequence[str] = ()
                ) -> Ring:
     """The table's description of the board, checked: 8 to 64 spaces from GO (space 0 is GO),
-    each a known kind or none, names 0-40 printable characters, points 0-1000 on a Property;
+    each a known kind or none, names 0-40 printable characters, points, price and rent 0-1000
+    on a Property;
     one Just Visiting space where the edition has one; the Power-up die's faces: none yet, or
     six of the edition's abilities with each ability on at least one face."""
     if not isinstance(data, Mapping):
@@ -220,9 +223,9 @@ def check_ring(data: object, kinds: Mapping[str, SpaceKind], abilities: Sequence
 
 
 def _space(data: object, index: int, kinds: Mapping[str, SpaceKind]) -> Space:
-    if not isinstance(data, Mapping) or set(data) - {"kind", "name", "points"}:
-        raise Refused(say("spaces: space {n} must be an object with kind, name and points",
-                          n=index))
+    if not isinstance(data, Mapping) or set(data) - {"kind", "name", *DEED_NUMBERS}:
+        raise Refused(say("spaces: space {n} must be an object with kind, name, points, "
+                          "price and rent", n=index))
     kind = data.get("kind")
     if kind is not None and kind not in kinds:
         raise Refused(say("spaces: space {n}'s kind {value} is not one of this board's",
@@ -234,14 +237,18 @@ def _space(data: object, index: int, kinds: Mapping[str, SpaceKind]) -> Space:
     if len(name) > MAX_NAME or not name.isprintable():
         raise Refused(say("spaces: space {n}'s name must be at most {most} printable "
                           "characters", n=index, most=MAX_NAME))
-    points = data.get("points")
-    if points is not None and (kind is None or kinds[kind].effect is not Effect.PROPERTY):
-        raise Refused(say("spaces: only a Property has points (space {n})", n=index))
-    if points is not None and (not isinstance(points, int) or isinstance(points, bool)
-                               or not 0 <= points <= MAX_DEED_POINTS):
-        raise Refused(say("spaces: space {n}'s points must be a whole number from 0 to {most}",
-                          n=index, most=MAX_DEED_POINTS))
-    return Space(kind, name, points)
+    numbers: dict[str, int | None] = {}
+    for key in DEED_NUMBERS:
+        value = data.get(key)
+        if value is not None and (kind is None or kinds[kind].effect is not Effect.PROPERTY):
+            raise Refused(say("spaces: only a Property has {field} (space {n})", field=key,
+                              n=index))
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                                  or not 0 <= value <= MAX_DEED_POINTS):
+            raise Refused(say("spaces: space {n}'s {field} must be a whole number from 0 to "
+                              "{most}", n=index, field=key, most=MAX_DEED_POINTS))
+        numbers[key] = value
+    return Space(kind, name, **numbers)  # type: ignore[arg-type]
 
 
 def check_faces(data: object, abilities: Sequence[str]) -> tuple[str, ...]:

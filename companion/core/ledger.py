@@ -85,6 +85,9 @@ class MoveKind(StrEnum):
     """A step of a Boss fight or a Race (``data``: action, contest, player, roll)."""
     JAIL_TRY = "jail_try"
     """A roll of the table's own die for a 6 from Jail (``data``: player, six, try, out)."""
+    DEED = "deed"
+    """Gamer, Mario Kart: a Property's deed to a player (bought, won at auction, traded) or
+    back to the Bank (``data``: space, label, player, from, price)."""
     BANANA = "banana"
     """Mario Kart: a Banana token dropped on a space, or back to the pile (``data``: space,
     label, on)."""
@@ -95,7 +98,8 @@ class MoveKind(StrEnum):
 
 REDOABLE = (MoveKind.TRANSFER, MoveKind.PASS_GO, MoveKind.JAIL, MoveKind.BLOCK, MoveKind.TURN,
             MoveKind.JAILED, MoveKind.TOLL, MoveKind.DROP, MoveKind.SCOOP, MoveKind.ABILITY,
-            MoveKind.JAIL_TRY, MoveKind.TOKEN, MoveKind.BANANA)
+            MoveKind.JAIL_TRY, MoveKind.TOKEN, MoveKind.BANANA,
+            MoveKind.DEED)
 """What Redo brings back right after its undo: coins and turns. A bankruptcy, points, worms or
 the end are declared again instead (they were judged on the table as it was)."""
 

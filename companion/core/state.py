@@ -385,6 +385,9 @@ class TableState:
     """Gamer, Mario Kart: the board as the table described it (None: not yet)."""
     bananas: tuple[int, ...] = ()
     """Mario Kart: the spaces with a Banana on them."""
+    holders: tuple[tuple[int, int], ...] = ()
+    """Gamer, Mario Kart on a described board: (a Property's space, the player holding its
+    deed), for the deeds players hold."""
 
     @property
     def fight(self) -> Fight | None:
@@ -495,4 +498,5 @@ class TableState:
             "requests": [r.to_json() for r in self.requests],
             "ring": None if self.ring is None else self.ring.to_json(),
             "bananas": list(self.bananas),
+            "deeds": {str(space): pid for space, pid in self.holders},
         }

@@ -486,6 +486,18 @@ async def post_bananas(request: web.Request) -> web.Response:
     return web.json_response(move.to_json(), status=201)
 
 
+async def post_deeds(request: web.Request) -> web.Response:
+    """``{"space": n, "player": id, "price": n}``: the player buys Property n at the price on
+    the space, or wins its auction with that bid (paid to the Bank); without ``price``: a
+    trade (its coins are a payment of their own); ``"player": null``: back to the Bank."""
+    data = await _body(request)
+    _only(data, "space", "player", "price")
+    _required(data, "space", "player")
+    move = await _act(request, c.HoldDeed(data["space"], data["player"], data.get("price")),
+                      keyed=True)
+    return web.json_response(move.to_json(), status=201)
+
+
 async def post_characters(request: web.Request) -> web.Response:
     """``{"player": id, "characters": [name, ...]}``: the character tokens a player plays."""
     data = await _body(request)
@@ -1049,6 +1061,7 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
     app.router.add_put("/api/board", put_board)
     app.router.add_post("/api/tokens", post_tokens)
     app.router.add_post("/api/bananas", post_bananas)
+    app.router.add_post("/api/deeds", post_deeds)
     app.router.add_post("/api/abilities", post_abilities)
     app.router.add_post("/api/boss", _contest_route("boss"))
     app.router.add_post("/api/race", _contest_route("race"))

@@ -20,6 +20,7 @@ from companion.bank.moves import (
     bowser,
     coins,
     contest,
+    deed,
     ending,
     jail,
     points,
@@ -39,6 +40,6 @@ def _undo_text(move: MoveView, facts: Facts) -> str | Said:
 
 KINDS = Kinds((*coins.MOVES, *turn.MOVES, *jail.MOVES, *block.MOVES, *bowser.MOVES,
                *board.MOVES, *ability.MOVES, *contest.MOVES, *bankruptcy.MOVES, *points.MOVES,
-               *token.MOVES, *banana.MOVES, *worms.MOVES, *ending.MOVES,
+               *token.MOVES, *banana.MOVES, *deed.MOVES, *worms.MOVES, *ending.MOVES,
                Move(MoveKind.UNDO, _undo_text)))
 """Every kind of move the bank writes."""

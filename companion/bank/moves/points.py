@@ -77,7 +77,9 @@ def _deeds(bank: Journal, facts: Facts, pid: int, deeds: object) -> list[int]:
         if ring.spaces[d].points is None:
             raise Refused(say("type the points printed on {space}'s deed first (once: they "
                               "are kept)", space=Said(ring.label(d))))
-        other = next((o for o, mine in facts.deeds.items() if d in mine and o != pid), None)
+        holder = facts.holders.get(d)
+        other = holder if holder not in (None, pid) else next(
+            (o for o, mine in facts.deeds.items() if d in mine and o != pid), None)
         if other is not None:
             raise Refused(say("{space} is {name}'s deed", space=Said(ring.label(d)),
                               name=facts.name(other)))
