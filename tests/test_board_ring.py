@@ -236,6 +236,7 @@ async def test_a_press_rolls_both_dice_and_moves_the_token_once_the_faces_are_ty
         start = 0
         for _ in range(6):
             before = await api.state()
+            assert not before["turn_rolled"]
             press = await api.post("/api/press")
             assert press["kind"] == "move" and press["mode"] == "move", press
             die, face = press["rolls"]
@@ -254,13 +255,22 @@ async def test_a_press_rolls_both_dice_and_moves_the_token_once_the_faces_are_ty
             walk = ring.walk(start, die)
             end = ring.warp(walk.end).end if ring.effect(walk.end) is Effect.WARP else walk.end
             assert me["position"] == end, (start, die)
-            assert state["version"] != before["version"]
+            assert state["version"] != before["version"] and state["turn_rolled"]
             start = end
             await conserved(api)
-        # Undo the last press's move: the token goes back, the outcome is unassigned again.
+            # "Roll both dice" once a turn: a second press is the Coin Block's roll.
+            again = await api.post("/api/press")
+            assert again["kind"] == "coins"
+            await conserved(api)
+            await api.post("/api/next", {})
+            await api.post("/api/next", {})  # Peach's turn passes: Mario's again
+        # Undo a press's move: the token goes back, the outcome is unassigned again.
+        before = (await api.state())["players"][0]["position"]
+        assert (await api.post("/api/press"))["kind"] == "move"
         await api.post("/api/undo", {})
         state = await api.state()
         assert state["unassigned"] and state["unassigned"][0]["kind"] == "move"
+        assert state["players"][0]["position"] == before
         await conserved(api)
 
 
@@ -398,3 +408,107 @@ async def test_deeds_are_bought_traded_and_counted_at_the_end(tmp_path: Path) ->
         await api.post("/api/undo", {})
         assert (await api.state())["deeds"] == {"1": mario, "6": yoshi}
         await conserved(api)
+
+
+
+async def test_found_in_review_a_redo_of_a_press_move_gives_the_outcome_back(
+        tmp_path: Path) -> None:
+    """A press's move undone and redone: its outcome is Mario's again, never given twice."""
+    async with game(tmp_path, "gamer", ("Mario", "Peach")) as (api, _app):
+        mario, _peach = await api.ids()
+        await api.post("/api/current", {"player": mario})
+        await api.put("/api/board", gamer_board())
+        await api.post("/api/press")
+        moved = (await api.state())["players"][0]["position"]
+        await api.post("/api/undo", {})
+        state = await api.state()
+        assert state["unassigned"] and state["players"][0]["position"] == 0
+        await api.post("/api/redo", {"move": state["redo"]["move"]})
+        state = await api.state()
+        assert not state["unassigned"] and state["players"][0]["position"] == moved
+
+
+async def test_found_in_review_a_banana_on_go_to_jail_goes_back_to_the_pile(
+        tmp_path: Path) -> None:
+    async with game(tmp_path, "mario_kart", ("Mario", "Luigi")) as (api, _app):
+        mario, _luigi = await api.ids()
+        await api.put("/api/board", kart_board())
+        await api.post("/api/bananas", {"space": 11})  # on Go to Jail
+        await api.post("/api/tokens", {"player": mario, "how": "place", "to": 9})
+        jailed = await api.post("/api/tokens", {"player": mario, "steps": 4})
+        assert jailed["kind"] == "jailed" and jailed["data"]["banana"] == 11
+        assert (await api.state())["bananas"] == []
+        await api.post("/api/undo", {})
+        assert (await api.state())["bananas"] == [11]
+
+
+async def test_found_in_review_labels_pile_names_and_a_board_changed_mid_game(
+        tmp_path: Path) -> None:
+    async with game(tmp_path, "gamer", ("Mario", "Peach")) as (api, _app):
+        mario, peach = await api.ids()
+        board = gamer_board()
+        board["spaces"][9] = {"kind": None, "name": "space 2"}  # another space's name
+        reply = await api.put("/api/board", board, status=400)
+        assert "spaces 2 and 9 would both be called space 2" in reply["error"]
+        board["spaces"][9] = {"kind": [1]}  # not a kind at all: 400, not 500
+        assert "is not one of this board's" in (await api.put("/api/board", board, 400))["error"]
+        await api.put("/api/board", gamer_board())
+        # Once described, a drop names one of its spaces (or a pile already down): the
+        # rulebook's "Coin Block" is two spaces here.
+        move = await api.post("/api/drops", {"player": peach, "space": "coin block 13",
+                                             "coins": 1})
+        assert move["entries"][0]["space"] == "Coin Block 13"
+        move = await api.post("/api/drops", {"player": peach, "space": "Coin Block", "coins": 1})
+        assert move["entries"][0]["space"] == "Coin Block"  # a name typed: kept, as before
+        # A drop where the token stands depends on where it stands: the move that put it there
+        # is not undone under it.
+        step = await api.post("/api/tokens", {"player": peach, "steps": 2})
+        await api.post("/api/drops", {"player": peach, "coins": 1})
+        reply = await api.post("/api/undo", {"move": step["id"]}, status=409)
+        assert "where Peach's token stands" in reply["error"]
+        # Tokens are on the board: it keeps its 16 spaces; names and kinds can be corrected.
+        smaller = gamer_board()
+        smaller["spaces"] = smaller["spaces"][:12]
+        reply = await api.put("/api/board", smaller, status=400)
+        assert "keeps its 16 spaces" in reply["error"]
+        fixed = gamer_board()
+        fixed["spaces"][14] = {"kind": "coin_block", "name": ""}
+        assert (await api.put("/api/board", fixed))["labels"][14] == "Coin Block 14"
+        await api.post("/api/tokens", {"player": mario, "steps": 1})
+        await conserved(api)
+
+
+async def test_found_in_review_two_tokens_one_in_jail_the_other_moves(tmp_path: Path) -> None:
+    async with game(tmp_path, "gamer", ("Ann", "Ben")) as (api, _app):
+        ann, ben = await api.ids()
+        await api.post("/api/characters", {"player": ann, "characters": ["mario", "peach"]})
+        await api.post("/api/characters", {"player": ben, "characters": ["yoshi",
+                                                                         "donkey_kong"]})
+        await api.put("/api/board", gamer_board())
+        await api.post("/api/tokens", {"player": ann, "steps": 3, "character": "peach"})
+        await api.post("/api/tokens", {"player": ann, "how": "place", "to": 10,
+                                       "character": "mario"})
+        jailed = await api.post("/api/tokens", {"player": ann, "steps": 2, "character": "mario"})
+        assert jailed["kind"] == "jailed"
+        assert (await api.state())["players"][0]["tokens"] == {"mario": JAIL_CORNER, "peach": 3}
+        await refused(api, "/api/tokens", {"player": ann, "steps": 1, "character": "mario"},
+                      400, "Ann is in Jail")
+        move = await api.post("/api/tokens", {"player": ann, "steps": 2, "character": "peach"})
+        assert move["data"]["to"] == 5
+
+
+async def test_found_in_review_points_follow_the_deed_not_an_earlier_count(
+        tmp_path: Path) -> None:
+    async with game(tmp_path, "gamer", ("Mario", "Peach")) as (api, _app):
+        mario, peach = await api.ids()
+        board = gamer_board()
+        board["spaces"][1].update(points=10)
+        await api.put("/api/board", board)
+        taken = await api.post("/api/deeds", {"space": 1, "player": mario})
+        await api.post("/api/points", {"player": mario, "deeds": [1]})
+        reply = await api.post("/api/undo", {"move": taken["id"]}, status=409)
+        assert "who holds the deeds" in reply["error"]
+        await api.post("/api/deeds", {"space": 1, "player": peach})  # traded since
+        await api.post("/api/points", {"player": peach, "deeds": [1]})
+        await refused(api, "/api/points", {"player": mario, "deeds": [1]}, 400,
+                      "Acorn Plains is Peach's deed")

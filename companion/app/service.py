@@ -535,7 +535,8 @@ class TableService:
         move = rules.mode_for_table("move_roll")
         ring = state.ring if state is not None else None
         if move is not None and ring is not None and ring.faces and current is not None \
-                and not current.in_jail:  # the turn's roll: both dice, the token moves
+                and not current.in_jail and not state.turn_rolled:  # type: ignore[union-attr]
+            # the turn's roll: both dice, the token moves (once a turn)
             return move, face_params(rules, ring.faces)
         return default, {}
 

@@ -118,6 +118,10 @@ def what(fact: Fact, facts: Facts) -> str | Said:
         return say("the end of the game")
     if name == "pile" and key is not None:
         return say("the coins on {space}", space=space_name(key))
+    if name == "banana":
+        return say("the Bananas on the board")
+    if name == "deed":
+        return say("who holds the deeds")
     who = facts.name(key)
     if key is None:
         return say("the whole table")
@@ -129,6 +133,8 @@ def what(fact: Fact, facts: Facts) -> str | Said:
         return say("{name}'s coins", name=who)
     if name == "points":
         return say("{name}'s points", name=who)
+    if name == "position":
+        return say("where {name}'s token stands", name=who)
     if name == "worms":
         return say("{name}'s worms", name=who)
     return say("the whole table")

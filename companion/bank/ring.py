@@ -7,8 +7,10 @@ import json
 import sqlite3
 from typing import TYPE_CHECKING, Any
 
-from companion.core.board_ring import Ring, check_ring
+from companion.bank.facts import Facts
+from companion.core.board_ring import Effect, Ring, check_ring
 from companion.core.editions.ruleset import Ruleset
+from companion.core.ledger import MoveKind
 from companion.exc import Refused
 from companion.i18n.said import Said, say
 
@@ -40,10 +42,23 @@ def read_ring(db: sqlite3.Connection, rules: Ruleset) -> Ring | None:
     row = db.execute("SELECT data FROM board_rings WHERE edition = ?", (rules.id,)).fetchone()
     if row is None:
         return None
-    try:
-        return check_ring(json.loads(row["data"]), rules.board.kinds, abilities(rules))
-    except (Refused, ValueError):
-        return None
+    key = (row["data"], tuple((k.id, k.effect, k.coins) for k in rules.board.kinds.values()),
+           abilities(rules))
+    if key not in _PARSED:
+        try:
+            ring = check_ring(json.loads(row["data"]), rules.board.kinds, abilities(rules))
+        except (Refused, ValueError):
+            ring = None
+        while len(_PARSED) >= _KEEP:
+            del _PARSED[next(iter(_PARSED))]
+        _PARSED[key] = ring
+    return _PARSED[key]
+
+
+_KEEP = 8
+_PARSED: dict[tuple[Any, ...], Ring | None] = {}
+"""Descriptions read and checked, by their text and the edition's kinds: a state read does
+not check the same board again."""
 
 
 def describe_board(bank: Journal, board: object, game_id: int | None = None) -> Ring:
@@ -56,8 +71,29 @@ def describe_board(bank: Journal, board: object, game_id: int | None = None) -> 
             raise Refused(say("{edition} has no board to describe",
                               edition=Said(rules.name)))
         ring = check_ring(board, rules.board.kinds, abilities(rules))
+        _still_fits(db, facts, read_ring(db, rules), ring)
         data = {"spaces": [s.to_json() for s in ring.spaces], "faces": list(ring.faces)}
         db.execute("INSERT INTO board_rings (edition, data, at) VALUES (?, ?, ?) ON CONFLICT"
                    " (edition) DO UPDATE SET data = excluded.data, at = excluded.at",
                    (rules.id, json.dumps(data), bank.clock()))
         return ring
+
+
+def _still_fits(db: sqlite3.Connection, facts: Facts, before: Ring | None, ring: Ring) -> None:
+    """A board described again in a game whose tokens, Bananas or deeds are on it keeps its
+    spaces where they are: the same number of spaces, and a Property held stays one (names,
+    kinds otherwise, numbers and faces may be corrected at any time)."""
+    if before is None:
+        return
+    on_it = db.execute(
+        "SELECT 1 FROM moves m WHERE game_id = ? AND kind IN (?, ?, ?) AND NOT EXISTS (SELECT 1"
+        " FROM moves u WHERE u.undoes = m.id) LIMIT 1",
+        (facts.gid, MoveKind.TOKEN.value, MoveKind.BANANA.value, MoveKind.DEED.value)
+    ).fetchone() is not None
+    if on_it and len(ring) != len(before):
+        raise Refused(say("this game's tokens are on the board: it keeps its {n} spaces (start "
+                          "a new game to describe another board)", n=len(before)))
+    for space in facts.holders:
+        if space < len(ring) and ring.effect(space) is not Effect.PROPERTY:
+            raise Refused(say("space {n} is a Property a player holds: it stays one",
+                              n=space))

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from companion.bank import contests, mistakes, pages, phones, start, turns, undo
 from companion.bank.facts import Facts
 from companion.bank.moves import block, worms
-from companion.bank.moves.token import where
+from companion.bank.moves.token import in_jail, where
 from companion.bank.ring import read_ring
 from companion.core.board_ring import JAIL_CORNER
 from companion.core.editions.house_files import named
@@ -55,7 +55,7 @@ def state_of(bank: Journal, game_id: int | None) -> TableState:
                    position=None if ring is None or len(p.characters) > 1 else
                    JAIL_CORNER if p.id in facts.jailed else where(facts, ring, p.id),
                    tokens=() if ring is None or len(p.characters) < 2 else tuple(
-                       (c, JAIL_CORNER if p.id in facts.jailed else where(facts, ring, p.id, c))
+                       (c, JAIL_CORNER if in_jail(facts, p.id, c) else where(facts, ring, p.id, c))
                        for c in p.characters))
         for p in facts.players)
     to_undo, to_redo, version = undo.previews(bank, facts)
@@ -92,6 +92,7 @@ def state_of(bank: Journal, game_id: int | None) -> TableState:
         ring=ring,
         bananas=tuple(sorted(facts.bananas)),
         holders=tuple(sorted(facts.holders.items())),
+        turn_rolled=turns.rolled_to_move(bank.db, facts),
     )
 
 

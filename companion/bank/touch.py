@@ -77,6 +77,11 @@ def banana(space: object) -> Fact:
     return ("banana", space)
 
 
+def deed(space: object) -> Fact:
+    """Who holds the deed of a space (None: any deed)."""
+    return ("deed", space)
+
+
 def characters(player: object) -> Fact:
     return ("characters", player)
 

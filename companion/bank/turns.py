@@ -122,3 +122,15 @@ def contest_due(db: sqlite3.Connection, facts: Facts) -> bool:
     go += [m["id"] for m in live_moves(db, facts.gid, MoveKind.TOKEN, after=since, player=who,
                                        limit=MAX_TOKEN_MOVES) if json.loads(m["data"]).get("go")]
     return bool(go) and not live_moves(db, facts.gid, MoveKind.CONTEST, after=max(go))
+
+
+def rolled_to_move(db: sqlite3.Connection, facts: Facts) -> bool:
+    """Gamer, Mario Kart: the current player's token moved by a press this turn ("Roll both
+    dice" once a turn): the next press is the space's roll (a Coin Block's), not a move."""
+    who = facts.current
+    if who is None or facts.rules.mode_for_table("move_roll") is None:
+        return False
+    turn = turn_passes(db, facts.gid, 1)
+    moved = live_moves(db, facts.gid, MoveKind.TOKEN, after=turn[0]["id"] if turn else 0,
+                       player=who, limit=MAX_TOKEN_MOVES)
+    return any(json.loads(m["data"]).get("outcome") is not None for m in moved)

@@ -44,7 +44,6 @@ def _play(bank: Bank, turns: int, rng: random.Random) -> None:
         assert me is not None
         if me.in_jail:
             bank.set_jail(who, False)
-            continue
         bank.move_token(who, steps=rng.randint(1, 6))
         if rng.random() < 0.3:  # a shell: another player drops where they stand
             other = rng.choice([p for p in ids if p != who])
@@ -53,6 +52,7 @@ def _play(bank: Bank, turns: int, rng: random.Random) -> None:
         if rng.random() < 0.1 and len(state.bananas) < 4:
             free = [s for s in range(1, 40) if s not in state.bananas]
             bank.place_banana(rng.choice(free), player=who)
+        bank.next_player()  # Next: the turn passes, as at the table
 
 
 def token_move_ms(data_dir: Path, turns: int = 2_000, rounds: int = 60) -> dict[str, Any]:

@@ -8,8 +8,9 @@ game. What each *kind* of space does is the rulebook's (the edition's ``[[board.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -111,6 +112,8 @@ class Ring:
     spaces: tuple[Space, ...]
     kinds: Mapping[str, SpaceKind]
     faces: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()
+    """The labels, worked out once (:func:`check_ring` fills them)."""
 
     def __len__(self) -> int:
         return len(self.spaces)
@@ -126,20 +129,20 @@ class Ring:
     def label(self, index: int) -> str:
         """The space's one name (its pile's): as printed, numbered when the board prints the
         same name twice ("Warp Pipe 15"), "space 17" when the table left it unnamed."""
-        space = self.spaces[index]
-        name = space.name or (self.kinds[space.kind].name if space.kind else "")
-        if not name:
-            return f"space {index}"
-        twice = sum(1 for i in range(len(self.spaces)) if self._bare(i).casefold()
-                    == name.casefold()) > 1
-        return f"{name} {index}" if twice else name
+        return self.labels()[index]
 
     def _bare(self, index: int) -> str:
         space = self.spaces[index]
         return space.name or (self.kinds[space.kind].name if space.kind else "")
 
     def labels(self) -> tuple[str, ...]:
-        return tuple(self.label(i) for i in range(len(self.spaces)))
+        """Every space's label, in order (worked out once per ring)."""
+        if self.names:
+            return self.names
+        bare = [self._bare(i) for i in range(len(self.spaces))]
+        count = Counter(b.casefold() for b in bare if b)
+        return tuple(f"space {i}" if not b else f"{b} {i}" if count[b.casefold()] > 1 else b
+                     for i, b in enumerate(bare))
 
     def find(self, label: str) -> int | None:
         """The space a label names (any case), or None."""
@@ -219,7 +222,15 @@ def check_ring(data: object, kinds: Mapping[str, SpaceKind], abilities: Sequence
             raise Refused(say("spaces: the board has one {space}",
                               space=next(k.name for k in kinds.values() if k.id in ids)))
     faces = check_faces(data.get("faces", []), abilities)
-    return Ring(spaces, kinds, faces)
+    ring = Ring(spaces, kinds, faces)
+    ring = replace(ring, names=ring.labels())
+    seen: dict[str, int] = {}
+    for index, label in enumerate(ring.labels()):
+        other = seen.setdefault(label.casefold(), index)
+        if other != index:
+            raise Refused(say("spaces: spaces {a} and {b} would both be called {name}: name "
+                              "one otherwise", a=other, b=index, name=label))
+    return ring
 
 
 def _space(data: object, index: int, kinds: Mapping[str, SpaceKind]) -> Space:
@@ -227,7 +238,7 @@ def _space(data: object, index: int, kinds: Mapping[str, SpaceKind]) -> Space:
         raise Refused(say("spaces: space {n} must be an object with kind, name, points, "
                           "price and rent", n=index))
     kind = data.get("kind")
-    if kind is not None and kind not in kinds:
+    if kind is not None and (not isinstance(kind, str) or kind not in kinds):
         raise Refused(say("spaces: space {n}'s kind {value} is not one of this board's",
                           n=index, value=shown(kind)))
     name = data.get("name", "")

@@ -385,6 +385,9 @@ class TableState:
     """Gamer, Mario Kart: the board as the table described it (None: not yet)."""
     bananas: tuple[int, ...] = ()
     """Mario Kart: the spaces with a Banana on them."""
+    turn_rolled: bool = False
+    """Gamer, Mario Kart: the current player's press this turn moved their token (the next
+    press is a Coin Block's roll, not another move)."""
     holders: tuple[tuple[int, int], ...] = ()
     """Gamer, Mario Kart on a described board: (a Property's space, the player holding its
     deed), for the deeds players hold."""
@@ -435,6 +438,8 @@ class TableState:
         press path reads it at once, so the next press never waits for the disk."""
         if outcome.kind in CONTEST_ROLLS:
             return self._rolled(outcome)
+        if outcome.kind is Kind.MOVE:  # the turn's roll is made: the next press is not one
+            return replace(self, turn_rolled=True)
         if outcome.kind not in TABLE_MOVERS:  # coins only: the bank's state says the rest
             return self
         doubles = self.doubles
@@ -498,5 +503,6 @@ class TableState:
             "requests": [r.to_json() for r in self.requests],
             "ring": None if self.ring is None else self.ring.to_json(),
             "bananas": list(self.bananas),
+            "turn_rolled": self.turn_rolled,
             "deeds": {str(space): pid for space, pid in self.holders},
         }

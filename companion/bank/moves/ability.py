@@ -13,7 +13,17 @@ from companion.bank.kinds import Move
 from companion.bank.moves.board import known_spaces
 from companion.bank.moves.token import standing
 from companion.bank.ring import read_ring
-from companion.bank.touch import ALL, Touch, characters, coins, jail, out, pile, touch
+from companion.bank.touch import (
+    ALL,
+    Touch,
+    characters,
+    coins,
+    jail,
+    out,
+    pile,
+    position,
+    touch,
+)
 from companion.core.editions.powers import Effect, Powers, Use, check_targets, moves, typed_coins
 from companion.core.ledger import BANK, EntryKind, MoveKind, check_source, check_space
 from companion.core.state import MoveView
@@ -84,14 +94,16 @@ def use_ability(bank: Journal, player: object, ability: object, *, targets: obje
         assert board is not None
         droppers = hit if how.effect in (Effect.DROP, Effect.DROP_GIVE) else \
             (pid,) if how.effect is Effect.DROP_UP_TO and typed else ()
-        where = drop_spaces(bank, facts, droppers, spaces)
+        at_token: list[int] = []
+        where = drop_spaces(bank, facts, droppers, spaces, at_token)
         use = Use(pid, how, hit, where, typed, spaces_instead)
         made = moves(use, bank.money(facts.gid), bank.piles(facts.gid))
         boosted = how is not base
         data = {"player": player, "ability": ability, "id": base.id, "name": base.name,
                 "character": used, "boost": boosted, "targets": list(hit),
                 "spaces": {str(k): v for k, v in where.items()}, "coins": typed,
-                "spaces_instead": spaces_instead, "text": how.text}
+                "spaces_instead": spaces_instead, "text": how.text,
+                **({"at_token": at_token} if at_token else {})}
         move = bank.add_move(db, facts.gid, MoveKind.ABILITY, player=pid, data=data,
                              note=how.name if not boosted else f"{how.name} (boost)",
                              source=source, request_id=request_id)
@@ -113,8 +125,8 @@ def use_ability(bank: Journal, player: object, ability: object, *, targets: obje
         return bank.move_view(move, facts)
 
 
-def drop_spaces(bank: Journal, facts: Facts, droppers: tuple[int, ...], spaces: object
-                ) -> dict[int, str]:
+def drop_spaces(bank: Journal, facts: Facts, droppers: tuple[int, ...], spaces: object,
+                at_token: list[int] | None = None) -> dict[int, str]:
     """Where each dropping player stands: named in ``spaces``, else where their token
     stands once the board is described; Just Visiting for a player in Jail ("drop them on
     the Just Visiting space")."""
@@ -125,6 +137,7 @@ def drop_spaces(bank: Journal, facts: Facts, droppers: tuple[int, ...], spaces: 
                           "on"))
     known, jail_space = known_spaces(bank, facts)
     ring = read_ring(bank.db, facts.rules)
+    at_token = [] if at_token is None else at_token  # who drops where their token stands
     where: dict[int, str] = {}
     for pid in droppers:
         typed = spaces.get(str(pid), spaces.get(pid))  # type: ignore[call-overload]
@@ -135,6 +148,7 @@ def drop_spaces(bank: Journal, facts: Facts, droppers: tuple[int, ...], spaces: 
             where[pid] = jail_space
         elif typed is None and ring is not None and standing(facts, ring, pid) is not None:
             where[pid] = ring.label(standing(facts, ring, pid))  # type: ignore[arg-type]
+            at_token.append(pid)
         elif typed is None:
             raise Refused(say("spaces: where does {name} stand? (they drop their coins "
                               "there)", name=facts.name(pid)))
@@ -207,7 +221,8 @@ def _ability_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) ->
         return ALL
     scoops = [pile(None)] if used.effect is Effect.SCOOP_ALL else []
     return touch(reads=[characters(pid), coins(pid), jail(pid), out(None), *scoops,
-                        *(f for t in targets for f in (coins(t), jail(t)))])
+                        *(f for t in targets for f in (coins(t), jail(t))),
+                        *(position(t) for t in data.get("at_token", ()))])
 
 
 MOVES = (Move(MoveKind.ABILITY, _ability_text, own_spaces=True, touches=_ability_touches),)

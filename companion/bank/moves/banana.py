@@ -59,36 +59,33 @@ def place_banana(bank: Journal, space: object, *, on: object = True, player: obj
                               "can be", n=board.bananas))
         if not on and space not in facts.bananas:
             raise Refused(say("there is no Banana on {space}", space=space_name(label)))
+        after = sorted(facts.bananas | {space} if on else facts.bananas - {space})
         move = bank.add_move(db, facts.gid, MoveKind.BANANA, player=pid,
-                             data={"space": space, "label": label, "on": on},
+                             data={"space": space, "label": label, "on": on, "after": after},
                              source=source, request_id=request_id)
         return bank.move_view(move, facts)
 
 
 def _read_bananas(db: sqlite3.Connection, facts: Facts) -> None:
-    """The Bananas on the board: each dropped and not back in the pile, less those a token
-    stopped on since (only the token moves after the oldest Banana still down are read)."""
+    """The Bananas on the board: as the latest Banana move left them (each keeps the spaces
+    with one after it), less those a token stopped on since. A few rows however long the
+    game: the moves since the latest Banana dropped or picked up."""
     board = facts.rules.board
     if board is None or not board.bananas:
         return
     live = "NOT EXISTS (SELECT 1 FROM moves u WHERE u.undoes = m.id)"
-    down: dict[int, int] = {}  # space -> the move that put its Banana there
-    for row in db.execute(
-            f"SELECT id, data FROM moves m INDEXED BY moves_by_kind WHERE game_id = ? AND"
-            f" kind = ? AND {live} ORDER BY id", (facts.gid, MoveKind.BANANA.value)):
-        data = json.loads(row["data"])
-        if data["on"]:
-            down[int(data["space"])] = row["id"]
-        else:
-            down.pop(int(data["space"]), None)
-    if down:
-        for row in db.execute(
-                f"SELECT id, json_extract(data, '$.banana') AS taken FROM moves m INDEXED BY"
-                f" moves_by_kind WHERE game_id = ? AND kind = ? AND id > ? AND {live} AND"
-                f" json_extract(data, '$.banana') IS NOT NULL ORDER BY id",
-                (facts.gid, MoveKind.TOKEN.value, min(down.values()))):
-            if row["taken"] in down and row["id"] > down[row["taken"]]:
-                del down[row["taken"]]
+    last = db.execute(
+        f"SELECT id, data FROM moves m INDEXED BY moves_by_kind WHERE game_id = ? AND kind = ?"
+        f" AND {live} ORDER BY id DESC LIMIT 1", (facts.gid, MoveKind.BANANA.value)).fetchone()
+    if last is None:
+        return
+    down = set(json.loads(last["data"])["after"])
+    for row in db.execute(  # a token's move, or its way into Jail, stopped on one since
+            f"SELECT json_extract(data, '$.banana') AS taken FROM moves m INDEXED BY"
+            f" moves_by_kind WHERE game_id = ? AND kind IN (?, ?) AND id > ? AND {live} AND"
+            f" json_extract(data, '$.banana') IS NOT NULL",
+            (facts.gid, MoveKind.TOKEN.value, MoveKind.JAILED.value, last["id"])):
+        down.discard(row["taken"])
     facts.bananas.update(down)
 
 

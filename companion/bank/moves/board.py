@@ -10,7 +10,7 @@ from companion.bank.facts import Facts, space_name
 from companion.bank.kinds import Move
 from companion.bank.moves.token import standing
 from companion.bank.ring import read_ring
-from companion.bank.touch import Touch, coins, jail, pile, touch
+from companion.bank.touch import Touch, coins, jail, pile, position, touch
 from companion.core.ledger import BANK, EntryKind, MoveKind, check_amount, check_source, check_space
 from companion.core.state import MoveView
 from companion.exc import Refused
@@ -30,14 +30,15 @@ def board_facts(bank: Journal, game_id: int | None) -> tuple[Facts, Any]:
 
 
 def known_spaces(bank: Journal, facts: Facts) -> tuple[tuple[str, ...], str]:
-    """The spaces' names a drop or a scoop knows (the rulebook's, the piles', the described
-    board's: one space one spelling), and where a player in Jail drops."""
+    """The spaces' names a drop or a scoop knows, one spelling each: the described board's
+    (once it is), else the rulebook's, and the piles' already down; and where a player in
+    Jail drops."""
     board = facts.rules.board
     assert board is not None
     ring = read_ring(bank.db, facts.rules)
-    labels = ring.labels() if ring is not None else ()
-    jail_space = ring.label(ring.jail_corner) if ring is not None else board.jail_space
-    return (*labels, *board.spaces, *bank.piles(facts.gid)), jail_space
+    if ring is not None:  # described: its spaces (and the piles already down) only
+        return (*ring.labels(), *bank.piles(facts.gid)), ring.label(ring.jail_corner)
+    return (*board.spaces, *bank.piles(facts.gid)), board.jail_space
 
 
 def standing_on(bank: Journal, facts: Facts, pid: int) -> str:
@@ -69,7 +70,8 @@ def drop(bank: Journal, player: object, space: object, coins: object, *, source:
         facts, _board = board_facts(bank, game_id)
         pid = bank.in_game(facts, player)
         n = check_amount(coins)
-        if space is None:  # where the token stands, once the board is described
+        at_token = space is None
+        if at_token:  # where the token stands, once the board is described
             space = standing_on(bank, facts, pid)
         known, jail_space = known_spaces(bank, facts)
         where = check_space(space, known)
@@ -83,6 +85,7 @@ def drop(bank: Journal, player: object, space: object, coins: object, *, source:
                      name=facts.name(pid), moved=moved, asked=n))
         move = bank.add_move(db, facts.gid, MoveKind.DROP, player=pid, data={
             "player": player, "space": where, "typed": space, "asked": coins,
+            **({"at_token": True} if at_token else {}),
             **texts(message=message)},
                              source=source, request_id=request_id)
         if moved:
@@ -150,7 +153,7 @@ def _board_text(move: MoveView, facts: Facts) -> str | Said:
 def _drop_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:
     """A drop: what the player had at most, where they stood (Just Visiting from Jail)."""
     pid = row["player_id"]
-    return touch(reads=[coins(pid), jail(pid)])
+    return touch(reads=[coins(pid), jail(pid), position(pid) if data.get("at_token") else None])
 
 
 def _scoop_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:

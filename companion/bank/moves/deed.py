@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from companion.bank.facts import Facts, space_name
 from companion.bank.kinds import Move
 from companion.bank.moves.token import ring_of
-from companion.bank.touch import Fact, Touch, capped, touch
+from companion.bank.touch import Touch, capped, deed, touch
 from companion.core.board_ring import MAX_DEED_POINTS, Effect
 from companion.core.ledger import BANK, EntryKind, MoveKind, check_source
 from companion.core.state import MoveView
@@ -26,11 +26,6 @@ from companion.i18n.said import Said, say
 
 if TYPE_CHECKING:
     from companion.bank.journal import Journal
-
-
-def deed(space: object) -> Fact:
-    """Who holds the deed of a space (None: any deed)."""
-    return ("deed", space)
 
 
 def hold_deed(bank: Journal, space: object, player: object, *, price: object = None,

@@ -12,7 +12,7 @@ from companion.bank import turns
 from companion.bank.facts import Facts, or_current
 from companion.bank.kinds import Move
 from companion.bank.moves import coins, turn
-from companion.bank.touch import TURN, Fact, Touch, capped, drawn, position, touch
+from companion.bank.touch import TURN, Fact, Touch, banana, capped, drawn, position, touch
 from companion.bank.touch import jail as in_jail
 from companion.core.editions.ruleset import Debt, JailLast
 from companion.core.ledger import BANK, Entry, EntryKind, MoveKind, check_source
@@ -273,6 +273,8 @@ def _jailed_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> 
     pid = row["player_id"]
     changes, reads = drawn(row, data)
     token = [position(pid)] if data.get("in") else []
+    if data.get("banana") is not None:  # a token stopped on a Banana on Go to Jail
+        token.append(banana(data["banana"]))
     return touch(changes=[in_jail(pid), *turn.passes(data), *changes, *token],
                  reads=[in_jail(pid), *_whose(data), *turn.passes(data), *reads, *token])
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from companion.bank.facts import Facts
 from companion.bank.kinds import Move
 from companion.bank.moves.token import ring_of
-from companion.bank.touch import Touch
+from companion.bank.touch import Touch, deed
 from companion.bank.touch import points as typed
 from companion.core.board_ring import Effect
 from companion.core.ledger import MAX_POINTS, MoveKind, check_count, check_source
@@ -77,9 +77,9 @@ def _deeds(bank: Journal, facts: Facts, pid: int, deeds: object) -> list[int]:
         if ring.spaces[d].points is None:
             raise Refused(say("type the points printed on {space}'s deed first (once: they "
                               "are kept)", space=Said(ring.label(d))))
-        holder = facts.holders.get(d)
-        other = holder if holder not in (None, pid) else next(
-            (o for o, mine in facts.deeds.items() if d in mine and o != pid), None)
+        holder = facts.holders.get(d)  # who holds it now, else who counted it last
+        other = holder if holder is not None and holder != pid else None if holder == pid \
+            else next((o for o, mine in facts.deeds.items() if d in mine and o != pid), None)
         if other is not None:
             raise Refused(say("{space} is {name}'s deed", space=Said(ring.label(d)),
                               name=facts.name(other)))
@@ -99,7 +99,8 @@ def _typed(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> None:
 def _points_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:
     """The player's points as typed (the latest typed counts); deeds are judged on the
     deeds the others hold."""
-    reads = frozenset({typed(None)}) if "deeds" in data else frozenset()
+    reads = frozenset({typed(None), *(deed(d) for d in data["deeds"])}) \
+        if "deeds" in data else frozenset()
     return Touch(changes=frozenset({typed(row["player_id"])}), reads=reads)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.bank.facts import Facts, or_current, space_name, token_key
@@ -51,9 +51,19 @@ def ring_of(bank: Journal, facts: Facts) -> Ring:
 def where(facts: Facts, ring: Ring, pid: int, character: str | None = None) -> int:
     """The space a player's token stands on (GO at the start; In Jail: Just Visiting); a
     player with two tokens: ``character``'s."""
-    if pid in facts.jailed:
+    key = token_key(facts, pid, character)
+    if pid in facts.jailed and key[1] is None:
         return ring.jail_corner
-    return ring.at(facts.positions.get(token_key(facts, pid, character), 0))
+    return ring.at(facts.positions.get(key, 0))
+
+
+def in_jail(facts: Facts, pid: int, character: str | None = None) -> bool:
+    """Whether this token is In Jail: the player's (one token), or the character's that went
+    there (two tokens: "one of your Characters is In Jail")."""
+    key = token_key(facts, pid, character)
+    if key[1] is None:
+        return pid in facts.jailed
+    return pid in facts.jailed and facts.positions.get(key) == JAIL_CORNER
 
 
 def standing(facts: Facts, ring: Ring, pid: int) -> int | None:
@@ -98,10 +108,10 @@ def move_token(bank: Journal, player: object = None, *, steps: object = None,
         if how not in HOW:
             raise Refused(say("how must be roll, warp or place, got {value}",
                               value=shown(how)))
-        if pid in facts.jailed and how != "place":
+        token = which_token(bank, facts, pid, character)
+        if in_jail(facts, pid, token) and how != "place":
             raise Refused(say("{name} is in Jail: pay the fee or roll a 6 first",
                               name=facts.name(pid)))
-        token = which_token(bank, facts, pid, character)
         start = where(facts, ring, pid, token)
         extra = {} if token is None else {"character": token}
         if how == "place":
@@ -130,7 +140,7 @@ def rolled(bank: Journal, db: sqlite3.Connection, facts: Facts, pid: int, steps:
     board not described or the player In Jail: the outcome is kept, nothing moves)."""
     ring = read_ring(db, facts.rules)
     two = len(next((p.characters for p in facts.players if p.id == pid), ())) > 1
-    if ring is None or pid in facts.jailed or two:  # two tokens: the table moves the one
+    if ring is None or in_jail(facts, pid) or two:  # two tokens: the table moves the one
         return None
     return _advance(bank, db, facts, ring, pid, steps, source, None,
                     {"outcome": outcome_id, "face": face})
@@ -237,18 +247,43 @@ def _token_text(move: MoveView, facts: Facts) -> str | Said:
 
 
 def _read_positions(db: sqlite3.Connection, facts: Facts) -> None:
-    """Where each token stands: its latest move (by player, and character where a player has
-    two), or into Jail (In Jail). Only each token's latest is read, however long the game."""
+    """Where each token stands: its latest move, or into Jail since (In Jail). Each player's
+    moves are read newest first by their index, only until each of their tokens is found:
+    the same few rows however long the game."""
+    board = facts.rules.board
+    if board is None or not board.kinds:
+        return
+    for p in facts.players:
+        tokens: list[str | None] = list(p.characters) if len(p.characters) > 1 else [None]
+        moved = _latest(db, p.id, MoveKind.TOKEN, tokens, lambda data: True)
+        jailed = _latest(db, p.id, MoveKind.JAILED, tokens, lambda data: bool(data.get("in")),
+                         since=min((m for m, _ in moved.values()), default=0))
+        for token in tokens:
+            at = moved.get(token)
+            went = jailed.get(token)
+            if went is not None and (at is None or went[0] > at[0]):
+                facts.positions[(p.id, token)] = JAIL_CORNER
+            elif at is not None:
+                facts.positions[(p.id, token)] = at[1]
+
+
+def _latest(db: sqlite3.Connection, pid: int, kind: MoveKind, tokens: list[str | None],
+            counts: Callable[[dict[str, Any]], bool], since: int = 0
+            ) -> dict[str | None, tuple[int, int]]:
+    """Each token's latest live move of ``kind`` that ``counts`` (id, the space it went to),
+    newest first, stopping once every token has one or the moves are older than ``since``."""
+    found: dict[str | None, tuple[int, int]] = {}
     for row in db.execute(
-            "SELECT player_id, kind, data FROM moves WHERE id IN (SELECT MAX(id) FROM moves m"
-            " INDEXED BY moves_by_kind WHERE game_id = ? AND kind IN (?, ?) AND (kind = ? OR"
-            " json_extract(data, '$.in')) AND NOT EXISTS (SELECT 1 FROM moves u WHERE"
-            " u.undoes = m.id) GROUP BY player_id, json_extract(data, '$.character'))",
-            (facts.gid, MoveKind.TOKEN.value, MoveKind.JAILED.value, MoveKind.TOKEN.value)):
+            "SELECT id, data FROM moves m INDEXED BY moves_by_player WHERE player_id = ? AND"
+            " kind = ? AND id > ? AND NOT EXISTS (SELECT 1 FROM moves u WHERE u.undoes = m.id)"
+            " ORDER BY id DESC", (pid, kind.value, since)):
         data = json.loads(row["data"])
-        key = (row["player_id"], data.get("character"))
-        facts.positions[key] = JAIL_CORNER if row["kind"] == MoveKind.JAILED.value \
-            else int(data["to"])
+        token = data.get("character") if len(tokens) > 1 else None
+        if token in tokens and token not in found and counts(data):
+            found[token] = (row["id"], int(data.get("to", JAIL_CORNER)))
+            if len(found) == len(tokens):
+                break
+    return found
 
 
 def _token_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:
@@ -262,5 +297,13 @@ def _token_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> T
                         *(pile(x) for x in data.get("passed", ()))])
 
 
+def _token_redone(db: sqlite3.Connection, facts: Facts, target: MoveView,
+                  data: Mapping[str, Any]) -> None:
+    """Redo of a press's move: the outcome is the player's again (never given twice)."""
+    if data.get("outcome") is not None:
+        db.execute("UPDATE outcomes SET player_id = ? WHERE id = ?",
+                   (target.player_id, data["outcome"]))
+
+
 MOVES = (Move(MoveKind.TOKEN, _token_text, read=_read_positions, own_spaces=True,
-              undone=jail_moves.unassign, touches=_token_touches),)
+              undone=jail_moves.unassign, redone=_token_redone, touches=_token_touches),)
