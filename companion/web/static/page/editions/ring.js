@@ -58,15 +58,21 @@ function cellAt(i, cols, rows) {
 }
 
 // The ring's grid of cells (made by ``cell(spaces, i)``), and ``mid`` in its middle where there
-// is room for it (else under it).
+// is room for it (else under it). As on the box's board, the sides' spaces are deeper than wide
+// and the corners square: a cell on the top or bottom row is tall, one on a side column wide.
 function ringGrid(spaces, cell, mid) {
   const { cols, rows } = shape(spaces.length);
+  const edge = 2;  // a side's depth, in inner cells
   const grid = el("div", "ring");
-  grid.style.setProperty("--cols", String(cols));
-  grid.style.setProperty("--rows", String(rows));
+  grid.style.gridTemplateColumns = `minmax(0, ${edge}fr) repeat(${cols - 2}, minmax(0, 1fr)) minmax(0, ${edge}fr)`;
+  grid.style.gridTemplateRows = `minmax(0, ${edge}fr) repeat(${rows - 2}, minmax(0, 1fr)) minmax(0, ${edge}fr)`;
+  grid.style.aspectRatio = `${2 * edge + cols - 2} / ${2 * edge + rows - 2}`;
   spaces.forEach((_, i) => {
     const at = cellAt(i, cols, rows);
     const node = cell(spaces, i);
+    const across = at.row === 1 || at.row === rows;
+    const down = at.col === 1 || at.col === cols;
+    node.classList.add(across && down ? "corner" : across ? "tall" : "wide");
     node.style.gridColumn = String(at.col);
     node.style.gridRow = String(at.row);
     grid.append(node);
@@ -172,8 +178,8 @@ function moveToken(p, body, button, fallback) {
   write(`token:${p.id}`, "/api/tokens", { player: p.id, ...body }, { button }).then((move) => {
     const data = move.data || {};
     landed = { player: p.id, to: data.to, how: data.how, warped: Boolean(data.warped), used: false };
-    undoSnack(move, fallback);
     renderRing();
+    undoSnack(move, fallback, $("move-bar"));
   }).catch(() => {});
 }
 
@@ -191,13 +197,13 @@ function offer(p) {
   const kind = kindOf(state.ring.spaces[landed.to]);
   if (!kind) return null;
   const done = () => { if (landed) landed.used = true; renderRing(); };
-  const row = el("div", "offer-row offer-" + kind.effect);
+  const row = el("div", "offer-row on-" + kind.effect);
   row.setAttribute("role", "group");
   let say;
   if (kind.effect === "star") {
     const chars = p.characters || [];
     const pw = powers();
-    say = t("{space}: {name}'s Super Star", { space: word(kind.name), name: p.name });
+    say = t("Landed on {space}: tap it", { space: word(kind.name) });
     if (!chars.length || !pw) {
       row.append(el("p", "offer-say", t("{name} has no character yet: no Super Star (tap their tile, then Character).", { name: p.name })));
     }
@@ -226,7 +232,7 @@ function offer(p) {
           .then((reply) => {
             done();
             snack(t("{name} collects {coins} from the Bank: {space}", { name: p.name, coins: reply.amount ?? coins, space: word(kind.name) }),
-                  t("Undo"), () => undoLatest(reply.move));
+                  t("Undo"), () => undoLatest(reply.move), $("move-bar"));
           }).catch(() => {})));
     }
   } else if (kind.effect === "warp" && landed.how === "place" && !landed.warped) {
@@ -483,7 +489,7 @@ function drawFaces() {
 }
 
 function editError(text) {
-  $("ring-edit-error").textContent = text || "";
+  $("ring-edit-error").textContent = text ? text.charAt(0).toUpperCase() + text.slice(1) : "";
   $("ring-edit-error").hidden = !text;
 }
 
