@@ -279,6 +279,28 @@ def test_a_space_s_sheet_red_shell_where_jail_and_a_watching_page(
         expect(page.locator("#toast-text")).to_have_text("Mario's token goes to Rainbow Road")
         stands(page, "Mario", "Rainbow Road")
         assert piles(base) == {"Rainbow Road": 1}
+        # Put on a Warp Pipe, the token has not warped: Warp is offered in the die's place.
+        cell(page, 4).click()
+        page.wait_for_timeout(650)
+        page.locator("#dialog-buttons button", has_text="Move Mario's token here").click()
+        expect(page.locator("#move-bar .move-hint")).to_have_text("Warp Pipe: on to the next one?")
+        warp = Taps(page)
+        warp.tap("#move-bar .offer-warp")
+        expect(page.locator("#toast-text")).to_have_text("Mario warps to Warp Pipe 10")
+        stands(page, "Mario", "Warp Pipe 10")
+        assert warp.taps == 1 and players(base)["Mario"]["position"] == 10
+        # Drop coins here: that space is picked, the token's own space offered beside it.
+        cell(page, 11).click()
+        page.wait_for_timeout(650)
+        page.locator("#dialog-buttons button", has_text="Drop coins here").click()
+        expect(page.locator("#dialog-title")).to_have_text("Mario drops coins")
+        chips = page.locator("#dialog .space-chips .pick-row")
+        expect(chips.first).to_contain_text("Bowser's Castle")
+        expect(chips.first.locator("input")).to_be_checked()
+        expect(chips.nth(1)).to_have_text(re.compile("Warp Pipe 10\\s*here"))
+        expect(page.locator("#drop-other option")).to_have_count(17)  # or any space, picked
+        page.wait_for_timeout(650)
+        page.locator("#dialog-buttons button", has_text="Cancel").click()
         # A Red Shell on Peach: she drops on her token's space, nobody asked where.
         page.locator("#move-bar .move-power").click()
         page.locator('#dialog .power-face[data-ability="red_shell"]').click()
@@ -312,3 +334,49 @@ def test_a_space_s_sheet_red_shell_where_jail_and_a_watching_page(
         watcher.locator('#ring-box .ring-cell[data-space="8"]').click()
         expect(watcher.locator("#dialog")).to_be_hidden()
         watcher.context.close()
+
+
+def kart_board() -> dict[str, Any]:
+    """A small Mario Kart board: a Boost Pad, an Item Box, a Thwomp."""
+    spaces = [("go", "GO"), ("property", "Mario Kart Stadium"), ("boost_pad", ""),
+              ("item_box", ""), (None, ""), ("just_visiting", ""), ("thwomp", ""),
+              ("super_star", ""), ("free_parking", ""), ("go_to_jail", ""),
+              ("property", "Rainbow Road"), (None, "")]
+    return {"spaces": [{"kind": k, "name": n} for k, n in spaces], "faces": []}
+
+
+def test_mario_kart_a_boost_pad_and_an_item_box_are_rolled_in_the_die_s_place(
+        browser: Browser, tmp_path: Path) -> None:
+    with daemon(write_config(tmp_path, "mario_kart")) as base:
+        pick_characters(base)
+        put(base, "/api/board", kart_board())
+        ctx = context(browser, PHONE)
+        page = banker(ctx, base)
+        for part in ("#outcome", "#players", "#move-bar .move-keys", "#press", "#next"):
+            assert on_first_screen(page, part), part
+        before = players(base)
+        # Mario: 2 to the Boost Pad, its roll (4) on to the Thwomp, who takes 2.
+        turn = Taps(page)
+        turn.tap('#move-bar .move-key.die-key[data-steps="2"]')
+        stands(page, "Mario", "Boost Pad")
+        expect(page.locator("#move-bar .move-hint")).to_have_text("Boost Pad: tap the roll")
+        turn.tap('#move-bar .move-key.boost[data-steps="4"]')
+        stands(page, "Mario", "Thwomp")
+        expect(page.locator("#toast-text")).to_have_text(
+            "Mario moves 4 spaces to Thwomp: drops 2 on Thwomp")
+        expect(die_key(page, 1)).to_be_visible()  # a Thwomp offers nothing: it is done
+        assert players(base)["Mario"]["balance"] == before["Mario"]["balance"] - 2
+        assert piles(base) == {"Thwomp": 2}
+        turn.tap("#next")
+        assert turn.taps == 3 and turn.keys == 0
+        # Luigi: 3 to the Item Box, its roll (5) from the Bank.
+        turn = Taps(page)
+        turn.tap('#move-bar .move-key.die-key[data-steps="3"]')
+        stands(page, "Luigi", "Item Box")
+        expect(page.locator("#move-bar .move-hint")).to_have_text(
+            "Item Box: tap the roll (or press the block)")
+        turn.tap('#move-bar .move-key.coin[data-steps="5"]')
+        expect(page.locator("#toast-text")).to_have_text("Luigi collects 5 from the Bank: Item Box")
+        assert players(base)["Luigi"]["balance"] == before["Luigi"]["balance"] + 5
+        assert turn.taps == 2
+        ctx.close()
