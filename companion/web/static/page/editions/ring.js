@@ -407,16 +407,43 @@ function editCell(spaces, i) {
     draft.at = i;
     drawEditRing();
     drawSpacePanel();
+    refocus(`#ring-edit-ring .ring-cell[data-space="${i}"]`);
     $("ring-edit-space").scrollIntoView({ block: "nearest" });
   });
   return cell;
 }
 
+// Where there is room (a tablet), the space's panel is in the ring's middle, beside its cells.
+const ROOMY = window.matchMedia("(min-width: 700px) and (min-height: 600px)");
+
 function drawEditRing() {
   const box = $("ring-edit-ring");
+  const panel = $("ring-edit-space");
   const spaces = draft.count ? draft.all.slice(0, draft.count) : [];
-  box.replaceChildren(...(spaces.length ? ringGrid(spaces, editCell, null)
+  const inside = ROOMY.matches && spaces.length > 0;
+  if (!inside) {
+    panel.classList.remove("inside");
+    panel.style.gridColumn = panel.style.gridRow = "";
+    if (panel.previousElementSibling !== box) box.after(panel);
+  }
+  box.replaceChildren(...(spaces.length ? ringGrid(spaces, editCell, inside ? panel : null)
     : [el("p", "muted ring-none", t("8 to 64 spaces: type how many, counting GO."))]));
+}
+
+// A name typed: the cells' words again (a name printed twice numbers both), nothing redrawn.
+function relabel() {
+  const spaces = draft.all.slice(0, draft.count);
+  for (const cell of $("ring-edit-ring").querySelectorAll(".ring-cell")) {
+    const i = Number(cell.dataset.space);
+    cell.querySelector(".rc-name").textContent = spaceName(spaces, i);
+    cell.setAttribute("aria-label", t("{n}. {name}", { n: i, name: spaceName(spaces, i) }));
+  }
+}
+
+// Redrawn after a tap on it: the same control (by what it is) has the focus again.
+function refocus(selector) {
+  const again = selector && $("ring-edit").querySelector(selector);
+  if (again) again.focus({ preventScroll: true });
 }
 
 function drawSpacePanel() {
@@ -440,12 +467,13 @@ function drawSpacePanel() {
       if (!k || k.effect !== "property") space.points = null;
       drawEditRing();
       drawSpacePanel();
+      refocus(`.kind-chip[data-kind="${b.dataset.kind}"]`);
     });
     chips.append(b);
   }
   const name = Object.assign(document.createElement("input"), { id: "ring-name", maxLength: 40, autocomplete: "off",
     value: space.name, placeholder: kind ? word(kind.name) : t("as printed on the board") });
-  name.addEventListener("input", () => { space.name = name.value; drawEditRing(); });
+  name.addEventListener("input", () => { space.name = name.value; relabel(); });
   const nameBox = el("label", "ring-field", t("Its name as printed (optional)"));
   nameBox.append(name);
   const parts = [head, chips, nameBox];
@@ -459,13 +487,17 @@ function drawSpacePanel() {
   }
   const nav = el("div", "ring-nav");
   const step = (by, text) => {
-    const b = el("button", "big quiet", text);
+    const b = el("button", "big quiet " + (by > 0 ? "ring-next" : "ring-back"), text);
     b.type = "button";
-    b.addEventListener("click", () => { draft.at = (draft.at + by + draft.count) % draft.count; drawEditRing(); drawSpacePanel(); });
+    b.addEventListener("click", () => {
+      draft.at = (draft.at + by + draft.count) % draft.count;
+      drawEditRing();
+      drawSpacePanel();
+      refocus(by > 0 ? ".ring-next" : ".ring-back");
+    });
     return b;
   };
   nav.append(step(-1, t("← Space {n}", { n: (i - 1 + draft.count) % draft.count })), step(1, t("Space {n} →", { n: (i + 1) % draft.count })));
-  nav.lastElementChild.classList.add("ring-next");
   parts.push(nav);
   panel.replaceChildren(...parts);
 }
