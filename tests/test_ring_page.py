@@ -14,10 +14,21 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.conftest import BROWSER_TOKEN
-from tests.page_fit import Taps, call, on_first_screen, pick_characters, write_config
+from tests.page_fit import (
+    ALL_DROP,
+    Taps,
+    call,
+    describe_board,
+    gamer_turn,
+    on_first_screen,
+    open_phone,
+    pick_characters,
+    write_config,
+)
 from tests.test_banker_page import PHONE, READABILITY, banker, context, no_overflow
 from tests.test_board_ring import gamer_board
 from tests.test_movie_page import readme_shot
@@ -380,3 +391,21 @@ def test_mario_kart_a_boost_pad_and_an_item_box_are_rolled_in_the_die_s_place(
         assert players(base)["Luigi"]["balance"] == before["Luigi"]["balance"] + 5
         assert turn.taps == 2
         ctx.close()
+
+
+@pytest.mark.parametrize("edition", ["gamer", "mario_kart"])
+def test_a_turn_as_page_fit_counts_it_is_four_taps_and_scrolls_nothing(
+        browser: Browser, tmp_path: Path, edition: str) -> None:
+    """The figure ``python -m tests.page_fit`` prints: a move, POW (Lightning), Next."""
+    with daemon(write_config(tmp_path, edition)) as base:
+        pick_characters(base)
+        describe_board(base)
+        page = open_phone(browser, base)
+        for part in ("#outcome", "#players", "#move-bar .move-keys", "#press", "#next"):
+            assert on_first_screen(page, part), part
+        turn = gamer_turn(page, ALL_DROP[edition])
+        assert turn == {"taps": 4, "keystrokes": 0, "scrolled_px": 0.0}
+        assert turn["taps"] <= TURN_TAPS
+        mario = players(base)["Mario"]
+        assert mario["position"] == 3 and state_of(base)["current_player"] != mario["id"]
+        page.close()
