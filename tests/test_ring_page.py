@@ -390,6 +390,17 @@ def test_mario_kart_a_boost_pad_and_an_item_box_are_rolled_in_the_die_s_place(
         expect(page.locator("#toast-text")).to_have_text("Luigi collects 5 from the Bank: Item Box")
         assert players(base)["Luigi"]["balance"] == before["Luigi"]["balance"] + 5
         assert turn.taps == 2
+        # Peach lands there too and lets the offer be: it goes with her turn, not to her next.
+        page.locator("#next").click()
+        expect(page.locator("#move-bar .move-say")).to_contain_text("Peach on GO")
+        die_key(page, 3).click()
+        expect(page.locator("#move-bar .move-key.coin")).to_have_count(6)
+        page.locator("#next").click()
+        expect(page.locator("#move-bar .move-say")).to_contain_text("Yoshi on GO")
+        call(base, "/api/current", {"player": players(base)["Peach"]["id"]})
+        expect(page.locator("#move-bar .move-say")).to_contain_text("Peach on Item Box")
+        expect(page.locator("#move-bar .move-hint")).to_have_text("Tap the numbered die")
+        expect(page.locator("#move-bar .move-key.coin")).to_have_count(0)
         ctx.close()
 
 

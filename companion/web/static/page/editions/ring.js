@@ -324,6 +324,7 @@ export function renderRing() {
   document.body.classList.toggle("ring-on", board && Boolean(state.ring));
   if (!board) { $("move-bar").hidden = true; $("ring-card").hidden = true; shown = ""; return; }
   const ring = state.ring || null;
+  if (landed && landed.player !== state.current_player) landed = null;  // the turn passed: its offer with it
   const seen = JSON.stringify([currentLanguage(), watching(), state.ended, ring, state.board, state.current_player,
     state.players.map((p) => [p.id, p.name, p.colour, p.position, p.in_jail, p.out, p.current, p.characters]), landed, more]);
   if (seen === shown) return;
