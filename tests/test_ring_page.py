@@ -109,6 +109,7 @@ def test_the_board_is_described_through_the_page_a_refusal_loses_nothing(
         page.locator("#ring-name").fill("Acorn Plains")
         page.locator("#ring-points").fill("1")
         expect(cells.nth(1)).to_have_attribute("aria-pressed", "true")
+        page.locator("#ring-edit-ring").evaluate("e => e.scrollIntoView({block: 'start'})")
         readme_shot(page, "phone-ring-describe")
         found = page.evaluate(READABILITY)
         assert found == {"small": [], "low": [], "inputs": []}, found

@@ -62,7 +62,7 @@ function cellAt(i, cols, rows) {
 // and the corners square: a cell on the top or bottom row is tall, one on a side column wide.
 function ringGrid(spaces, cell, mid) {
   const { cols, rows } = shape(spaces.length);
-  const edge = 2;  // a side's depth, in inner cells
+  const edge = Math.min(cols, rows) >= 7 ? 2 : 1;  // a side's depth, in inner cells (a small ring: squares)
   const grid = el("div", "ring");
   grid.style.gridTemplateColumns = `minmax(0, ${edge}fr) repeat(${cols - 2}, minmax(0, 1fr)) minmax(0, ${edge}fr)`;
   grid.style.gridTemplateRows = `minmax(0, ${edge}fr) repeat(${rows - 2}, minmax(0, 1fr)) minmax(0, ${edge}fr)`;
