@@ -142,6 +142,39 @@ def pick_characters(base: str) -> None:
         call(base, "/api/characters", {"player": p["id"], "characters": [character]})
 
 
+def describe_board(base: str, size: int = 16) -> None:
+    """Gamer, Mario Kart: a board of ``size`` spaces described (GO, Just Visiting on the fifth
+    space, the rest without a rule), as the table describes its own once."""
+    kinds = {k["effect"]: k["id"] for k in call(base, "/api/rules")["board"]["kinds"]}
+    spaces: list[dict[str, Any]] = [{"kind": None, "name": ""} for _ in range(size)]
+    spaces[0] = {"kind": kinds["go"], "name": "GO"}
+    spaces[5] = {"kind": kinds["visit"], "name": ""}
+    request = urllib.request.Request(base + "api/board", method="PUT", data=json.dumps(
+        {"spaces": spaces, "faces": []}).encode(), headers={
+            "Authorization": f"Bearer {BROWSER_TOKEN}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        reply.read()
+
+
+ALL_DROP = {"gamer": "pow", "mario_kart": "lightning"}
+"""The Power-up that has every other player drop where they stand."""
+
+
+def gamer_turn(page: Page, ability: str) -> dict[str, Any]:
+    """Gamer, Mario Kart (issue 31), the board described: the numbered die's 3 (the token
+    moves), the Power-up die's ``ability`` (POW, Lightning: nobody says where they stand),
+    next player."""
+    t = Taps(page)
+    before = t.scroll_y()
+    t.tap('#move-bar .move-key.die-key[data-steps="3"]')
+    expect(page.locator("#toast")).to_be_visible()
+    t.tap("#move-bar .move-power")
+    t.tap(f'#dialog .power-face[data-ability="{ability}"]')
+    expect(page.locator("#dialog")).to_be_hidden()
+    t.tap("#next")
+    return {"taps": t.taps, "keystrokes": t.keys, "scrolled_px": t.scroll_y() - before}
+
+
 def measure(browser: Browser, edition: str, shots: Path | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp, \
             daemon(write_config(Path(tmp), edition)) as base:
@@ -155,6 +188,11 @@ def measure(browser: Browser, edition: str, shots: Path | None = None) -> dict[s
             figures["rent"] = celebration_rent(page)
         elif edition == "movie":
             figures["turn"] = movie_turn(page)
+        elif edition in ("gamer", "mario_kart"):
+            describe_board(base)
+            expect(page.locator("#move-bar .move-keys")).to_be_visible()
+            figures["described"] = layout(page)
+            figures["turn"] = gamer_turn(page, ALL_DROP[edition])
         page.close()
         return figures
 

@@ -11,7 +11,7 @@
 // Served from /sw.js (not /static/) so its scope is the whole page.
 "use strict";
 
-const VERSION = "qb-shell-v5";
+const VERSION = "qb-shell-v6";
 const SHELL = [
   "/",
   "/static/app.css",
@@ -35,6 +35,7 @@ const SHELL = [
   "/static/page/editions/movie.js",
   "/static/page/editions/board.js",
   "/static/page/editions/powers.js",
+  "/static/page/editions/ring.js",
   "/static/page/editions/contest.js",
   "/static/page/history.js",
   "/static/page/requests.js",

@@ -37,18 +37,21 @@ export function ask(heading, lines, buttons, name, extra) {
   });
 }
 $("dialog").addEventListener("cancel", (ev) => { ev.preventDefault(); if (answerDialog) answerDialog(false); });
-// Tab and Shift+Tab go round the dialog's own controls (the page behind is inert while it is
+// Tab and Shift+Tab go round a dialog's own controls (the page behind is inert while it is
 // open; without this the browser's own bar would be next).
-$("dialog").addEventListener("keydown", (ev) => {
-  if (ev.key !== "Tab") return;
-  const controls = [...$("dialog").querySelectorAll("button, input, select, textarea, summary, a[href], [tabindex]")]
-    .filter((e) => !e.disabled && e.tabIndex >= 0 && e.getClientRects().length);
-  if (!controls.length) return;
-  const first = controls[0];
-  const last = controls[controls.length - 1];
-  if (ev.shiftKey && (document.activeElement === first || !$("dialog").contains(document.activeElement))) {
-    last.focus(); ev.preventDefault();
-  } else if (!ev.shiftKey && document.activeElement === last) {
-    first.focus(); ev.preventDefault();
-  }
-});
+export function keepFocusIn(dialog) {
+  dialog.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Tab") return;
+    const controls = [...dialog.querySelectorAll("button, input, select, textarea, summary, a[href], [tabindex]")]
+      .filter((e) => !e.disabled && e.tabIndex >= 0 && e.getClientRects().length);
+    if (!controls.length) return;
+    const first = controls[0];
+    const last = controls[controls.length - 1];
+    if (ev.shiftKey && (document.activeElement === first || !dialog.contains(document.activeElement))) {
+      last.focus(); ev.preventDefault();
+    } else if (!ev.shiftKey && document.activeElement === last) {
+      first.focus(); ev.preventDefault();
+    }
+  });
+}
+keepFocusIn($("dialog"));

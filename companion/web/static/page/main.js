@@ -21,6 +21,7 @@ import { pointsDraft, renderBankrupt, renderScores, renderWinner } from "./score
 import { renderCoinsBoard } from "./editions/board.js";
 import { charDraft, forgetChars, renderCharacters } from "./editions/powers.js";
 import { forgetContest, raceTicks, renderContest } from "./editions/contest.js";
+import { forgetLanding, renderRing } from "./editions/ring.js";
 import { renderModes, renderRules } from "./edition.js";
 import { forgetHistory, renderHistory } from "./history.js";
 import { renderRequests } from "./requests.js";
@@ -93,6 +94,7 @@ function renderPage() {
     pointsDraft.clear();
     lastBalance.clear();
     forgetOutcome();
+    forgetLanding();
     for (const id of ["rent-payer", "rent-owner", "bankrupt-player", "bankrupt-creditor"]) {
       delete $(id).dataset.chosen;
     }
@@ -130,7 +132,7 @@ function renderPage() {
   renderCoinsBoard();
   renderPot();
   if (rules) renderScores();
-  if (rules) { renderCharacters(); renderContest(); }
+  if (rules) { renderCharacters(); renderContest(); renderRing(); }
   renderControls();
   renderRequests();
   renderHistory().catch(() => {});

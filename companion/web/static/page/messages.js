@@ -32,9 +32,12 @@ export function announce(text) {
 }
 
 let snackTimer = null;
-export function snack(text, action, run) {
+// ``clear``: a part the snackbar must leave in sight (the move row's keys right after a move):
+// while it is where the snackbar shows, the snackbar shows at the top instead.
+export function snack(text, action, run, clear = null) {
   const box = $("toast");
   const button = $("toast-action");
+  box.classList.remove("up");
   $("toast-text").textContent = sentence(text);
   announce(text);
   button.hidden = !action || watching();
@@ -42,6 +45,11 @@ export function snack(text, action, run) {
   button.onclick = action ? () => { hideSnack(); run(); } : null;
   armLater(button);
   box.hidden = false;
+  if (clear) {
+    const keep = clear.getBoundingClientRect();
+    const at = box.getBoundingClientRect();
+    box.classList.toggle("up", keep.height > 0 && keep.bottom > at.top && keep.top < at.bottom);
+  }
   clearTimeout(snackTimer);
   snackTimer = setTimeout(hideSnack, action ? 5000 : 3500);
 }

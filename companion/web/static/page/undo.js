@@ -7,9 +7,10 @@ import { heard } from "./words.js";
 import { showError, snack } from "./messages.js";
 import { write } from "./net.js";
 
-// A move's own words in the snackbar, with Undo (a contest step moves no coins and is a move).
-export function undoSnack(move, fallback) {
-  snack(heard(move, "message") || heard(move, "text") || fallback, t("Undo"), () => undoLatest(move.id));
+// A move's own words in the snackbar, with Undo (a contest step moves no coins and is a move);
+// ``clear``: a part it leaves in sight (messages.js).
+export function undoSnack(move, fallback, clear = null) {
+  snack(heard(move, "message") || heard(move, "text") || fallback, t("Undo"), () => undoLatest(move.id), clear);
 }
 
 export function undoLatest(moveId) {

@@ -37,3 +37,16 @@ export function active() { return state.players.filter((p) => !p.out); }
 export function modeWords(mode) { return mode.text_said ? said(mode.text_said) : word(mode.text || mode.name); }
 
 export function ordinal(n) { return n === 1 ? t("1st") : n === 2 ? t("2nd") : n === 3 ? t("3rd") : t("{n}th", { n }); }
+
+// Gamer, Mario Kart, once the table described its board: the space a player's token stands on
+// (its number; In Jail: the jail corner, where they drop), and that space's label (the name its
+// pile goes by); null while nobody said where the spaces are.
+export function spaceOf(p) {
+  const ring = state && state.ring;
+  if (!ring || !p || p.position === null || p.position === undefined) return null;
+  return p.in_jail || p.position < 0 ? ring.jail_corner : p.position;
+}
+export function standsOn(p) {
+  const at = spaceOf(p);
+  return at === null ? null : state.ring.labels[at];
+}

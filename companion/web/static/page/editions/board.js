@@ -3,7 +3,7 @@
 /* globals t, tn, word */
 import { $, state, watching } from "../store.js";
 import { boardRules, sameSpace } from "../rules.js";
-import { active, coinWords, heard, player, title } from "../words.js";
+import { active, coinWords, heard, player, standsOn, title } from "../words.js";
 import { playerRow } from "../widgets.js";
 import { snack } from "../messages.js";
 import { ask } from "../dialog.js";
@@ -37,7 +37,7 @@ export function renderCoinsBoard() {
   }));
 }
 
-function moveSnack(move, fallback) {
+export function moveSnack(move, fallback) {
   const message = move.message ? heard(move, "message") : move.data && move.data.message ? heard(move.data, "message") : "";
   const text = message || heard(move, "text") || fallback;  // the player had less: the server says so
   if (move.entries && move.entries.length === 0) snack(text);  // nothing moved: nothing to undo
@@ -70,18 +70,23 @@ async function openScoop(pile, button) {
     .catch(() => {});
 }
 
-// Drop coins from a tapped tile: the space (the rulebook's, a pile's, or one typed as printed on
-// the board; in Jail, only the jail space) and how many.
-async function openDrop() {
+// Drop coins (from a tapped tile, or a space of the described board): the space (where the
+// player's token stands once the board is described, picked already; the rulebook's, a pile's,
+// or one typed as printed on the board; in Jail, only the jail space) and how many.
+export async function openDrop(p, preset = null, button = $("pad-drop")) {
   const board = boardRules();
-  const p = typeof pay.from === "number" ? player(pay.from) : null;
   if (!board || !p) return;
+  const ring = state.ring;
   const jailed = Boolean(p.in_jail);
+  const jailSpace = ring ? ring.labels[ring.jail_corner] : board.jail_space;
+  const here = standsOn(p);  // null: the board is not described
   const names = [];
-  for (const name of jailed ? [board.jail_space] : [...board.spaces, ...(state.board || []).map((x) => x.space)]) {
-    if (!names.some((n) => sameSpace(n, name))) names.push(name);
+  const offered = jailed ? [jailSpace] : ring ? [preset, here, ...(state.board || []).map((x) => x.space)]
+    : [...board.spaces, ...(state.board || []).map((x) => x.space)];
+  for (const name of offered) {
+    if (name && !names.some((n) => sameSpace(n, name))) names.push(name);
   }
-  let space = jailed ? board.jail_space : null;
+  let space = jailed ? jailSpace : preset || here;
   let coins = null;
   const box = document.createElement("div");
   box.className = "drop-picks";
@@ -89,15 +94,17 @@ async function openDrop() {
   spaces.append(Object.assign(document.createElement("legend"), { textContent: t("On which space") }));
   const spaceList = Object.assign(document.createElement("div"), { className: "pick-list chips space-chips" });
   spaces.append(spaceList);
-  const other = Object.assign(document.createElement("input"), { id: "drop-other", maxLength: 40, autocomplete: "off",
-    placeholder: t("its name") });
+  // Another space: typed as printed on the board, or (the board described) picked from its spaces.
+  const other = ring ? Object.assign(document.createElement("select"), { id: "drop-other" })
+    : Object.assign(document.createElement("input"), { id: "drop-other", maxLength: 40, autocomplete: "off", placeholder: t("its name") });
+  if (ring) other.append(new Option(t("Pick a space…"), ""), ...ring.labels.map((label, i) => new Option(`${i} · ${word(label)}`, label)));
   const otherBox = Object.assign(document.createElement("label"), { className: "drop-other",
-    textContent: t("Or another space, as printed on the board") });
+    textContent: ring ? t("Or another space of the board") : t("Or another space, as printed on the board") });
   otherBox.append(other);
   if (!jailed) spaces.append(otherBox);
   else {
     spaces.append(Object.assign(document.createElement("p"), { className: "dialog-note",
-      textContent: t("{name} is in Jail: coins go on {space}.", { name: p.name, space: word(board.jail_space) }) }));
+      textContent: t("{name} is in Jail: coins go on {space}.", { name: p.name, space: word(jailSpace) }) }));
   }
   const count = Object.assign(document.createElement("fieldset"), { className: "pick-set" });
   count.append(Object.assign(document.createElement("legend"), { textContent: t("How many coins") }));
@@ -128,6 +135,7 @@ async function openDrop() {
       row.append(input, Object.assign(document.createElement("span"), { className: "pick-name", textContent: word(name) }));
       const pile = (state.board || []).find((x) => sameSpace(x.space, name));
       if (pile && pile.coins) row.append(Object.assign(document.createElement("span"), { className: "pick-note", textContent: `${pile.coins}` }));
+      else if (here && sameSpace(name, here) && !jailed) row.append(Object.assign(document.createElement("span"), { className: "pick-here", textContent: t("here") }));
       return row;
     }));
     for (const b of keys.querySelectorAll(".drop-key")) b.setAttribute("aria-pressed", String(Number(b.dataset.coins) === coins));
@@ -137,15 +145,15 @@ async function openDrop() {
     go.textContent = !space ? t("Pick a space") : !coins ? t("How many coins?") : t("Drop {coins} on {space}", { coins, space: word(space) });
   };
   spaceList.addEventListener("change", (ev) => { space = ev.target.value; other.value = ""; draw(); });
-  other.addEventListener("input", () => { space = other.value.trim() || null; draw(); });
+  other.addEventListener(ring ? "change" : "input", () => { space = other.value.trim() || (ring ? here : null); draw(); });
   typed.addEventListener("input", () => { const n = Number(typed.value); coins = Number.isInteger(n) && n >= 1 ? n : null; draw(); });
   draw();
   if (!(await asked)) return;
   const who = p.id;
-  write(`drop:${who}`, "/api/drops", { player: who, space, coins }, { button: $("pad-drop") }).then((move) => {
+  write(`drop:${who}`, "/api/drops", { player: who, space, coins }, { button }).then((move) => {
     resetPay();
     moveSnack(move, tn("{name} drops {n} coin on {space}", "{name} drops {n} coins on {space}", coins, { name: title(who), space: word(space) }));
   }).catch(() => {});
 }
 
-$("pad-drop").addEventListener("click", openDrop);
+$("pad-drop").addEventListener("click", () => openDrop(typeof pay.from === "number" ? player(pay.from) : null));

@@ -3,7 +3,7 @@
 /* globals currentLanguage, t, tn, word */
 import { $, state, watching } from "../store.js";
 import { boardRules, charName, powers, sameSpace } from "../rules.js";
-import { active, player } from "../words.js";
+import { active, player, spaceOf, standsOn } from "../words.js";
 import { el, playerRow } from "../widgets.js";
 import { snack } from "../messages.js";
 import { answerDialog, ask } from "../dialog.js";
@@ -112,9 +112,10 @@ function spaceNames() {
   return names;
 }
 
-async function openPower() {
+// The Power-up die, tapped as it shows (or the character's Super Star), for player ``p`` (from
+// a tapped tile, or the move row's Power-up for the current player).
+export async function openPower(p, button = $("pad-power")) {
   const pw = powers();
-  const p = typeof pay.from === "number" ? player(pay.from) : null;
   if (!pw || !p) return;
   const chars = p.characters || [];
   let character = chars[0] || null;
@@ -169,14 +170,46 @@ async function openPower() {
   const picked = await ask(t("{name}: Power-up", { name: p.name }), [t("Tap what the Power-up die shows (or Super Star).")],
     [{ label: t("Cancel"), value: false, cls: "quiet" }], "power", box);
   if (!picked) return;
+  await usePower(p, picked, button);
+}
+
+// An ability picked (``{a, how, character}``): what it needs asked, then written; the move, or
+// null when it was not used.
+async function usePower(p, picked, button) {
   const body = { player: p.id, ability: picked.a.star ? "super_star" : picked.a.id };
-  if (chars.length > 1 && picked.character) body.character = picked.character;
+  if ((p.characters || []).length > 1 && picked.character) body.character = picked.character;
   const details = await powerDetails(p, picked.how, body);
-  if (!details) return;
-  write(`ability:${p.id}`, "/api/abilities", details, { button: $("pad-power") }).then((move) => {
+  if (!details) return null;
+  return write(`ability:${p.id}`, "/api/abilities", details, { button }).then((move) => {
     resetPay();
     undoSnack(move, t("{name}: {ability}", { name: p.name, ability: word(picked.how.name) }));
-  }).catch(() => {});
+    return move;
+  }).catch(() => null);
+}
+
+// Landed on a Super Star space: the character's own Super Star, at once (what it needs is asked
+// as from the Power-up dialog).
+export function superStar(p, character, button) {
+  const pw = powers();
+  const star = pw && pw.abilities.find((x) => x.star && x.star === character);
+  if (!star) return Promise.resolve(null);
+  return usePower(p, { a: star, how: { ...star, boosted: false }, character }, button);
+}
+
+// Where a token stands is known once the board is described (In Jail: the jail space).
+function placed(x) { return Boolean(x.in_jail) || spaceOf(x) !== null; }
+
+// A Green Shell: "the next player on the board, from your position ... If two players are tied
+// for the next player, choose one." The nearest ahead, clockwise; a player on the same space is
+// not ahead. None when a tie (or a position unknown) leaves the choice to the table.
+function nextAhead(p, others) {
+  const ring = state.ring;
+  if (!ring || spaceOf(p) === null || !others.length || others.some((x) => spaceOf(x) === null)) return null;
+  const n = ring.spaces.length;
+  const ahead = (x) => (((spaceOf(x) - spaceOf(p)) % n) + n) % n || n;
+  const nearest = Math.min(...others.map(ahead));
+  const found = others.filter((x) => ahead(x) === nearest);
+  return found.length === 1 ? found[0] : null;
 }
 
 // What an ability needs before it is sent: who it hits, where each dropping player stands, a
@@ -186,8 +219,11 @@ async function powerDetails(p, how, body) {
   const typedKind = { collect_roll: "roll", collect_typed: "rent", drop_up_to: "upto" }[how.effect] || null;
   const drops = how.effect === "drop" || how.effect === "drop_give";
   const choose = how.targets === "one" || how.targets === "two";
-  if (!choose && !typedKind && !how.spaces_instead && !(drops && how.targets === "others")) return body;
-  let targets = [];
+  // Nothing to ask (POW with every token on the board): written at once, undone from its snack.
+  const unplaced = drops && how.targets === "others" && others.some((x) => !placed(x));
+  if (!choose && !typedKind && !how.spaces_instead && !unplaced) return body;
+  const next = choose && how.id === "green_shell" && !how.boosted ? nextAhead(p, others) : null;
+  let targets = next ? [next.id] : [];
   let coins = null;
   let instead = false;
   const where = new Map();  // player id -> the space typed or picked
@@ -204,7 +240,8 @@ async function powerDetails(p, how, body) {
     targetSet.append(el("legend", "", how.targets === "two" ? t("Who: one or two players") : t("Who")));
     const list = el("div", "pick-list chips");
     for (const x of others) {
-      const row = playerRow(x, how.targets === "two" ? "checkbox" : "radio", "target", false, false, x.in_jail ? t("in Jail") : "");
+      const note = x.in_jail ? t("in Jail") : next && next.id === x.id ? t("next ahead") : "";
+      const row = playerRow(x, how.targets === "two" ? "checkbox" : "radio", "target", targets.includes(x.id), false, note);
       list.append(row);
     }
     list.addEventListener("change", () => {
@@ -272,13 +309,21 @@ async function powerDetails(p, how, body) {
     spaceSet.hidden = !who.length;
     const names = spaceNames();
     const board = boardRules();
+    const ring = state.ring;
     spaceSet.replaceChildren(el("legend", "", t("Where each one drops: the space they stand on")));
     for (const x of who) {
       const line = el("div", "where-row");
       line.style.setProperty("--colour", x.colour);
       line.dataset.player = x.id;
       if (x.in_jail) {
-        line.append(el("span", "where-who", x.name), el("span", "where-jail", t("in Jail: drops on {space}", { space: word(board.jail_space) })));
+        const jailSpace = ring ? ring.labels[ring.jail_corner] : board.jail_space;
+        line.append(el("span", "where-who", x.name), el("span", "where-jail", t("in Jail: drops on {space}", { space: word(jailSpace) })));
+        spaceSet.append(line);
+        continue;
+      }
+      if (placed(x)) {  // the board is described: their token says where
+        line.classList.add("known");
+        line.append(el("span", "where-who", x.name), el("span", "where-on", t("on {space}", { space: word(standsOn(x)) })));
         spaceSet.append(line);
         continue;
       }
@@ -310,7 +355,7 @@ async function powerDetails(p, how, body) {
     for (const k of box.querySelectorAll(".drop-key")) k.setAttribute("aria-pressed", String(Number(k.dataset.coins) === coins));
     drawSpaces();
     const who = droppers();
-    const missingSpace = who.find((x) => !x.in_jail && !where.get(x.id));
+    const missingSpace = who.find((x) => !placed(x) && !where.get(x.id));
     let need = null;
     if (choose && !targets.length) need = how.targets === "two" ? t("Pick one or two players") : t("Pick a player");
     else if (typedKind && coins === null) need = typedKind === "roll" ? t("Tap the roll") : typedKind === "rent" ? t("Type the rent") : t("How many coins?");
@@ -324,12 +369,12 @@ async function powerDetails(p, how, body) {
   const out = { ...body };
   if (choose) out.targets = targets;
   const spaces = {};
-  for (const x of droppers()) if (!x.in_jail) spaces[String(x.id)] = where.get(x.id);
+  for (const x of droppers()) if (!placed(x)) spaces[String(x.id)] = where.get(x.id);
   if (Object.keys(spaces).length) out.spaces = spaces;
   if (typedKind) out.coins = coins;
   if (instead) out.spaces_instead = true;
   return out;
 }
 
-$("pad-power").addEventListener("click", openPower);
+$("pad-power").addEventListener("click", () => openPower(typeof pay.from === "number" ? player(pay.from) : null));
 $("pad-chars").addEventListener("click", openCharacters);

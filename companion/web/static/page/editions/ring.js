@@ -1,0 +1,591 @@
+// The board the table describes once (Gamer, Mario Kart), and the tokens on it: the ring of
+// spaces drawn as the board's square loop (GO at a corner) with the piles and the tokens, the
+// current player's move by a tap (the numbered die's 1-6), what the space landed on offers
+// next, a sheet per space, and the editor the table describes its board in.
+
+/* globals currentLanguage, said, t, tn, word */
+import { $, state, watching } from "../store.js";
+import { boardRules, modeRule, powers, sameSpace } from "../rules.js";
+import { active, player, spaceOf } from "../words.js";
+import { el } from "../widgets.js";
+import { armLater, snack } from "../messages.js";
+import { ask, keepFocusIn } from "../dialog.js";
+import { write } from "../net.js";
+import { undoLatest, undoSnack } from "../undo.js";
+import { moveSnack, openDrop } from "./board.js";
+import { openPower, superStar } from "./powers.js";
+
+const DIE = [1, 2, 3, 4, 5, 6];
+const BOOSTED = [7, 8, 9, 10, 11, 12];  // a boosted move: Mario's "add up to 3 spaces", Toad's 5
+const FACES = 6;  // the Power-up die's
+
+function kinds() { const board = boardRules(); return board && board.kinds ? board.kinds : []; }
+function kindOf(space) { return space && space.kind ? kinds().find((k) => k.id === space.kind) || null : null; }
+
+// What a space is called on the page (as the server labels its pile, in this device's words): as
+// printed, else its kind's name, numbered when the board has two of it; else "space 17".
+function bareName(space) {
+  if (space.name) return word(space.name);
+  const kind = kindOf(space);
+  return kind ? word(kind.name) : "";
+}
+function spaceName(spaces, i) {
+  const name = bareName(spaces[i]);
+  if (!name) return t("Space {n}", { n: i });
+  const folded = name.toLowerCase();
+  return spaces.filter((s) => bareName(s).toLowerCase() === folded).length > 1 ? `${name} ${i}` : name;
+}
+
+// -- the ring: the board's square loop, GO at the bottom right, clockwise as the tokens move ----
+
+// Columns and rows whose border holds n spaces (an odd count leaves one cell before GO empty).
+function shape(n) {
+  const sum = (n + (n % 2)) / 2 + 2;
+  const cols = Math.ceil(sum / 2);
+  return { cols, rows: sum - cols };
+}
+
+// Where space i goes: the bottom row right to left from GO, up the left side, the top row left
+// to right, down the right side (as on the box's board).
+function cellAt(i, cols, rows) {
+  if (i < cols) return { col: cols - i, row: rows };
+  i -= cols - 1;
+  if (i < rows) return { col: 1, row: rows - i };
+  i -= rows - 1;
+  if (i < cols) return { col: 1 + i, row: 1 };
+  i -= cols - 1;
+  return { col: cols, row: 1 + i };
+}
+
+// The ring's grid of cells (made by ``cell(spaces, i)``), and ``mid`` in its middle where there
+// is room for it (else under it). As on the box's board, the sides' spaces are deeper than wide
+// and the corners square: a cell on the top or bottom row is tall, one on a side column wide.
+function ringGrid(spaces, cell, mid) {
+  const { cols, rows } = shape(spaces.length);
+  const edge = Math.min(cols, rows) >= 7 ? 2 : 1;  // a side's depth, in inner cells (a small ring: squares)
+  const grid = el("div", "ring");
+  grid.style.gridTemplateColumns = `minmax(0, ${edge}fr) repeat(${cols - 2}, minmax(0, 1fr)) minmax(0, ${edge}fr)`;
+  grid.style.gridTemplateRows = `minmax(0, ${edge}fr) repeat(${rows - 2}, minmax(0, 1fr)) minmax(0, ${edge}fr)`;
+  grid.style.aspectRatio = `${2 * edge + cols - 2} / ${2 * edge + rows - 2}`;
+  spaces.forEach((_, i) => {
+    const at = cellAt(i, cols, rows);
+    const node = cell(spaces, i);
+    const across = at.row === 1 || at.row === rows;
+    const down = at.col === 1 || at.col === cols;
+    node.classList.add(across && down ? "corner" : across ? "tall" : "wide");
+    node.style.gridColumn = String(at.col);
+    node.style.gridRow = String(at.row);
+    grid.append(node);
+  });
+  if (!mid) return [grid];
+  if (cols < 5 || rows < 5) return [grid, mid];
+  mid.style.gridColumn = `2 / ${cols}`;
+  mid.style.gridRow = `2 / ${rows}`;
+  mid.classList.add("inside");
+  grid.append(mid);
+  return [grid];
+}
+
+// A cell: its number (GO's name) where the cell is narrow, its name where there is room.
+function baseCell(spaces, i) {
+  const kind = kindOf(spaces[i]);
+  const cell = el("button", "ring-cell kind-" + (kind ? kind.effect : "none"));
+  cell.type = "button";
+  cell.dataset.space = String(i);
+  const label = el("span", "rc-label");
+  label.append(el("span", "rc-num", kind && kind.effect === "go" ? word(kind.name) : i),
+               el("span", "rc-name", spaceName(spaces, i)));
+  cell.append(label);
+  return cell;
+}
+
+function dot(p, extra) {
+  const d = el("span", "rc-dot" + (extra || ""));
+  d.style.setProperty("--colour", p.colour);
+  d.setAttribute("aria-hidden", "true");
+  return d;
+}
+
+// The piles on the board by space (their labels are the ring's).
+function pilesBySpace(ring) {
+  const piles = new Map();
+  for (const pile of state.board || []) {
+    const i = ring.labels.findIndex((label) => sameSpace(label, pile.space));
+    if (i >= 0 && pile.coins > 0) piles.set(i, pile.coins);
+  }
+  return piles;
+}
+
+function playCell(spaces, i, piles) {
+  const cell = baseCell(spaces, i);
+  const coins = piles.get(i) || 0;
+  const here = active().filter((p) => spaceOf(p) === i);
+  const words = [t("{n}. {name}", { n: i, name: spaceName(spaces, i) })];
+  if (coins) {
+    const badge = el("span", "rc-coins", coins);
+    badge.setAttribute("aria-hidden", "true");
+    cell.append(badge);
+    words.push(tn("{n} coin", "{n} coins", coins));
+  }
+  if (here.length) {
+    const dots = el("span", "rc-dots");
+    for (const p of here) dots.append(dot(p, (p.in_jail ? " jailed" : "") + (p.current ? " now" : "")));
+    cell.append(dots);
+    for (const p of here) words.push(p.in_jail ? t("{name} (In Jail)", { name: p.name }) : p.name);
+  }
+  if (here.some((p) => p.in_jail)) cell.classList.add("has-jailed");
+  cell.setAttribute("aria-label", words.join(", "));
+  cell.title = words.join(", ");
+  cell.addEventListener("click", () => openSpace(i));
+  return cell;
+}
+
+// Who stands where, in words (in the ring's middle).
+function whoWhere(ring) {
+  const list = el("ul", "ring-mid");
+  list.setAttribute("aria-label", t("Where the tokens stand"));
+  for (const p of active()) {
+    const at = spaceOf(p);
+    if (at === null) continue;
+    const li = el("li", "ring-who" + (p.current ? " now" : ""));
+    li.dataset.player = String(p.id);
+    li.append(dot(p, p.in_jail ? " jailed" : ""), el("span", "rw-name", p.name),
+              el("span", "rw-where", p.in_jail ? t("In Jail") : spaceName(ring.spaces, at)));
+    list.append(li);
+  }
+  return list;
+}
+
+// -- the move row: the current player's token, by a tap -----------------------------------------
+
+let landed = null;  // the last move written from this page: {player, to, how, warped, used}
+let more = false;  // the keys 7-12 shown
+let shown = "";
+
+export function forgetLanding() { landed = null; more = false; shown = ""; }
+
+function key(n, cls, label, onTap) {
+  const b = el("button", "move-key " + cls, n);
+  b.type = "button";
+  b.dataset.steps = String(n);
+  if (label) b.setAttribute("aria-label", label);
+  b.addEventListener("click", () => onTap(n, b));
+  return b;
+}
+
+function moveToken(p, body, button, fallback) {
+  more = false;
+  write(`token:${p.id}`, "/api/tokens", { player: p.id, ...body }, { button }).then((move) => {
+    const data = move.data || {};
+    landed = { player: p.id, to: data.to, how: data.how, warped: Boolean(data.warped), used: false };
+    renderRing();
+    undoSnack(move, fallback, $("move-bar"));
+  }).catch(() => {});
+}
+
+function roll(p) {
+  return (n, button) => moveToken(p, { steps: n }, button,
+    tn("{name} moves {n} space", "{name} moves {n} spaces", n, { name: p.name }));
+}
+
+// What the space just landed on offers, one tap away, in the die's place (a Super Star, a Boost
+// Pad's roll, a Coin Block's or an Item Box's roll, a Warp Pipe not yet taken): its words and its
+// row of buttons, or null. It takes no tap for a moment (a double tap on a die key never lands
+// on it).
+function offer(p) {
+  if (!landed || !p || landed.used || landed.player !== p.id || p.in_jail || p.position !== landed.to) return null;
+  const kind = kindOf(state.ring.spaces[landed.to]);
+  if (!kind) return null;
+  const done = () => { if (landed) landed.used = true; renderRing(); };
+  const row = el("div", "offer-row on-" + kind.effect);
+  row.setAttribute("role", "group");
+  let say;
+  if (kind.effect === "star") {
+    const chars = p.characters || [];
+    const pw = powers();
+    say = t("Landed on {space}: tap it", { space: word(kind.name) });
+    if (!chars.length || !pw) {
+      row.append(el("p", "offer-say", t("{name} has no character yet: no Super Star (tap their tile, then Character).", { name: p.name })));
+    }
+    for (const c of pw ? chars : []) {
+      const star = pw.abilities.find((a) => a.star === c);
+      if (!star) continue;
+      const b = el("button", "big offer-star");
+      b.type = "button";
+      b.dataset.character = c;
+      b.append(el("span", "os-main", word(star.name)), el("span", "os-sub", word(star.text)));
+      b.addEventListener("click", () => superStar(p, c, b).then((move) => { if (move) done(); }));
+      row.append(b);
+    }
+  } else if (kind.effect === "boost" || kind.effect === "coin_roll") {
+    const block = kind.effect === "coin_roll" && modeRule((m) => m.default && m.table === "coin_roll");
+    say = block ? t("{space}: tap the roll (or press the block)", { space: word(kind.name) })
+      : t("{space}: tap the roll", { space: word(kind.name) });
+    row.classList.add("move-keys");
+    for (const n of DIE) {
+      if (kind.effect === "boost") {
+        row.append(key(n, "boost", tn("{space}: rolled {n}, move {n} space", "{space}: rolled {n}, move {n} spaces", n, { space: word(kind.name) }), roll(p)));
+        continue;
+      }
+      row.append(key(n, "coin", tn("{space}: rolled {n}, collect {n} coin", "{space}: rolled {n}, collect {n} coins", n, { space: word(kind.name) }),
+        (coins, button) => write(`coin-roll:${p.id}`, "/api/transfers", { from: "bank", to: p.id, amount: coins, note: word(kind.name) }, { button })
+          .then((reply) => {
+            done();
+            snack(t("{name} collects {coins} from the Bank: {space}", { name: p.name, coins: reply.amount ?? coins, space: word(kind.name) }),
+                  t("Undo"), () => undoLatest(reply.move), $("move-bar"));
+          }).catch(() => {})));
+    }
+  } else if (kind.effect === "warp" && landed.how === "place" && !landed.warped) {
+    say = t("{space}: on to the next one?", { space: word(kind.name) });
+    const b = el("button", "big offer-warp", t("Warp"));
+    b.type = "button";
+    b.addEventListener("click", () => moveToken(p, { how: "warp" }, b, t("{name} warps", { name: p.name })));
+    row.append(b);
+  } else {
+    return null;
+  }
+  const later = el("button", "move-key offer-later", "✕");
+  later.type = "button";
+  later.setAttribute("aria-label", t("Not now: the numbered die again"));
+  later.addEventListener("click", done);
+  row.append(later);
+  row.setAttribute("aria-label", say);
+  for (const b of row.querySelectorAll("button")) armLater(b);
+  return { say, row };
+}
+
+function renderMoveBar(ring) {
+  const bar = $("move-bar");
+  const show = Boolean(ring) && !watching() && !state.ended;
+  bar.hidden = !show;
+  if (!show) return;
+  const p = state.current_player === null ? null : player(state.current_player);
+  if (!p) {
+    bar.replaceChildren(el("p", "move-say", t("Tap a player's tile, then Make current, first.")));
+    return;
+  }
+  const head = el("div", "move-head");
+  const at = spaceOf(p);
+  const where = el("p", "move-say");
+  where.append(dot(p, p.in_jail ? " jailed" : ""), el("strong", "move-who", p.name), " ",
+               el("span", "move-where", p.in_jail ? t("In Jail") : at === null ? "" : t("on {space}", { space: spaceName(ring.spaces, at) })));
+  const next = offer(p);
+  if (next) where.append(el("span", "move-hint offer-say", next.say));
+  else if (!p.in_jail) where.append(el("span", "move-hint", t("Tap the numbered die")));
+  head.append(where);
+  if (powers()) {
+    const power = el("button", "big quiet power-btn move-power", t("Power-up"));
+    power.type = "button";
+    power.addEventListener("click", () => openPower(p, power));
+    head.append(power);
+  }
+  const parts = [head];
+  if (next) parts.push(next.row);
+  else {
+    const keys = el("div", "move-keys");
+    keys.setAttribute("role", "group");
+    keys.setAttribute("aria-label", t("{name}'s move: tap the numbered die", { name: p.name }));
+    for (const n of DIE) keys.append(key(n, "die-key", tn("{name} moves {n} space", "{name} moves {n} spaces", n, { name: p.name }), roll(p)));
+    const toggle = el("button", "move-key move-more", more ? "–" : "7+");
+    toggle.type = "button";
+    toggle.setAttribute("aria-expanded", String(more));
+    toggle.setAttribute("aria-label", t("Moves of 7 to 12 spaces (a boost)"));
+    toggle.addEventListener("click", () => { more = !more; renderRing(); });
+    keys.append(toggle);
+    parts.push(keys);
+    if (more) {
+      const extra = el("div", "move-keys more-keys");
+      for (const n of BOOSTED) extra.append(key(n, "die-key", tn("{name} moves {n} space", "{name} moves {n} spaces", n, { name: p.name }), roll(p)));
+      parts.push(extra);
+    }
+    if (p.in_jail) {
+      for (const k of parts.flatMap((x) => [...x.querySelectorAll(".move-key")])) k.disabled = true;
+      parts.push(el("p", "move-note", t("{name} is In Jail: the token moves again once they are out (pay the fee or roll a 6).", { name: p.name })));
+    }
+  }
+  bar.replaceChildren(...parts);
+}
+
+// -- the ring card ----------------------------------------------------------------------------
+
+// Not described yet: what to do, once (the ring card, under the block's buttons).
+function renderRingCard(ring) {
+  $("ring-card").hidden = !ring && (watching() || state.ended);
+  $("ring-describe").hidden = Boolean(ring);
+  $("ring-edit-open").hidden = !ring;
+  if (!ring) { $("ring-box").replaceChildren(); return; }
+  const piles = pilesBySpace(ring);
+  $("ring-box").replaceChildren(...ringGrid(ring.spaces, (spaces, i) => playCell(spaces, i, piles), whoWhere(ring)));
+}
+
+export function renderRing() {
+  const board = kinds().length > 0;
+  $("menu-ring").hidden = !board;
+  document.body.classList.toggle("ring-on", board && Boolean(state.ring));
+  if (!board) { $("move-bar").hidden = true; $("ring-card").hidden = true; shown = ""; return; }
+  const ring = state.ring || null;
+  if (landed && landed.player !== state.current_player) landed = null;  // the turn passed: its offer with it
+  const seen = JSON.stringify([currentLanguage(), watching(), state.ended, ring, state.board, state.current_player,
+    state.players.map((p) => [p.id, p.name, p.colour, p.position, p.in_jail, p.out, p.current, p.characters]), landed, more]);
+  if (seen === shown) return;
+  shown = seen;
+  renderMoveBar(ring);
+  renderRingCard(ring);
+}
+
+// -- a space's sheet: scoop its pile, put the current player's token there, drop coins there ----
+
+async function openSpace(i) {
+  const ring = state.ring;
+  if (!ring || watching() || state.ended) return;
+  const label = ring.labels[i];
+  const kind = kindOf(ring.spaces[i]);
+  const p = state.current_player === null ? null : player(state.current_player);
+  const pile = (state.board || []).find((x) => sameSpace(x.space, label) && x.coins > 0);
+  const here = active().filter((x) => spaceOf(x) === i);
+  const about = el("div", "space-about");
+  if (pile) about.append(el("p", "space-pile", tn("{n} coin here", "{n} coins here", pile.coins)));
+  if (here.length) {
+    const who = el("p", "space-who");
+    for (const x of here) who.append(dot(x, x.in_jail ? " jailed" : ""), el("span", "", x.in_jail ? t("{name} (In Jail)", { name: x.name }) : x.name));
+    about.append(who);
+  }
+  const buttons = [];
+  if (p && pile) buttons.push({ label: t("{name} scoops {coins}", { name: p.name, coins: pile.coins }), value: "scoop", cls: "pay-now" });
+  if (p && !p.in_jail && spaceOf(p) !== i) buttons.push({ label: t("Move {name}'s token here", { name: p.name }), value: "place" });
+  if (p) buttons.push({ label: t("Drop coins here"), value: "drop" });
+  buttons.push({ label: t("Close"), value: false, cls: "quiet" });
+  const kindWords = kind ? word(kind.name) : t("A space the rulebook gives no rule for");
+  const named = bareName(ring.spaces[i]) !== "";
+  const answer = await ask(spaceName(ring.spaces, i), [named ? t("Space {n} · {kind}", { n: i, kind: kindWords }) : kindWords],
+    buttons, "space", about);
+  if (!answer || !p) return;
+  if (answer === "scoop") {
+    write("scoop", "/api/scoops", { player: p.id, space: pile.space }, {})
+      .then((move) => moveSnack(move, t("{name} scooped up the coins on {space}", { name: p.name, space: word(pile.space) })))
+      .catch(() => {});
+  } else if (answer === "place") {
+    moveToken(p, { how: "place", to: i }, null, t("{name}'s token goes to {space}", { name: p.name, space: spaceName(ring.spaces, i) }));
+  } else if (answer === "drop") {
+    openDrop(p, label, null);
+  }
+}
+
+// -- the describe editor: how many spaces, what is printed where, the Power-up die's faces ------
+
+let draft = null;  // {base, all: [{kind, name, points}], count, faces, at}: kept until saved
+
+function abilities() {
+  const pw = powers();
+  const seen = new Map();
+  for (const a of pw ? pw.abilities : []) if (!a.star && !seen.has(a.id)) seen.set(a.id, a);
+  return [...seen.values()];
+}
+
+function startDraft() {
+  const ring = state.ring;
+  const base = JSON.stringify(ring ? [ring.spaces, ring.faces] : null);
+  if (draft && draft.base === base) return;  // what was typed stays (unless the board was saved meanwhile)
+  const all = ring ? ring.spaces.map((s) => ({ kind: s.kind, name: s.name || "", points: s.points ?? null })) : [];
+  const faces = ring && ring.faces.length === FACES ? [...ring.faces] : Array(FACES).fill("");
+  draft = { base, all, count: ring ? all.length : null, faces, at: 0 };
+}
+
+function setCount(n) {
+  const valid = Number.isInteger(n) && n >= 8 && n <= 64;
+  draft.count = valid ? n : null;
+  if (!valid) return;
+  const go = kinds().find((k) => k.effect === "go");
+  while (draft.all.length < n) draft.all.push({ kind: draft.all.length === 0 && go ? go.id : null, name: "", points: null });
+  if (draft.at >= n) draft.at = n - 1;
+}
+
+function editCell(spaces, i) {
+  const cell = baseCell(spaces, i);
+  if (i === draft.at) { cell.classList.add("picked"); cell.setAttribute("aria-pressed", "true"); }
+  cell.setAttribute("aria-label", t("{n}. {name}", { n: i, name: spaceName(spaces, i) }));
+  cell.addEventListener("click", () => {
+    draft.at = i;
+    drawEditRing();
+    drawSpacePanel();
+    refocus(`#ring-edit-ring .ring-cell[data-space="${i}"]`);
+    $("ring-edit-space").scrollIntoView({ block: "nearest" });
+  });
+  return cell;
+}
+
+// Where there is room (a tablet), the space's panel is in the ring's middle, beside its cells.
+const ROOMY = window.matchMedia("(min-width: 700px) and (min-height: 600px)");
+
+function drawEditRing() {
+  const box = $("ring-edit-ring");
+  const panel = $("ring-edit-space");
+  const spaces = draft.count ? draft.all.slice(0, draft.count) : [];
+  const inside = ROOMY.matches && spaces.length > 0;
+  if (!inside) {
+    panel.classList.remove("inside");
+    panel.style.gridColumn = panel.style.gridRow = "";
+    if (panel.previousElementSibling !== box) box.after(panel);
+  }
+  box.replaceChildren(...(spaces.length ? ringGrid(spaces, editCell, inside ? panel : null)
+    : [el("p", "muted ring-none", t("8 to 64 spaces: type how many, counting GO."))]));
+}
+
+// A name typed: the cells' words again (a name printed twice numbers both), nothing redrawn.
+function relabel() {
+  const spaces = draft.all.slice(0, draft.count);
+  for (const cell of $("ring-edit-ring").querySelectorAll(".ring-cell")) {
+    const i = Number(cell.dataset.space);
+    cell.querySelector(".rc-name").textContent = spaceName(spaces, i);
+    cell.setAttribute("aria-label", t("{n}. {name}", { n: i, name: spaceName(spaces, i) }));
+  }
+}
+
+// Redrawn after a tap on it: the same control (by what it is) has the focus again.
+function refocus(selector) {
+  const again = selector && $("ring-edit").querySelector(selector);
+  if (again) again.focus({ preventScroll: true });
+}
+
+function drawSpacePanel() {
+  const panel = $("ring-edit-space");
+  panel.hidden = !draft.count;
+  if (!draft.count) return;
+  const i = draft.at;
+  const space = draft.all[i];
+  const kind = kindOf(space);
+  const head = el("h3", "ring-space-title", t("Space {n} of {count}", { n: i, count: draft.count }));
+  const chips = el("div", "kind-chips");
+  chips.setAttribute("role", "group");
+  chips.setAttribute("aria-label", t("What kind of space"));
+  for (const k of [...kinds(), null]) {
+    const b = el("button", "kind-chip kind-" + (k ? k.effect : "none"), k ? word(k.name) : t("No rule"));
+    b.type = "button";
+    b.dataset.kind = k ? k.id : "";
+    b.setAttribute("aria-pressed", String((space.kind || null) === (k ? k.id : null)));
+    b.addEventListener("click", () => {
+      space.kind = k ? k.id : null;
+      if (!k || k.effect !== "property") space.points = null;
+      drawEditRing();
+      drawSpacePanel();
+      refocus(`.kind-chip[data-kind="${b.dataset.kind}"]`);
+    });
+    chips.append(b);
+  }
+  const name = Object.assign(document.createElement("input"), { id: "ring-name", maxLength: 40, autocomplete: "off",
+    value: space.name, placeholder: kind ? word(kind.name) : t("as printed on the board") });
+  name.addEventListener("input", () => { space.name = name.value; relabel(); });
+  const nameBox = el("label", "ring-field", t("Its name as printed (optional)"));
+  nameBox.append(name);
+  const parts = [head, chips, nameBox];
+  if (kind && kind.effect === "property") {
+    const points = Object.assign(document.createElement("input"), { id: "ring-points", type: "number", min: "0", max: "1000",
+      inputMode: "numeric", value: space.points === null ? "" : String(space.points) });
+    points.addEventListener("input", () => { space.points = points.value === "" ? null : Number(points.value); });
+    const pointsBox = el("label", "ring-field", t("Points on its deed (optional)"));
+    pointsBox.append(points);
+    parts.push(pointsBox);
+  }
+  const nav = el("div", "ring-nav");
+  const step = (by, text) => {
+    const b = el("button", "big quiet " + (by > 0 ? "ring-next" : "ring-back"), text);
+    b.type = "button";
+    b.addEventListener("click", () => {
+      draft.at = (draft.at + by + draft.count) % draft.count;
+      drawEditRing();
+      drawSpacePanel();
+      refocus(by > 0 ? ".ring-next" : ".ring-back");
+    });
+    return b;
+  };
+  nav.append(step(-1, t("← Space {n}", { n: (i - 1 + draft.count) % draft.count })), step(1, t("Space {n} →", { n: (i + 1) % draft.count })));
+  parts.push(nav);
+  panel.replaceChildren(...parts);
+}
+
+function drawFaces() {
+  const list = abilities();
+  const set = $("ring-edit-faces");
+  set.hidden = !list.length;
+  const slots = el("div", "face-slots");
+  draft.faces.forEach((face, f) => {
+    const select = document.createElement("select");
+    select.id = `ring-face-${f}`;
+    select.append(new Option("—", ""), ...list.map((a) => new Option(word(a.name), a.id)));
+    select.value = face;
+    select.addEventListener("change", () => { draft.faces[f] = select.value; });
+    const label = el("label", "face-slot", t("Face {n}", { n: f + 1 }));
+    label.append(select);
+    slots.append(label);
+  });
+  set.replaceChildren(el("legend", "", t("The Power-up die: what each face shows")), slots);
+}
+
+function editError(text) {
+  $("ring-edit-error").textContent = text ? text.charAt(0).toUpperCase() + text.slice(1) : "";
+  $("ring-edit-error").hidden = !text;
+}
+
+function openEditor() {
+  if (!state || watching() || !kinds().length) return;
+  startDraft();
+  editError("");
+  const count = $("ring-count");
+  count.value = draft.count === null ? "" : String(draft.count);
+  drawEditRing();
+  drawSpacePanel();
+  drawFaces();
+  $("ring-edit").showModal();
+  if (draft.count === null) count.focus();
+  else $("ring-edit-save").focus();
+}
+
+function save() {
+  const spaces = draft.count ? draft.all.slice(0, draft.count).map((s) => {
+    const out = { kind: s.kind, name: s.name.trim() };
+    const kind = kindOf(s);
+    if (kind && kind.effect === "property" && s.points !== null) out.points = s.points;
+    return out;
+  }) : [];
+  const chosen = draft.faces.filter(Boolean).length;
+  if (chosen && chosen < FACES) { editError(t("The Power-up die: pick all six faces, or leave them all empty for now.")); return; }
+  editError("");
+  const refused = (err) => err.status >= 400 && err.status < 500 && err.status !== 401;
+  write("board", "/api/board", { spaces, faces: chosen ? [...draft.faces] : [] }, { method: "PUT", button: $("ring-edit-save"), quiet: refused })
+    .then((ring) => {
+      draft = null;
+      $("ring-edit").close();
+      snack(tn("The board is described: {n} space. Tokens move by a tap.", "The board is described: {n} spaces. Tokens move by a tap.",
+               ring.labels ? ring.labels.length : spaces.length));
+    })
+    .catch((err) => {  // nothing lost: the editor stays as it was, with the server's words
+      if (refused(err)) editError(err.said ? said(err.said) : err.message);
+      else if (err.unanswered) editError(t("The companion is not reachable. Is the Wi-Fi on?"));
+    });
+}
+
+function nudge(by) {
+  const now = draft.count || Number($("ring-count").value) || (by > 0 ? 7 : 65);
+  const n = Math.min(64, Math.max(8, now + by));
+  $("ring-count").value = String(n);
+  setCount(n);
+  drawEditRing();
+  drawSpacePanel();
+}
+
+$("ring-count").addEventListener("input", () => {
+  const value = $("ring-count").value.trim();
+  setCount(value === "" ? NaN : Number(value));
+  drawEditRing();
+  drawSpacePanel();
+});
+$("ring-less").addEventListener("click", () => nudge(-1));
+$("ring-more").addEventListener("click", () => nudge(1));
+$("ring-edit-save").addEventListener("click", save);
+$("ring-edit-close").addEventListener("click", () => $("ring-edit").close());
+$("ring-edit-open").addEventListener("click", openEditor);
+$("ring-describe-open").addEventListener("click", openEditor);
+$("menu-ring").addEventListener("click", () => { $("menu").close(); openEditor(); });
+// The keys typed in the editor are its own (the pay pad's digits are not typed through it).
+$("ring-edit").addEventListener("keydown", (ev) => ev.stopPropagation());
+keepFocusIn($("ring-edit"));

@@ -1,0 +1,423 @@
+"""The board the table describes once (Gamer, Mario Kart) on the banker's page, on a phone
+(390x844, touch) in headless Chromium against the real daemon: the board described through the
+page (a refusal in words, nothing lost), then Gamer turns with the tokens moved by a tap, the
+landing's offer (a Coin Block's roll, a Super Star), a POW that asks nobody where they stand,
+a Green Shell that picks the next player ahead, a drop in two taps where the token stands, a
+space's sheet, Jail; the taps counted as :mod:`tests.page_fit` counts them (issue 31: a turn in
+at most five taps and no keystrokes)."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from tests.conftest import BROWSER_TOKEN
+from tests.page_fit import (
+    ALL_DROP,
+    Taps,
+    call,
+    describe_board,
+    gamer_turn,
+    on_first_screen,
+    open_phone,
+    pick_characters,
+    write_config,
+)
+from tests.test_banker_page import PHONE, READABILITY, banker, context, no_overflow
+from tests.test_board_ring import gamer_board
+from tests.test_movie_page import readme_shot
+from tests.test_tablet_browser import daemon, state_of
+
+TURN_TAPS = 5
+"""Issue 31: a Gamer turn (a move, one ability, Next) in at most five taps."""
+
+
+def put(base: str, path: str, body: object) -> Any:
+    request = urllib.request.Request(base + path.lstrip("/"), data=json.dumps(body).encode(),
+                                     method="PUT", headers={
+                                         "Authorization": f"Bearer {BROWSER_TOKEN}",
+                                         "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        return json.loads(reply.read())
+
+
+def players(base: str) -> dict[str, dict[str, Any]]:
+    return {p["name"]: p for p in state_of(base)["players"]}
+
+
+def piles(base: str) -> dict[str, int]:
+    return {p["space"]: p["coins"] for p in state_of(base)["board"] if p["coins"]}
+
+
+def described_table(base: str) -> dict[str, int]:
+    """Characters picked (as the setup leaves the table) and the small test board described;
+    the players' ids."""
+    pick_characters(base)
+    put(base, "/api/board", gamer_board())
+    return {name: p["id"] for name, p in players(base).items()}
+
+
+def die_key(page: Page, steps: int) -> Locator:
+    return page.locator(f'#move-bar .move-key.die-key[data-steps="{steps}"]')
+
+
+def cell(page: Page, space: int) -> Locator:
+    return page.locator(f'#ring-box .ring-cell[data-space="{space}"]')
+
+
+def tile_of(page: Page, name: str) -> Locator:
+    """A player's tile by their name alone (a tile also names the character played)."""
+    return page.locator("#players .tile", has=page.locator(".who", has_text=re.compile(
+        f"^{re.escape(name)}$"))).locator(".pick")
+
+
+def stands(page: Page, name: str, where: str) -> None:
+    """The ring's middle says where ``name``'s token stands (the page has the new state)."""
+    expect(page.locator(".ring-who", has_text=name).locator(".rw-where")).to_have_text(where)
+
+
+def test_the_board_is_described_through_the_page_a_refusal_loses_nothing(
+        browser: Browser, tmp_path: Path) -> None:
+    with daemon(write_config(tmp_path, "gamer")) as base:
+        pick_characters(base)
+        ctx = context(browser, PHONE)
+        page = banker(ctx, base)
+        card = page.locator("#ring-card")
+        expect(card.locator("#ring-describe")).to_contain_text(
+            "Describe your board once (how many spaces, what is printed where): then tokens "
+            "move by a tap")
+        expect(page.locator("#move-bar")).to_be_hidden()  # nothing to move on yet
+        page.locator("#menu-open").click()
+        page.locator("#menu-ring").click()
+        editor = page.locator("#ring-edit")
+        expect(editor).to_be_visible()
+        expect(page.locator("#ring-count")).to_have_value("")
+        page.locator("#ring-count").fill("8")
+        cells = page.locator("#ring-edit-ring .ring-cell")
+        expect(cells).to_have_count(8)
+        expect(page.locator(".ring-space-title")).to_have_text("Space 0 of 8")
+        expect(page.locator('.kind-chip[data-kind="go"]')).to_have_attribute("aria-pressed", "true")
+        # Space 1: a Property, its name and its deed's points; then on with Next.
+        page.locator(".ring-next").click()
+        page.locator('.kind-chip[data-kind="property"]').click()
+        page.locator("#ring-name").fill("Acorn Plains")
+        page.locator("#ring-points").fill("1")
+        expect(cells.nth(1)).to_have_attribute("aria-pressed", "true")
+        page.locator("#ring-edit-ring").evaluate("e => e.scrollIntoView({block: 'start'})")
+        readme_shot(page, "phone-ring-describe")
+        found = page.evaluate(READABILITY)
+        assert found == {"small": [], "low": [], "inputs": []}, found
+        for space, kind in ((2, "just_visiting"), (3, "coin_block"), (4, "super_star"),
+                            (5, "just_visiting")):
+            page.locator(f'#ring-edit-ring .ring-cell[data-space="{space}"]').click()
+            page.locator(f'.kind-chip[data-kind="{kind}"]').click()
+        # Two Just Visiting spaces: refused in the server's words, the editor as it was.
+        page.locator("#ring-edit-save").click()
+        expect(page.locator("#ring-edit-error")).to_have_text(
+            "Spaces: the board has one Just Visiting")
+        expect(editor).to_be_visible()
+        assert state_of(base)["ring"] is None
+        expect(page.locator(".ring-space-title")).to_have_text("Space 5 of 8")
+        page.locator('.kind-chip[data-kind=""]').click()  # No rule
+        page.locator("#ring-name").fill("Lakitu")
+        page.wait_for_timeout(650)  # the save button takes taps again after its hold
+        page.locator("#ring-edit-save").click()
+        expect(editor).to_be_hidden()
+        expect(page.locator("#toast-text")).to_have_text(
+            "The board is described: 8 spaces. Tokens move by a tap.")
+        ring = state_of(base)["ring"]
+        assert ring["labels"] == ["GO", "Acorn Plains", "Just Visiting", "Coin Block",
+                                  "Super Star", "Lakitu", "space 6", "space 7"]
+        assert ring["spaces"][1] == {"kind": "property", "name": "Acorn Plains", "points": 1}
+        assert ring["faces"] == []
+        # The ring is drawn, every token on GO; the move row is there.
+        expect(page.locator("#ring-box .ring-cell")).to_have_count(8)
+        expect(cell(page, 0).locator(".rc-dot")).to_have_count(4)
+        expect(die_key(page, 1)).to_be_visible()
+        # Editing starts from the description.
+        page.locator("#ring-edit-open").click()
+        expect(page.locator("#ring-count")).to_have_value("8")
+        page.locator('#ring-edit-ring .ring-cell[data-space="1"]').click()
+        expect(page.locator("#ring-name")).to_have_value("Acorn Plains")
+        expect(page.locator("#ring-points")).to_have_value("1")
+        page.locator("#ring-edit-close").click()
+        expect(editor).to_be_hidden()
+        ctx.close()
+
+
+def test_gamer_turns_by_taps_move_coin_block_pow_green_shell_drop_super_star(
+        browser: Browser, tmp_path: Path) -> None:
+    with daemon(write_config(tmp_path, "gamer")) as base:
+        ids = described_table(base)
+        # Coins on the way (Luigi and Peach dropped them), Yoshi's token on Lakitu.
+        call(base, "/api/drops", {"player": ids["Luigi"], "space": "Acorn Plains", "coins": 2})
+        call(base, "/api/drops", {"player": ids["Peach"], "space": "space 2", "coins": 1})
+        call(base, "/api/tokens", {"player": ids["Yoshi"], "how": "place", "to": 14})
+        assert state_of(base)["current_player"] == ids["Mario"]
+        ctx = context(browser, PHONE)
+        page = banker(ctx, base)
+        stands(page, "Yoshi", "Lakitu")
+        # The first screen: the table, the die's keys, the block.
+        for part in ("#outcome", "#players", "#move-bar .move-keys", "#press", "#next"):
+            assert on_first_screen(page, part), part
+        expect(page.locator("#move-bar .move-say")).to_contain_text("Mario on GO")
+        # -- Mario: a roll of 3, one tap; he scoops Acorn Plains and space 2 on his way.
+        turn = Taps(page)
+        turn.tap('#move-bar .move-key.die-key[data-steps="3"]')
+        assert turn.taps == 1
+        stands(page, "Mario", "Coin Block 3")
+        now = players(base)
+        assert now["Mario"]["position"] == 3 and now["Mario"]["balance"] == 13
+        assert piles(base) == {}
+        expect(page.locator("#toast-text")).to_have_text(
+            "Mario moves 3 spaces to Coin Block 3: scoops 2 from Acorn Plains, scoops 1 from "
+            "space 2")
+        # The Coin Block offers its roll in the die's place: 4, one tap.
+        expect(page.locator("#move-bar .move-hint")).to_have_text(
+            "Coin Block: tap the roll (or press the block)")
+        turn.tap('#move-bar .move-key.coin[data-steps="4"]')
+        expect(page.locator("#toast-text")).to_have_text(
+            "Mario collects 4 from the Bank: Coin Block")
+        expect(die_key(page, 1)).to_be_visible()  # the offer is done with: the die again
+        assert players(base)["Mario"]["balance"] == 17
+        # POW, from the move row: nobody is asked where they stand.
+        turn.tap("#move-bar .move-power")
+        turn.tap('#dialog .power-face[data-ability="pow"]')
+        expect(page.locator("#toast-text")).to_contain_text("POW")
+        expect(page.locator("#dialog")).to_be_hidden()
+        assert page.locator("select.where-space").count() == 0
+        assert piles(base) == {"GO": 2, "Lakitu": 1}
+        turn.tap("#next")
+        expect(page.locator("#move-bar .move-say")).to_contain_text("Luigi on GO")
+        assert {"taps": turn.taps, "keystrokes": turn.keys} == {"taps": 5, "keystrokes": 0}
+        assert turn.taps <= TURN_TAPS
+        # -- Luigi: 4 lands on a Warp Pipe and warps on to the next one (10).
+        turn = Taps(page)
+        turn.tap('#move-bar .move-key.die-key[data-steps="4"]')
+        stands(page, "Luigi", "Warp Pipe 10")
+        # A Green Shell: the next player ahead of Luigi (Yoshi, 4 spaces on) is picked.
+        turn.tap("#move-bar .move-power")
+        turn.tap('#dialog .power-face[data-ability="green_shell"]')
+        yoshi = page.locator("#dialog .pick-row", has_text="Yoshi")
+        expect(yoshi.locator("input")).to_be_checked()
+        expect(yoshi.locator(".pick-note")).to_have_text("next ahead")
+        expect(page.locator("#dialog .where-row")).to_have_text(re.compile("Yoshi\\s*on Lakitu"))
+        turn.tap("#dialog-buttons .pay-now")
+        expect(page.locator("#dialog")).to_be_hidden()
+        assert piles(base) == {"GO": 2, "Lakitu": 1 + 3}
+        turn.tap("#next")
+        assert turn.taps == TURN_TAPS and turn.keys == 0
+        # -- Peach: 6 to Peach's Castle; she drops 2 there: the space is picked already, so
+        # the drop is two taps (how many, Drop).
+        expect(page.locator("#move-bar .move-say")).to_contain_text("Peach on GO")
+        die_key(page, 6).click()
+        stands(page, "Peach", "Peach's Castle")
+        tile_of(page, "Peach").click()
+        page.locator("#pad-drop").click()
+        expect(page.locator("#dialog-title")).to_have_text("Peach drops coins")
+        chip = page.locator("#dialog .space-chips .pick-row", has_text="Peach's Castle")
+        expect(chip.locator("input")).to_be_checked()
+        drop = Taps(page)
+        drop.tap('#dialog .drop-key[data-coins="2"]')
+        drop.tap("#dialog-buttons .pay-now")
+        expect(page.locator("#toast-text")).to_have_text("Peach drops 2 coins on Peach's Castle")
+        assert drop.taps == 2 and drop.keys == 0
+        assert piles(base)["Peach's Castle"] == 2
+        page.locator("#next").click()
+        # -- Yoshi: 9 (a boost: the 7+ keys) from Lakitu past GO to the Super Star; Donkey
+        # Kong's Super Star is offered at once, one tap.
+        expect(page.locator("#move-bar .move-say")).to_contain_text("Yoshi on Lakitu")
+        star = Taps(page)
+        star.tap("#move-bar .move-more")
+        star.tap('#move-bar .more-keys .move-key[data-steps="9"]')
+        stands(page, "Yoshi", "Super Star")
+        before = players(base)
+        offer = page.locator("#move-bar .offer-star")
+        expect(offer).to_contain_text("Donkey Kong's Super Star")
+        expect(page.locator("#move-bar .move-hint")).to_have_text("Landed on Super Star: tap it")
+        readme_shot(page, "phone-ring-super-star")
+        star.tap("#move-bar .offer-star")
+        expect(page.locator("#toast-text")).to_contain_text("Super Star")
+        after = players(base)
+        assert after["Yoshi"]["balance"] == before["Yoshi"]["balance"] + 9
+        assert star.taps == 3 and star.keys == 0
+        expect(die_key(page, 1)).to_be_visible()
+        no_overflow(page, PHONE["width"])
+        ctx.close()
+
+
+def test_a_space_s_sheet_red_shell_where_jail_and_a_watching_page(
+        browser: Browser, tmp_path: Path) -> None:
+    with daemon(write_config(tmp_path, "gamer")) as base:
+        ids = described_table(base)
+        call(base, "/api/drops", {"player": ids["Luigi"], "space": "Thwomp", "coins": 3})
+        call(base, "/api/drops", {"player": ids["Peach"], "space": "Rainbow Road", "coins": 1})
+        call(base, "/api/tokens", {"player": ids["Peach"], "how": "place", "to": 6})
+        ctx = context(browser, PHONE)
+        page = banker(ctx, base)
+        ring = page.locator("#ring-card")
+        expect(cell(page, 8).locator(".rc-coins")).to_have_text("3")
+        expect(cell(page, 8)).to_have_attribute("aria-label", "8. Thwomp, 3 coins")
+        expect(cell(page, 0)).to_have_attribute("aria-label", re.compile(
+            "^0. GO, Mario, Luigi, Yoshi$"))
+        page.locator("#toast").evaluate("t => t.hidden = true")
+        ring.scroll_into_view_if_needed()
+        readme_shot(page, "phone-ring")
+        found = page.evaluate(READABILITY)
+        assert found == {"small": [], "low": [], "inputs": []}, found
+        no_overflow(page, PHONE["width"])
+        # A space's sheet: Mario (current) scoops its pile in one tap.
+        cell(page, 8).click()
+        expect(page.locator("#dialog-title")).to_have_text("Thwomp")
+        buttons = page.locator("#dialog-buttons button")
+        expect(buttons).to_have_text(["Mario scoops 3", "Move Mario's token here",
+                                      "Drop coins here", "Close"])
+        readme_shot(page, "phone-ring-space")
+        sheet = Taps(page)
+        sheet.tap("#dialog-buttons .pay-now")
+        expect(page.locator("#toast-text")).to_have_text("Mario scoops up 3 coins from Thwomp")
+        assert sheet.taps == 1 and "Thwomp" not in piles(base)
+        expect(cell(page, 8).locator(".rc-coins")).to_have_count(0)
+        # ... or puts his token there (no coins on the way: Rainbow Road's pile stays).
+        cell(page, 15).click()
+        page.wait_for_timeout(650)
+        page.locator("#dialog-buttons button", has_text="Move Mario's token here").click()
+        expect(page.locator("#toast-text")).to_have_text("Mario's token goes to Rainbow Road")
+        stands(page, "Mario", "Rainbow Road")
+        assert piles(base) == {"Rainbow Road": 1}
+        # Put on a Warp Pipe, the token has not warped: Warp is offered in the die's place.
+        cell(page, 4).click()
+        page.wait_for_timeout(650)
+        page.locator("#dialog-buttons button", has_text="Move Mario's token here").click()
+        expect(page.locator("#move-bar .move-hint")).to_have_text("Warp Pipe: on to the next one?")
+        warp = Taps(page)
+        warp.tap("#move-bar .offer-warp")
+        expect(page.locator("#toast-text")).to_have_text("Mario warps to Warp Pipe 10")
+        stands(page, "Mario", "Warp Pipe 10")
+        assert warp.taps == 1 and players(base)["Mario"]["position"] == 10
+        # Drop coins here: that space is picked, the token's own space offered beside it.
+        cell(page, 11).click()
+        page.wait_for_timeout(650)
+        page.locator("#dialog-buttons button", has_text="Drop coins here").click()
+        expect(page.locator("#dialog-title")).to_have_text("Mario drops coins")
+        chips = page.locator("#dialog .space-chips .pick-row")
+        expect(chips.first).to_contain_text("Bowser's Castle")
+        expect(chips.first.locator("input")).to_be_checked()
+        expect(chips.nth(1)).to_have_text(re.compile("Warp Pipe 10\\s*here"))
+        expect(page.locator("#drop-other option")).to_have_count(17)  # or any space, picked
+        page.wait_for_timeout(650)
+        page.locator("#dialog-buttons button", has_text="Cancel").click()
+        # A Red Shell on Peach: she drops on her token's space, nobody asked where.
+        page.locator("#move-bar .move-power").click()
+        page.locator('#dialog .power-face[data-ability="red_shell"]').click()
+        page.locator("#dialog .pick-row", has_text="Peach").click()
+        expect(page.locator("#dialog .where-row")).to_have_text(re.compile(
+            "Peach\\s*on Peach's Castle"))
+        expect(page.locator("#dialog select")).to_have_count(0)
+        page.wait_for_timeout(650)
+        page.locator("#dialog-buttons .pay-now").click()
+        expect(page.locator("#dialog")).to_be_hidden()
+        assert piles(base)["Peach's Castle"] == 3
+        # In Jail: the keys are off, with the words why; the token on the jail corner.
+        call(base, "/api/jail", {"player": ids["Mario"], "in_jail": True})  # his turn ends
+        call(base, "/api/current", {"player": ids["Mario"]})  # his next turn, in Jail
+        expect(page.locator("#move-bar .move-note")).to_have_text(
+            "Mario is In Jail: the token moves again once they are out (pay the fee or roll a "
+            "6).")
+        for steps in range(1, 7):
+            expect(die_key(page, steps)).to_be_disabled()
+        stands(page, "Mario", "In Jail")
+        expect(cell(page, 5)).to_have_class(re.compile(r"\bhas-jailed\b"))
+        expect(cell(page, 5).locator(".rc-dot.jailed")).to_have_count(1)
+        ctx.close()
+        # A page without the token: the ring, and nothing to tap on it.
+        watcher = context(browser, PHONE).new_page()
+        watcher.goto(base)
+        expect(watcher.locator("#link")).to_have_text("live")
+        expect(watcher.locator("#ring-box .ring-cell")).to_have_count(16)
+        expect(watcher.locator("#move-bar")).to_be_hidden()
+        expect(watcher.locator("#ring-edit-open")).to_be_hidden()
+        watcher.locator('#ring-box .ring-cell[data-space="8"]').click()
+        expect(watcher.locator("#dialog")).to_be_hidden()
+        watcher.context.close()
+
+
+def kart_board() -> dict[str, Any]:
+    """A small Mario Kart board: a Boost Pad, an Item Box, a Thwomp."""
+    spaces = [("go", "GO"), ("property", "Mario Kart Stadium"), ("boost_pad", ""),
+              ("item_box", ""), (None, ""), ("just_visiting", ""), ("thwomp", ""),
+              ("super_star", ""), ("free_parking", ""), ("go_to_jail", ""),
+              ("property", "Rainbow Road"), (None, "")]
+    return {"spaces": [{"kind": k, "name": n} for k, n in spaces], "faces": []}
+
+
+def test_mario_kart_a_boost_pad_and_an_item_box_are_rolled_in_the_die_s_place(
+        browser: Browser, tmp_path: Path) -> None:
+    with daemon(write_config(tmp_path, "mario_kart")) as base:
+        pick_characters(base)
+        put(base, "/api/board", kart_board())
+        ctx = context(browser, PHONE)
+        page = banker(ctx, base)
+        for part in ("#outcome", "#players", "#move-bar .move-keys", "#press", "#next"):
+            assert on_first_screen(page, part), part
+        before = players(base)
+        # Mario: 2 to the Boost Pad, its roll (4) on to the Thwomp, who takes 2.
+        turn = Taps(page)
+        turn.tap('#move-bar .move-key.die-key[data-steps="2"]')
+        stands(page, "Mario", "Boost Pad")
+        expect(page.locator("#move-bar .move-hint")).to_have_text("Boost Pad: tap the roll")
+        turn.tap('#move-bar .move-key.boost[data-steps="4"]')
+        stands(page, "Mario", "Thwomp")
+        expect(page.locator("#toast-text")).to_have_text(
+            "Mario moves 4 spaces to Thwomp: drops 2 on Thwomp")
+        expect(die_key(page, 1)).to_be_visible()  # a Thwomp offers nothing: it is done
+        assert players(base)["Mario"]["balance"] == before["Mario"]["balance"] - 2
+        assert piles(base) == {"Thwomp": 2}
+        turn.tap("#next")
+        assert turn.taps == 3 and turn.keys == 0
+        # Luigi: 3 to the Item Box, its roll (5) from the Bank.
+        turn = Taps(page)
+        turn.tap('#move-bar .move-key.die-key[data-steps="3"]')
+        stands(page, "Luigi", "Item Box")
+        expect(page.locator("#move-bar .move-hint")).to_have_text(
+            "Item Box: tap the roll (or press the block)")
+        turn.tap('#move-bar .move-key.coin[data-steps="5"]')
+        expect(page.locator("#toast-text")).to_have_text("Luigi collects 5 from the Bank: Item Box")
+        assert players(base)["Luigi"]["balance"] == before["Luigi"]["balance"] + 5
+        assert turn.taps == 2
+        # Peach lands there too and lets the offer be: it goes with her turn, not to her next.
+        page.locator("#next").click()
+        expect(page.locator("#move-bar .move-say")).to_contain_text("Peach on GO")
+        die_key(page, 3).click()
+        expect(page.locator("#move-bar .move-key.coin")).to_have_count(6)
+        page.locator("#next").click()
+        expect(page.locator("#move-bar .move-say")).to_contain_text("Yoshi on GO")
+        call(base, "/api/current", {"player": players(base)["Peach"]["id"]})
+        expect(page.locator("#move-bar .move-say")).to_contain_text("Peach on Item Box")
+        expect(page.locator("#move-bar .move-hint")).to_have_text("Tap the numbered die")
+        expect(page.locator("#move-bar .move-key.coin")).to_have_count(0)
+        ctx.close()
+
+
+@pytest.mark.parametrize("edition", ["gamer", "mario_kart"])
+def test_a_turn_as_page_fit_counts_it_is_four_taps_and_scrolls_nothing(
+        browser: Browser, tmp_path: Path, edition: str) -> None:
+    """The figure ``python -m tests.page_fit`` prints: a move, POW (Lightning), Next."""
+    with daemon(write_config(tmp_path, edition)) as base:
+        pick_characters(base)
+        describe_board(base)
+        page = open_phone(browser, base)
+        for part in ("#outcome", "#players", "#move-bar .move-keys", "#press", "#next"):
+            assert on_first_screen(page, part), part
+        turn = gamer_turn(page, ALL_DROP[edition])
+        assert turn == {"taps": 4, "keystrokes": 0, "scrolled_px": 0.0}
+        assert turn["taps"] <= TURN_TAPS
+        mario = players(base)["Mario"]
+        assert mario["position"] == 3 and state_of(base)["current_player"] != mario["id"]
+        page.close()
