@@ -181,8 +181,8 @@ function deedName(space) { return word(state.ring.labels[space]) || t("Space {n}
 function deedSum(spaces) {
   const known = spaces.map(pointsOf).filter((n) => n !== null);
   const sum = known.reduce((a, b) => a + b, 0);
-  return [tn("{n} deed", "{n} deeds", spaces.length),
-          pointWords(sum) + (known.length < spaces.length ? " + ?" : "")].join(" · ");
+  const points = known.length === spaces.length ? pointWords(sum) : known.length ? `${pointWords(sum)} + ?` : t("? points");
+  return [tn("{n} deed", "{n} deeds", spaces.length), points].join(" · ");
 }
 
 const openRows = new Set();  // players whose row shows every deed (the others: only theirs)
