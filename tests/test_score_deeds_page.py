@@ -175,7 +175,7 @@ def test_the_final_boss_counts_the_deeds_held_and_asks_a_deeds_points_once(
         row(page, daisy).locator(".deed-more").tap()
         expect(row(page, daisy).locator(".deed-chip")).to_have_count(1)
         hide_snack(page)
-        panel.locator(".contest-points").scroll_into_view_if_needed()
+        panel.locator(".final-note").evaluate("e => e.scrollIntoView({block: 'start'})")
         readme_shot(page, "phone-final-score-deeds")
         readable(page)
         # Closing counts the score: Peach's Castle's points asked first (never typed), then
@@ -256,4 +256,45 @@ def test_a_board_not_described_keeps_the_typed_rows(browser: Browser, tmp_path: 
         assert (t.taps, t.keys) == (2 * len(PLAYERS["gamer"]) + COUNT_TAPS, 12)
         assert standings(base) == {"Mario": (10, 1), "Luigi": (20, 1), "Peach": (40, 1),
                                    "Yoshi": (30, 1)}
+        page.close()
+
+
+def test_deeds_nobody_ticked_are_asked_about_and_a_held_deed_moves_by_a_trade(
+        browser: Browser, tmp_path: Path) -> None:
+    """No deed bought on the page: a row with nothing ticked is asked about (the deeds are not
+    known); a deed the companion has as another's, ticked for a player, is traded (asked)."""
+    with daemon(write_config(tmp_path, "gamer")) as base:
+        who = four_at_the_table(base)
+        put(base, "/api/board", board_with(s1=10, s6=20, s11=40, s15=30))
+        page = open_phone(browser, base)
+        page.locator("#score-fold > summary").click()
+        page.locator("#end").click()
+        expect(page.locator("#dialog-title")).to_have_text("No deed ticked for some players")
+        expect(page.locator("#dialog-body")).to_contain_text(
+            "No deed is ticked for Mario, Luigi, Peach, Yoshi: count 0 points and 0 cards for "
+            "each?")
+        settle(page)
+        page.locator("#dialog-buttons button", has_text="Tick them").click()
+        mario = who["Mario"]
+        expect(row(page, mario, "#score-rows").locator(".deed-chip")).to_have_count(4)
+        deed(page, mario, 6, "#score-rows").click()
+        expect(row(page, mario, "#score-rows").locator(".deeds-sum")).to_have_text(
+            "1 deed · 20 points")
+        # Acorn Plains bought by Luigi (another device); ticked for Mario here: a trade, asked.
+        api(base, "/api/deeds", {"space": 1, "player": who["Luigi"]})
+        expect(deed(page, mario, 1, "#score-rows").locator(".dc-who")).to_have_text("Luigi")
+        deed(page, mario, 1, "#score-rows").click()
+        expect(page.locator("#dialog-title")).to_have_text("Acorn Plains is Luigi's deed")
+        expect(go(page)).to_have_text("Give it to Mario")
+        settle(page)
+        go(page).click()
+        expect(row(page, mario, "#score-rows").locator(".deeds-sum")).to_have_text(
+            "2 deeds · 30 points")
+        assert state_of(base)["deeds"] == {"1": mario}
+        # Counted now: the deeds are known, nobody is asked about; Mario's two deeds sent.
+        t = Taps(page)
+        count_the_score(page, t)
+        assert (t.taps, t.keys) == (COUNT_TAPS, 0)
+        assert standings(base) == {"Mario": (30, 2), "Luigi": (0, 0), "Peach": (0, 0),
+                                   "Yoshi": (0, 0)}
         page.close()

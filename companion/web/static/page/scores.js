@@ -129,13 +129,18 @@ function properties() {
   return found.length ? found : null;
 }
 
-// Points typed on this page for a deed, until the board the server sends has them too.
-const typedHere = new Map();  // space -> points
+// Points typed on this page for a deed, until the board the server sends has them (or other
+// points, typed since on another device).
+const typedHere = new Map();  // space -> {points, was: the board's points when typed}
+function printedOn(space) {
+  const s = state.ring.spaces[space];
+  return s && s.points !== undefined && s.points !== null ? s.points : null;
+}
 function pointsOf(space) {
-  const printed = state.ring.spaces[space] ? state.ring.spaces[space].points : undefined;
-  if (typedHere.has(space) && typedHere.get(space) === printed) typedHere.delete(space);
-  if (typedHere.has(space)) return typedHere.get(space);
-  return printed === undefined || printed === null ? null : printed;
+  const here = typedHere.get(space);
+  if (here && printedOn(space) === here.was) return here.points;
+  typedHere.delete(space);
+  return printedOn(space);
 }
 
 // What this page counted for each player (the spaces it sent): what a row shows once counted,
@@ -330,7 +335,7 @@ async function savePoints(points) {
   } catch (err) {
     return false;
   }
-  for (const [space, n] of points) typedHere.set(space, n);
+  for (const [space, n] of points) typedHere.set(space, { points: n, was: printedOn(space) });
   redrawDeeds();
   return true;
 }
