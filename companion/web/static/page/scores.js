@@ -119,6 +119,9 @@ export function scoreRow(p, inContest) {
 
 // -- the deeds each player holds (Gamer, Mario Kart on a described board) -----------------------
 
+// Whether the final score is ticked from the deeds (a described board with Properties).
+export function byDeeds() { return Boolean(properties()); }
+
 // The board's Properties (their spaces, from GO), or null: no board described, or none on it.
 function properties() {
   const ring = state && state.ring;

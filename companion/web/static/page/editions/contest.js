@@ -8,7 +8,7 @@ import { el, fillSelect, playerRow } from "../widgets.js";
 import { ask } from "../dialog.js";
 import { held, write } from "../net.js";
 import { undoSnack } from "../undo.js";
-import { pointsDraft, saveScores, scoreRow } from "../scores.js";
+import { byDeeds, pointsDraft, saveScores, scoreRow } from "../scores.js";
 
 function contestPath() { const c = contestRules(); return c && c.kind === "race" ? "/api/race" : "/api/boss"; }
 
@@ -166,7 +166,8 @@ export function renderContest() {
     shownContest = "";
     return;
   }
-  const key = JSON.stringify([fight, race, next, watching(), state.players.map((p) => [p.id, p.name, p.balance, p.in_jail, p.points, p.cards, p.colour]), [...raceTicks], [...pointsDraft]]);
+  const key = JSON.stringify([fight, race, next, watching(), state.players.map((p) => [p.id, p.name, p.balance, p.in_jail, p.points, p.cards, p.colour]), [...raceTicks], [...pointsDraft],
+    state.deeds || null, state.ring ? state.ring.spaces : null]);
   if (key === shownContest) return;
   shownContest = key;
   box.hidden = false;
@@ -273,9 +274,11 @@ function keepsCard(points) { return tn("keeps the card: {n} point", "keeps the c
 function closePart(final, c, rematch) {
   const parts = [];
   if (final) {
-    parts.push(el("p", "contest-note final-note", c.kind === "race"
-      ? t("Final Race: closing shows the final score; type Property points first")
-      : t("Final Boss: closing shows the final score; type Property points first")));
+    parts.push(el("p", "contest-note final-note", byDeeds()
+      ? (c.kind === "race" ? t("Final Race: closing shows the final score; tick each player's deeds first")
+        : t("Final Boss: closing shows the final score; tick each player's deeds first"))
+      : c.kind === "race" ? t("Final Race: closing shows the final score; type Property points first")
+        : t("Final Boss: closing shows the final score; type Property points first")));
     if (!watching()) parts.push(pointsBox());
   }
   if (watching()) return parts;
@@ -371,7 +374,9 @@ function racePanel(r, c, next) {
   result.append(el("span", "", [keepsCard(card.points), rolled ? t("rolls: {rolls}", { rolls: rolled }) : t("the only racer")].join(" · ")));
   parts.push(result);
   if (r.final && !r.rematch && next && next.rematch_due && !watching()) {
-    parts.push(el("p", "contest-note final-note", t("The final Race's prize: a rematch of any Grand Prix card a player holds. Closing shows the final score; type Property points first")));
+    parts.push(el("p", "contest-note final-note", byDeeds()
+      ? t("The final Race's prize: a rematch of any Grand Prix card a player holds. Closing shows the final score; tick each player's deeds first")
+      : t("The final Race's prize: a rematch of any Grand Prix card a player holds. Closing shows the final score; type Property points first")));
     parts.push(pointsBox());
     const pick = el("label", "rematch-pick", t("Rematch card"));
     const select = document.createElement("select");
