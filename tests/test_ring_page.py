@@ -736,3 +736,61 @@ def test_mario_kart_a_banana_rolled_lights_the_path_one_tap_drops_it(
         expect(offered).to_have_count(0)
         assert turn.taps == 3 and turn.keys == 0  # press, the Banana's button, the space
         ctx.close()
+
+
+def test_a_game_of_two_a_row_of_keys_per_token_moves_that_character(
+        browser: Browser, tmp_path: Path) -> None:
+    with daemon(write_config(tmp_path, "gamer")) as base:
+        call(base, "/api/games", {"edition": "gamer", "players": ["Ann", "Ben"],
+                                  "characters": [["mario", "peach"], ["yoshi", "donkey_kong"]]})
+        put(base, "/api/board", gamer_board())  # the faces typed: a press is the turn's roll
+        ids = {name: p["id"] for name, p in players(base).items()}
+        ctx = context(browser, PHONE)
+        page = banker(ctx, base)
+        rows = page.locator("#move-bar .token-row")
+        expect(rows).to_have_count(2)
+        expect(rows.locator(".token-say")).to_have_text(["Mario on GO", "Princess Peach on GO"])
+        expect(page.locator("#move-bar .move-hint")).to_have_text(
+            "Tap the numbered die on the token that moves")
+        expect(cell(page, 0)).to_have_attribute("aria-label", "0. GO, Ann's Mario, "
+                                                "Ann's Princess Peach, Ben's Yoshi, "
+                                                "Ben's Donkey Kong")
+        expect(cell(page, 0).locator(".rc-dot")).to_have_count(4)
+        # Ann moves Peach's token 3: one tap on Peach's row; Mario's stays on GO.
+        turn = Taps(page)
+        turn.tap('#move-bar .token-row[data-character="peach"] .die-key[data-steps="3"]')
+        expect(page.locator("#toast-text")).to_have_text(
+            "Ann moves 3 spaces to Coin Block 3")
+        assert players(base)["Ann"]["tokens"] == {"mario": 0, "peach": 3}
+        assert turn.taps == 1 and turn.keys == 0
+        expect(cell(page, 3)).to_have_attribute("aria-label", "3. Coin Block 3, "
+                                                "Ann's Princess Peach")
+        expect(page.locator('.ring-who[data-character="peach"] .rw-where')).to_have_text(
+            "Coin Block 3")
+        # The Coin Block offers its roll in the rows' place; let be, the rows are back.
+        expect(page.locator("#move-bar .move-key.coin")).to_have_count(6)
+        page.locator("#move-bar .offer-later").click()
+        expect(rows).to_have_count(2)
+        expect(rows.locator(".token-say")).to_have_text(["Mario on GO",
+                                                         "Princess Peach on Coin Block 3"])
+        page.locator("#toast").evaluate("t => t.hidden = true")
+        readme_shot(page, "phone-ring-two")
+        page.locator("#next").click()
+        # Ben presses the block: the roll is for the token the table moves (its key lit in each
+        # row), the face offered as for anyone.
+        expect(page.locator("#move-bar .move-who")).to_have_text("Ben")
+        turn = Taps(page)
+        outcome = press_block(page, turn)
+        steps, face = outcome["rolls"][0], outcome["params"]["face"]
+        assert players(base)["Ben"]["tokens"] == {"yoshi": 0, "donkey_kong": 0}
+        expect(page.locator("#move-bar .move-key.rolled")).to_have_count(2)
+        expect(page.locator("#move-bar .move-hint")).to_have_text(
+            f"Rolled {steps}: tap it on the token that moves")
+        expect(page.locator("#move-bar .face-offer")).to_have_attribute("data-ability", face)
+        turn.tap(f'#move-bar .token-row[data-character="yoshi"] .die-key[data-steps="{steps}"]')
+        end = 10 if steps == 4 else steps  # a Warp Pipe warps on
+        expect(page.locator('.ring-who[data-character="yoshi"] .rw-where')).not_to_have_text("GO")
+        assert players(base)["Ben"]["tokens"] == {"yoshi": end, "donkey_kong": 0}
+        assert turn.taps == 2 and ids["Ben"] == state_of(base)["current_player"]
+        no_overflow(page, PHONE["width"])
+        ctx.close()
