@@ -454,6 +454,29 @@ def press_block(page: Page, turn: Taps) -> dict[str, Any]:
     return outcome
 
 
+def use_face(page: Page, turn: Taps, face: str, shot: bool = False) -> None:
+    """The press's face from the move row: one tap when it has no choice (POW, Coins, a Green
+    Shell whose next player ahead is known), else who (the first player offered) and Use."""
+    label = page.locator("#move-bar .face-offer .fo-main")
+    if face in ("red_shell", "blooper") or (
+            face == "green_shell" and "who?" in label.inner_text()):
+        expect(label).to_have_text(re.compile(r": who\?$"))
+        turn.tap("#move-bar .face-offer")
+        turn.tap("#dialog .pick-row")
+        turn.tap("#dialog-buttons .pay-now")
+    else:
+        expect(label).to_have_text({
+            "pow": re.compile(r"^POW: all others drop [12]$"),
+            "coins": re.compile(r"^Coins: collect [34]$"),
+            "green_shell": re.compile(r"^Green Shell: \w+ drops 3$")}[face])
+        if face == "pow" and shot:
+            readme_shot(page, "phone-ring-press-face")
+            found = page.evaluate(READABILITY)
+            assert found == {"small": [], "low": [], "inputs": []}, found
+        turn.tap("#move-bar .face-offer")  # written at once: nothing asked
+    expect(page.locator("#dialog")).to_be_hidden()
+
+
 def test_a_movement_press_s_face_is_one_tap_in_the_move_row(
         browser: Browser, tmp_path: Path) -> None:
     with daemon(write_config(tmp_path, "gamer")) as base:
@@ -478,23 +501,8 @@ def test_a_movement_press_s_face_is_one_tap_in_the_move_row(
             face = outcome["params"]["face"]
             offered = page.locator("#move-bar .face-offer")
             expect(offered).to_have_attribute("data-ability", face)
-            label = offered.locator(".fo-main")
             before = state_of(base)["version"]
-            if face in ("red_shell", "blooper") or (
-                    face == "green_shell" and "who?" in label.inner_text()):
-                expect(label).to_have_text(re.compile(r": who\?$"))
-                turn.tap("#move-bar .face-offer")
-                turn.tap("#dialog .pick-row")
-                turn.tap("#dialog-buttons .pay-now")
-            else:
-                expect(label).to_have_text({
-                    "pow": re.compile(r"^POW: all others drop [12]$"),
-                    "coins": re.compile(r"^Coins: collect [34]$"),
-                    "green_shell": re.compile(r"^Green Shell: \w+ drops 3$")}[face])
-                if face == "pow" and "pow" not in taps:
-                    readme_shot(page, "phone-ring-press-face")
-                turn.tap("#move-bar .face-offer")  # written at once: nothing asked
-            expect(page.locator("#dialog")).to_be_hidden()
+            use_face(page, turn, face, shot="pow" not in taps)
             expect(offered).to_have_count(0)  # used: not offered again
             assert state_of(base)["version"] != before
             assert f"{who}: " in page.locator("#toast-text").inner_text()
@@ -550,6 +558,8 @@ def test_deeds_on_landing_buy_auction_and_rent_typed_once(
         expect(page.locator("#dialog-buttons .pay-now")).to_have_text("Tap or type the number")
         turn.tap('#dialog .drop-key[data-n="3"]')
         expect(page.locator("#dialog-buttons .pay-now")).to_have_text("Buy for 3")
+        found = page.evaluate(READABILITY)
+        assert found == {"small": [], "low": [], "inputs": []}, found
         turn.tap("#dialog-buttons .pay-now")
         expect(page.locator("#toast-text")).to_have_text("Mario buys Peach's Castle for 3")
         state = state_of(base)
@@ -566,6 +576,8 @@ def test_deeds_on_landing_buy_auction_and_rent_typed_once(
         expect(offer(page, "offer-buy")).to_have_text("Buy Rainbow Road for 4")
         page.locator("#toast").evaluate("t => t.hidden = true")
         readme_shot(page, "phone-ring-buy")
+        found = page.evaluate(READABILITY)
+        assert found == {"small": [], "low": [], "inputs": []}, found
         turn.tap("#move-bar .offer-buy")
         expect(page.locator("#toast-text")).to_have_text("Luigi buys Rainbow Road for 4")
         turn.tap("#next")
@@ -584,6 +596,8 @@ def test_deeds_on_landing_buy_auction_and_rent_typed_once(
         expect(offer(page, "offer-rent")).to_have_text("Pay Luigi 4")
         page.locator("#toast").evaluate("t => t.hidden = true")
         readme_shot(page, "phone-ring-rent")
+        found = page.evaluate(READABILITY)
+        assert found == {"small": [], "low": [], "inputs": []}, found
         turn.tap("#move-bar .offer-rent")
         expect(page.locator("#toast-text")).to_have_text("Peach paid Luigi 4")
         turn.tap("#next")
@@ -624,6 +638,8 @@ def test_deeds_on_landing_buy_auction_and_rent_typed_once(
         expect(page.locator("#dialog-buttons .deed-take")).to_have_text("Luigi takes the deed")
         page.locator("#dialog .deed-takers .pick-row", has_text="Yoshi").click()
         expect(page.locator("#dialog-buttons .deed-take")).to_have_text("Yoshi takes the deed")
+        found = page.evaluate(READABILITY)
+        assert found == {"small": [], "low": [], "inputs": []}, found
         page.wait_for_timeout(650)
         page.locator("#dialog-buttons .deed-take").click()
         expect(page.locator("#toast-text")).to_have_text(
@@ -727,6 +743,8 @@ def test_mario_kart_a_banana_rolled_lights_the_path_one_tap_drops_it(
         page.wait_for_timeout(400)
         page.locator("#toast").evaluate("t => t.hidden = true")
         readme_shot(page, "phone-ring-banana")
+        found = page.evaluate(READABILITY)
+        assert found == {"small": [], "low": [], "inputs": []}, found
         turn.tap(f'#ring-box .ring-cell[data-space="{path[-1]}"]')  # the first space passed
         label = state_of(base)["ring"]["labels"][path[-1]]
         expect(page.locator("#toast-text")).to_have_text(
@@ -775,6 +793,8 @@ def test_a_game_of_two_a_row_of_keys_per_token_moves_that_character(
                                                          "Princess Peach on Coin Block 3"])
         page.locator("#toast").evaluate("t => t.hidden = true")
         readme_shot(page, "phone-ring-two")
+        found = page.evaluate(READABILITY)
+        assert found == {"small": [], "low": [], "inputs": []}, found
         page.locator("#next").click()
         # Ben presses the block: the roll is for the token the table moves (its key lit in each
         # row), the face offered as for anyone.
@@ -794,3 +814,45 @@ def test_a_game_of_two_a_row_of_keys_per_token_moves_that_character(
         assert turn.taps == 2 and ids["Ben"] == state_of(base)["current_player"]
         no_overflow(page, PHONE["width"])
         ctx.close()
+
+
+def test_a_press_onto_a_property_offers_its_deed_and_its_face_once_even_after_a_reload(
+        browser: Browser, tmp_path: Path) -> None:
+    with daemon(write_config(tmp_path, "gamer")) as base:
+        pick_characters(base)
+        names = ["Acorn Plains", "Yoshi's Island", "Cheep Cheep Beach", "Shy Guy Falls",
+                 "Moo Moo Meadows", "Peach's Castle"]
+        spaces: list[dict[str, Any]] = [{"kind": "go", "name": "GO"}]
+        spaces += [{"kind": "property", "name": n, "price": 1} for n in names]
+        spaces += [{"kind": "just_visiting", "name": ""}] + [{"kind": None, "name": ""}] * 8
+        put(base, "/api/board", {"spaces": spaces, "faces": GAMER_FACES})
+        page = open_phone(browser, base)
+        turn = Taps(page)
+        outcome = press_block(page, turn)
+        steps, face = outcome["rolls"][0], outcome["params"]["face"]
+        name = names[steps - 1]
+        # Both: the die's face and the Property's deed, each one tap.
+        expect(page.locator("#move-bar .face-offer")).to_have_attribute("data-ability", face)
+        expect(page.locator("#move-bar .move-hint")).to_have_text(
+            f"{name}: the Bank holds its deed")
+        turn.tap("#move-bar .offer-buy", has_text=f"Buy {name} for 1")
+        expect(page.locator("#toast-text")).to_have_text(f"Mario buys {name} for 1")
+        expect(page.locator("#move-bar .offer-row")).to_have_count(0)
+        # A page loaded mid-turn: the face still to use, the deed his (nothing offered).
+        page.reload()
+        expect(page.locator("#link")).to_have_text("live")
+        expect(page.locator("#move-bar .face-offer")).to_have_attribute("data-ability", face)
+        expect(page.locator("#move-bar .move-hint")).to_have_text(
+            f"The block rolled {steps}: the token moved {steps} space"
+            + ("s" if steps > 1 else ""))
+        expect(page.locator("#move-bar .offer-row")).to_have_count(0)
+        use_face(page, turn, face)
+        expect(page.locator("#move-bar .face-offer")).to_have_count(0)
+        page.reload()
+        expect(page.locator("#link")).to_have_text("live")
+        expect(die_key(page, 1)).to_be_visible()
+        page.wait_for_timeout(500)  # the journal read
+        expect(page.locator("#move-bar .face-offer")).to_have_count(0)  # used: not again
+        turn.tap("#next")
+        assert turn.taps <= 3 + 3 and turn.keys == 0  # press, buy, the face (<= 3), Next
+        page.close()

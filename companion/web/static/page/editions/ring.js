@@ -236,11 +236,17 @@ function notePress(p) {
   if (!o || o.kind !== "move" || o.player !== p.id || !o.params || (press && press.outcome === o.id)) return;
   const two = tokensOf(p).length > 1;  // the table moves one of the two by the roll
   if (!two && !state.turn_rolled) return;  // an earlier turn's
-  press = { outcome: o.id, player: p.id, face: o.params.face || "", roll: o.rolls ? o.rolls[0] : null, used: false };
+  press = { outcome: o.id, player: p.id, face: o.params.face || "", roll: o.rolls ? o.rolls[0] : null, used: false, checked: false };
   if (!two && !p.in_jail) {
-    landed = { player: p.id, character: null, to: p.position, how: "roll", warped: false, used: false, seen: o.id, press: o.id };
+    landed = { player: p.id, character: null, to: p.position, how: "roll", warped: false, used: false, seen: o.id, press: o.id,
+               checked: false };
   }
-  readPress(press, o, two).catch(() => {});
+  const mine = press;
+  readPress(mine, o, two).catch(() => {}).finally(() => {  // offered once the journal is read
+    mine.checked = true;
+    if (landed && landed.press === o.id) landed.checked = true;
+    again();
+  });
 }
 
 async function readPress(mine, o, two) {
@@ -256,20 +262,19 @@ async function readPress(mine, o, two) {
   if (by.some((m) => m.kind === "ability" || (m.kind === "banana" && m.data && m.data.on))) mine.used = true;
   if (moved && !two) {
     walk(mine.player, moved.data.path);
-    const later = by.some((m) => m.kind === "token");
-    if (landed && landed.press === o.id && !later) {
+    if (landed && landed.press === o.id) {
       Object.assign(landed, { to: moved.data.to, warped: Boolean(moved.data.warped) });
-      const paid = by.some((m) => m.kind === "deed" || (m.kind === "transfer" && m.data && m.data.note === "rent"));
-      if (paid) landed.used = true;
+      // Done with: the deed bought or auctioned, the rent paid, or the token moved on since.
+      const done = by.some((m) => m.kind === "token" || m.kind === "deed" || (m.kind === "transfer" && m.data && m.data.note === "rent"));
+      if (done) landed.used = true;
     }
   }
-  again();
 }
 
 // Where a Banana of this turn may go: a space walked this turn ("anywhere in your path"; Luigi's
 // boost: one of his Properties), none that has one.
 function bananaSpaces(p) {
-  if (!press || press.player !== p.id || press.used || press.face !== "banana" || !bananaLimit()) return [];
+  if (!press || press.player !== p.id || press.used || press.face !== "banana" || !press.checked || !bananaLimit()) return [];
   if ((state.bananas || []).length >= bananaLimit()) return [];
   const a = powers() && powers().abilities.find((x) => !x.star && x.id === "banana");
   const chars = p.characters || [];
@@ -293,7 +298,7 @@ function dropBanana(i, button) {
 
 // The press's Power-up face, one tap away (a Banana: the spaces walked light up on the ring).
 function faceRow(p) {
-  if (!press || press.player !== p.id || press.used || !press.face) return null;
+  if (!press || press.player !== p.id || press.used || !press.face || !press.checked) return null;
   const row = el("div", "face-row");
   row.setAttribute("role", "group");
   row.setAttribute("aria-label", t("The Power-up die"));
@@ -340,7 +345,7 @@ function faceRow(p) {
 // or its rent): its words and its row of buttons, or null. It takes no tap for a moment (a
 // double tap on a die key never lands on it).
 function offer(p) {
-  if (!landed || !p || landed.used || landed.player !== p.id) return null;
+  if (!landed || !p || landed.used || landed.player !== p.id || landed.checked === false) return null;
   const tok = tokensOf(p).find((x) => x.character === landed.character);
   if (!tok || tok.jailed || tok.at !== landed.to) return null;
   const kind = kindOf(state.ring.spaces[landed.to]);
@@ -487,7 +492,7 @@ function renderMoveBar(ring) {
     power.addEventListener("click", () => openPower(p, power, (id) => {
       if (id !== "banana" || !bananaLimit()) return false;  // a Banana: dropped on the ring
       press = { outcome: press && press.player === p.id ? press.outcome : null, player: p.id, face: "banana",
-                roll: press && press.player === p.id ? press.roll : null, used: false };
+                roll: press && press.player === p.id ? press.roll : null, used: false, checked: true };
       again();
       return true;
     }));
