@@ -120,13 +120,13 @@ async function buy(p, i, button, done) {
   }).catch(() => {});
 }
 
-async function auction(p, i, button, done) {
+async function auction(i, button, done) {
   const name = spaceName(state.ring.spaces, i);
   let winner = null;
   const set = el("fieldset", "pick-set");
   set.append(el("legend", "", t("Who wins the auction")));
   const list = el("div", "pick-list chips bidders");
-  list.append(...active().map((x) => playerRow(x, "radio", "bidder", false, false, x.id === p.id ? t("landed") : "")));
+  list.append(...active().map((x) => playerRow(x, "radio", "bidder", false, false, "")));
   set.append(list);
   let redraw = () => {};
   list.addEventListener("change", (ev) => {
@@ -180,7 +180,7 @@ export function deedOffer(p, i, done, again) {
     buyer.addEventListener("click", () => buy(p, i, buyer, done));
     const bid = el("button", "big quiet offer-auction", t("Auction"));
     bid.type = "button";
-    bid.addEventListener("click", () => auction(p, i, bid, done));
+    bid.addEventListener("click", () => auction(i, bid, done));
     return { say: t("{space}: the Bank holds its deed", { space: name }), buttons: [buyer, bid] };
   }
   const key = `${p.id}:${i}`;

@@ -310,7 +310,7 @@ function faceRow(p) {
     const b = el("button", "big face-offer banana-offer");
     b.type = "button";
     b.dataset.ability = "banana";
-    b.textContent = full ? t("{n} Bananas are down: none to drop", { n: bananaLimit() })
+    b.textContent = full ? tn("{n} Banana is down: none to drop", "{n} Bananas are down: none to drop", bananaLimit())
       : !spaces.length ? t("{ability}: no space to drop it on", { ability: name })
       : t("{ability}: tap a space on your path", { ability: name });
     b.addEventListener("click", () => {
