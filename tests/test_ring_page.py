@@ -663,6 +663,20 @@ def test_deeds_on_landing_buy_auction_and_rent_typed_once(
         turn.tap("#move-bar .offer-buy", has_text="Buy Peach's Castle for 3")
         expect(page.locator("#toast-text")).to_have_text("Mario buys Peach's Castle for 3")
         assert turn.taps == 2 and turn.keys == 0
+        turn.tap("#next")
+        # Its rent typed once (Luigi's turn), then one tap (Peach's): a move, the rent, Next.
+        for name, taps in (("Luigi", 5), ("Peach", 3)):
+            expect(page.locator("#move-bar .move-who")).to_have_text(name)
+            turn = Taps(page)
+            turn.tap('#move-bar .move-key.die-key[data-steps="6"]')
+            turn.tap("#move-bar .offer-rent")
+            if name == "Luigi":
+                turn.tap('#dialog .drop-key[data-n="1"]')
+                turn.tap("#dialog-buttons .pay-now")
+            expect(page.locator("#toast-text")).to_have_text(f"{name} paid Mario 1")
+            turn.tap("#next")
+            assert {"taps": turn.taps, "keystrokes": turn.keys} == {"taps": taps,
+                                                                     "keystrokes": 0}
         ctx.close()
 
 
