@@ -421,3 +421,452 @@ def test_a_turn_as_page_fit_counts_it_is_four_taps_and_scrolls_nothing(
         mario = players(base)["Mario"]
         assert mario["position"] == 3 and state_of(base)["current_player"] != mario["id"]
         page.close()
+
+
+# -- a movement press's face, deeds, Bananas, a game of two ------------------------------------
+
+GAMER_FACES = ["pow", "red_shell", "green_shell", "red_shell", "blooper", "coins"]
+"""The Power-up die as a table might type it (Red Shell on two faces: half the presses are a
+shell; POW first, not in the rulebook's order)."""
+KART_FACES = ["spiny_shell", "green_shell", "lightning", "coins", "banana", "banana"]
+
+
+def long_board(base: str, faces: list[str], size: int = 64) -> None:
+    """A board of ``size`` spaces (GO, Just Visiting on the fifth, the rest without a rule) with
+    the Power-up die's faces typed: forty presses pass no GO and land on nothing that asks."""
+    kinds = {k["effect"]: k["id"] for k in call(base, "/api/rules")["board"]["kinds"]}
+    spaces: list[dict[str, Any]] = [{"kind": None, "name": ""} for _ in range(size)]
+    spaces[0] = {"kind": kinds["go"], "name": "GO"}
+    spaces[5] = {"kind": kinds["visit"], "name": ""}
+    put(base, "/api/board", {"spaces": spaces, "faces": faces})
+
+
+def press_block(page: Page, turn: Taps) -> dict[str, Any]:
+    """The block pressed on the page (one tap): the movement press's outcome, as the page has
+    it."""
+    seen = page.evaluate("state.last_outcome ? state.last_outcome.id : null")
+    page.wait_for_timeout(800)  # the last outcome has sounded (a press meanwhile is refused)
+    turn.tap("#press")
+    page.wait_for_function("(seen) => state.last_outcome && state.last_outcome.id !== seen",
+                           arg=seen)
+    outcome: dict[str, Any] = page.evaluate("state.last_outcome")
+    assert outcome["kind"] == "move", outcome
+    return outcome
+
+
+def use_face(page: Page, turn: Taps, face: str, shot: bool = False) -> None:
+    """The press's face from the move row: one tap when it has no choice (POW, Coins, a Green
+    Shell whose next player ahead is known), else who (the first player offered) and Use."""
+    label = page.locator("#move-bar .face-offer .fo-main")
+    if face in ("red_shell", "blooper") or (
+            face == "green_shell" and "who?" in label.inner_text()):
+        expect(label).to_have_text(re.compile(r": who\?$"))
+        turn.tap("#move-bar .face-offer")
+        turn.tap("#dialog .pick-row")
+        turn.tap("#dialog-buttons .pay-now")
+    else:
+        expect(label).to_have_text({
+            "pow": re.compile(r"^POW: all others drop [12]$"),
+            "coins": re.compile(r"^Coins: collect [34]$"),
+            "green_shell": re.compile(r"^Green Shell: \w+ drops 3$")}[face])
+        if face == "pow" and shot:
+            readme_shot(page, "phone-ring-press-face")
+            found = page.evaluate(READABILITY)
+            assert found == {"small": [], "low": [], "inputs": []}, found
+        turn.tap("#move-bar .face-offer")  # written at once: nothing asked
+    expect(page.locator("#dialog")).to_be_hidden()
+
+
+def test_a_movement_press_s_face_is_one_tap_in_the_move_row(
+        browser: Browser, tmp_path: Path) -> None:
+    with daemon(write_config(tmp_path, "gamer")) as base:
+        pick_characters(base)
+        long_board(base, GAMER_FACES)
+        page = open_phone(browser, base)
+        # The Power-up picker lists the die's faces in order, a face typed twice once.
+        page.locator("#move-bar .move-power").click()
+        expect(page.locator("#dialog .power-face")).to_have_count(6)
+        faces = page.locator("#dialog .power-face").evaluate_all(
+            "bs => bs.map(b => b.dataset.ability)")
+        assert faces == ["pow", "red_shell", "green_shell", "blooper", "coins", "super_star"]
+        page.locator("#dialog-buttons button", has_text="Cancel").click()
+        expect(page.locator("#dialog")).to_be_hidden()
+        # Turns as the block rolls them: the press's face, then Next; until a Red Shell and a
+        # face with no choice have come up.
+        taps: dict[str, int] = {}
+        for _ in range(40):
+            who = page.evaluate("state.players.find(p => p.current).name")
+            turn = Taps(page)
+            outcome = press_block(page, turn)
+            face = outcome["params"]["face"]
+            offered = page.locator("#move-bar .face-offer")
+            expect(offered).to_have_attribute("data-ability", face)
+            before = state_of(base)["version"]
+            use_face(page, turn, face, shot="pow" not in taps)
+            expect(offered).to_have_count(0)  # used: not offered again
+            assert state_of(base)["version"] != before
+            assert f"{who}: " in page.locator("#toast-text").inner_text()
+            turn.tap("#next")
+            expect(page.locator("#move-bar .move-say")).not_to_contain_text(who)
+            assert turn.keys == 0 and turn.taps <= TURN_TAPS, (face, turn.taps)
+            taps.setdefault(face, turn.taps)
+            if "red_shell" in taps and ({"pow", "coins"} & taps.keys()):
+                break
+        assert taps["red_shell"] == 5
+        assert all(taps[f] == 3 for f in ("pow", "coins") if f in taps), taps
+        page.close()
+
+
+def deed_board() -> dict[str, Any]:
+    """The small test board with one more Property (9: Moo Moo Meadows) and the numbers a
+    table typed so far: Rainbow Road's price, Acorn Plains' rent."""
+    board = gamer_board()
+    board["faces"] = []
+    board["spaces"][9] = {"kind": "property", "name": "Moo Moo Meadows"}
+    board["spaces"][15]["price"] = 4
+    board["spaces"][1]["rent"] = 2
+    return board
+
+
+def offer(page: Page, cls: str) -> Locator:
+    return page.locator(f"#move-bar .offer-row .{cls}")
+
+
+def test_deeds_on_landing_buy_auction_and_rent_typed_once(
+        browser: Browser, tmp_path: Path) -> None:
+    with daemon(write_config(tmp_path, "gamer")) as base:
+        pick_characters(base)
+        put(base, "/api/board", deed_board())
+        ids = {name: p["id"] for name, p in players(base).items()}
+        for space in (1, 11):  # Luigi holds Acorn Plains and Bowser's Castle (a trade)
+            call(base, "/api/deeds", {"space": space, "player": ids["Luigi"]})
+        call(base, "/api/tokens", {"player": ids["Luigi"], "how": "place", "to": 9})
+        call(base, "/api/tokens", {"player": ids["Yoshi"], "how": "place", "to": 7})
+        ctx = context(browser, PHONE)
+        page = banker(ctx, base)
+        before = players(base)
+        # -- Mario: 6 to Peach's Castle, nobody holds it and its price was never typed: the
+        # first tap asks it (a key), saved into the board, then bought.
+        turn = Taps(page)
+        turn.tap('#move-bar .move-key.die-key[data-steps="6"]')
+        expect(page.locator("#move-bar .move-hint")).to_have_text(
+            "Peach's Castle: the Bank holds its deed")
+        expect(offer(page, "offer-buy")).to_have_text("Buy Peach's Castle…")
+        expect(offer(page, "offer-auction")).to_have_text("Auction")
+        turn.tap("#move-bar .offer-buy")
+        expect(page.locator("#dialog-title")).to_have_text("Peach's Castle: its price")
+        expect(page.locator("#dialog-buttons .pay-now")).to_have_text("Tap or type the number")
+        turn.tap('#dialog .drop-key[data-n="3"]')
+        expect(page.locator("#dialog-buttons .pay-now")).to_have_text("Buy for 3")
+        found = page.evaluate(READABILITY)
+        assert found == {"small": [], "low": [], "inputs": []}, found
+        turn.tap("#dialog-buttons .pay-now")
+        expect(page.locator("#toast-text")).to_have_text("Mario buys Peach's Castle for 3")
+        state = state_of(base)
+        assert state["ring"]["spaces"][6]["price"] == 3  # typed once, kept in the board
+        assert state["deeds"]["6"] == ids["Mario"]
+        assert players(base)["Mario"]["balance"] == before["Mario"]["balance"] - 3
+        expect(page.locator("#move-bar .offer-row")).to_have_count(0)  # his now: nothing
+        expect(cell(page, 6)).to_have_attribute("aria-label", re.compile("held by Mario"))
+        turn.tap("#next")
+        assert {"taps": turn.taps, "keystrokes": turn.keys} == {"taps": 5, "keystrokes": 0}
+        # -- Luigi: 6 from Moo Moo Meadows to Rainbow Road, its price typed: one tap.
+        turn = Taps(page)
+        turn.tap('#move-bar .move-key.die-key[data-steps="6"]')
+        expect(offer(page, "offer-buy")).to_have_text("Buy Rainbow Road for 4")
+        page.locator("#toast").evaluate("t => t.hidden = true")
+        readme_shot(page, "phone-ring-buy")
+        found = page.evaluate(READABILITY)
+        assert found == {"small": [], "low": [], "inputs": []}, found
+        turn.tap("#move-bar .offer-buy")
+        expect(page.locator("#toast-text")).to_have_text("Luigi buys Rainbow Road for 4")
+        turn.tap("#next")
+        assert {"taps": turn.taps, "keystrokes": turn.keys} == {"taps": 3, "keystrokes": 0}
+        assert state_of(base)["deeds"]["15"] == ids["Luigi"]
+        # -- Peach: 1 to Acorn Plains, Luigi's (rent typed: 2); Luigi holds both of the set:
+        # double rent, then one tap pays him 4.
+        turn = Taps(page)
+        turn.tap('#move-bar .move-key.die-key[data-steps="1"]')
+        expect(page.locator("#move-bar .move-hint")).to_have_text(
+            "Acorn Plains is Luigi's: pay the rent")
+        expect(offer(page, "offer-rent")).to_have_text("Pay Luigi 2")
+        expect(offer(page, "offer-double")).to_have_attribute("aria-pressed", "false")
+        turn.tap("#move-bar .offer-double")
+        expect(offer(page, "offer-double")).to_have_attribute("aria-pressed", "true")
+        expect(offer(page, "offer-rent")).to_have_text("Pay Luigi 4")
+        page.locator("#toast").evaluate("t => t.hidden = true")
+        readme_shot(page, "phone-ring-rent")
+        found = page.evaluate(READABILITY)
+        assert found == {"small": [], "low": [], "inputs": []}, found
+        turn.tap("#move-bar .offer-rent")
+        expect(page.locator("#toast-text")).to_have_text("Peach paid Luigi 4")
+        turn.tap("#next")
+        assert {"taps": turn.taps, "keystrokes": turn.keys} == {"taps": 4, "keystrokes": 0}
+        now = players(base)
+        assert now["Peach"]["balance"] == before["Peach"]["balance"] - 4
+        assert now["Luigi"]["balance"] == before["Luigi"]["balance"] - 4 + 4
+        # -- Yoshi: 4 from the Super Star to Bowser's Castle, Luigi's, its rent never typed:
+        # typed once (a key), kept, paid.
+        turn = Taps(page)
+        turn.tap('#move-bar .move-key.die-key[data-steps="4"]')
+        expect(offer(page, "offer-rent")).to_have_text("Pay Luigi rent…")
+        turn.tap("#move-bar .offer-rent")
+        expect(page.locator("#dialog-title")).to_have_text("Bowser's Castle: its rent")
+        turn.tap('#dialog .drop-key[data-n="2"]')
+        expect(page.locator("#dialog-buttons .pay-now")).to_have_text("Pay Luigi 2")
+        turn.tap("#dialog-buttons .pay-now")
+        expect(page.locator("#toast-text")).to_have_text("Yoshi paid Luigi 2")
+        turn.tap("#next")
+        assert {"taps": turn.taps, "keystrokes": turn.keys} == {"taps": 5, "keystrokes": 0}
+        assert state_of(base)["ring"]["spaces"][11]["rent"] == 2
+        # -- Mario: 3 to Moo Moo Meadows; he lets it go to auction: Peach wins it for 5.
+        die_key(page, 3).click()
+        offer(page, "offer-auction").click()
+        expect(page.locator("#dialog-title")).to_have_text("Auction: Moo Moo Meadows")
+        page.locator("#dialog .pick-row", has_text="Peach").click()
+        page.locator('#dialog .drop-key[data-n="5"]').click()
+        expect(page.locator("#dialog-buttons .pay-now")).to_have_text("Peach wins it for 5")
+        page.locator("#dialog-buttons .pay-now").click()
+        expect(page.locator("#toast-text")).to_have_text("Peach buys Moo Moo Meadows for 5")
+        assert state_of(base)["deeds"]["9"] == ids["Peach"]
+        assert players(base)["Peach"]["balance"] == now["Peach"]["balance"] - 5
+        expect(page.locator("#move-bar .offer-row")).to_have_count(0)
+        # The sheet of a Property: who holds it, a trade, back to the Bank.
+        cell(page, 6).click()
+        expect(page.locator("#dialog .deed-holder")).to_have_text("Mario holds its deed")
+        expect(page.locator("#dialog .deed-numbers")).to_have_text("price 3")
+        expect(page.locator("#dialog-buttons .deed-take")).to_have_text("Luigi takes the deed")
+        page.locator("#dialog .deed-takers .pick-row", has_text="Yoshi").click()
+        expect(page.locator("#dialog-buttons .deed-take")).to_have_text("Yoshi takes the deed")
+        found = page.evaluate(READABILITY)
+        assert found == {"small": [], "low": [], "inputs": []}, found
+        page.wait_for_timeout(650)
+        page.locator("#dialog-buttons .deed-take").click()
+        expect(page.locator("#toast-text")).to_have_text(
+            "Peach's Castle's deed goes from Mario to Yoshi")
+        cell(page, 6).click()
+        expect(page.locator("#dialog .deed-holder")).to_have_text("Yoshi holds its deed")
+        page.wait_for_timeout(650)
+        page.locator("#dialog-buttons .deed-bank").click()
+        expect(page.locator("#toast-text")).to_have_text(
+            "Peach's Castle's deed goes back to the Bank")
+        assert "6" not in state_of(base)["deeds"]
+        no_overflow(page, PHONE["width"])
+        # -- The next game: the numbers typed are the board's; Peach's Castle in one tap.
+        call(base, "/api/games", {"edition": "gamer", "players": ["Mario", "Luigi", "Peach"],
+                                  "characters": [["mario"], ["peach"], ["yoshi"]]})
+        expect(page.locator("#move-bar .move-say")).to_contain_text("Mario on GO")
+        ring = state_of(base)["ring"]
+        assert ring["spaces"][6]["price"] == 3 and ring["spaces"][11]["rent"] == 2
+        turn = Taps(page)
+        turn.tap('#move-bar .move-key.die-key[data-steps="6"]')
+        turn.tap("#move-bar .offer-buy", has_text="Buy Peach's Castle for 3")
+        expect(page.locator("#toast-text")).to_have_text("Mario buys Peach's Castle for 3")
+        assert turn.taps == 2 and turn.keys == 0
+        turn.tap("#next")
+        # Its rent typed once (Luigi's turn), then one tap (Peach's): a move, the rent, Next.
+        for name, taps in (("Luigi", 5), ("Peach", 3)):
+            expect(page.locator("#move-bar .move-who")).to_have_text(name)
+            turn = Taps(page)
+            turn.tap('#move-bar .move-key.die-key[data-steps="6"]')
+            turn.tap("#move-bar .offer-rent")
+            if name == "Luigi":
+                turn.tap('#dialog .drop-key[data-n="1"]')
+                turn.tap("#dialog-buttons .pay-now")
+            expect(page.locator("#toast-text")).to_have_text(f"{name} paid Mario 1")
+            turn.tap("#next")
+            assert {"taps": turn.taps, "keystrokes": turn.keys} == {"taps": taps,
+                                                                     "keystrokes": 0}
+        ctx.close()
+
+
+def test_mario_kart_bananas_from_a_space_s_sheet_stop_a_token_four_at_most(
+        browser: Browser, tmp_path: Path) -> None:
+    with daemon(write_config(tmp_path, "mario_kart")) as base:
+        pick_characters(base)
+        put(base, "/api/board", kart_board())
+        ctx = context(browser, PHONE)
+        page = banker(ctx, base)
+        # Space 4's sheet: Drop a Banana here (the current player's, Mario's).
+        cell(page, 4).click()
+        expect(page.locator("#dialog-buttons .banana-drop")).to_have_text("Drop a Banana here")
+        expect(page.locator("#dialog-buttons .banana-back")).to_have_count(0)
+        sheet = Taps(page)
+        sheet.tap("#dialog-buttons .banana-drop")
+        expect(page.locator("#toast-text")).to_have_text("Mario drops a Banana on space 4")
+        assert sheet.taps == 1 and state_of(base)["bananas"] == [4]
+        expect(cell(page, 4).locator(".rc-banana")).to_have_count(1)
+        expect(cell(page, 4)).to_have_attribute("aria-label", "4. Space 4, a Banana")
+        # A token that reaches it stops there, and the Banana goes back to the pile.
+        die_key(page, 6).click()
+        expect(page.locator("#toast-text")).to_have_text(
+            "Mario moves 6 spaces to space 4: stops on a Banana")
+        stands(page, "Mario", "Space 4")
+        assert state_of(base)["bananas"] == []
+        expect(cell(page, 4).locator(".rc-banana")).to_have_count(0)
+        # Four down: the most the board holds; a space with one offers it back.
+        for space in (1, 5, 7, 8):
+            call(base, "/api/bananas", {"space": space})
+        expect(cell(page, 8).locator(".rc-banana")).to_have_count(1)
+        cell(page, 10).click()
+        expect(page.locator("#dialog .space-banana")).to_have_text(
+            "4 Bananas are down: the most the board holds.")
+        expect(page.locator("#dialog-buttons .banana-drop")).to_be_disabled()
+        page.wait_for_timeout(650)
+        expect(page.locator("#dialog-buttons .banana-drop")).to_be_disabled()
+        page.locator("#dialog-buttons button", has_text="Close").click()
+        cell(page, 8).click()
+        expect(page.locator("#dialog .space-banana")).to_have_text(
+            "A Banana is on this space: a space holds only one.")
+        page.wait_for_timeout(650)
+        expect(page.locator("#dialog-buttons .banana-drop")).to_be_disabled()
+        page.locator("#dialog-buttons .banana-back").click()
+        expect(page.locator("#toast-text")).to_have_text(
+            "The Banana on Free Parking goes back to the pile")
+        assert state_of(base)["bananas"] == [1, 5, 7]
+        ctx.close()
+
+
+def test_mario_kart_a_banana_rolled_lights_the_path_one_tap_drops_it(
+        browser: Browser, tmp_path: Path) -> None:
+    with daemon(write_config(tmp_path, "mario_kart")) as base:
+        pick_characters(base)
+        long_board(base, KART_FACES, 24)
+        ctx = context(browser, PHONE)
+        page = banker(ctx, base)
+        # Presses until a Banana comes up for someone who is not Luigi (his boost drops it on
+        # his own Properties); another face's turn is passed.
+        for _ in range(40):
+            turn = Taps(page)
+            outcome = press_block(page, turn)
+            who = page.evaluate("state.players.find(p => p.current)")
+            if outcome["params"]["face"] == "banana" and who["name"] != "Luigi":
+                break
+            call(base, "/api/next", {})
+        else:
+            pytest.fail("no Banana in 40 presses")
+        offered = page.locator("#move-bar .face-offer.banana-offer")
+        expect(offered).to_have_text("Banana: tap a space on your path")
+        steps = outcome["rolls"][0]
+        path = [(who["position"] - k) % 24 for k in range(steps)]
+        lit = page.locator("#ring-box .ring-cell.on-path")
+        expect(lit).to_have_count(steps)
+        assert sorted(int(x) for x in lit.evaluate_all("cs => cs.map(c => c.dataset.space)")) \
+            == sorted(path)
+        turn.tap("#move-bar .banana-offer")  # the ring in sight
+        page.wait_for_timeout(400)
+        page.locator("#toast").evaluate("t => t.hidden = true")
+        readme_shot(page, "phone-ring-banana")
+        found = page.evaluate(READABILITY)
+        assert found == {"small": [], "low": [], "inputs": []}, found
+        turn.tap(f'#ring-box .ring-cell[data-space="{path[-1]}"]')  # the first space passed
+        label = state_of(base)["ring"]["labels"][path[-1]]
+        expect(page.locator("#toast-text")).to_have_text(
+            f"{who['name']} drops a Banana on {label}")
+        assert state_of(base)["bananas"] == [path[-1]]
+        expect(lit).to_have_count(0)
+        expect(offered).to_have_count(0)
+        assert turn.taps == 3 and turn.keys == 0  # press, the Banana's button, the space
+        ctx.close()
+
+
+def test_a_game_of_two_a_row_of_keys_per_token_moves_that_character(
+        browser: Browser, tmp_path: Path) -> None:
+    with daemon(write_config(tmp_path, "gamer")) as base:
+        call(base, "/api/games", {"edition": "gamer", "players": ["Ann", "Ben"],
+                                  "characters": [["mario", "peach"], ["yoshi", "donkey_kong"]]})
+        put(base, "/api/board", gamer_board())  # the faces typed: a press is the turn's roll
+        ids = {name: p["id"] for name, p in players(base).items()}
+        ctx = context(browser, PHONE)
+        page = banker(ctx, base)
+        rows = page.locator("#move-bar .token-row")
+        expect(rows).to_have_count(2)
+        expect(rows.locator(".token-say")).to_have_text(["Mario on GO", "Princess Peach on GO"])
+        expect(page.locator("#move-bar .move-hint")).to_have_text(
+            "Tap the numbered die on the token that moves")
+        expect(cell(page, 0)).to_have_attribute("aria-label", "0. GO, Ann's Mario, "
+                                                "Ann's Princess Peach, Ben's Yoshi, "
+                                                "Ben's Donkey Kong")
+        expect(cell(page, 0).locator(".rc-dot")).to_have_count(4)
+        # Ann moves Peach's token 3: one tap on Peach's row; Mario's stays on GO.
+        turn = Taps(page)
+        turn.tap('#move-bar .token-row[data-character="peach"] .die-key[data-steps="3"]')
+        expect(page.locator("#toast-text")).to_have_text(
+            "Ann moves 3 spaces to Coin Block 3")
+        assert players(base)["Ann"]["tokens"] == {"mario": 0, "peach": 3}
+        assert turn.taps == 1 and turn.keys == 0
+        expect(cell(page, 3)).to_have_attribute("aria-label", "3. Coin Block 3, "
+                                                "Ann's Princess Peach")
+        expect(page.locator('.ring-who[data-character="peach"] .rw-where')).to_have_text(
+            "Coin Block 3")
+        # The Coin Block offers its roll in the rows' place; let be, the rows are back.
+        expect(page.locator("#move-bar .move-key.coin")).to_have_count(6)
+        page.locator("#move-bar .offer-later").click()
+        expect(rows).to_have_count(2)
+        expect(rows.locator(".token-say")).to_have_text(["Mario on GO",
+                                                         "Princess Peach on Coin Block 3"])
+        page.locator("#toast").evaluate("t => t.hidden = true")
+        readme_shot(page, "phone-ring-two")
+        found = page.evaluate(READABILITY)
+        assert found == {"small": [], "low": [], "inputs": []}, found
+        page.locator("#next").click()
+        # Ben presses the block: the roll is for the token the table moves (its key lit in each
+        # row), the face offered as for anyone.
+        expect(page.locator("#move-bar .move-who")).to_have_text("Ben")
+        turn = Taps(page)
+        outcome = press_block(page, turn)
+        steps, face = outcome["rolls"][0], outcome["params"]["face"]
+        assert players(base)["Ben"]["tokens"] == {"yoshi": 0, "donkey_kong": 0}
+        expect(page.locator("#move-bar .move-key.rolled")).to_have_count(2)
+        expect(page.locator("#move-bar .move-hint")).to_have_text(
+            f"Rolled {steps}: tap it on the token that moves")
+        expect(page.locator("#move-bar .face-offer")).to_have_attribute("data-ability", face)
+        turn.tap(f'#move-bar .token-row[data-character="yoshi"] .die-key[data-steps="{steps}"]')
+        end = 10 if steps == 4 else steps  # a Warp Pipe warps on
+        expect(page.locator('.ring-who[data-character="yoshi"] .rw-where')).not_to_have_text("GO")
+        assert players(base)["Ben"]["tokens"] == {"yoshi": end, "donkey_kong": 0}
+        assert turn.taps == 2 and ids["Ben"] == state_of(base)["current_player"]
+        no_overflow(page, PHONE["width"])
+        ctx.close()
+
+
+def test_a_press_onto_a_property_offers_its_deed_and_its_face_once_even_after_a_reload(
+        browser: Browser, tmp_path: Path) -> None:
+    with daemon(write_config(tmp_path, "gamer")) as base:
+        pick_characters(base)
+        names = ["Acorn Plains", "Yoshi's Island", "Cheep Cheep Beach", "Shy Guy Falls",
+                 "Moo Moo Meadows", "Peach's Castle"]
+        spaces: list[dict[str, Any]] = [{"kind": "go", "name": "GO"}]
+        spaces += [{"kind": "property", "name": n, "price": 1} for n in names]
+        spaces += [{"kind": "just_visiting", "name": ""}] + [{"kind": None, "name": ""}] * 8
+        put(base, "/api/board", {"spaces": spaces, "faces": GAMER_FACES})
+        page = open_phone(browser, base)
+        turn = Taps(page)
+        outcome = press_block(page, turn)
+        steps, face = outcome["rolls"][0], outcome["params"]["face"]
+        name = names[steps - 1]
+        # Both: the die's face and the Property's deed, each one tap.
+        expect(page.locator("#move-bar .face-offer")).to_have_attribute("data-ability", face)
+        expect(page.locator("#move-bar .move-hint")).to_have_text(
+            f"{name}: the Bank holds its deed")
+        turn.tap("#move-bar .offer-buy", has_text=f"Buy {name} for 1")
+        expect(page.locator("#toast-text")).to_have_text(f"Mario buys {name} for 1")
+        expect(page.locator("#move-bar .offer-row")).to_have_count(0)
+        # A page loaded mid-turn: the face still to use, the deed his (nothing offered).
+        page.reload()
+        expect(page.locator("#link")).to_have_text("live")
+        expect(page.locator("#move-bar .face-offer")).to_have_attribute("data-ability", face)
+        expect(page.locator("#move-bar .move-hint")).to_have_text(
+            f"The block rolled {steps}: the token moved {steps} space"
+            + ("s" if steps > 1 else ""))
+        expect(page.locator("#move-bar .offer-row")).to_have_count(0)
+        use_face(page, turn, face)
+        expect(page.locator("#move-bar .face-offer")).to_have_count(0)
+        page.reload()
+        expect(page.locator("#link")).to_have_text("live")
+        expect(die_key(page, 1)).to_be_visible()
+        page.wait_for_timeout(500)  # the journal read
+        expect(page.locator("#move-bar .face-offer")).to_have_count(0)  # used: not again
+        turn.tap("#next")
+        assert turn.taps <= 3 + 3 and turn.keys == 0  # press, buy, the face (<= 3), Next
+        page.close()

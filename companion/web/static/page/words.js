@@ -41,9 +41,17 @@ export function ordinal(n) { return n === 1 ? t("1st") : n === 2 ? t("2nd") : n 
 // Gamer, Mario Kart, once the table described its board: the space a player's token stands on
 // (its number; In Jail: the jail corner, where they drop), and that space's label (the name its
 // pile goes by); null while nobody said where the spaces are.
+// A player with two tokens (a game of two) stands on the space both stand on, else on none (the
+// table names it, as the server asks).
 export function spaceOf(p) {
   const ring = state && state.ring;
-  if (!ring || !p || p.position === null || p.position === undefined) return null;
+  if (!ring || !p) return null;
+  const two = p.tokens ? Object.values(p.tokens) : [];
+  if (two.length) {
+    const at = new Set(two.map((x) => (x < 0 ? ring.jail_corner : x)));
+    return at.size === 1 ? [...at][0] : null;
+  }
+  if (p.position === null || p.position === undefined) return null;
   return p.in_jail || p.position < 0 ? ring.jail_corner : p.position;
 }
 export function standsOn(p) {

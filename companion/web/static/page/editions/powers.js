@@ -112,9 +112,20 @@ function spaceNames() {
   return names;
 }
 
+// The Power-up die's abilities: in the order of its faces once the table typed them (a face
+// typed twice listed once), else as the rulebook prints them.
+function dieFaces(pw) {
+  const all = pw.abilities.filter((x) => !x.star);
+  const typed = state.ring && state.ring.faces ? [...new Set(state.ring.faces)] : [];
+  const listed = typed.map((id) => all.find((a) => a.id === id)).filter(Boolean);
+  return [...listed, ...all.filter((a) => !listed.includes(a))];
+}
+
 // The Power-up die, tapped as it shows (or the character's Super Star), for player ``p`` (from
-// a tapped tile, or the move row's Power-up for the current player).
-export async function openPower(p, button = $("pad-power")) {
+// a tapped tile, or the move row's Power-up for the current player). ``takes(ability id,
+// character)``: the move row's own way with an ability (a Banana dropped on the ring), true
+// when it took it.
+export async function openPower(p, button = $("pad-power"), takes = null) {
   const pw = powers();
   if (!pw || !p) return;
   const chars = p.characters || [];
@@ -140,7 +151,7 @@ export async function openPower(p, button = $("pad-power")) {
       parts.push(el("p", "dialog-note", t("{name} has no character yet: no boosts, and no Super Star (tap Character first).", { name: p.name })));
     }
     const faces = el("div", "power-faces");
-    for (const a of pw.abilities.filter((x) => !x.star)) {
+    for (const a of dieFaces(pw)) {
       const how = abilityFor(a, character);
       const b = el("button", "power-face" + (how.boosted ? " boosted" : ""));
       b.type = "button";
@@ -170,15 +181,43 @@ export async function openPower(p, button = $("pad-power")) {
   const picked = await ask(t("{name}: Power-up", { name: p.name }), [t("Tap what the Power-up die shows (or Super Star).")],
     [{ label: t("Cancel"), value: false, cls: "quiet" }], "power", box);
   if (!picked) return;
+  if (takes && !picked.a.star && takes(picked.a.id, picked.character)) return;
   await usePower(p, picked, button);
+}
+
+// A movement press's Power-up face, offered in the move row as one button for player ``p``
+// (``character``: the token that moved, for a player with two): its words, and ``use(button)``,
+// the existing flow with that ability chosen (nothing asked when it has no choice: POW,
+// Lightning, Coins; a Green Shell whose next player ahead is known). Null: not an ability here.
+export function faceOffer(p, id, character = null) {
+  const pw = powers();
+  const a = pw && pw.abilities.find((x) => !x.star && x.id === id);
+  if (!a || !p) return null;
+  const chars = p.characters || [];
+  const who = character && chars.includes(character) ? character : chars[0] || null;
+  const how = abilityFor(a, who);
+  const name = word(a.name);
+  const others = active().filter((x) => x.id !== p.id);
+  const next = how.id === "green_shell" && !how.boosted && how.targets === "one" ? nextAhead(p, others) : null;
+  let label;
+  if (next) label = t("{ability}: {name} drops {n}", { ability: name, name: next.name, n: how.coins });
+  else if (how.targets === "one" || how.targets === "two") label = t("{ability}: who?", { ability: name });
+  else if ((how.effect === "drop" || how.effect === "drop_give") && how.targets === "others") {
+    label = t("{ability}: all others drop {n}", { ability: name, n: how.coins });
+  } else if (how.effect === "steal" && how.targets === "others") label = t("{ability}: {n} from each", { ability: name, n: how.coins });
+  else if (how.effect === "collect" && how.spaces_instead) label = t("{ability}: coins or spaces?", { ability: name });
+  else if (how.effect === "collect") label = t("{ability}: collect {n}", { ability: name, n: how.coins });
+  else label = name;
+  const use = (button) => usePower(p, { a, how, character: who }, button, Boolean(next));
+  return { label, text: word(how.text), boosted: how.boosted, use };
 }
 
 // An ability picked (``{a, how, character}``): what it needs asked, then written; the move, or
 // null when it was not used.
-async function usePower(p, picked, button) {
+async function usePower(p, picked, button, direct = false) {
   const body = { player: p.id, ability: picked.a.star ? "super_star" : picked.a.id };
   if ((p.characters || []).length > 1 && picked.character) body.character = picked.character;
-  const details = await powerDetails(p, picked.how, body);
+  const details = await powerDetails(p, picked.how, body, direct);
   if (!details) return null;
   return write(`ability:${p.id}`, "/api/abilities", details, { button }).then((move) => {
     resetPay();
@@ -214,7 +253,9 @@ function nextAhead(p, others) {
 
 // What an ability needs before it is sent: who it hits, where each dropping player stands, a
 // number typed (a roll, the rent, the coins Toad drops), coins or spaces (Mario's Coins boost).
-async function powerDetails(p, how, body) {
+// ``direct``: a Green Shell whose next player ahead is known is written at once (the move row's
+// button named them).
+async function powerDetails(p, how, body, direct = false) {
   const others = active().filter((x) => x.id !== p.id);
   const typedKind = { collect_roll: "roll", collect_typed: "rent", drop_up_to: "upto" }[how.effect] || null;
   const drops = how.effect === "drop" || how.effect === "drop_give";
@@ -223,6 +264,7 @@ async function powerDetails(p, how, body) {
   const unplaced = drops && how.targets === "others" && others.some((x) => !placed(x));
   if (!choose && !typedKind && !how.spaces_instead && !unplaced) return body;
   const next = choose && how.id === "green_shell" && !how.boosted ? nextAhead(p, others) : null;
+  if (direct && next && placed(next) && !typedKind && !how.spaces_instead) return { ...body, targets: [next.id] };
   let targets = next ? [next.id] : [];
   let coins = null;
   let instead = false;
