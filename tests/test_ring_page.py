@@ -313,16 +313,14 @@ def test_a_space_s_sheet_red_shell_where_jail_and_a_watching_page(
         expect(page.locator("#drop-other option")).to_have_count(17)  # or any space, picked
         page.wait_for_timeout(650)
         page.locator("#dialog-buttons button", has_text="Cancel").click()
-        # A Red Shell on Peach: she drops on her token's space, nobody asked where.
+        # A Red Shell on Peach: she drops on her token's space, nobody asked where; the tap on
+        # her is the last one.
         page.locator("#move-bar .move-power").click()
         page.locator('#dialog .power-face[data-ability="red_shell"]').click()
-        page.locator("#dialog .pick-row", has_text="Peach").click()
-        expect(page.locator("#dialog .where-row")).to_have_text(re.compile(
-            "Peach\\s*on Peach's Castle"))
         expect(page.locator("#dialog select")).to_have_count(0)
-        page.wait_for_timeout(650)
-        page.locator("#dialog-buttons .pay-now").click()
+        page.locator("#dialog .pick-row", has_text="Peach").click()
         expect(page.locator("#dialog")).to_be_hidden()
+        expect(page.locator("#toast-text")).to_contain_text("Peach drops 3 on Peach's Castle")
         assert piles(base)["Peach's Castle"] == 3
         # In Jail: the keys are off, with the words why; the token on the jail corner.
         call(base, "/api/jail", {"player": ids["Mario"], "in_jail": True})  # his turn ends
@@ -456,14 +454,14 @@ def press_block(page: Page, turn: Taps) -> dict[str, Any]:
 
 def use_face(page: Page, turn: Taps, face: str, shot: bool = False) -> None:
     """The press's face from the move row: one tap when it has no choice (POW, Coins, a Green
-    Shell whose next player ahead is known), else who (the first player offered) and Use."""
+    Shell whose next player ahead is known), else one more: who (the first player offered; the
+    tap on them uses it, their token saying where they drop)."""
     label = page.locator("#move-bar .face-offer .fo-main")
     if face in ("red_shell", "blooper") or (
             face == "green_shell" and "who?" in label.inner_text()):
         expect(label).to_have_text(re.compile(r": who\?$"))
         turn.tap("#move-bar .face-offer")
         turn.tap("#dialog .pick-row")
-        turn.tap("#dialog-buttons .pay-now")
     else:
         expect(label).to_have_text({
             "pow": re.compile(r"^POW: all others drop [12]$"),
@@ -512,7 +510,7 @@ def test_a_movement_press_s_face_is_one_tap_in_the_move_row(
             taps.setdefault(face, turn.taps)
             if "red_shell" in taps and ({"pow", "coins"} & taps.keys()):
                 break
-        assert taps["red_shell"] == 5
+        assert taps["red_shell"] == 4  # the press, the face, who, Next
         assert all(taps[f] == 3 for f in ("pow", "coins") if f in taps), taps
         page.close()
 

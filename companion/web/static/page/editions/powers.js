@@ -294,6 +294,11 @@ async function powerDetails(p, how, body, direct = false) {
       }
       targets = [...list.querySelectorAll("input:checked")].map((i) => Number(i.value));
       draw();
+      // One player to pick and nothing else to ask (their token says where they drop): the
+      // tap on them is the last one; the snack's Undo takes it back.
+      const hit = others.find((x) => x.id === targets[0]);
+      if (state.ring && how.targets === "one" && targets.length === 1 && !typedKind &&
+          !how.spaces_instead && hit && (!drops || placed(hit) || hit.in_jail)) answerDialog(true);
     });
     targetSet.append(list);
     box.append(targetSet);
