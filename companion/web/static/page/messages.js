@@ -33,7 +33,8 @@ export function announce(text) {
 
 let snackTimer = null;
 // ``clear``: a part the snackbar must leave in sight (the move row's keys right after a move):
-// while it is where the snackbar shows, the snackbar shows at the top instead.
+// while it, the block or Next is where the snackbar shows, the snackbar shows at the top
+// instead.
 export function snack(text, action, run, clear = null) {
   const box = $("toast");
   const button = $("toast-action");
@@ -45,11 +46,15 @@ export function snack(text, action, run, clear = null) {
   button.onclick = action ? () => { hideSnack(); run(); } : null;
   armLater(button);
   box.hidden = false;
-  if (clear) {
-    const keep = clear.getBoundingClientRect();
-    const at = box.getBoundingClientRect();
-    box.classList.toggle("up", keep.height > 0 && keep.bottom > at.top && keep.top < at.bottom);
-  }
+  // The table's next taps stay in sight: ``clear``, the block and Next (a long line of words
+  // after a POW would cover Next, the turn's last tap).
+  const at = box.getBoundingClientRect();
+  const covers = [clear, $("press"), $("next")].some((part) => {
+    if (!part) return false;
+    const keep = part.getBoundingClientRect();
+    return keep.height > 0 && keep.bottom > at.top && keep.top < at.bottom;
+  });
+  box.classList.toggle("up", covers);
   clearTimeout(snackTimer);
   snackTimer = setTimeout(hideSnack, action ? 5000 : 3500);
 }
