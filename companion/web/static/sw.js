@@ -11,7 +11,7 @@
 // Served from /sw.js (not /static/) so its scope is the whole page.
 "use strict";
 
-const VERSION = "qb-shell-v7";
+const VERSION = "qb-shell-v8";
 const SHELL = [
   "/",
   "/static/app.css",
@@ -36,6 +36,8 @@ const SHELL = [
   "/static/page/editions/board.js",
   "/static/page/editions/powers.js",
   "/static/page/editions/ring.js",
+  "/static/page/editions/ring_cells.js",
+  "/static/page/editions/ring_describe.js",
   "/static/page/editions/spaces.js",
   "/static/page/editions/deeds.js",
   "/static/page/editions/contest.js",

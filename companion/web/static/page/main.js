@@ -33,6 +33,7 @@ import { renderPot } from "./pot.js";
 import { keepAwake, setAwake } from "./awake.js";
 import { renderControls } from "./controls.js";
 import "./phones.js";
+import "./editions/ring_describe.js";
 
 let retryMs = 500;  // the socket's own reconnects: slower each time, until its fresh state
 let lostMs = 500;  // reconnects after a write got no answer: slower each time, until one is answered
