@@ -348,14 +348,20 @@ async def test_final_score_counts_the_deeds_held_at_the_points_typed_once(tmp_pa
         assert (await api.state())["ring"]["spaces"][11]["points"] == 40
 
 
+async def two_each(api: Any) -> list[int]:
+    """A game of two: Ann plays Mario and Peach, Ben Yoshi and Donkey Kong; the board
+    described. The players' ids."""
+    ann, ben = await api.ids()
+    await api.post("/api/characters", {"player": ann, "characters": ["mario", "peach"]})
+    await api.post("/api/characters", {"player": ben, "characters": ["yoshi", "donkey_kong"]})
+    await api.put("/api/board", gamer_board())
+    return [ann, ben]
+
+
 async def test_a_game_of_two_has_two_tokens_each(tmp_path: Path) -> None:
     """"Each player chooses two Characters and places both of those tokens on GO." """
     async with game(tmp_path, "gamer", ("Ann", "Ben")) as (api, _app):
-        ann, ben = await api.ids()
-        await api.post("/api/characters", {"player": ann, "characters": ["mario", "peach"]})
-        await api.post("/api/characters", {"player": ben, "characters": ["yoshi",
-                                                                         "donkey_kong"]})
-        await api.put("/api/board", gamer_board())
+        ann, _ben = await two_each(api)
         state = await api.state()
         assert state["players"][0]["position"] is None
         assert state["players"][0]["tokens"] == {"mario": 0, "peach": 0}
@@ -480,11 +486,7 @@ async def test_found_in_review_labels_pile_names_and_a_board_changed_mid_game(
 
 async def test_found_in_review_two_tokens_one_in_jail_the_other_moves(tmp_path: Path) -> None:
     async with game(tmp_path, "gamer", ("Ann", "Ben")) as (api, _app):
-        ann, ben = await api.ids()
-        await api.post("/api/characters", {"player": ann, "characters": ["mario", "peach"]})
-        await api.post("/api/characters", {"player": ben, "characters": ["yoshi",
-                                                                         "donkey_kong"]})
-        await api.put("/api/board", gamer_board())
+        ann, _ben = await two_each(api)
         await api.post("/api/tokens", {"player": ann, "steps": 3, "character": "peach"})
         await api.post("/api/tokens", {"player": ann, "how": "place", "to": 10,
                                        "character": "mario"})
