@@ -417,8 +417,10 @@ def _board(reader: _Reader | None) -> Board | None:
         kinds[kind.id] = kind
     bananas = reader.count("bananas", 0, 64, 0)
     banana_quote = reader.lines("bananas_quote", required=bool(bananas))
+    times = reader.count("set_rent", 2, 10, 0)
+    set_rent = Rule(times, reader.lines("set_rent_quote")) if times else None
     board = Board(spaces, reader.lines("quote"), kinds=kinds, bananas=bananas,
-                  bananas_quote=banana_quote)
+                  bananas_quote=banana_quote, set_rent=set_rent)
     reader.done()
     if board.jail_space not in spaces:
         raise RulesetError(f"{reader.where}.spaces: must name {board.jail_space!r} (where a "

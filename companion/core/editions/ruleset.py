@@ -128,12 +128,15 @@ class Board:
     bananas: int = 0
     """Mario Kart: the most Banana tokens on the board at once (one a space)."""
     bananas_quote: tuple[str, ...] = ()
+    set_rent: Rule | None = None
+    """How many times its rent a Property costs when its owner holds both of its colour set."""
 
     def to_json(self) -> dict[str, Any]:
         return {"spaces": list(self.spaces), "quote": list(self.quote),
                 "jail_space": self.jail_space,
                 "kinds": [k.to_json() for k in self.kinds.values()],
-                "bananas": self.bananas, "bananas_quote": list(self.bananas_quote)}
+                "bananas": self.bananas, "bananas_quote": list(self.bananas_quote),
+                "set_rent": None if self.set_rent is None else self.set_rent.to_json()}
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@
 
 /* globals t, tn */
 import { $, state } from "../store.js";
+import { boardRules } from "../rules.js";
 import { active, heard, player, title } from "../words.js";
 import { el, playerRow } from "../widgets.js";
 import { snack } from "../messages.js";
@@ -148,7 +149,7 @@ async function auction(i, button, done) {
 
 async function payRent(p, owner, i, button, done) {
   const name = spaceName(state.ring.spaces, i);
-  const times = doubled === `${p.id}:${i}` ? 2 : 1;
+  const times = doubled === `${p.id}:${i}` ? setRent() : 1;
   let rent = numberOf(i, "rent");
   if (rent === null) {
     rent = await askNumber({ heading: t("{space}: its rent", { space: name }),
@@ -184,22 +185,32 @@ export function deedOffer(p, i, done, again) {
     return { say: t("{space}: the Bank holds its deed", { space: name }), buttons: [buyer, bid] };
   }
   const key = `${p.id}:${i}`;
-  const times = doubled === key ? 2 : 1;
+  const set = setRent();
+  const times = doubled === key && set ? set : 1;
   const rent = numberOf(i, "rent");
   const payer = el("button", "big pay-now offer-rent",
     rent === null ? t("Pay {name} rent…", { name: owner.name }) : t("Pay {name} {coins}", { name: owner.name, coins: rent * times }));
   payer.type = "button";
   payer.addEventListener("click", () => payRent(p, owner, i, payer, done));
-  const twice = el("button", "move-key offer-double");
+  const say = t("{space} is {name}'s: pay the rent", { space: name, name: owner.name });
+  if (!set) return { say, buttons: [payer] };
+  const twice = el("button", "move-key offer-double");  // the ruleset's times, its words
   twice.type = "button";
-  twice.setAttribute("aria-pressed", String(times === 2));
-  twice.append(el("span", "od-main", "×2"), el("span", "od-sub", t("both of the set")));
+  twice.setAttribute("aria-pressed", String(times === set));
+  twice.append(el("span", "od-main", `×${set}`), el("span", "od-sub", t("both of the set")));
   twice.title = t("If a player owns both Properties in a color set, pay them double rent!");
   twice.addEventListener("click", () => { doubled = doubled === key ? "" : key; again(); });
-  return { say: t("{space} is {name}'s: pay the rent", { space: name, name: owner.name }), buttons: [payer, twice] };
+  return { say, buttons: [payer, twice] };
 }
 
 // What the offer row looks like now (the move row is drawn again when it changes).
+// How many times its rent a Property costs with both of its colour set ("pay them double rent!",
+// the ruleset's), or 0: the edition has no such rule.
+function setRent() {
+  const board = boardRules();
+  return board && board.set_rent ? board.set_rent.value : 0;
+}
+
 export function deedKey() { return doubled; }
 
 // -- a Property's sheet ---------------------------------------------------------------------------
