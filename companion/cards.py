@@ -28,6 +28,7 @@ class CardReader:
     """Hands taps from the serial reader to the table."""
 
     name = "cards"
+    needed_at_table = True
 
     def __init__(self, cfg: ReaderConfig) -> None:
         self.cfg = cfg

@@ -350,6 +350,42 @@ class SpeechConfig:
                                    "seconds in the table's language (needs espeak-ng)")
 
 
+def _topic_prefix(v: str) -> str | None:
+    if not v or v.startswith("/") or v.endswith("/") or "//" in v or \
+            any(c in v for c in "+#\0") or not v.isprintable():
+        return ("must be an MQTT topic such as \"question-block\" (no leading or trailing "
+                f"'/', no '+' or '#'), got {shown(v)}")
+    return None
+
+
+def _user_name(v: str) -> str | None:
+    return None if v.isprintable() and len(v.encode()) <= 65535 else \
+        f"must be a printable user name, got {shown(v)}"
+
+
+@dataclass(frozen=True)
+class MqttConfig:
+    """Home Assistant (or any MQTT broker): the table's events, sensors and buttons."""
+
+    enabled: bool = setting(False, "connect to an MQTT broker (Home Assistant's Mosquitto)")
+    host: str = setting("homeassistant.local", "the broker's address or host name", _host)
+    port: int = setting(1883, "the broker's TCP port (often 8883 with TLS)", _range(1, 65535))
+    tls: bool = setting(False, "connect with TLS, checking the broker's certificate")
+    ca_file: str = setting("", "with TLS: the CA certificate (PEM) that signed the broker's; "
+                               "empty: the system's CAs", _folder_path)
+    username: str = setting("", "the broker's user name; empty: anonymous", _user_name)
+    password_file: str = setting("", "a file holding the password on its first line, readable "
+                                     "by its owner only (chmod 600); the password is never "
+                                     "logged", _folder_path)
+    prefix: str = setting("question-block", "topic prefix: <prefix>/event, <prefix>/state, "
+                                            "<prefix>/status; one per table in a house",
+                          _topic_prefix)
+    discovery: bool = setting(True, "announce the Question Block device to Home Assistant "
+                                    "(MQTT discovery)")
+    discovery_prefix: str = setting("homeassistant", "Home Assistant's discovery prefix",
+                                    _topic_prefix)
+
+
 SETUP_PLAYERS = ("Mario", "Luigi", "Peach", "Yoshi", "Toad", "Daisy")
 """The names of the game a fresh install boots into (none named in ``[game] players``) while
 it awaits the table's setup on the tablet: the block works meanwhile."""
@@ -406,6 +442,7 @@ class Config:
     light: LightConfig = field(default_factory=LightConfig)
     table: TableConfig = field(default_factory=TableConfig)
     speech: SpeechConfig = field(default_factory=SpeechConfig)
+    mqtt: MqttConfig = field(default_factory=MqttConfig)
     game: GameConfig = field(default_factory=GameConfig)
     source: Path | None = field(default=None, compare=False)
 
@@ -488,7 +525,8 @@ def from_dict(data: dict[str, Any], base_dir: Path | None = None,
             values[key] = _check_value(dotted, hints[key], raw, fields[key].metadata["check"])
         if base_dir is not None:
             path_keys = {"data": ("dir",), "audio": ("sounds_dir",),
-                         "game": ("house_rules",)}.get(name, ())
+                         "game": ("house_rules",),
+                         "mqtt": ("ca_file", "password_file")}.get(name, ())
             _resolve_paths(name, values, base_dir, path_keys)
         if name == "audio":
             _check_sounds_dir(values)
@@ -497,6 +535,7 @@ def from_dict(data: dict[str, Any], base_dir: Path | None = None,
     _check_game(config.game)
     _check_light(config.light)
     _check_pins(config)
+    _check_mqtt(config.mqtt)
     return config
 
 
@@ -549,6 +588,26 @@ def _check_light(light: LightConfig) -> None:
         raise ConfigError(f"light.{missing}", f"must be a BCM pin too, as light.{given[0]} is "
                                               "set: the light needs red, green and blue (or "
                                               "all three -1 for no light)")
+
+
+def _check_mqtt(mqtt: MqttConfig) -> None:
+    """A password file must be the user's own secret (no group or other access), readable, and
+    go with a user name; a CA file must exist. Checked when MQTT is on."""
+    if not mqtt.enabled:
+        return
+    if mqtt.ca_file and not Path(mqtt.ca_file).is_file():
+        raise ConfigError("mqtt.ca_file", f"must be an existing file, got {shown(mqtt.ca_file)}")
+    if not mqtt.password_file:
+        return
+    if not mqtt.username:
+        raise ConfigError("mqtt.username", "must be set when mqtt.password_file is: a broker "
+                                           "takes a password only with a user name")
+    from companion.mqtt.secret import SecretError, read_password
+
+    try:
+        read_password(Path(mqtt.password_file))
+    except SecretError as exc:
+        raise ConfigError("mqtt.password_file", str(exc)) from None
 
 
 def _check_game(game: GameConfig) -> None:

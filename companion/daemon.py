@@ -219,7 +219,8 @@ class Daemon:
         if led is None:
             return
         degraded = not self.table.health().ok or self.button is None or \
-            not self.speaker.available or not all(f.healthy for f in self.frontends)
+            not self.speaker.available or \
+            not all(f.healthy for f in self.frontends if f.needed_at_table)
         if degraded:
             led.blink(on_time=0.5, off_time=0.5)
         else:

@@ -183,6 +183,7 @@ class Console:
     """The demo's own frontend: prints every event, and reads the keyboard (or a pipe)."""
 
     name = "console"
+    needed_at_table = True
     healthy = True
 
     def __init__(self, tr: Translator | None = None) -> None:

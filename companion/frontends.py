@@ -13,8 +13,9 @@ from companion.config import Config
 
 def from_config(config: Config, *, on_quit: Callable[[], None] | None = None,
                 any_port_if_taken: bool = False) -> list[Frontend]:
-    """The web page, the screen and the card reader, in start order (the reader starts last
-    and stops first, so no tap comes in while the last writes finish)."""
+    """The web page, the screen, Home Assistant's MQTT and the card reader, in start order
+    (the reader starts last and stops first, so no tap comes in while the last writes
+    finish)."""
     from companion.cards import CardReader
 
     cards = CardReader(config.reader)
@@ -33,5 +34,10 @@ def from_config(config: Config, *, on_quit: Callable[[], None] | None = None,
         frontends.append(ScreenFrontend(config.display, link=web.lan_link if web else None,
                                         join=web.join_link if web else None,
                                         on_quit=on_quit, language=config.table.language))
+    if config.mqtt.enabled:
+        from companion.mqtt.frontend import HomeFrontend
+
+        frontends.append(HomeFrontend(config.mqtt, language=config.table.language,
+                                      link=web.page_link if web else None))
     frontends.append(cards)
     return frontends

@@ -57,6 +57,9 @@ class Frontend(Protocol):
     """A way for people to use the table, started and stopped by the daemon."""
 
     name: str
+    needed_at_table: bool
+    """False for a frontend the table plays on without (Home Assistant): ``/healthz`` says
+    when it is down, the status LED does not blink for it."""
 
     async def start(self, table: Table) -> None:
         """Start serving; a missing part is logged and the frontend carries on without it."""

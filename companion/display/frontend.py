@@ -25,6 +25,7 @@ class ScreenFrontend:
     table's (``[table] language``): the screen's words are in it."""
 
     name = "screen"
+    needed_at_table = True
 
     def __init__(self, cfg: DisplayConfig, *, link: Callable[[], str | None] | None = None,
                  join: Callable[[int], str | None] | None = None,

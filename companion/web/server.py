@@ -103,6 +103,7 @@ class WebFrontend:
     ``any_port_if_taken`` is the demo's choice: a free port beats no page."""
 
     name = "web"
+    needed_at_table = True
 
     def __init__(self, cfg: WebConfig, data_dir: Path, *,
                  reader: ReaderSource | None = None,
@@ -145,6 +146,12 @@ class WebFrontend:
     def lan_link(self) -> str | None:
         """For the screen's QR code: None until the server runs and the network is up."""
         return None if self.server is None else self.server.lan_link()
+
+    def page_link(self) -> str | None:
+        """The page's address on the LAN without the table token (Home Assistant's "Visit"
+        link): None until the server runs and the network is up."""
+        link = self.lan_link()
+        return None if link is None else link.split("#", 1)[0]
 
     def join_link(self, game: int) -> str | None:
         """For the screen's join QR code: None until the server runs and the network is up."""

@@ -48,6 +48,17 @@ NUMBERS = {"question_block": ("bowser", "game_over"), "two_dice": ("doubles_limi
            "battle": ("target", "prize"), "jail_roll": ("tries", "fee")}
 """The rulebook's numbers each table needs (``fees`` in the edition's TOML, quoted)."""
 
+KINDS = {"question_block": (Kind.COINS, Kind.BOWSER, Kind.POWER_UP, Kind.GAME_OVER),
+         "coin_roll": (Kind.COINS,), "die_roll": (Kind.ROLL,), "utility_rent": (Kind.RENT,),
+         "lever": (), "two_dice": (Kind.DICE, Kind.THIRD_DOUBLES),
+         "battle": (Kind.BATTLE_ROLL, Kind.BATTLE_WON, Kind.BATTLE_LOST),
+         "red_die_pay": (Kind.PIRANHA,), "red_die_collect": (Kind.SUPER_STAR,),
+         "jail_roll": (Kind.JAIL_FREE, Kind.JAIL_STAY, Kind.JAIL_PAID),
+         "boss_roll": (Kind.BOSS_WON, Kind.BOSS_LOST), "race_roll": (Kind.RACE_ROLL,),
+         "move_roll": (Kind.MOVE,)}
+"""The outcome kinds each table can draw (Home Assistant gets a trigger for each kind of the
+edition being played; a test draws every table's faces against it)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Mode:
@@ -82,6 +93,11 @@ class Mode:
         if self.table == "battle":
             return ("leader", "teammate")
         return ()
+
+    @property
+    def kinds(self) -> tuple[Kind, ...]:
+        """The outcome kinds a press in this mode can draw."""
+        return KINDS[self.table]
 
     @property
     def automatic(self) -> bool:
