@@ -23,8 +23,9 @@ APT_PACKAGES := gcc python3-dev python3-venv libasound2-dev alsa-utils $(GLIB) p
 PIBOX_PACKAGES := $(if $(filter x86_64,$(shell uname -m)),qemu-system-x86 busybox-static kmod xz-utils swig systemd)
 # The tests also drive Debian's Chromium (through Playwright; never `playwright install`), check
 # the first-boot user-data with Debian's cloud-init, and fail an ext4 "SD card" on a loop device
-# (e2fsprogs: mkfs.ext4 and e2fsck, no longer in a minimal Debian).
-APT_TEST_PACKAGES := chromium systemd cloud-init e2fsprogs $(PIBOX_PACKAGES)
+# (e2fsprogs: mkfs.ext4 and e2fsck, no longer in a minimal Debian), and talk to a real MQTT
+# broker (Debian's mosquitto, started by the tests on 127.0.0.1; its own service is not used).
+APT_TEST_PACKAGES := chromium systemd cloud-init e2fsprogs mosquitto $(PIBOX_PACKAGES)
 APT_WANT ?= $(APT_PACKAGES)
 # Installed where apt knows it (Raspberry Pi OS): gpiozero's pin library, for `make run` on a Pi.
 APT_MAYBE := python3-lgpio
