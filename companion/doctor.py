@@ -45,7 +45,7 @@ def run_checks(config: Config, config_path: Path | None) -> list[Result]:
     """Every check, in the order a person would fix things."""
     checks: list[Callable[[Config], Result]] = [
         check_system, check_data, check_lgpio, check_gpio, check_audio, check_voice,
-        check_reader, check_display, check_web, check_running]
+        check_reader, check_display, check_web, check_mqtt, check_running]
     results = [Result("config", "PASS", str(config_path) if config_path else "defaults "
                       "(no --config given)")]
     for check in checks:
@@ -314,6 +314,25 @@ def check_web(config: Config) -> Result:
         return Result("web", "FAIL", f"port {cfg.port} is taken by another program",
                       "choose another [web] port, or stop that program", required=False)
     return Result("web", "PASS", f"{cfg.host}:{cfg.port} is free", required=False)
+
+
+def check_mqtt(config: Config) -> Result:
+    """The broker takes the table's login (a few seconds at most; the table plays on without
+    it either way)."""
+    cfg = config.mqtt
+    if not cfg.enabled:
+        return Result("mqtt", "SKIP", "[mqtt] enabled = false", required=False)
+    from companion.mqtt.probe import probe
+
+    where = f"{cfg.host}:{cfg.port}"
+    problem = probe(cfg)
+    if problem is None:
+        who = f"user {cfg.username!r}" if cfg.username else "anonymous"
+        return Result("mqtt", "PASS", f"the broker at {where} takes the table ({who}"
+                      f"{', TLS' if cfg.tls else ''})", required=False)
+    return Result("mqtt", "FAIL", f"{where}: {problem}",
+                  "is the broker running (Home Assistant's Mosquitto add-on)? [mqtt] host, "
+                  "port, username and password_file", required=False)
 
 
 def service_running(config: Config) -> bool:

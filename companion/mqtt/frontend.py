@@ -23,6 +23,7 @@ from companion.core.state import TableState
 from companion.events import CardTapped, Event, PressIgnored, StateChanged, TimerChanged
 from companion.exc import CompanionError
 from companion.i18n import translator
+from companion.i18n.said import Said
 from companion.mqtt import discovery
 from companion.mqtt.link import Broker, BrokerLink
 from companion.mqtt.messages import event_message, game_message, seconds_left, state_message
@@ -120,7 +121,8 @@ class HomeFrontend:
 
     def _handle(self, event: Event) -> None:
         if isinstance(event, CardTapped):
-            self._last_card = str(event.did)
+            did = event.did
+            self._last_card = did.render(self._tr) if isinstance(did, Said) else did
         if isinstance(event, TimerChanged):
             self._timer = (event.state, _now())
             self._tick_while(event.state.running)
@@ -174,7 +176,8 @@ class HomeFrontend:
             timer, read_at = self._timer
             seconds = seconds_left(timer, _now() - read_at)
         self.link.retain(self.topics.state, json.dumps(
-            state_message(self._state, seconds, self._last_card), ensure_ascii=False))
+            state_message(self._state, seconds, self._last_card, self._tr),
+            ensure_ascii=False))
 
     def _connected(self) -> None:
         """Connected (again): what happened meanwhile is in the republished state."""

@@ -154,8 +154,9 @@ class BrokerLink:
                 wait = min(LONGEST_WAIT_S, wait * 2)
 
     def _failed(self, problem: str, hint: str = "") -> None:
-        """Log a problem once (the same again is only debug), never the password."""
-        kind = problem.split(" (")[0]
+        """Log a problem once: an outage (lost, then unreachable until it is back) is one
+        warning, a refused login one error; the rest is debug. Never the password."""
+        kind = "refused" if hint else "down"
         self.problem = problem
         line = f"MQTT: {self.broker.where}: {problem}" + (f"; {hint}" if hint else "") + \
             "; the table plays on without it, and it is tried again"

@@ -21,7 +21,8 @@ from companion.events import (
     StorageChanged,
     TimerChanged,
 )
-from companion.i18n.said import texts
+from companion.i18n import Translator
+from companion.i18n.said import Said, texts
 from companion.mqtt.discovery import game_state, outcome_key
 from companion.mqtt.topics import slug
 
@@ -34,15 +35,16 @@ def seconds_left(timer: TimerState | None, elapsed: float = 0.0) -> int:
     return max(0, math.ceil(timer.remaining - elapsed))
 
 
-def state_message(state: TableState, timer: int = 0, last_card: str | None = None
-                  ) -> dict[str, Any]:
-    """What the sensors read: the game, whose turn, who won, each player, the timer."""
+def state_message(state: TableState, timer: int = 0, last_card: str | None = None,
+                  tr: Translator | None = None) -> dict[str, Any]:
+    """What the sensors read: the game (its edition's name in ``tr``'s language), whose turn,
+    who won, each player, the timer."""
     rules = state.game.rules
     winners = [str(state.name_of(pid)) for pid in state.winners]
     current = state.current
     return {
         "edition": state.game.edition,
-        "edition_name": rules.name if rules is not None else state.game.name,
+        "edition_name": Said(rules.name if rules is not None else state.game.name).render(tr),
         "game": state.game.id,
         "game_state": game_state(state),
         "current_player": None if current is None or state.ended else current.name,
