@@ -101,7 +101,7 @@ def test_example_config_is_complete_and_equals_the_defaults() -> None:
     data = tomllib.loads(example())
     assert from_dict(data) == Config()
     assert set(data) == {"block", "audio", "gpio", "data", "web", "display", "lever",
-                         "reader", "light", "table", "speech", "game"}
+                         "reader", "light", "table", "speech", "mqtt", "game"}
 
 
 def test_config_check_command(tmp_path: Path) -> None:
