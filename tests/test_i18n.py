@@ -54,6 +54,7 @@ SAME_IN = {
     "Stop": {"nl", "da", "pl", "cs"},
     "cost {coins}": {"ro"},
     "live": {"de", "nl", "sv", "da"},
+    "Timer": {"de", "it", "nl", "sv", "da"},
     "timer {clock}": {"it", "nl", "sv", "da", "nb"},
     "timer: {seconds} s ({source}): {label}": {"it", "nl", "sv", "da", "nb"},
     "{chance} chance": {"da"},
