@@ -201,6 +201,12 @@ def test_bench_command_prints_json_figures() -> None:
     assert tokens["turns"] == 2000 and tokens["move"]["n"] == tokens["payment_floor"]["n"] == 3
     assert tokens["ratio_p50"] == pytest.approx(
         tokens["move"]["p50"] / tokens["payment_floor"]["p50"], abs=0.01)
+    mqtt = data["press_to_mqtt"]  # pin to MQTT event, against a bare paho publish (mosquitto)
+    assert mqtt["press_to_mqtt_ms"]["n"] == mqtt["bare_paho_publish_ms"]["n"] == 3
+    assert mqtt["press_to_mqtt_ms"]["lost"] == mqtt["bare_paho_publish_ms"]["lost"] == 0
+    assert mqtt["outcome_to_mqtt_ms"]["p50"] <= mqtt["press_to_mqtt_ms"]["p50"]
+    assert mqtt["outcome_ratio_p50"] == pytest.approx(
+        mqtt["outcome_to_mqtt_ms"]["p50"] / mqtt["bare_paho_publish_ms"]["p50"], abs=0.01)
     voice = data["voice_after_outcome_ms"]  # espeak-ng is installed by `make test`
     assert voice["available"] and voice["voice"]["lost"] == voice["floor"]["lost"] == 0
     assert voice["voice"]["n"] == voice["floor"]["n"] == 3  # as many rounds as presses
