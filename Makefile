@@ -24,8 +24,9 @@ PIBOX_PACKAGES := $(if $(filter x86_64,$(shell uname -m)),qemu-system-x86 busybo
 # The tests also drive Debian's Chromium (through Playwright; never `playwright install`), check
 # the first-boot user-data with Debian's cloud-init, and fail an ext4 "SD card" on a loop device
 # (e2fsprogs: mkfs.ext4 and e2fsck, no longer in a minimal Debian), and talk to a real MQTT
-# broker (Debian's mosquitto, started by the tests on 127.0.0.1; its own service is not used).
-APT_TEST_PACKAGES := chromium systemd cloud-init e2fsprogs mosquitto $(PIBOX_PACKAGES)
+# broker (Debian's mosquitto, started by the tests on 127.0.0.1; its own service is not used),
+# over TLS too (openssl makes the tests' own CA and broker certificate).
+APT_TEST_PACKAGES := chromium systemd cloud-init e2fsprogs mosquitto openssl $(PIBOX_PACKAGES)
 APT_WANT ?= $(APT_PACKAGES)
 # Installed where apt knows it (Raspberry Pi OS): gpiozero's pin library, for `make run` on a Pi.
 APT_MAYBE := python3-lgpio

@@ -8,6 +8,7 @@ import asyncio
 import json
 import logging
 import re
+import subprocess
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -353,6 +354,50 @@ async def test_the_readme_automation_fires_on_a_real_bowser(
                                                  and b'"bowser"' in p), None))
         assert render(trigger["value_template"], json.loads(bowser)) == trigger["payload"]
         assert fired(heard, trigger["topic"], bowser) == ["trigger_bowser"]
+
+
+def _certificates(folder: Path) -> tuple[Path, Path, Path]:
+    """A CA of the test's own and a certificate it signed for 127.0.0.1: (CA, cert, key)."""
+    folder.mkdir()
+    ca, ca_key = folder / "ca.pem", folder / "ca.key"
+    cert, key, request = folder / "broker.pem", folder / "broker.key", folder / "broker.csr"
+    extensions = folder / "san.cnf"
+    extensions.write_text("subjectAltName = IP:127.0.0.1\n")
+    for command in (
+            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj",
+             "/CN=Question Block test CA", "-keyout", ca_key, "-out", ca],
+            ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", key,
+             "-out", request],
+            ["x509", "-req", "-in", request, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial",
+             "-days", "2", "-extfile", extensions, "-out", cert]):
+        subprocess.run(["openssl", *map(str, command)], check=True, capture_output=True)
+    return ca, cert, key
+
+
+async def test_tls_checks_the_brokers_certificate(tmp_path: Path,
+                                                  caplog: pytest.LogCaptureFixture) -> None:
+    ca, cert, key = _certificates(tmp_path / "tls")
+    with Mosquitto(tmp_path / "broker", tls=(cert, key)) as broker:
+        config = home_config(tmp_path / "data", broker.port, tls=True, ca_file=str(ca))
+        async with running(config) as (_app, home):
+            await _until_connected(home)
+        caplog.set_level(logging.WARNING, logger="companion.mqtt")
+        strange = home_config(tmp_path / "data", broker.port, tls=True)  # the system's CAs
+        async with running(strange) as (_app, home):
+            await asyncio.sleep(1.0)
+            assert not home.healthy and "certificate verify failed" in home.status()
+        plain = home_config(tmp_path / "data", broker.port)  # no TLS to a TLS listener
+        async with running(plain) as (_app, home):
+            await asyncio.sleep(1.0)
+            assert not home.healthy
+
+
+async def _until_connected(home: HomeFrontend, timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not home.healthy:
+        assert loop.time() < deadline, home.status()
+        await asyncio.sleep(0.05)
 
 
 def test_doctor_says_whether_the_broker_takes_the_table(tmp_path: Path) -> None:

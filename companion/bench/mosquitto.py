@@ -28,10 +28,11 @@ def _free_port() -> int:
 
 
 class Mosquitto:
-    """One broker in ``folder``; ``users`` (name -> password) turn anonymous access off."""
+    """One broker in ``folder``; ``users`` (name -> password) turn anonymous access off;
+    ``tls`` (certificate, key: PEM files) makes its listener TLS only."""
 
     def __init__(self, folder: Path, users: dict[str, str] | None = None,
-                 port: int | None = None) -> None:
+                 port: int | None = None, tls: tuple[Path, Path] | None = None) -> None:
         binary = find_binary()
         if binary is None:
             raise FileNotFoundError("mosquitto is not installed (apt install mosquitto)")
@@ -43,6 +44,8 @@ class Mosquitto:
         folder.mkdir(parents=True, exist_ok=True)
         lines = [f"listener {self.port} 127.0.0.1", "persistence false",
                  f"log_dest file {self.log}", "log_type all", "connection_messages true"]
+        if tls is not None:
+            lines += [f"certfile {tls[0]}", f"keyfile {tls[1]}"]
         if os.geteuid() == 0:
             lines.append("user root")  # else it drops to "mosquitto", who can't read our files
         if users:
