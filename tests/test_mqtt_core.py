@@ -162,3 +162,22 @@ def test_the_password_file_must_be_its_owners_alone(tmp_path: Path) -> None:
     secret.write_bytes(b"\xff\xfe")
     with pytest.raises(SecretError, match="UTF-8"):
         read_password(secret)
+
+
+def test_a_game_says_when_it_starts_and_when_it_is_won(tmp_path: Path) -> None:
+    from companion.mqtt.messages import game_message
+
+    bank = Bank(tmp_path / "bank.sqlite3")
+    bank.new_game("celebration", ["Mario", "Luigi"])
+    first = bank.state()
+    assert game_message(None, first) is None and game_message(first, first) is None
+    won = replace(first, ended=True, winners=(first.players[1].id,))
+    news = game_message(first, won)
+    assert news is not None and news.pop("time").endswith("+00:00")
+    assert news == {"type": "game", "game": first.game.id, "edition": "celebration",
+                    "trigger": "game_won", "winner": "Luigi", "winners": ["Luigi"]}
+    assert game_message(won, won) is None  # said once
+    bank.new_game("movie", ["Peach", "Yoshi"])
+    started = game_message(won, bank.state())
+    assert started is not None and started["trigger"] == "game_started"
+    assert started["players"] == ["Peach", "Yoshi"] and started["edition"] == "movie"

@@ -339,7 +339,8 @@ def test_doctor_passes_on_working_parts_and_names_each(tmp_path: Path) -> None:
                 "lgpio": "SKIP" if machine.lgpio_origin() is None else "PASS",
                 "gpio": "PASS", "audio": "PASS",
                 "voice": "PASS", "reader": "PASS", "display": "PASS", "web": "PASS",
-                "mqtt": "SKIP", "running": "SKIP"}  # no companion runs on that port (port 0: none to ask)
+                "mqtt": "SKIP",  # [mqtt] off
+                "running": "SKIP"}  # no companion runs on that port (port 0: none to ask)
     seen = {line.split()[1]: line.split()[0] for line in lines if line[:4] in ("PASS", "FAIL",
                                                                               "WARN", "SKIP")}
     assert seen == expected, done.stdout

@@ -67,8 +67,7 @@ def event_message(event: Event, state: TableState | None) -> dict[str, Any] | No
     if body is None:
         return None
     edition = None if state is None else state.game.edition
-    return {**body, "edition": edition,
-            "time": datetime.fromtimestamp(time.time(), UTC).isoformat(timespec="milliseconds")}
+    return {**body, "edition": edition, "time": _now()}
 
 
 def _body(event: Event, state: TableState | None) -> dict[str, Any] | None:
@@ -104,20 +103,19 @@ def _body(event: Event, state: TableState | None) -> dict[str, Any] | None:
 
 def game_message(before: TableState | None, after: TableState) -> dict[str, Any] | None:
     """A game started (a new game id) or won (it just ended): its own event, with its
-    trigger; None when neither."""
-    if before is not None and before.game.id != after.game.id:
-        return {"type": "game", "trigger": "game_started", "game": after.game.id,
-                "edition": after.game.edition,
-                "players": [p.name for p in after.players],
-                "time": datetime.fromtimestamp(time.time(), UTC).isoformat(
-                    timespec="milliseconds")}
-    if after.ended and (before is None or not before.ended or before.game.id != after.game.id):
-        if before is None:
-            return None  # ended before we came: nothing happened now
+    trigger; None when neither (or when there was no table before to compare with)."""
+    if before is None:
+        return None
+    game = {"type": "game", "game": after.game.id, "edition": after.game.edition}
+    if before.game.id != after.game.id:
+        return {**game, "trigger": "game_started", "players": [p.name for p in after.players],
+                "time": _now()}
+    if after.ended and not before.ended:
         winners = [str(after.name_of(pid)) for pid in after.winners]
-        return {"type": "game", "trigger": "game_won", "game": after.game.id,
-                "edition": after.game.edition, "winner": ", ".join(winners) or None,
-                "winners": winners,
-                "time": datetime.fromtimestamp(time.time(), UTC).isoformat(
-                    timespec="milliseconds")}
+        return {**game, "trigger": "game_won", "winner": ", ".join(winners) or None,
+                "winners": winners, "time": _now()}
     return None
+
+
+def _now() -> str:
+    return datetime.fromtimestamp(time.time(), UTC).isoformat(timespec="milliseconds")
