@@ -602,7 +602,7 @@ def _check_mqtt(mqtt: MqttConfig) -> None:
     if not mqtt.username:
         raise ConfigError("mqtt.username", "must be set when mqtt.password_file is: a broker "
                                            "takes a password only with a user name")
-    from companion.mqtt.secret import SecretError, read_password
+    from companion.password_file import SecretError, read_password
 
     try:
         read_password(Path(mqtt.password_file))

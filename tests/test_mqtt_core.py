@@ -19,8 +19,8 @@ from companion.exc import Refused
 from companion.i18n import translator
 from companion.mqtt.discovery import Device, configs, triggers
 from companion.mqtt.messages import seconds_left, state_message
-from companion.mqtt.secret import SecretError, read_password
 from companion.mqtt.topics import Topics, slug
+from companion.password_file import SecretError, read_password
 from tests import ha_discovery
 
 TOPICS = Topics.for_host("question-block", "homeassistant", "tablepi")

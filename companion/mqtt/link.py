@@ -18,8 +18,8 @@ from pathlib import Path
 
 import aiomqtt
 
-from companion.mqtt.secret import SecretError, read_password
 from companion.mqtt.topics import COMMANDS, OFFLINE, ONLINE, PRESS, Topics
+from companion.password_file import SecretError, read_password
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from companion.config import MqttConfig
-from companion.mqtt.secret import SecretError, read_password
+from companion.password_file import SecretError, read_password
 
 TIMEOUT_S = 5.0
 
