@@ -357,15 +357,21 @@ async def test_the_readme_automation_fires_on_a_real_bowser(
 
 
 def _certificates(folder: Path) -> tuple[Path, Path, Path]:
-    """A CA of the test's own and a certificate it signed for 127.0.0.1: (CA, cert, key)."""
+    """A CA of the test's own and a certificate it signed for 127.0.0.1: (CA, cert, key), with
+    the extensions Python 3.13's strict checking (VERIFY_X509_STRICT) asks of them."""
     folder.mkdir()
     ca, ca_key = folder / "ca.pem", folder / "ca.key"
     cert, key, request = folder / "broker.pem", folder / "broker.key", folder / "broker.csr"
     extensions = folder / "san.cnf"
-    extensions.write_text("subjectAltName = IP:127.0.0.1\n")
+    extensions.write_text("subjectAltName = IP:127.0.0.1\nbasicConstraints = CA:FALSE\n"
+                          "keyUsage = critical, digitalSignature, keyEncipherment\n"
+                          "extendedKeyUsage = serverAuth\nsubjectKeyIdentifier = hash\n"
+                          "authorityKeyIdentifier = keyid, issuer\n")
     for command in (
             ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj",
-             "/CN=Question Block test CA", "-keyout", ca_key, "-out", ca],
+             "/CN=Question Block test CA", "-addext", "basicConstraints = critical, CA:TRUE",
+             "-addext", "keyUsage = critical, keyCertSign, cRLSign", "-keyout", ca_key,
+             "-out", ca],
             ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", key,
              "-out", request],
             ["x509", "-req", "-in", request, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial",
