@@ -128,8 +128,8 @@ module shell() {
     }
 }
 
-module faces(what) {
-    for (a = [0, 90, 180, 270]) rotate([0, 0, a]) translate([0, -size / 2, 0]) children();
+module faces(sides = [0, 90, 180, 270]) {  // 0: the front (y = -size / 2)
+    for (a = sides) rotate([0, 0, a]) translate([0, -size / 2, 0]) children();
 }
 
 module corner_posts() {
@@ -172,7 +172,7 @@ module wall_openings() {
     if (!pi_inside)  // the button's and the speaker's wires to the Pi outside
         translate([-6, size / 2 - wall - eps, -eps]) cube([12, wall + 2 * eps, 8]);
     if (screen)
-        translate([-screen_window[0] / 2, -size / 2 - eps, height * 0.62])
+        translate([-screen_window[0] / 2, -size / 2 - eps, height / 2])
             cube([screen_window[0], wall + 2 * eps, screen_window[1]]);
 }
 
@@ -183,7 +183,8 @@ module body() {
             faces() face_relief();
             corner_posts();
         }
-        faces() face_engraving();
+        faces(screen ? [90, 180, 270] : [0, 90, 180, 270]) face_engraving();  // a screen
+                                                  // takes the front's "?"
         top_openings();
         wall_openings();
         snap_notches();
