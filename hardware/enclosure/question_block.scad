@@ -66,6 +66,8 @@ post = 7;                 // the corner posts' width
 m3_tap = 2.6;             // an M3 screw's hole in a post (self-tapping into plastic)
 m3_clear = 3.4;
 m25_tap = 2.2;
+boss = 4;                 // the speaker's bosses: its frame rests on them
+speaker_seat = speaker_screws > 0 ? boss : 0;  // the speaker's front above the lid
 
 // -- placements (echoed for tests/test_enclosure.py) ------------------------------------------
 
@@ -79,7 +81,7 @@ echo(str("ENCLOSURE ", "{\"size\": ", size, ", \"height\": ", height, ", \"wall\
          ", \"pi_inside\": ", pi_inside, ", \"pi\": [", pi_at[0], ", ", pi_at[1], ", ",
          pi_board[0], ", ", pi_board[1], ", ", pi_standoff, "]",
          ", \"speaker\": [", speaker_at[0], ", ", speaker_at[1], ", ", speaker, ", ",
-         speaker_depth, "]}"));
+         speaker_depth, ", ", speaker_seat, "]}"));
 
 // -- the block's look --------------------------------------------------------------------------
 
@@ -104,7 +106,7 @@ module question_mark(h) {
 
 // A rivet: raised 1 mm with 45 degree sides (no overhang steeper than that on a wall).
 module rivet_at(x, z) {
-    translate([x, 0, z]) rotate([90, 0, 0]) cylinder(h = 1 + eps, r1 = rivet, r2 = rivet - 1);
+    translate([x, eps, z]) rotate([90, 0, 0]) cylinder(h = 1 + eps, r1 = rivet, r2 = rivet - 1);
 }
 
 // What one face carries, on the plane y = 0 facing -y (the wall's outside).
@@ -243,7 +245,7 @@ module lid_fittings() {
     if (speaker_screws > 0)
         for (a = [45 : 90 : 315])
             translate([speaker_at[0], speaker_at[1], 0]) rotate([0, 0, a])
-                translate([speaker_screws / 2, 0, 0]) standoff(4, m25_tap);
+                translate([speaker_screws / 2, 0, 0]) standoff(boss, m25_tap);
     if (pi_inside) {
         for (x = [0, pi_holes[0]], y = [0, pi_holes[1]])
             translate([pi_at[0] + (pi_board[0] - pi_holes[0]) / 2 + x,
