@@ -97,8 +97,8 @@ def in_box(mesh: trimesh.Trimesh, low: np.ndarray, high: np.ndarray) -> int:
     steps = [max(3, int((hi - lo) / STEP) + 2) for lo, hi in zip(low, high, strict=True)]
     grid = np.stack(np.meshgrid(*(np.linspace(lo, hi, k)[1:-1] for lo, hi, k in
                                   zip(low, high, steps, strict=True))), -1).reshape(-1, 3)
-    up = np.array([0.0, 0.0, 1.0])
-    solid = sum(len(hits(mesh, point + [1e-4, 2e-4, 0], up)) % 2 for point in grid)
+    up, off_edges = np.array([0.0, 0.0, 1.0]), np.array([1e-4, 2e-4, 0.0])
+    solid = sum(len(hits(mesh, point + off_edges, up)) % 2 for point in grid)
     return corners + solid
 
 
