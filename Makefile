@@ -5,6 +5,8 @@
 #   make test-latest  - the suite in a scratch venv of the newest releases (what `make lock` would bring)
 #   make pibox        - only the machine tier: the companion in a real kernel under QEMU (tests/machine)
 #   make pibox-bench  - its benchmark: edge to audible, the companion against the bare floor
+#   make enclosure    - the printed Question Block: every part to STL (hardware/enclosure/build)
+#                       and its PNG previews (hardware/enclosure/previews), with Debian's openscad
 # apt packages are installed when we are root or have sudo; otherwise we say what is missing.
 # Python packages come from the lock (requirements/*.txt, exact versions with hashes), except
 # PyICU and lgpio, which come from Debian (systemd/debian-modules.sh says why).
@@ -26,7 +28,10 @@ PIBOX_PACKAGES := $(if $(filter x86_64,$(shell uname -m)),qemu-system-x86 busybo
 # (e2fsprogs: mkfs.ext4 and e2fsck, no longer in a minimal Debian), and talk to a real MQTT
 # broker (Debian's mosquitto, started by the tests on 127.0.0.1; its own service is not used),
 # over TLS too (openssl makes the tests' own CA and broker certificate).
-APT_TEST_PACKAGES := chromium systemd cloud-init e2fsprogs mosquitto openssl $(PIBOX_PACKAGES)
+# The enclosure's tests render it with Debian's openscad (its previews need an X server: xvfb).
+ENCLOSURE_PACKAGES := openscad xvfb xauth
+APT_TEST_PACKAGES := chromium systemd cloud-init e2fsprogs mosquitto openssl \
+	$(ENCLOSURE_PACKAGES) $(PIBOX_PACKAGES)
 APT_WANT ?= $(APT_PACKAGES)
 # Installed where apt knows it (Raspberry Pi OS): gpiozero's pin library, for `make run` on a Pi.
 APT_MAYBE := python3-lgpio
@@ -38,7 +43,8 @@ UV_VERSION := 0.13.9
 UV_COMPILE := uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
 	--no-emit-package pyicu --quiet --custom-compile-command "make lock"
 
-.PHONY: setup apt demo run test test-latest pibox pibox-bench lock lint bench sounds catalogs clean
+.PHONY: setup apt demo run test test-latest pibox pibox-bench enclosure lock lint bench sounds \
+	catalogs clean
 
 setup: $(STAMP)
 
@@ -92,6 +98,11 @@ pibox-bench:
 	@$(MAKE) --no-print-directory apt APT_WANT="$(APT_PACKAGES) $(PIBOX_PACKAGES)"
 	@$(MAKE) --no-print-directory setup
 	$(BIN)/python -m tests.machine.bench $(PIBOX_BENCH)
+
+# The printed block: each part of each parameter set (hardware/enclosure/question_block.json).
+enclosure:
+	@$(MAKE) --no-print-directory apt APT_WANT="$(ENCLOSURE_PACKAGES)"
+	$(PYTHON) hardware/enclosure/render.py
 
 # The newest release of everything (within pyproject.toml's ranges) in a scratch venv: what
 # `make lock` would bring, tried before it is committed.
