@@ -25,6 +25,8 @@ RIVET = 1.0
 """The rivets stand 1 mm proud of each wall."""
 STEP = 2.5
 """The grid (mm) of points checked for material where a part goes."""
+MAX_SPAN = 30.0
+"""The longest bridge a printer spans without support (a screen window's top is 27 mm)."""
 
 if shutil.which("openscad") is None or shutil.which("xvfb-run") is None:  # make test installs
     raise RuntimeError("the enclosure tests need Debian's openscad and xvfb (apt install "
@@ -54,8 +56,10 @@ def numbers(rendered: Path, name: str) -> dict[str, Any]:
     return json.loads((rendered / "build" / name / "placements.json").read_text())
 
 
-def bodies(mesh: trimesh.Trimesh) -> int:
-    """Connected pieces, by faces sharing an edge (union-find: no scipy needed)."""
+def pieces(mesh: trimesh.Trimesh, faces: np.ndarray | None = None) -> list[list[int]]:
+    """Connected pieces of ``faces`` (default: all), by faces sharing an edge (union-find:
+    no scipy needed)."""
+    chosen = np.ones(len(mesh.faces), bool) if faces is None else faces
     parent = np.arange(len(mesh.faces))
 
     def root(i: int) -> int:
@@ -65,10 +69,16 @@ def bodies(mesh: trimesh.Trimesh) -> int:
         return int(i)
 
     for a, b in mesh.face_adjacency:
-        ra, rb = root(a), root(b)
-        if ra != rb:
+        if chosen[a] and chosen[b] and (ra := root(a)) != (rb := root(b)):
             parent[ra] = rb
-    return len({root(i) for i in range(len(parent))})
+    found: dict[int, list[int]] = {}
+    for i in np.flatnonzero(chosen):
+        found.setdefault(root(int(i)), []).append(int(i))
+    return list(found.values())
+
+
+def bodies(mesh: trimesh.Trimesh) -> int:
+    return len(pieces(mesh))
 
 
 def hits(mesh: trimesh.Trimesh, origin: np.ndarray, direction: np.ndarray) -> np.ndarray:
@@ -106,8 +116,15 @@ def as_assembled(body: trimesh.Trimesh, n: dict[str, Any]) -> trimesh.Trimesh:
     """The body as it stands on the lid (it is printed upside down, its top on the bed)."""
     standing = body.copy()
     standing.apply_transform(trimesh.transformations.rotation_matrix(np.pi, [1, 0, 0]))
-    standing.apply_translation([0, 0, n["height"] + n["feet"]])
+    standing.apply_translation([0, 0, n["height"]])
     return standing
+
+
+def lid_in_place(lid: trimesh.Trimesh, n: dict[str, Any]) -> trimesh.Trimesh:
+    """The lid where it sits: ``feet`` up, inside the walls."""
+    placed = lid.copy()
+    placed.apply_translation([0, 0, n["feet"]])
+    return placed
 
 
 @pytest.mark.parametrize("name", SETS)
@@ -121,18 +138,34 @@ def test_each_part_is_one_watertight_body_that_fits_the_bed(rendered: Path, name
 
 
 @pytest.mark.parametrize("name", SETS)
+@pytest.mark.parametrize("part", ["body", "lid"])
+def test_each_part_prints_without_supports(rendered: Path, name: str, part: str) -> None:
+    """As it lies on the bed, no face off the bed looks down more steeply than 45 degrees,
+    but for bridges: each such roof (of the engraved "?", a notch, a window) is no wider than
+    a wall and spans at most :data:`MAX_SPAN`."""
+    n = numbers(rendered, name)
+    mesh = load(rendered, name, part)
+    down = mesh.face_normals[:, 2] < -np.cos(np.radians(44))
+    off_bed = mesh.triangles_center[:, 2] > 0.01
+    for roof in pieces(mesh, down & off_bed):
+        corners = mesh.vertices[mesh.faces[roof].ravel()]
+        narrow, span = sorted(np.ptp(corners[:, :2], axis=0))
+        assert narrow <= n["wall"] + 0.01 and span <= MAX_SPAN, (name, part, narrow, span)
+    assert mesh.area_faces[down & ~off_bed].sum() > 0.5 * mesh.extents[0] * mesh.extents[1] \
+        * (0.3 if part == "body" else 0.6)  # it lies flat on a face of its own
+
+
+@pytest.mark.parametrize("name", SETS)
 def test_the_block_is_as_big_as_its_parameters_say(rendered: Path, name: str) -> None:
     n = numbers(rendered, name)
     body, lid = load(rendered, name, "body"), load(rendered, name, "lid")
     width = n["size"] + 2 * RIVET
     assert body.extents == pytest.approx([width, width, n["height"]], abs=0.02)
-    assembled = trimesh.util.concatenate([as_assembled(body, n), lid])
-    assert assembled.bounds[0][2] == pytest.approx(0, abs=1e-6)
-    assert assembled.bounds[1][2] == pytest.approx(n["size"], abs=0.02)  # a cube, feet and all
+    assert n["height"] == n["size"]  # a cube: the lid is inside it
     inner = n["size"] - 2 * n["wall"]
-    plate = lid.vertices[lid.vertices[:, 2] > n["feet"] + 0.01]
-    plate = plate[plate[:, 2] <= n["feet"] + n["lid_plate"]]
+    plate = lid.vertices[lid.vertices[:, 2] <= n["lid_plate"]]
     assert np.abs(plate[:, :2]).max() < inner / 2  # the lid's plate goes in between the walls
+    assert lid.bounds[1][2] < n["size"] - n["top"] - n["feet"]  # and all on it under the top
 
 
 @pytest.mark.parametrize("name", SETS)
@@ -153,7 +186,8 @@ def test_the_button_hole_and_the_panel_its_clips_take(rendered: Path, name: str)
 @pytest.mark.parametrize("name", SETS)
 def test_the_pi_and_the_speaker_fit_with_their_clearances(rendered: Path, name: str) -> None:
     n = numbers(rendered, name)
-    parts = [as_assembled(load(rendered, name, "body"), n), load(rendered, name, "lid")]
+    parts = [as_assembled(load(rendered, name, "body"), n),
+             lid_in_place(load(rendered, name, "lid"), n)]
     floor = n["feet"] + n["lid_plate"]  # the lid's top, where the parts stand
     x, y, diameter, depth, seat = n["speaker"]
     r = diameter / 2 + 0.3

@@ -3,7 +3,8 @@
 // Two parts, each printable without supports on a 220 mm bed:
 //   body  the block: four walls and the top, printed upside down (its top on the bed);
 //   lid   the bottom: the speaker's grille and bosses, the Pi's and the amplifier's
-//         standoffs, feet, printed flat (its outside on the bed).
+//         standoffs, printed flat (its outside on the bed). It sits `feet` up inside the
+//         walls, whose corners stand on the table: the speaker fires down between them.
 // `make enclosure` renders each part of each parameter set (question_block.json) to STL
 // and a PNG preview; tests/test_enclosure.py checks the meshes against these numbers.
 //
@@ -19,7 +20,8 @@ top = 3.2;                // the top plate
 corner = 3;               // radius of the rounded vertical edges
 lid = "screw";            // screw: four M3 screws into the corner posts; snap: four clips
 lid_plate = 3.2;          // the lid's plate
-feet = 4;                 // the lid's feet lift the block (the speaker fires down)
+feet = 4;                 // the walls' corners lift the lid off the table (the speaker
+                          // fires down, out through the gaps between them)
 
 /* [The button] */
 button = 30;              // 24 or 30: the snap-in arcade button's panel hole
@@ -61,7 +63,8 @@ $fn = 48;
 
 eps = 0.01;
 inner = size - 2 * wall;
-height = size - feet;     // the body's height: the lid and its feet make the cube's bottom
+height = size;            // the body is the whole cube; the lid sits inside it
+floor_z = feet + lid_plate;  // the lid's top, from the table: where the parts stand
 post = 7;                 // the corner posts' width
 m3_tap = 2.6;             // an M3 screw's hole in a post (self-tapping into plastic)
 m3_clear = 3.4;
@@ -138,16 +141,16 @@ module corner_posts() {
     for (sx = [-1, 1], sy = [-1, 1])
         translate([sx * (inner / 2 - post / 2), sy * (inner / 2 - post / 2), 0]) difference() {
             // from the lid's plate up to the top
-            translate([-post / 2, -post / 2, lid_plate]) cube([post, post, height - top -
-                                                                 lid_plate + eps]);
-            if (lid == "screw") translate([0, 0, lid_plate - eps]) cylinder(h = 12, d = m3_tap);
+            translate([-post / 2, -post / 2, floor_z]) cube([post, post, height - top -
+                                                              floor_z + eps]);
+            if (lid == "screw") translate([0, 0, floor_z - eps]) cylinder(h = 12, d = m3_tap);
         }
 }
 
 module snap_notches() {  // the lid's clips click into these, on the walls' insides
     if (lid == "snap")
         for (a = [0, 90, 180, 270]) rotate([0, 0, a])
-            translate([-6, -inner / 2 - 1, lid_plate + 3.2]) cube([12, 1 + eps, 2.6]);
+            translate([-6, -inner / 2 - 1, floor_z + 3.2]) cube([12, 1 + eps, 2.6]);
 }
 
 module top_openings() {
@@ -162,7 +165,7 @@ module top_openings() {
 // Openings in the walls reach the bottom edge: printed upside down they are open at the top,
 // so nothing overhangs.
 module wall_openings() {
-    z_board = lid_plate + pi_standoff;  // the Pi board's underside, from the body's bottom
+    z_board = floor_z + pi_standoff;  // the Pi board's underside, from the table
     if (pi_inside && service) {
         // the microSD card, at the Pi's left end
         translate([-size / 2 - eps, pi_at[1] + pi_sd_y - 7, -eps])
@@ -173,6 +176,10 @@ module wall_openings() {
     }
     if (!pi_inside)  // the button's and the speaker's wires to the Pi outside
         translate([-6, size / 2 - wall - eps, -eps]) cube([12, wall + 2 * eps, 8]);
+    // the gaps between the corner feet, under the lid: the speaker's sound goes out here
+    for (a = [0, 90, 180, 270]) rotate([0, 0, a])
+        translate([-size / 2 + 16, -size / 2 - eps, -eps]) cube([size - 32, wall + 2 * eps,
+                                                                 feet]);
     if (screen)
         translate([-screen_window[0] / 2, -size / 2 - eps, height / 2])
             cube([screen_window[0], wall + 2 * eps, screen_window[1]]);
@@ -209,21 +216,16 @@ module standoff(h, hole, od = 5.5) {
 module lid_part() {
     difference() {
         union() {
-            // the plate sits inside the walls, its feet outside below
-            translate([0, 0, feet]) linear_extrude(lid_plate) lid_plate_shape();
-            for (sx = [-1, 1], sy = [-1, 1])
-                translate([sx * (inner / 2 - post / 2), sy * (inner / 2 - post / 2), 0])
-                    cylinder(h = feet + eps, d = 9);
-            translate([0, 0, feet + lid_plate - eps]) lid_fittings();
+            linear_extrude(lid_plate) lid_plate_shape();  // it goes in between the walls
+            translate([0, 0, lid_plate - eps]) lid_fittings();
         }
         // the grille under the speaker
         translate([speaker_at[0], speaker_at[1], -eps]) grille();
         if (lid == "screw")
             for (sx = [-1, 1], sy = [-1, 1])
-                translate([sx * (inner / 2 - post / 2), sy * (inner / 2 - post / 2), -eps]) {
-                    cylinder(h = feet + lid_plate + 2 * eps, d = m3_clear);
-                    cylinder(h = 3, d = 6.2);  // the screw's head, in the foot
-                }
+                translate([sx * (inner / 2 - post / 2), sy * (inner / 2 - post / 2), -eps])
+                    cylinder(h = lid_plate + 2 * eps, d = m3_clear);  // its head stays
+                                                  // under the plate, above the table
     }
 }
 
@@ -232,7 +234,7 @@ module grille() {
     for (ring = [0 : 4 : r], k = [0 : max(1, floor(2 * PI * ring / 4)) - 1]) {
         n = max(1, floor(2 * PI * ring / 4));
         rotate([0, 0, 360 * k / n]) translate([ring, 0, 0])
-            cylinder(h = feet + lid_plate + 2 * eps, d = grille_hole, $fn = 12);
+            cylinder(h = lid_plate + 2 * eps, d = grille_hole, $fn = 12);
     }
 }
 
@@ -282,6 +284,6 @@ if (part == "body") {
 } else if (part == "lid") {
     lid_part();
 } else {
-    translate([0, 0, feet]) body();
-    lid_part();
+    body();
+    translate([0, 0, feet]) lid_part();
 }
