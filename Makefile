@@ -28,8 +28,9 @@ PIBOX_PACKAGES := $(if $(filter x86_64,$(shell uname -m)),qemu-system-x86 busybo
 # (e2fsprogs: mkfs.ext4 and e2fsck, no longer in a minimal Debian), and talk to a real MQTT
 # broker (Debian's mosquitto, started by the tests on 127.0.0.1; its own service is not used),
 # over TLS too (openssl makes the tests' own CA and broker certificate).
-# The enclosure's tests render it with Debian's openscad (its previews need an X server: xvfb).
-ENCLOSURE_PACKAGES := openscad xvfb xauth
+# The enclosure's tests render it with Debian's openscad (its previews need an X server, xvfb,
+# and Mesa's software OpenGL).
+ENCLOSURE_PACKAGES := openscad xvfb xauth libgl1-mesa-dri
 APT_TEST_PACKAGES := chromium systemd cloud-init e2fsprogs mosquitto openssl \
 	$(ENCLOSURE_PACKAGES) $(PIBOX_PACKAGES)
 APT_WANT ?= $(APT_PACKAGES)
