@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from companion import __version__
 from companion.app import commands as c
 from companion.app.contract import Table
 from companion.config import MqttConfig
@@ -53,7 +54,7 @@ class HomeFrontend:
                                self.topics, discovery=config.discovery,
                                on_command=self._command, on_connect=self._connected)
         self._page = link
-        self._version = version or _version()
+        self._version = version or __version__
         self._tr = translator(language)
         self._table: Table | None = None
         self._state: TableState | None = None
@@ -229,11 +230,3 @@ class HomeFrontend:
 def _now() -> float:
     return asyncio.get_running_loop().time()
 
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("question-block-companion")
-    except PackageNotFoundError:
-        return "0"

@@ -15,7 +15,6 @@ from companion.events import (
     BlockOutcome,
     CardTapped,
     Event,
-    LeverPressed,
     PressIgnored,
     StateChanged,
     StorageChanged,
@@ -96,9 +95,7 @@ def _body(event: Event, state: TableState | None) -> dict[str, Any] | None:
     if isinstance(event, StorageChanged):
         return {"type": "storage", "trigger": None, **texts(summary=event.summary),
                 "storage": event.storage.to_json()}
-    if isinstance(event, LeverPressed):
-        return None  # its TimerChanged follows
-    return None
+    return None  # LeverPressed: its TimerChanged follows
 
 
 def game_message(before: TableState | None, after: TableState) -> dict[str, Any] | None:
