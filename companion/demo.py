@@ -289,18 +289,18 @@ async def _run_demo(config: Config, *, seed: int | None, auto: int | None) -> in
         players = seen[-1].players if seen else ()
         command: c.Command[object]
         if ch == "n":
-            command = c.NextPlayer()
+            command = c.Move("next_player")
         elif ch == "g":
-            command = c.PassGo()
+            command = c.Move("pass_go")
         elif ch == "u":
-            command = c.Undo()
+            command = c.Move("undo")
         elif ch == "0":
-            command = c.SetCurrent(None)
+            command = c.Move("set_current", {"player": None})
         elif int(ch) > len(players):
             print("  " + words(say("bank: there is no player {key}", key=ch), tr), flush=True)
             return
         else:
-            command = c.SetCurrent(players[int(ch) - 1].id)
+            command = c.Move("set_current", {"player": players[int(ch) - 1].id})
         try:
             pending = table.act(command, source="keyboard")
         except CompanionError as exc:

@@ -10,6 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from typing import Any
+
+    from companion.core.flow import When
     from companion.i18n.said import Said
 
 
@@ -51,6 +54,25 @@ class Blocked(Conflict):
     def __init__(self, message: str | Said, blocked_by: tuple[int, ...]) -> None:
         super().__init__(message)
         self.blocked_by = blocked_by
+
+
+class OutOfTurn(Conflict):
+    """A move out of its moment in the turn, or for a player whose turn it is not: ``when``
+    says who may make it and when, in the rulebook's words. The banker may make it all the
+    same as a correction."""
+
+    def __init__(self, message: str | Said, rule_name: str, when: When) -> None:
+        super().__init__(message)
+        self.rule_name = rule_name
+        self.when = when
+
+    def to_json(self) -> dict[str, Any]:
+        """What a refusal says besides its words: the flow, its moment, who, the rule."""
+        from companion.i18n.said import texts
+
+        return {**texts(error=self.said), "rule": self.rule_name,
+                "moment": self.when.moment.value, "who": self.when.who.value,
+                "quote": list(self.when.quote), "correction": True}
 
 
 class GameEnded(Conflict):

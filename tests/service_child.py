@@ -10,7 +10,7 @@ import sys
 
 from gpiozero.pins.mock import MockFactory
 
-from companion.app.commands import StartTimer, Transfer
+from companion.app.commands import Move, StartTimer
 from companion.config import AudioConfig, Config, DataConfig, LeverConfig, WebConfig
 from companion.daemon import Daemon
 from companion.frontends import from_config
@@ -31,7 +31,8 @@ async def main(data_dir: str) -> None:
         while not app.closed:
             try:
                 app.table.press(source="test")
-                await app.table.act(Transfer(players[0], players[1], 1))
+                await app.table.act(Move("transfer", {"from": players[0], "to": players[1],
+                                                      "amount": 1}))
             except Exception:  # the daemon is stopping under us: that is the point
                 return
             await asyncio.sleep(0.005)

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from companion.app.commands import Transfer
+from companion.app.commands import Move
 from companion.audio.null_backend import NullBackend
 from companion.bank import DB_NAME, Bank
 from companion.config import AudioConfig, Config, DataConfig
@@ -365,7 +365,8 @@ async def test_the_daemon_banks_every_press_and_every_transfer_exactly_once(
     async def transfer(phase: int, j: int) -> Entry:
         rid = f"tablet-{phase}-{j}"
         payer, payee = players[j % 4], players[(j + 1) % 4]
-        paid = await app.table.act(Transfer(payer, payee, 1 + j % 6, note=rid),
+        paid = await app.table.act(Move("transfer", {"from": payer, "to": payee,
+                                                     "amount": 1 + j % 6, "note": rid}),
                                    source="tablet", request_id=rid)
         assert paid.entry is not None and not paid.capped
         return paid.entry

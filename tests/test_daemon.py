@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from companion.app.commands import Transfer, Undo
+from companion.app.commands import Move
 from companion.audio.backend import AudioError
 from companion.audio.null_backend import NullBackend
 from companion.audio.pcm import Pcm
@@ -344,11 +344,11 @@ async def test_bank_action_errors_change_nothing_and_reach_the_caller(tmp_path: 
     app = Daemon(config, pin_factory=MockFactory(), backend=NullBackend())
     app.start(asyncio.get_running_loop())
     with pytest.raises(Refused, match="nothing to undo"):
-        await app.table.act(Undo())
+        await app.table.act(Move("undo"))
     assert app.bank is not None
     first = app.bank.run(lambda bank: bank.players()[0].id)
     with pytest.raises(Refused, match="cannot pay themselves"):
-        await app.table.act(Transfer(first, first, 3))
+        await app.table.act(Move("transfer", {"from": first, "to": first, "amount": 3}))
     assert len(app.bank.run(lambda b: b.journal())) == 4  # opening balances only
     app.close()
 
@@ -372,7 +372,7 @@ async def test_unusable_data_folder_holds_presses_and_recovers_when_it_is_usable
     await app.table.drain()
     assert app.bank.status().held == 1 and not app.bank.status().kept  # no folder to keep it
     with pytest.raises(Unavailable, match="cannot create the data folder"):
-        await app.table.act(Undo())
+        await app.table.act(Move("undo"))
     blocker.unlink()  # the folder can be made now
     assert await app.bank.recover()
     assert app.table.health().ok and app.bank.status().held == 0

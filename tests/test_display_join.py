@@ -191,7 +191,7 @@ async def test_the_daemons_screen_shows_a_join_code_the_web_takes(
         shown = next(f for f in frontends if isinstance(f, ScreenFrontend)).screen
         web = next(f for f in frontends if isinstance(f, WebFrontend)).server
         assert web is not None and shown.ready.wait(10) and shown.available
-        game = await app.table.act(c.NewGame("celebration", ["Ann", "Ben", "Cat"]))
+        game = await app.table.act(c.Move("new_game", {"players": ["Ann", "Ben", "Cat"]}))
         await _until(lambda: shown.last_scene is not None and shown.last_scene.screen == "join")
         code = JoinCodes(web.token).code(game)
         assert shown.last_scene.link == f"http://10.9.8.7:{web.port}/join#code={code}"
@@ -205,7 +205,8 @@ async def test_the_daemons_screen_shows_a_join_code_the_web_takes(
             async with s.post(base, json={"player": ben}) as reply:
                 assert reply.status == 201
         await _until(lambda: names(shown.last_scene) == ["Ann", "Cat"])
-        await app.table.act(c.Transfer(ben, "bank", 1))  # play begins
+        await app.table.act(c.Move("transfer", {"from": ben, "to": "bank",
+                                                "amount": 1}))  # play begins
         await _until(lambda: shown.last_scene.screen == "table")
     finally:
         app.request_stop()

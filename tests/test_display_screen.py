@@ -16,7 +16,7 @@ import pygame
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from companion.app.commands import GetState, SetCurrent
+from companion.app.commands import GetState, Move
 from companion.config import AudioConfig, Config, DataConfig, DisplayConfig, WebConfig
 from companion.core.outcomes import Kind, Outcome
 from companion.daemon import Daemon
@@ -240,7 +240,8 @@ async def test_the_daemon_shows_the_press_its_player_and_the_tablet_link(
     assert web is not None and idle.link == f"http://10.9.8.7:{web.port}/#token={web.token}"
     assert [(p.name, p.balance) for p in idle.players] == [
         ("Mario", 30), ("Luigi", 30), ("Peach", 30), ("Yoshi", 30)]
-    await app.table.act(SetCurrent((await app.table.read(GetState())).players[1].id))
+    await app.table.act(Move("set_current",
+                             {"player": (await app.table.read(GetState())).players[1].id}))
     app.button.pin.drive_low()
     await _until(lambda: screen.last_scene.screen == "outcome"
                  and not screen.last_scene.outcome.waiting)

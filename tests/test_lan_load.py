@@ -16,7 +16,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from companion.app.commands import GetJournal, Transfer
+from companion.app.commands import GetJournal, Move
 from companion.bank.bank import Bank
 from companion.web.api import HUB, JOURNAL_BURST
 from companion.web.guard import _unread
@@ -38,7 +38,8 @@ async def test_every_page_gets_the_same_frame_encoded_once(tmp_path: Path) -> No
             if n < 2:
                 hub.trusted.add(queue)
         mario = app.bank.run(lambda bank: bank.players()[0].id)
-        await app.table.act(Transfer("bank", mario, 5, "five"))
+        await app.table.act(Move("transfer", {"from": "bank", "to": mario, "amount": 5,
+                                             "note": "five"}))
         held = [queue.get_nowait() for queue in stalled]
         for queue in stalled:
             del hub.clients[queue]
@@ -61,7 +62,8 @@ async def test_the_whole_journal_needs_the_token_and_comes_in_pieces(tmp_path: P
     async with serving(tmp_path) as (server, app), aiohttp.ClientSession() as s:
         mario = app.bank.run(lambda bank: bank.players()[0].id)
         for n in range(1, 451):
-            await app.table.act(Transfer("bank", mario, 1, f"n{n}"))
+            await app.table.act(Move("transfer", {"from": "bank", "to": mario, "amount": 1,
+                                                 "note": f"n{n}"}))
         url = server.url + "api/journal"
         async with s.get(url) as reply:  # no token: no whole journal, nothing read
             assert reply.status == 401 and "token" in (await reply.json())["error"]

@@ -138,7 +138,7 @@ async def test_a_payment_updates_both_balances(tmp_path: Path, broker: Mosquitto
         await heard.until(lambda: heard.state(), what="the state")
         state = await app.table.read(c.GetState())
         mario, luigi = (p.id for p in state.players)
-        await app.table.act(c.Transfer(mario, luigi, 7))
+        await app.table.act(c.Move("transfer", {"from": mario, "to": luigi, "amount": 7}))
         await heard.until(lambda: sensor(heard, "coins_mario") == "23"
                           and sensor(heard, "coins_luigi") == "37", what="23 and 37")
         table = [e for e in heard.events() if e["type"] == "table"]
@@ -197,7 +197,8 @@ async def test_a_new_game_replaces_the_players_entities_and_leaves_none_stale(
     async with listening(broker.port) as heard, \
             running(home_config(tmp_path / "data", broker.port)) as (app, _home):
         await heard.until(lambda: heard.latest.get(stale) == b"", what="the stale one cleared")
-        await app.table.act(c.NewGame("movie", ["Peach", "Yoshi", "Toad"]))
+        await app.table.act(c.Move("new_game", {"edition": "movie",
+                                                  "players": ["Peach", "Yoshi", "Toad"]}))
         await heard.until(lambda: ("sensor", "coins_toad") in heard.configs(), what="Toad")
         configs = heard.configs()
         assert ("sensor", "coins_mario") not in configs

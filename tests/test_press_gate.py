@@ -183,7 +183,7 @@ async def test_a_press_that_sounded_counts_for_whoever_was_current_when_it_was_p
     ann, bob = (p.id for p in state.players)
     await until(lambda: on_offer(app))
     press_on_a_thread(app, clock)  # Ann is current: 1 -> roll again, 2 coins
-    await app.table.act(c.NextPlayer())  # the tablet passes the turn before the loop settled
+    await app.table.act(c.Move("next_player"))  # the tablet passes the turn before the loop settled
     await app.table.drain()
     (event,) = events
     assert isinstance(event, BlockOutcome) and event.outcome.coins == 2
@@ -201,7 +201,8 @@ async def test_no_sound_for_a_press_while_a_game_ending_write_is_under_way(
     app, backend, events, clock = await started(tmp_path, random.Random(4))
     state = await app.table.read(c.GetState())
     await until(lambda: on_offer(app))
-    ending = app.table.act(c.Bankrupt(state.players[1].id, "bank"))  # Ann is the last left
+    ending = app.table.act(c.Move("bankruptcy", {"player": state.players[1].id,
+                                                 "creditor": "bank"}))  # Ann is the last left
     press_on_a_thread(app, clock)  # the plan was withdrawn when the write was queued
     assert backend.played == []
     await ending

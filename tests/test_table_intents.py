@@ -214,8 +214,8 @@ async def test_a_press_while_the_game_is_switched_waits_and_resuming_a_won_game_
 
     async with serving(tmp_path) as (server, app), aiohttp.ClientSession() as s:
         first = (await state(s, server))["game"]["id"]
-        pending = asyncio.ensure_future(app.table.act(c.NewGame("celebration",
-                                                                ["Ann", "Bob"])))
+        pending = asyncio.ensure_future(app.table.act(c.Move("new_game", {
+            "players": ["Ann", "Bob"]})))
         await asyncio.sleep(0)  # the page's request is under way ...
         ignored = app.table.press(source="tablet")  # ... when the block is pressed
         assert isinstance(ignored, PressIgnored) and "press again" in str(ignored.reason)
@@ -232,8 +232,9 @@ async def test_a_press_while_the_game_is_switched_waits_and_resuming_a_won_game_
             return original(sound, priority)  # type: ignore[arg-type]
 
         app.speaker.play = play  # type: ignore[method-assign]
-        await app.table.act(c.ResumeGame(first))
-        await app.table.act(c.ResumeGame(second))  # the won game again: no fanfare
+        await app.table.act(c.Move("resume_game", {"game": first}))
+        # the won game again: no fanfare
+        await app.table.act(c.Move("resume_game", {"game": second}))
         assert played == []
         assert app.bank is not None
         assert app.bank.run(lambda bank: bank.outcomes(first)) == []  # nothing banked there

@@ -16,7 +16,7 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.app.commands import Transfer, Undo
+from companion.app.commands import Move
 from companion.audio.null_backend import NullBackend
 from companion.config import AudioConfig, Config, DataConfig, GameConfig
 from companion.daemon import Daemon
@@ -80,8 +80,9 @@ async def test_the_journal_by_pages(tmp_path: Path) -> None:
     async with serving(tmp_path) as (server, app), aiohttp.ClientSession() as s:
         mario = app.bank.run(lambda bank: bank.players()[0].id)
         for n in range(1, 13):
-            await app.table.act(Transfer("bank", mario, n, f"n{n}"))
-        await app.table.act(Undo())  # the 12 coins
+            await app.table.act(Move("transfer", {"from": "bank", "to": mario, "amount": n,
+                                                 "note": f"n{n}"}))
+        await app.table.act(Move("undo"))  # the 12 coins
         status, whole = await call(s, server, "GET", "/api/journal",  # no paging: the game
                                    headers=AUTH)
         assert status == 200 and len(whole["entries"]) == 3 + 12 + 1
@@ -356,7 +357,7 @@ async def test_a_page_that_never_reads_cannot_hold_up_others_or_shutdown(tmp_pat
         await reader.receive_json(timeout=5)
         first = app.bank.run(lambda bank: bank.players()[0].id)
         for _ in range(150):  # more than a slow page's queue holds
-            await app.table.act(Transfer(first, "bank", 1))
+            await app.table.act(Move("transfer", {"from": first, "to": "bank", "amount": 1}))
         last = None
         while last is None or last["state"]["players"][0]["balance"] != 30 - 150:
             message = await reader.receive_json(timeout=5)

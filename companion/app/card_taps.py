@@ -70,7 +70,7 @@ class CardTaps:
                             source=_source(uid))
             return say("{name} joins {leader}'s battle", name=state.name_of(player),
                        leader=state.name_of(leader))
-        await table.act(c.SetCurrent(player), source=_source(uid))
+        await table.act(c.Move("set_current", {"player": player}), source=_source(uid))
         return say("{name} is current",
                    name=(await table.read(c.GetState())).name_of(player))
 
@@ -90,14 +90,14 @@ class CardTaps:
                 source=source)
             return say("next press: {mode}", mode=view.text)
         if action == "next_player":
-            pid = await table.act(c.NextPlayer(), source=source)
+            pid = await table.act(c.Move("next_player"), source=source)
             return say("next player: {name}",
                        name=(await table.read(c.GetState())).name_of(pid))
         if action == "pass_go":
-            await table.act(c.PassGo(), source=source)
+            await table.act(c.Move("pass_go"), source=source)
             return say("pass GO")
         if action == "undo":
-            await table.act(c.Undo(), source=source)
+            await table.act(c.Move("undo"), source=source)
             return say("undo")
         if action == "press":
             event = table.press(source="card")

@@ -9,26 +9,17 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from companion.app.contract import Command, Query
-from companion.core.ledger import Entry, Payment
 from companion.core.lever import TimerState
 from companion.core.outcomes import Outcome
 from companion.core.state import (
     ModeView,
-    MoveView,
     OutcomeView,
     StorageView,
     TableState,
     UndoCheck,
-    Undone,
     UndoRequestView,
 )
 from companion.i18n.said import Said
-
-CURRENT = None
-"""``player`` left out: the current player."""
-ANYONE = object()
-"""``after`` left out: Next from whoever is current (a sentinel: no value a request can
-send)."""
 
 # -- the block -----------------------------------------------------------------------------
 
@@ -72,100 +63,28 @@ class GiveBack(Command[dict[str, str]]):
 
 
 @dataclass(frozen=True, slots=True)
-class NewGame(Command[int]):
-    """Start a game from a setup (old games stay as they were); answers its id. ``colours``
-    one per player from the palette, ``first`` the seat or name of who starts,
-    ``characters`` each player's (Gamer, Mario Kart), ``house`` the house rules
-    (:func:`companion.core.setup.check_setup`)."""
+class Move(Command[Any]):
+    """A move for the table's journal, by its name in the moves table
+    (:data:`companion.bank.moves.ACTIONS`; ``GET /api/openapi.json`` lists them), with the
+    request's fields by their JSON names, as they came. The move's own declaration checks
+    them, then who may make it and when (a ``correction`` overrides that, the banker's)."""
 
-    action: ClassVar[str] = "new game"
-    edition: object = "celebration"
-    players: object = None
-    colours: object = None
-    first: object = None
-    characters: object = None
-    house: object = None
+    name: str
+    fields: Mapping[str, object] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
-class Transfer(Command[Payment]):
-    """``payer`` pays ``payee`` (a player id or ``"bank"``); where the edition caps payments,
-    a player pays what they have. ``sold``: a payer short of coins first sold Property back
-    to the Bank for that face value (one move)."""
-
-    action: ClassVar[str] = "transfer"
-    payer: object
-    payee: object
-    amount: object
-    note: object = ""
-    sold: object = None
-    reason: object = None
-    """A payment the ruleset names (its ``reasons``' ids: a tax, the Continue cost)."""
 
 
-@dataclass(frozen=True, slots=True)
-class PassGo(Command[Entry]):
-    """The Bank pays a player (default: the current one) the edition's GO salary."""
-
-    action: ClassVar[str] = "pass GO"
-    player: object = CURRENT
 
 
-@dataclass(frozen=True, slots=True)
-class Undo(Command[Undone]):
-    """Undo a move, whole (a bankruptcy, the end of the game, a turn change): ``move``, if no
-    later move depends on it (409 naming them; 409 when it is undone already); left out, the
-    latest move not undone yet."""
-
-    action: ClassVar[str] = "undo"
-    move: object = None
 
 
-@dataclass(frozen=True, slots=True)
-class Redo(Command[MoveView]):
-    """Bring back what the last undo (``move``, the undo's id) undid: coins or a turn."""
-
-    action: ClassVar[str] = "redo"
-    move: object = None
-
-
-@dataclass(frozen=True, slots=True)
-class ResumeGame(Command[int]):
-    """Make an earlier game the one the table plays (the running one stays as it is)."""
-
-    action: ClassVar[str] = "resume game"
-    game: object = None
-
-
-@dataclass(frozen=True, slots=True)
-class SetCurrent(Command[int | None]):
-    """Make a player current (None: nobody; outcomes then wait, unassigned)."""
-
-    action: ClassVar[str] = "current player"
-    player: object
-
-
-@dataclass(frozen=True, slots=True)
-class NextPlayer(Command[int]):
-    """Pass the turn to the next seat; ``after``: only from that player (the one the page
-    showed as current), so a second tap passes nothing."""
-
-    action: ClassVar[str] = "next player"
-    after: object = ANYONE
 
 
 @dataclass(frozen=True, slots=True)
 class GetGames(Query[list[dict[str, Any]]]):
     """Every game, newest first: id, edition, name, when, players' names, ended, current."""
 
-
-@dataclass(frozen=True, slots=True)
-class Assign(Command[OutcomeView]):
-    """Give a waiting (unassigned) block outcome to a player."""
-
-    action: ClassVar[str] = "assign"
-    outcome: object
-    player: object
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,195 +114,24 @@ class Tap(Command[dict[str, Any]]):
     uid: str
 
 
-PAY = "pay"
-"""``in_jail`` left out: the player pays the fee (and, if in Jail, leaves it)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Jail(Command[Entry | MoveView]):
-    """A player (default: the current one) pays the edition's jail fee to the Bank, leaving
-    Jail if they were in it; or, with ``in_jail`` true or false, goes to Jail or leaves it
-    without paying (answers the move)."""
-
-    action: ClassVar[str] = "jail"
-    player: object = CURRENT
-    in_jail: object = PAY
 
 
-@dataclass(frozen=True, slots=True)
-class JailRoll(Command[MoveView]):
-    """A player in Jail rolled the table's own die for a 6 (``six``: whether they did):
-    Celebration, Gamer, Mario Kart. A miss ends the turn; the last one is the edition's way
-    out."""
-
-    action: ClassVar[str] = "jail_roll"
-    player: object = CURRENT
-    six: object = None
 
 
-@dataclass(frozen=True, slots=True)
-class Toll(Command[MoveView]):
-    """Bowser passed ``players``: each pays the Bank his toll (one move, one undo)."""
-
-    action: ClassVar[str] = "toll"
-    players: object
 
 
-@dataclass(frozen=True, slots=True)
-class Drop(Command[MoveView]):
-    """``player`` drops ``coins`` on ``space`` of the board (what they have, at most)."""
-
-    action: ClassVar[str] = "drop"
-    player: object
-    space: object
-    coins: object
 
 
-@dataclass(frozen=True, slots=True)
-class Scoop(Command[MoveView]):
-    """``player`` scoops up the whole pile on ``space``."""
-
-    action: ClassVar[str] = "scoop"
-    player: object
-    space: object
 
 
-@dataclass(frozen=True, slots=True)
-class DescribeBoard(Command[Any]):
-    """The table describes its board once (its spaces from GO, the Power-up die's faces): kept
-    for every game of the edition."""
-
-    action: ClassVar[str] = "board"
-    board: object
 
 
-@dataclass(frozen=True, slots=True)
-class MoveToken(Command[MoveView]):
-    """A token moves: ``steps`` forward (``how="roll"``), to the next Warp Pipe
-    (``"warp"``), or onto space ``to`` (``"place"``), scooping on the way."""
-
-    action: ClassVar[str] = "token"
-    player: object
-    steps: object = None
-    to: object = None
-    how: object = "roll"
-    character: object = None
 
 
-@dataclass(frozen=True, slots=True)
-class PlaceBanana(Command[MoveView]):
-    """Mario Kart: a Banana onto space ``space`` (``on`` false: back to the pile)."""
-
-    action: ClassVar[str] = "banana"
-    space: object
-    on: object = True
-    player: object = None
 
 
-@dataclass(frozen=True, slots=True)
-class HoldDeed(Command[MoveView]):
-    """A Property's deed to ``player`` (None: back to the Bank), ``price`` paid to the Bank
-    with it (bought, or an auction's winning bid)."""
-
-    action: ClassVar[str] = "deed"
-    space: object
-    player: object
-    price: object = None
-
-
-@dataclass(frozen=True, slots=True)
-class SetCharacters(Command[tuple[str, ...]]):
-    """The character tokens a player plays (Gamer, Mario Kart; two players: two each)."""
-
-    action: ClassVar[str] = "characters"
-    player: object
-    characters: object
-
-
-@dataclass(frozen=True, slots=True)
-class UseAbility(Command[MoveView]):
-    """A Power-up die face the table rolled, or ``super_star``, as the player's character
-    uses it: ``targets`` hit, ``spaces`` where each dropping player stands, ``coins`` typed
-    where the ability needs a number."""
-
-    action: ClassVar[str] = "ability"
-    player: object
-    ability: object
-    targets: object = None
-    spaces: object = None
-    coins: object = None
-    character: object = None
-    spaces_instead: object = False
-
-
-@dataclass(frozen=True, slots=True)
-class Contest(Command[MoveView]):
-    """A step of a Boss fight (``kind`` boss) or a Race: open (with the card's numbers),
-    fight / pass / enter / start, close."""
-
-    action: ClassVar[str] = "contest"
-    kind: object
-    step: object
-    player: object = None
-    card: object = None
-    rematch: object = None
-
-
-@dataclass(frozen=True, slots=True)
-class BowserWins(Command[MoveView]):
-    """Every deed is on its Game Over side: Bowser wins, everyone loses, the game ends."""
-
-    action: ClassVar[str] = "bowser wins"
-
-
-@dataclass(frozen=True, slots=True)
-class Bankrupt(Command[MoveView]):
-    """The banker declares ``player`` bankrupt to ``creditor`` (a player id or ``"bank"``)."""
-
-    action: ClassVar[str] = "bankruptcy"
-    player: object
-    creditor: object
-
-
-@dataclass(frozen=True, slots=True)
-class SetPoints(Command[MoveView]):
-    """Points games: the points on a player's cards and how many cards they hold."""
-
-    action: ClassVar[str] = "points"
-    player: object
-    points: object
-    cards: object
-    deeds: object = None
-    """The Property deeds held (spaces of the described board), instead of points and cards."""
-
-
-@dataclass(frozen=True, slots=True)
-class SetWorms(Command[MoveView]):
-    """Wiggly Worms: how many worms a player has found (all of them wins)."""
-
-    action: ClassVar[str] = "worms"
-    player: object
-    found: object
-
-
-@dataclass(frozen=True, slots=True)
-class EndGame(Command[MoveView]):
-    """Points games: the final Boss fight / Race is over; the highest score wins.
-    ``early``: the house rule of ending before the last card (the rulebook's game ends only
-    with the final fight or race)."""
-
-    early: object = False
-    action: ClassVar[str] = "end"
-
-
-@dataclass(frozen=True, slots=True)
-class SetOptions(Command[dict[str, bool]]):
-    """Wiggly Worms' variants: everyone plays at once, the worm cards dealt out (None: as it
-    was)."""
-
-    action: ClassVar[str] = "options"
-    simultaneous: object = None
-    dealt: object = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar, Generic, Protocol, TypeVar
 
+from companion.core.actions import Actions
 from companion.events import Event, Listener
 
 R = TypeVar("R")
@@ -34,6 +35,11 @@ class Query(Generic[R]):
 
 class Table(Protocol):
     """What every frontend can do with the table."""
+
+    actions: Actions
+    """The moves the table takes for its journal, each declared once (its fields, who may
+    make it and when): a frontend asks for one with :class:`companion.app.commands.Move`;
+    the web makes its routes and the API's description from them."""
 
     def press(self, source: str = "button", at: float | None = None) -> Event:
         """Press the block now: what happened (an outcome, an ignored press, a timer change)."""

@@ -28,7 +28,9 @@ from companion.audio.library import SoundLibrary
 from companion.audio.speaker import Priority, Speaker
 from companion.bank.bank import PAGE, Bank
 from companion.bank.export import export_journal
+from companion.bank.gate import perform
 from companion.bank.held import HeldPress
+from companion.bank.moves import ACTIONS
 from companion.bank.ring import face_params
 from companion.bank.seat import PAGE as SEAT_PAGE
 from companion.bank.service import BankService
@@ -61,7 +63,14 @@ from companion.events import (
     StorageChanged,
     TimerChanged,
 )
-from companion.exc import CompanionError, GameEnded, Refused, SavedBeforeFailure, Unavailable
+from companion.exc import (
+    CompanionError,
+    GameEnded,
+    Refused,
+    SavedBeforeFailure,
+    Unavailable,
+    shown,
+)
 from companion.i18n.said import Said, say, say_n
 from companion.tasks import wait_all
 
@@ -99,11 +108,6 @@ class Armed:
     params: Mapping[str, int] = field(default_factory=dict)
 
 
-ENDERS = (c.Bankrupt, c.SetWorms, c.EndGame, c.NewGame, c.ResumeGame, c.BowserWins,
-          c.Contest)
-"""Commands that may end the game, change which game is played, or change what the next press
-means (a contest step: a fighter pays, a race starts). Presses wait for them: a press drawn
-meanwhile would be banked into a game, or read in a mode, it was not drawn for."""
 RETRY_S = 2.0
 """While the bank has a problem, how often it is tried again (the issue asks for 10 s)."""
 WORMS_LABEL = say("Worms are moving!")
@@ -131,6 +135,9 @@ class TableService:
         self.editions = rulesets if rulesets is not None else editions()
         self.edition = edition
         """The edition to play when there is no bank (no game to ask)."""
+        self.actions = ACTIONS
+        """Every move the table takes, declared once (:mod:`companion.bank.moves`): the web's
+        routes and the API's description are made from it."""
         self.cards = CardTaps(card_names or {}, bus.publish)
         self.state: TableState | None = None
         """The table as of the last change: the press reads its mode and whether it ended."""
@@ -379,12 +386,25 @@ class TableService:
         if isinstance(command, c.GiveBack):
             return self._given_back(command.presses)  # type: ignore[return-value]
         self._settle()  # a press that already sounded is banked before this write
+        if isinstance(command, c.Move):
+            return self._move(command, source, request_id)  # type: ignore[return-value]
         pending = self._write(command.action,
                               lambda bank: _bank_operation(bank, command, source, request_id),
                               _summary(command), request_id=request_id)
-        if isinstance(command, ENDERS):
-            return self._ending(pending)
         return pending
+
+    def _move(self, command: c.Move, source: str, request_id: str | None) -> Awaitable[Any]:
+        """A move of the moves table: through the gate (its fields, who may make it and
+        when), on the writer thread. One that may end the game holds presses back until
+        it is written."""
+        action = self.actions.get(command.name)
+        if action is None:
+            raise Refused(say("unknown move {value}", value=shown(command.name)))
+        fields = dict(command.fields)
+        pending = self._write(action.said_as, lambda bank: perform(
+            bank, action, fields, source=source, request_id=request_id), action.summary,
+                              request_id=request_id)
+        return self._ending(pending) if action.ends else pending
 
     def _ending(self, pending: Awaitable[T]) -> asyncio.Future[T]:
         """A write that may end the game: presses wait for it from now on (a press drawn
@@ -661,7 +681,7 @@ class TableService:
         if state is None or state.ended or self.bank is None:
             return
         if self.rules().turn_quote:
-            self._background(self.act(c.NextPlayer(), source="timer"))
+            self._background(self.act(c.Move("next_player"), source="timer"))
 
     def _timer(self, command: Command[Any], source: str) -> Any:
         if isinstance(command, c.StartTimer):
@@ -772,77 +792,9 @@ def _waits(state: TableState) -> dict[str, int]:
 
 def _bank_operation(bank: Bank, command: Command[Any], source: str,
                     request_id: str | None) -> Any:
-    """Carry out a bank command on the writer thread."""
-    keyed = {"source": source, "request_id": request_id}
+    """Carry out a bank command that is not a move of the journal (a card, a phone link, a
+    player's "that was a mistake") on the writer thread."""
     match command:
-        case c.Transfer(payer=payer, payee=payee, amount=amount, note=note, sold=sold,
-                        reason=reason):
-            return bank.transfer(payer, payee, amount, note=note, sold=sold, reason=reason,
-                                 **keyed)
-        case c.PassGo(player=player):
-            return bank.pass_go(player, **keyed)
-        case c.Jail(player=player, in_jail=in_jail):
-            if in_jail == c.PAY:
-                return bank.jail(player, **keyed)
-            return bank.set_jail(player, in_jail, **keyed)
-        case c.JailRoll(player=player, six=six):
-            return bank.roll_from_jail(player, six, **keyed)
-        case c.Toll(players=players):
-            return bank.toll(players, **keyed)
-        case c.BowserWins():
-            return bank.bowser_wins(**keyed)
-        case c.Drop(player=player, space=space, coins=coins):
-            return bank.drop(player, space, coins, **keyed)
-        case c.Scoop(player=player, space=space):
-            return bank.scoop(player, space, **keyed)
-        case c.SetCharacters(player=player, characters=characters):
-            return bank.set_characters(player, characters)
-        case c.DescribeBoard(board=board):
-            return bank.describe_board(board)
-        case c.MoveToken(player=player, steps=steps, to=to, how=how, character=character):
-            return bank.move_token(player, steps=steps, to=to, how=how, character=character,
-                                   **keyed)
-        case c.HoldDeed(space=space, player=player, price=price):
-            return bank.hold_deed(space, player, price=price, **keyed)
-        case c.PlaceBanana(space=space, on=on, player=player):
-            return bank.place_banana(space, on=on, player=player, **keyed)
-        case c.UseAbility():
-            return bank.use_ability(
-                command.player, command.ability, targets=command.targets,
-                spaces=command.spaces, coins=command.coins, character=command.character,
-                spaces_instead=command.spaces_instead, **keyed)
-        case c.Contest(kind=kind, step=step, player=player, card=card, rematch=rematch):
-            return bank.contest(kind, step, player=player, card=card, rematch=rematch,
-                                **keyed)
-        case c.Undo(move=move):
-            return bank.undo(move=move, **keyed)
-        case c.Redo(move=move):
-            return bank.redo(move, **keyed)
-        case c.ResumeGame(game=game):
-            return bank.resume_game(game)
-        case c.Bankrupt(player=player, creditor=creditor):
-            return bank.bankruptcy(player, creditor, **keyed)
-        case c.SetPoints(player=player, points=points, cards=cards, deeds=deeds):
-            return bank.set_points(player, points, cards, deeds=deeds, **keyed)
-        case c.SetWorms(player=player, found=found):
-            return bank.set_worms(player, found, **keyed)
-        case c.EndGame(early=early):
-            return bank.end_game(early=early, **keyed)
-        case c.SetOptions(simultaneous=simultaneous, dealt=dealt):
-            return bank.set_options(simultaneous=simultaneous, dealt=dealt)
-        case c.SetCurrent(player=player):
-            return bank.set_current(player, **keyed)
-        case c.NextPlayer(after=after):
-            if after is c.ANYONE:
-                return bank.next_player(**keyed)
-            return bank.next_player(after=after, **keyed)
-        case c.NewGame():
-            return bank.new_game(command.edition, command.players,  # type: ignore[arg-type]
-                                 command.colours, first=command.first,  # type: ignore[arg-type]
-                                 characters=command.characters, house=command.house,
-                                 request_id=request_id)
-        case c.Assign(outcome=outcome, player=player):
-            return bank.assign_outcome(outcome, player, source=source)
         case c.LinkCard(uid=uid, player=player):
             return bank.set_card(player, uid)
         case c.SetCardAction(uid=uid, card_action=action):
@@ -864,14 +816,6 @@ def _bank_operation(bank: Bank, command: Command[Any], source: str,
 def _summary(command: Command[Any]) -> Callable[[Any, TableState], str | Said] | None:
     """The line about a write whose answer is not one of the table's moves: a game started or
     resumed, a card or a phone linked (never the card's UID or the phone's token)."""
-    if isinstance(command, c.NewGame):
-        return lambda game, state: say("game {game} started: {edition}, {players}", game=game,
-                                       edition=Said(state.game.name),
-                                       players=tuple(p.name for p in state.players))
-    if isinstance(command, c.ResumeGame):
-        return lambda game, state: say("game {game} resumed: {edition}, {players}", game=game,
-                                       edition=Said(state.game.name),
-                                       players=tuple(p.name for p in state.players))
     if isinstance(command, c.LinkCard):
         return lambda _uid, state: say("a card now means {name}",
                                        name=state.name_of(command.player))

@@ -8,32 +8,15 @@ balances kept, undo and redo) with the games and players on top, and each kind o
 
 from __future__ import annotations
 
-import json
-import sqlite3
+import inspect
+from collections.abc import Callable
 from typing import Any
 
-from companion.bank import mistakes, pages, phones, ring, start, table, undo
+from companion.bank import mistakes, pages, phones, ring, start, table
 from companion.bank import seat as seats
 from companion.bank.facts import Player
 from companion.bank.journal import DB_NAME, Journal, keyed
-from companion.bank.moves import (
-    KINDS,
-    ability,
-    banana,
-    bankruptcy,
-    block,
-    board,
-    bowser,
-    coins,
-    contest,
-    deed,
-    ending,
-    jail,
-    points,
-    token,
-    turn,
-    worms,
-)
+from companion.bank.moves import KINDS, WRITES, contest
 from companion.bank.moves.block import CURRENT, Current
 from companion.bank.moves.turn import ANYONE
 from companion.bank.pages import MAX_PAGE, PAGE, RECENT, MovePage
@@ -44,7 +27,7 @@ from companion.core.ledger import (
     is_id,
 )
 from companion.exc import Refused, shown
-from companion.i18n.said import Said, joined, say
+from companion.i18n.said import joined, say
 
 __all__ = ["ANYONE", "COLOURS", "CURRENT", "DB_NAME", "MAX_PAGE", "PAGE", "RECENT", "Bank",
            "Current", "MovePage", "Player"]
@@ -58,19 +41,10 @@ class Bank(Journal):
 
     # -- games and players -----------------------------------------------------------------
 
-    new_game = keyed(start.new_game)
     ensure_game = start.ensure_game
     last_players = start.last_players
 
-    @staticmethod
-    def play(db: sqlite3.Connection, game_id: int) -> None:
-        """Make ``game_id`` the game the table plays."""
-        db.execute("INSERT INTO table_state (id, current_game) VALUES (1, ?) ON CONFLICT (id)"
-                   " DO UPDATE SET current_game = excluded.current_game", (game_id,))
-        # A phone link is for a player of the game being played: the others' end here (a
-        # game resumed later gets new links from the banker).
-        db.execute("DELETE FROM player_links WHERE player_id NOT IN"
-                   " (SELECT id FROM players WHERE game_id = ?)", (game_id,))
+    play = staticmethod(start.play)
 
     def games(self) -> list[dict[str, Any]]:
         rows = self.db.execute(
@@ -105,16 +79,6 @@ class Bank(Journal):
                               "players": names.get(row["id"], []),
                               "ended": row["id"] in ended, "current": row["id"] == playing})
             return games
-
-    def resume_game(self, game: object) -> int:
-        """Play an earlier game again (nothing of the one being played is lost: it can be
-        resumed in turn)."""
-        with self.write() as db:
-            gid = self.game(game) if is_id(game) else None
-            if gid is None:
-                raise Refused(say("game must be a game id, got {value}", value=shown(game)))
-            self.play(db, gid)
-        return gid
 
     def set_card(self, player: object, uid: object, game_id: int | None = None) -> str | None:
         """Link an NFC/RFID card UID to a player (None unlinks); one card per game. Allowed in
@@ -189,67 +153,11 @@ class Bank(Journal):
                 return "unmatched", target  # the config names someone not in this game
         return "unknown", None
 
-    def set_options(self, *, simultaneous: object = None, dealt: object = None,
-                    game_id: int | None = None) -> dict[str, bool]:
-        """Wiggly Worms' variants: everyone plays at once (time-up then hands the lever to
-        the next player instead of the turn), and the worm cards dealt out evenly (each
-        player then finds ``deck // players`` worms; only before any worm is found). Left
-        out (None): as it was. Answers both."""
-        for key, value in (("simultaneous", simultaneous), ("dealt", dealt)):
-            if value is not None and not isinstance(value, bool):
-                raise Refused(say("{key} must be true or false", key=key))
-        with self.write() as db:
-            facts = self.open_facts(game_id)
-            name = Said(facts.rules.name)
-            if simultaneous is not None and not facts.rules.at_once_quote:
-                raise Refused(say("{edition} has no mode where everyone plays at once",
-                                  edition=name))
-            if dealt is not None and not facts.rules.dealt_quote:
-                raise Refused(say("{edition} has no variant where cards are dealt",
-                                  edition=name))
-            if dealt is not None and dealt != bool(facts.options.get("dealt")) and \
-                    any(facts.worms.values()):
-                raise Refused(say("worms have been found already: the cards are dealt (or "
-                                  "not) before the game starts"))
-            options = {**facts.options, **{k: v for k, v in (("simultaneous", simultaneous),
-                                                             ("dealt", dealt)) if v is not None}}
-            db.execute("UPDATE games SET options = ? WHERE id = ?",
-                       (json.dumps(options), facts.gid))
-        return {"simultaneous": bool(options.get("simultaneous")),
-                "dealt": bool(options.get("dealt"))}
+    # -- the moves: each kind's module's WRITES, bound after the class (``keyed``: a reused
+    # request id must ask the very same) -------------------------------------------------------
 
-    # -- the moves: each kind's module, bound here (``keyed``: a reused request id must ask the
-    # very same) ------------------------------------------------------------------------------
-
-    set_current = keyed(turn.set_current)
-    next_player = keyed(turn.next_player)
-    transfer = keyed(coins.transfer)
-    pass_go = keyed(coins.pass_go)
-    set_jail = keyed(jail.set_jail)
-    roll_from_jail = keyed(jail.roll_from_jail)
-    jail = keyed(jail.jail)  # after set_jail: the name is the method from here on
-    toll = keyed(bowser.toll)
-    bowser_wins = keyed(bowser.bowser_wins)
-    drop = keyed(board.drop)
-    scoop = keyed(board.scoop)
-    move_token = keyed(token.move_token)
-    place_banana = keyed(banana.place_banana)
-    hold_deed = keyed(deed.hold_deed)
     describe_board = ring.describe_board
-    bankruptcy = keyed(bankruptcy.bankruptcy)
-    set_points = keyed(points.set_points)
-    set_worms = keyed(worms.set_worms)
-    end_game = keyed(ending.end_game)
-    record_outcome = block.record_outcome
-    assign_outcome = block.assign_outcome
-    outcomes = block.outcomes
-    set_characters = ability.set_characters
-    use_ability = keyed(ability.use_ability)
     contest_roller = contest.roller
-    contest = keyed(contest.contest)
-    redo = keyed(undo.redo)
-    check_undo = undo.check_undo
-    undo = keyed(undo.undo)
 
     # -- what the table reads --------------------------------------------------------------
 
@@ -271,3 +179,17 @@ class Bank(Journal):
     seat_page = seats.seat_page
     ask_undo = mistakes.ask
     answer_request = mistakes.answer
+
+
+def _bind(writes: tuple[Callable[..., Any], ...]) -> None:
+    """Each move module's writes as the bank's methods, by name: keyed where they take a
+    request id (a retry with that id replays the first answer only if it asks the same)."""
+    for write in writes:
+        name = write.__name__
+        if name in vars(Bank):
+            raise TypeError(f"the write {name} is the bank's own already")
+        takes_key = "request_id" in inspect.signature(write).parameters
+        setattr(Bank, name, keyed(write) if takes_key else write)
+
+
+_bind(WRITES)

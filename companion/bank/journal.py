@@ -55,6 +55,9 @@ from companion.i18n.said import Said, say
 DB_NAME = "bank.sqlite3"
 REQUEST = "request"
 """The key in a keyed move's ``data`` holding its request's fingerprint (never shown)."""
+CORRECTION = "correction"
+"""The key in a move's ``data`` that says the banker made it as a correction: out of its
+moment or its player (``rule``: the flow it was out of; ``why``: the refusal it overrode)."""
 
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
@@ -141,6 +144,11 @@ class Journal:
     asked: str | None = None
     """Inside a keyed move (:func:`keyed`): its request's fingerprint, kept with the move and
     compared when its request id comes again."""
+    correcting: Mapping[str, Any] | None = None
+    """Inside a banker's correction (:mod:`companion.bank.gate`): what it corrects, kept with
+    every move it writes (``data["correction"]``)."""
+    _handed: Facts | None = None
+    """Facts read at the start of this write by the gate, for the write's own first read."""
 
     def __init__(self, path: Path, *, clock: Callable[[], float] = time.time,
                  readonly: bool = False, rulesets: Editions | None = None) -> None:
@@ -171,8 +179,12 @@ class Journal:
     def write(self) -> Iterator[sqlite3.Connection]:
         """One immediate transaction: validate and write, COMMIT before returning. The
         balances it changed are kept only if COMMIT returned: a failed write changes nothing,
-        in the file or in memory."""
+        in the file or in memory. Inside a write already, it is that same transaction (a check
+        and the write it guards see one journal)."""
         db = self.db
+        if self._working is not None:
+            yield db
+            return
         db.execute("BEGIN IMMEDIATE")
         committing = False
         try:
@@ -202,6 +214,7 @@ class Journal:
             shrink_wal(db, self.path)  # committed: the WAL is emptied once it grows
         finally:
             self._working = None
+            self._handed = None
 
     def probe(self) -> None:
         """A small real write (the schema version, rewritten as it is): raises if the disk
@@ -273,9 +286,18 @@ class Journal:
         return self.db.execute("SELECT current_player FROM games WHERE id = ?",
                                (gid,)).fetchone()[0]
 
+    def hand(self, facts: Facts) -> None:
+        """Inside a write, before the write itself: ``facts`` are the game as it stands (read
+        by the gate that checked the move), the write's first read of them."""
+        assert self._working is not None, "handed inside a write"
+        self._handed = facts
+
     def facts(self, game_id: int | None) -> Facts:
         """The game as its moves left it (inside a write or a snapshot)."""
         gid = self.game(game_id)
+        handed, self._handed = self._handed, None
+        if handed is not None and handed.gid == gid:
+            return handed
         game = self.db.execute("SELECT * FROM games WHERE id = ?", (gid,)).fetchone()
         options = json.loads(game["options"])
         facts = Facts(gid, self.rules_of(game["edition"], options), self.players(gid),
@@ -405,6 +427,8 @@ class Journal:
         data = dict(data or {})
         if request_id is not None and self.asked is not None:
             data[REQUEST] = self.asked
+        if self.correcting is not None:
+            data[CORRECTION] = dict(self.correcting)
         move_id = db.execute(
             "INSERT INTO moves (game_id, at, kind, player_id, data, note, source, ends, undoes,"
             " request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -442,6 +466,13 @@ class Journal:
     def move_entries(self, move_id: int) -> list[Entry]:
         return [entry_of(row) for row in self.db.execute(
             "SELECT * FROM entries WHERE move_id = ? ORDER BY id", (move_id,))]
+
+    def has_request(self, request_id: object) -> bool:
+        """Whether a move was written for this request id already (a retry)."""
+        if not isinstance(request_id, str):
+            return False
+        return self.db.execute("SELECT 1 FROM moves WHERE request_id = ?",
+                               (request_id,)).fetchone() is not None
 
     def replay(self, request_id: object, kind: MoveKind | None, game_id: int | None,
                **same: object) -> sqlite3.Row | None:

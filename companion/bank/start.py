@@ -100,7 +100,7 @@ def write_game(bank: Journal, db: sqlite3.Connection, setup: Setup, options: dic
             bank.add_entry(db, game_id, move, BANK, pid, opening, EntryKind.OPENING,
                            "opening balance", "new game")
     db.execute("UPDATE games SET current_player = ? WHERE id = ?", (ids[setup.first], game_id))
-    bank.play(db, game_id)
+    play(db, game_id)
     if playing is not None:  # a sticker stays with its player's name from one game to the next
         db.execute(
             "UPDATE players SET card_uid = (SELECT p.card_uid FROM players p WHERE"
@@ -139,3 +139,13 @@ def last_players(bank: Journal) -> dict[str, Any] | None:
                 "players": [{"name": p.name, "colour": p.colour, "seat": p.seat,
                              "characters": list(p.characters)}
                             for p in bank.players(rows["id"])]}
+
+
+def play(db: sqlite3.Connection, game_id: int) -> None:
+    """Make ``game_id`` the game the table plays."""
+    db.execute("INSERT INTO table_state (id, current_game) VALUES (1, ?) ON CONFLICT (id)"
+               " DO UPDATE SET current_game = excluded.current_game", (game_id,))
+    # A phone link is for a player of the game being played: the others' end here (a game
+    # resumed later gets new links from the banker).
+    db.execute("DELETE FROM player_links WHERE player_id NOT IN"
+               " (SELECT id FROM players WHERE game_id = ?)", (game_id,))

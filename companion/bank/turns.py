@@ -10,6 +10,7 @@ import sqlite3
 from typing import Any
 
 from companion.bank.facts import Facts
+from companion.core.flow import Turn
 from companion.core.ledger import MoveKind
 from companion.core.outcomes import Kind
 
@@ -134,3 +135,43 @@ def rolled_to_move(db: sqlite3.Connection, facts: Facts) -> bool:
     moved = live_moves(db, facts.gid, MoveKind.TOKEN, after=turn[0]["id"] if turn else 0,
                        player=who, limit=MAX_TOKEN_MOVES)
     return any(json.loads(m["data"]).get("outcome") is not None for m in moved)
+
+
+ROLLED = frozenset({MoveKind.TOKEN.value, MoveKind.PASS_GO.value, MoveKind.JAIL_TRY.value,
+                    MoveKind.TOLL.value})
+"""Moves that show the current player has rolled this turn: their token moved, they passed GO,
+they rolled for a 6 from Jail, Bowser moved on their roll (a press given to them shows it too)."""
+
+
+def turn_of(db: sqlite3.Connection, facts: Facts) -> Turn:
+    """The current player's turn as the journal tells it: when it began, whether they have
+    rolled, the kinds of move made for them since, whether they passed GO in it (a few rows:
+    those of this turn)."""
+    who = facts.current
+    jailed = dict(facts.jailed_by)
+    if who is None:
+        return Turn(None, jailed=jailed)
+    passes = turn_passes(db, facts.gid, 1)
+    began = passes[0]["id"] if passes else 0
+    mark = json.loads(passes[0]["data"]).get("mark") if passes else 0
+    live = "NOT EXISTS (SELECT 1 FROM moves u WHERE u.undoes = m.id)"
+    made = {row[0] for row in db.execute(
+        f"SELECT DISTINCT kind FROM moves m INDEXED BY moves_by_game WHERE game_id = ? AND"
+        f" id > ? AND (player_id = ? OR kind = ?) AND {live}",
+        (facts.gid, began, who, MoveKind.TOLL.value))}
+    if mark is None:  # a pass written before it kept the outcomes' mark: by the clock
+        at = passes[0]["at"]
+        pressed = db.execute("SELECT 1 FROM outcomes INDEXED BY outcomes_by_game WHERE"
+                             " game_id = ? AND at > ? AND player_id = ? LIMIT 1",
+                             (facts.gid, at, who)).fetchone()
+    else:
+        pressed = db.execute("SELECT 1 FROM outcomes INDEXED BY outcomes_by_game WHERE"
+                             " game_id = ? AND id > ? AND player_id = ? LIMIT 1",
+                             (facts.gid, mark, who)).fetchone()
+    rolled = pressed is not None or bool(made & ROLLED)
+    acquired = frozenset(
+        row[0] for row in db.execute(
+            f"SELECT json_extract(data, '$.creditor') FROM moves m INDEXED BY moves_by_kind"
+            f" WHERE game_id = ? AND kind = ? AND id > ? AND {live}",
+            (facts.gid, MoveKind.BANKRUPTCY.value, began)) if isinstance(row[0], int))
+    return Turn(who, began, rolled, frozenset(made), contest_due(db, facts), jailed, acquired)

@@ -23,6 +23,7 @@ from companion.app.contract import Table
 from companion.audio.library import SOUND_NAMES, builtin_path
 from companion.bank.held import press_from_page
 from companion.bank.store import BankUnavailable
+from companion.core.actions import Action
 from companion.core.ledger import check_request_id
 from companion.events import (
     BlockOutcome,
@@ -34,7 +35,15 @@ from companion.events import (
     StorageChanged,
     TimerChanged,
 )
-from companion.exc import Blocked, Conflict, Refused, SavedBeforeFailure, Unavailable, shown
+from companion.exc import (
+    Blocked,
+    Conflict,
+    OutOfTurn,
+    Refused,
+    SavedBeforeFailure,
+    Unavailable,
+    shown,
+)
 from companion.i18n.said import Said, as_json, joined, say, say_n, texts
 from companion.web import join, players, sharing
 from companion.web.privacy import has_token, public
@@ -88,6 +97,8 @@ async def errors_as_json(request: web.Request, handler: Handler) -> web.StreamRe
         return _error(503, exc.said)
     except Blocked as exc:  # the later moves it names, for the page to offer
         return _error(409, exc.said, blocked_by=list(exc.blocked_by))
+    except OutOfTurn as exc:  # who may make it and when, in the rulebook's words
+        return web.json_response(exc.to_json(), status=409)
     except (Refused, Conflict) as exc:
         return _error(next(code for cls, code in STATUS if isinstance(exc, cls)), exc.said)
     except web.HTTPException as exc:
@@ -313,6 +324,24 @@ async def post_press(request: web.Request) -> web.Response:
     return web.json_response(body, status=202 if pressed.held is not None else 200)
 
 
+def move_route(action: Action) -> Handler:
+    """The route of a move of the moves table: its body's fields (and its path's) as the
+    move declares them, its Idempotency-Key where it takes one, its answer as it says."""
+    async def handler(request: web.Request) -> web.Response:
+        fields = await _body(request)
+        for f in action.fields:
+            if f.path:
+                raw = request.match_info.get(f.name, "")
+                fields[f.name] = int(raw) if raw.isascii() and raw.isdecimal() and \
+                    len(raw) <= 18 else raw
+        result = await _act(request, c.Move(action.name, fields), keyed=action.keyed)
+        body, status = action.answer(result, fields)
+        return web.json_response(body, status=status)
+
+    handler.__name__ = handler.__qualname__ = f"move_{action.name}"
+    return handler
+
+
 MAX_GIVEN_BACK = 40
 """Presses per give-back request (a page sends more in turns; a body stays small)."""
 
@@ -331,32 +360,7 @@ async def post_held(request: web.Request) -> web.Response:
     return web.json_response({"presses": answer})
 
 
-async def post_transfer(request: web.Request) -> web.Response:
-    data = await _body(request)
-    _only(data, "from", "to", "amount", "note", "sold", "reason")
-    paid = await _act(request, c.Transfer(data.get("from"), data.get("to"), data.get("amount"),
-                                          data.get("note", ""), data.get("sold"),
-                                          data.get("reason")), keyed=True)
-    return web.json_response(paid.to_json(), status=201 if paid.entry is not None else 200)
 
-
-async def post_undo(request: web.Request) -> web.Response:
-    """Undo the latest move; ``{"move": id}``: that move, if no later move depends on it (409
-    with ``blocked_by`` otherwise; 409 when it is undone already)."""
-    data = await _body(request)
-    _only(data, "move")
-    undone = await _act(request, c.Undo(data.get("move")), keyed=True)
-    return web.json_response(undone.to_json(), status=201)
-
-
-async def post_redo(request: web.Request) -> web.Response:
-    """``{"move": id}`` (the state's ``redo.move``): bring back what that undo undid."""
-    data = await _body(request)
-    _only(data, "move")
-    if "move" not in data:
-        raise Refused(say("move is required: the undo to take back (the state's redo.move)"))
-    move = await _act(request, c.Redo(data["move"]), keyed=True)
-    return web.json_response({"move": move.to_json()}, status=201)
 
 
 async def get_move_undo(request: web.Request) -> web.Response:
@@ -378,46 +382,8 @@ async def get_games(request: web.Request) -> web.Response:
     return web.json_response({"games": await _table(request).read(c.GetGames())})
 
 
-async def post_resume(request: web.Request) -> web.Response:
-    _only(await _body(request))
-    raw = request.match_info["game"]
-    if not (raw.isascii() and raw.isdecimal()) or len(raw) > 18:
-        raise Refused(say("the game must be a game id"))
-    game = await _act(request, c.ResumeGame(int(raw)))
-    return web.json_response({"game": game})
 
 
-async def post_jail(request: web.Request) -> web.Response:
-    """``{"player": id}``: pay the jail fee (out of Jail if in it); with ``"in_jail": true``
-    or ``false``: into Jail, or out without paying (a Get Out of Jail Free card)."""
-    data = await _body(request)
-    _only(data, "player", "in_jail")
-    if "in_jail" in data and not isinstance(data["in_jail"], bool):
-        raise Refused(say("in_jail must be true (goes to Jail) or false (leaves it without "
-                          "paying)"))
-    result = await _act(request, c.Jail(data.get("player"), data.get("in_jail", c.PAY)),
-                        keyed=True)
-    return web.json_response(result.to_json(), status=201)
-
-
-async def post_jail_roll(request: web.Request) -> web.Response:
-    """``{"player": id, "six": true | false}``: a player in Jail rolled the table's die for a
-    6, or missed (Celebration, Gamer, Mario Kart; the Movie's block rolls for doubles)."""
-    data = await _body(request)
-    _only(data, "player", "six")
-    _required(data, "six")
-    move = await _act(request, c.JailRoll(data.get("player"), data["six"]), keyed=True)
-    return web.json_response(move.to_json(), status=201)
-
-
-async def post_toll(request: web.Request) -> web.Response:
-    """``{"players": [id, ...]}``: Bowser passed them; each pays the Bank his toll."""
-    data = await _body(request)
-    _only(data, "players")
-    if "players" not in data:
-        raise Refused(say("players is required: the ids of the players Bowser passed"))
-    move = await _act(request, c.Toll(data["players"]), keyed=True)
-    return web.json_response(move.to_json(), status=201)
 
 
 async def post_battle(request: web.Request) -> web.Response:
@@ -432,165 +398,19 @@ async def post_battle(request: web.Request) -> web.Response:
     return web.json_response({"mode": view.to_json()})
 
 
-async def post_drops(request: web.Request) -> web.Response:
-    """``{"player": id, "space": name, "coins": n}``: coins from a player onto the board's
-    pile on that space (what the player has, at most: ``message`` says so). ``space`` left
-    out: where the player's token stands (once the board is described)."""
-    data = await _body(request)
-    _only(data, "player", "space", "coins")
-    _required(data, "player", "coins")
-    move = await _act(request, c.Drop(data["player"], data.get("space"), data["coins"]),
-                      keyed=True)
-    return web.json_response(move.to_json(), status=201)
 
 
-async def post_scoops(request: web.Request) -> web.Response:
-    """``{"player": id, "space": name}``: the whole pile on that space to the player."""
-    data = await _body(request)
-    _only(data, "player", "space")
-    _required(data, "player", "space")
-    move = await _act(request, c.Scoop(data["player"], data["space"]), keyed=True)
-    return web.json_response(move.to_json(), status=201)
 
 
-async def put_board(request: web.Request) -> web.Response:
-    """``{"spaces": [{"kind", "name", "points"}, ...], "faces": [ability, x6]}``: the board
-    as the table describes it once (from GO, clockwise), kept for every later game of the
-    edition; answered with its labels."""
-    data = await _body(request)
-    ring = await _act(request, c.DescribeBoard(data))
-    return web.json_response(ring.to_json())
 
 
-async def post_tokens(request: web.Request) -> web.Response:
-    """``{"player": id, "steps": n}`` (a roll: forward n spaces), ``{"player": id, "how":
-    "warp"}`` (on to the next Warp Pipe) or ``{"player": id, "how": "place", "to": n}`` (onto
-    space n, no coins on the way): the token moves, scooping the piles on its way.
-    ``character``: which token, for a player with two (a game of two)."""
-    data = await _body(request)
-    _only(data, "player", "steps", "to", "how", "character")
-    move = await _act(request, c.MoveToken(data.get("player"), data.get("steps"),
-                                           data.get("to"), data.get("how", "roll"),
-                                           data.get("character")), keyed=True)
-    return web.json_response(move.to_json(), status=201)
 
 
-async def post_bananas(request: web.Request) -> web.Response:
-    """``{"space": n, "player": id}``: Mario Kart: a Banana dropped on space n (by the player,
-    default the current one); ``{"space": n, "on": false}``: back to the pile."""
-    data = await _body(request)
-    _only(data, "space", "on", "player")
-    _required(data, "space")
-    move = await _act(request, c.PlaceBanana(data["space"], data.get("on", True),
-                                             data.get("player")), keyed=True)
-    return web.json_response(move.to_json(), status=201)
 
 
-async def post_deeds(request: web.Request) -> web.Response:
-    """``{"space": n, "player": id, "price": n}``: the player buys Property n at the price on
-    the space, or wins its auction with that bid (paid to the Bank); without ``price``: a
-    trade (its coins are a payment of their own); ``"player": null``: back to the Bank."""
-    data = await _body(request)
-    _only(data, "space", "player", "price")
-    _required(data, "space", "player")
-    move = await _act(request, c.HoldDeed(data["space"], data["player"], data.get("price")),
-                      keyed=True)
-    return web.json_response(move.to_json(), status=201)
 
 
-async def post_characters(request: web.Request) -> web.Response:
-    """``{"player": id, "characters": [name, ...]}``: the character tokens a player plays."""
-    data = await _body(request)
-    _only(data, "player", "characters")
-    _required(data, "player", "characters")
-    picked = await _act(request, c.SetCharacters(data["player"], data["characters"]))
-    return web.json_response({"player": data["player"], "characters": list(picked)})
 
-
-async def post_abilities(request: web.Request) -> web.Response:
-    """``{"player": id, "ability": name, "targets": [id, ...], "spaces": {id: space},
-    "coins": n, "character": name, "spaces_instead": bool}``: a Power-up die face the table
-    rolled (or ``super_star``), as the player's character uses it; one move."""
-    data = await _body(request)
-    _only(data, "player", "ability", "targets", "spaces", "coins", "character",
-          "spaces_instead")
-    _required(data, "player", "ability")
-    move = await _act(request, c.UseAbility(
-        data["player"], data["ability"], data.get("targets"), data.get("spaces"),
-        data.get("coins"), data.get("character"), data.get("spaces_instead", False)),
-        keyed=True)
-    return web.json_response(move.to_json(), status=201)
-
-
-def _contest_route(kind: str) -> Callable[[web.Request], Awaitable[web.Response]]:
-    async def post_contest(request: web.Request) -> web.Response:
-        """``{"action": "open", "card": {...}, "player": flipper}``, ``{"action": "fight" |
-        "pass" | "enter", "player": id}``, ``{"action": "start"}``, ``{"action": "close"}``;
-        ``{"action": "open", "rematch": n}``: the final Race's rematch."""
-        data = await _body(request)
-        _only(data, "action", "player", "card", "rematch")
-        if "action" not in data:
-            raise Refused(say("action is required"))
-        move = await _act(request, c.Contest(kind, data["action"], data.get("player"),
-                                             data.get("card"), data.get("rematch")),
-                          keyed=True)
-        return web.json_response(move.to_json(), status=201)
-
-    return post_contest
-
-
-async def post_bowser_wins(request: web.Request) -> web.Response:
-    _only(await _body(request))
-    move = await _act(request, c.BowserWins(), keyed=True)
-    return web.json_response(move.to_json(), status=201)
-
-
-async def post_bankruptcy(request: web.Request) -> web.Response:
-    data = await _body(request)
-    _only(data, "player", "creditor")
-    for key in ("player", "creditor"):
-        if key not in data:
-            raise Refused(say("creditor is required (a player id or \"bank\")")
-                          if key == "creditor" else say("{key} is required", key=key))
-    move = await _act(request, c.Bankrupt(data["player"], data["creditor"]), keyed=True)
-    return web.json_response(move.to_json(), status=201)
-
-
-async def post_points(request: web.Request) -> web.Response:
-    """``{"player": id, "points": n, "cards": n}``: the points printed on a player's
-    Property cards and how many they hold; or ``{"player": id, "deeds": [space, ...]}``:
-    the Property deeds they hold on the described board, counted at the points typed once
-    for each."""
-    data = await _body(request)
-    _only(data, "player", "points", "cards", "deeds")
-    deeds = data.get("deeds")
-    move = await _act(request, c.SetPoints(data.get("player"), data.get("points"),
-                                           data.get("cards", None if deeds is not None else 0),
-                                           deeds), keyed=True)
-    return web.json_response(move.to_json(), status=201)
-
-
-async def post_worms(request: web.Request) -> web.Response:
-    data = await _body(request)
-    _only(data, "player", "found")
-    move = await _act(request, c.SetWorms(data.get("player"), data.get("found")), keyed=True)
-    return web.json_response(move.to_json(), status=201)
-
-
-async def post_end(request: web.Request) -> web.Response:
-    data = await _body(request)
-    _only(data, "early")
-    move = await _act(request, c.EndGame(data.get("early", False)), keyed=True)
-    return web.json_response(move.to_json(), status=201)
-
-
-async def post_options(request: web.Request) -> web.Response:
-    data = await _body(request)
-    _only(data, "simultaneous", "dealt")
-    if not data:
-        raise Refused(say("give simultaneous or dealt (true or false)"))
-    options = await _act(request, c.SetOptions(data.get("simultaneous"), data.get("dealt")))
-    return web.json_response(options)
 
 
 async def post_mode(request: web.Request) -> web.Response:
@@ -624,52 +444,9 @@ async def get_rules(request: web.Request) -> web.Response:
     return web.json_response(await _table(request).read(c.GetRules()))
 
 
-async def post_current(request: web.Request) -> web.Response:
-    data = await _body(request)
-    _only(data, "player")
-    if "player" not in data:
-        raise Refused(say("player is required (an id, or null for nobody)"))
-    player = await _act(request, c.SetCurrent(data["player"]), keyed=True)
-    return web.json_response({"current_player": player})
 
 
-async def post_games(request: web.Request) -> web.Response:
-    """Start a game from a setup: ``{"edition", "players": [names in seat order], "colours":
-    [one each, from the palette], "first": seat or name, "characters": [[ids] each],
-    "house": {"free_parking_pot": bool, "files": [file]}}`` (``GET /api/setup`` offers
-    them); one write, one move. An ``Idempotency-Key`` retry answers the same game."""
-    data = await _body(request)
-    _only(data, "edition", "players", "colours", "first", "characters", "house")
-    _required(data, "players")
-    game = await _act(request, c.NewGame(data.get("edition", "celebration"), data["players"],
-                                         data.get("colours"), data.get("first"),
-                                         data.get("characters"), data.get("house")),
-                      keyed=True)
-    return web.json_response({"game": game}, status=201)
 
-
-async def post_assign(request: web.Request) -> web.Response:
-    data = await _body(request)
-    _only(data, "outcome", "player")
-    record = await _act(request, c.Assign(data.get("outcome"), data.get("player")))
-    return web.json_response(record.to_json())
-
-
-async def post_next(request: web.Request) -> web.Response:
-    """The next player; ``{"from": id}``: only if that player is still current (409 if the
-    turn has passed already: a double tap passes it once)."""
-    data = await _body(request)
-    _only(data, "from")
-    command = c.NextPlayer(data["from"]) if "from" in data else c.NextPlayer()
-    player = await _act(request, command, keyed=True)
-    return web.json_response({"current_player": player})
-
-
-async def post_go(request: web.Request) -> web.Response:
-    data = await _body(request)
-    _only(data, "player")
-    entry = await _act(request, c.PassGo(data.get("player")), keyed=True)
-    return web.json_response(entry.to_json(), status=201)
 
 
 async def post_timer_start(request: web.Request) -> web.Response:
@@ -1029,47 +806,21 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
     app.router.add_get("/api/journal", get_journal)
     app.router.add_post("/api/press", post_press)
     app.router.add_post("/api/held", post_held)
-    app.router.add_post("/api/transfers", post_transfer)
-    app.router.add_post("/api/undo", post_undo)
-    app.router.add_post("/api/redo", post_redo)
+    for action in table.actions.routed():  # every move, from its own declaration
+        app.router.add_route(action.method, action.path, move_route(action))
     app.router.add_get("/api/moves/{id}/undo", get_move_undo)
     app.router.add_get("/api/games", get_games)
-    app.router.add_post("/api/games/{game}/resume", post_resume)
     app.router.add_get("/api/games/{game}/export", get_export)
     app.router.add_get("/api/share", get_share)
     app.router.add_get(join.PATH, get_join)
     app.router.add_post(join.PATH, post_join)
-    app.router.add_post("/api/current", post_current)
-    app.router.add_post("/api/games", post_games)
-    app.router.add_post("/api/assign", post_assign)
-    app.router.add_post("/api/next", post_next)
-    app.router.add_post("/api/go", post_go)
     app.router.add_get("/api/editions", get_editions)
     app.router.add_get("/api/setup", get_setup)
     app.router.add_get("/api/rules", get_rules)
     app.router.add_get("/api/languages", get_languages)
     app.router.add_get("/api/i18n/{code}", get_i18n)
     app.router.add_post("/api/mode", post_mode)
-    app.router.add_post("/api/jail", post_jail)
-    app.router.add_post("/api/jail/roll", post_jail_roll)
-    app.router.add_post("/api/toll", post_toll)
     app.router.add_post("/api/battle", post_battle)
-    app.router.add_post("/api/bowser-wins", post_bowser_wins)
-    app.router.add_post("/api/drops", post_drops)
-    app.router.add_post("/api/scoops", post_scoops)
-    app.router.add_post("/api/characters", post_characters)
-    app.router.add_put("/api/board", put_board)
-    app.router.add_post("/api/tokens", post_tokens)
-    app.router.add_post("/api/bananas", post_bananas)
-    app.router.add_post("/api/deeds", post_deeds)
-    app.router.add_post("/api/abilities", post_abilities)
-    app.router.add_post("/api/boss", _contest_route("boss"))
-    app.router.add_post("/api/race", _contest_route("race"))
-    app.router.add_post("/api/bankruptcy", post_bankruptcy)
-    app.router.add_post("/api/points", post_points)
-    app.router.add_post("/api/worms", post_worms)
-    app.router.add_post("/api/end", post_end)
-    app.router.add_post("/api/options", post_options)
     app.router.add_get("/api/timer", get_timer)
     app.router.add_get("/api/activity", get_activity)
     app.router.add_post("/api/cards", post_cards)

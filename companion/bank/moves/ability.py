@@ -24,6 +24,8 @@ from companion.bank.touch import (
     position,
     touch,
 )
+from companion.core.actions import FLAG, IDS, TEXT, Action, Field, Flow
+from companion.core.actions import ID as PLAYER
 from companion.core.editions.powers import Effect, Powers, Use, check_targets, moves, typed_coins
 from companion.core.ledger import BANK, EntryKind, MoveKind, check_source, check_space
 from companion.core.state import MoveView
@@ -224,5 +226,37 @@ def _ability_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) ->
                         *(f for t in targets for f in (coins(t), jail(t))),
                         *(position(t) for t in data.get("at_token", ()))])
 
+
+def _characters(picked: tuple[str, ...], fields: Mapping[str, Any]) -> tuple[Any, int]:
+    return {"player": fields.get("player"), "characters": list(picked)}, 200
+
+
+WRITES = (set_characters, use_ability)
+ACTIONS = (
+    Action("set_characters", set_characters, route="POST /api/characters",
+           event="characters", keyed=False, answer=_characters, answers="Characters",
+           fields=(Field("player", PLAYER, required=True),
+                   Field("characters", {"type": "array", "items": TEXT},
+                         "ids or names of the ruleset's characters (two players: two each)",
+                         required=True)),
+           doc="Gamer, Mario Kart: the character tokens a player plays."),
+    Action("use_ability", use_ability, route="POST /api/abilities", event="ability",
+           kind=MoveKind.ABILITY, flow=Flow("use_ability"),
+           fields=(Field("player", PLAYER, required=True),
+                   Field("ability", TEXT, "a Power-up face (powers.abilities) or super_star",
+                         required=True),
+                   Field("targets", IDS, "the players hit (a shell, a Blooper)"),
+                   Field("spaces", {"type": "object", "additionalProperties": TEXT},
+                         "where each player who drops stands, by their id"),
+                   Field("coins", {"type": "integer", "minimum": 0},
+                         "Mario's roll, Peach's rent, Toad's drop"),
+                   Field("character", TEXT, "which one takes the turn, for a player with two"),
+                   Field("spaces_instead", FLAG, "spaces instead of coins (Mario Kart's "
+                         "Mario)")),
+           doc="A Power-up face the table rolled, or the character's Super Star, as that "
+               "character uses it (its boost, if any): its drops, steals, collects and "
+               "scoops, one move."),
+)
+"""The characters' requests."""
 
 MOVES = (Move(MoveKind.ABILITY, _ability_text, own_spaces=True, touches=_ability_touches),)

@@ -18,6 +18,9 @@ from companion.bank.facts import Facts, or_current, space_name
 from companion.bank.kinds import Move
 from companion.bank.moves.token import ring_of
 from companion.bank.touch import Touch, banana, touch
+from companion.core.actions import FLAG, SPACE_NUMBER, Action, Field, Flow
+from companion.core.actions import ID as PLAYER
+from companion.core.flow import Turn
 from companion.core.ledger import MoveKind, check_source
 from companion.core.state import MoveView
 from companion.exc import Refused
@@ -102,5 +105,23 @@ def _banana_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> 
     """A Banana on a space (or off it): judged on the Bananas there were (four at most)."""
     return touch(changes=[banana(data.get("space"))], reads=[banana(None)])
 
+
+def _banana_flow(facts: Facts, turn: Turn, args: Mapping[str, Any]) -> str | None:
+    """A Banana dropped is the current player's (a Banana rolled); one back to the pile is
+    the banker's."""
+    return None if args.get("on") is False else "place_banana"
+
+
+WRITES = (place_banana,)
+ACTIONS = (
+    Action("place_banana", place_banana, route="POST /api/bananas", event="banana",
+           kind=MoveKind.BANANA, flow=Flow(_banana_flow),
+           fields=(Field("space", SPACE_NUMBER, required=True),
+                   Field("on", FLAG, "false: the Banana goes back to the pile"),
+                   Field("player", PLAYER, "who dropped it (default: the current player)")),
+           doc="Mario Kart: a Banana dropped on a space of the described board (one a space, "
+               "four at most), or back to the pile."),
+)
+"""The Bananas' requests."""
 
 MOVES = (Move(MoveKind.BANANA, _banana_text, read=_read_bananas, touches=_banana_touches),)

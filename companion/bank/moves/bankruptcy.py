@@ -11,6 +11,8 @@ from companion.bank.facts import Facts, next_seat
 from companion.bank.kinds import Move
 from companion.bank.moves import ending, turn
 from companion.bank.touch import Touch, coins, out, touch
+from companion.core.actions import ID as PLAYER
+from companion.core.actions import PARTY, Action, Field
 from companion.core.editions.ruleset import Debt
 from companion.core.ledger import (
     BANK,
@@ -142,6 +144,19 @@ def _bankrupt_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -
     return touch(changes=[out(pid), *turn.passes(data)],
                  reads=[coins(pid), out(None), *turn.passes(data)])
 
+
+WRITES = (bankruptcy,)
+ACTIONS = (
+    Action("bankruptcy", bankruptcy, route="POST /api/bankruptcy", ends=True,
+           kind=MoveKind.BANKRUPTCY,
+           fields=(Field("player", PLAYER, required=True),
+                   Field("creditor", PARTY, "whom they owe: a player id or \"bank\"",
+                         required=say("creditor is required (a player id or \"bank\")"))),
+           doc="The banker declares a player bankrupt to their creditor: what they have left "
+               "goes there, coins paid without having them go back, and they are out (the "
+               "last player left wins)."),
+)
+"""The bankruptcy's request."""
 
 MOVES = (Move(MoveKind.BANKRUPTCY, _bankrupt_text, fold=_out, ends=True, own_spaces=True,
               undone=turn.give_back, touches=_bankrupt_touches),)

@@ -13,6 +13,8 @@ from companion.bank.kinds import Move
 from companion.bank.moves import coins, contest, jail, token, turn
 from companion.bank.ring import face_params, read_ring
 from companion.bank.touch import TURN, Touch, capped, drawn, touch
+from companion.core.actions import ID as PLAYER
+from companion.core.actions import Action, Field
 from companion.core.editions.house import OUTCOME_PAYMENT
 from companion.core.editions.modes import Mode, check_arming, face_of
 from companion.core.ledger import (
@@ -253,5 +255,19 @@ def _block_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> T
     changes, reads = drawn(row, data)
     return touch(changes=changes, reads=[TURN, *capped(facts, row["player_id"]), *reads])
 
+
+def _assigned(record: OutcomeView, _fields: Mapping[str, Any]) -> tuple[Any, int]:
+    return record.to_json(), 200
+
+
+WRITES = (record_outcome, assign_outcome, outcomes)
+ACTIONS = (
+    Action("assign_outcome", assign_outcome, route="POST /api/assign", event="assign",
+           keyed=False, answer=_assigned, answers="Outcome",
+           fields=(Field("outcome", PLAYER, "a waiting outcome's id (the state's "
+                         "unassigned)", arg="outcome_id"), Field("player", PLAYER)),
+           doc="Give a waiting (unassigned) block outcome to a player."),
+)
+"""The block's request (its presses come from the block, not from a request)."""
 
 MOVES = (Move(MoveKind.BLOCK, _block_text, touches=_block_touches),)

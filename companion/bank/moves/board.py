@@ -11,6 +11,8 @@ from companion.bank.kinds import Move
 from companion.bank.moves.token import standing
 from companion.bank.ring import read_ring
 from companion.bank.touch import Touch, coins, jail, pile, position, touch
+from companion.core.actions import ID as PLAYER
+from companion.core.actions import TEXT, Action, Field, Flow
 from companion.core.ledger import BANK, EntryKind, MoveKind, check_amount, check_source, check_space
 from companion.core.state import MoveView
 from companion.exc import Refused
@@ -160,6 +162,24 @@ def _scoop_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> T
     """A scoop takes the whole pile: as much as was on it."""
     return touch(reads=[pile(data.get("space"))])
 
+
+WRITES = (drop, scoop)
+ACTIONS = (
+    Action("drop", drop, route="POST /api/drops", kind=MoveKind.DROP, flow=Flow("drop"),
+           fields=(Field("player", PLAYER, required=True),
+                   Field("space", TEXT, "a space's name as printed on the board; left out: "
+                         "where the player's token stands (once the board is described)"),
+                   Field("coins", {"type": "integer", "minimum": 1}, required=True)),
+           doc="Gamer, Mario Kart: coins from a player onto the board's pile on a space (a "
+               "Thwomp, a shell, POW, Lightning); a player drops what they have at most; a "
+               "player in Jail drops on Just Visiting."),
+    Action("scoop", scoop, route="POST /api/scoops", kind=MoveKind.SCOOP, flow=Flow("scoop"),
+           fields=(Field("player", PLAYER, required=True),
+                   Field("space", TEXT, "the space's name", required=True)),
+           doc="The player passed or landed on a space and scoops up its whole pile (the Free "
+               "Parking pot, where that house rule is on)."),
+)
+"""The board's requests."""
 
 MOVES = (Move(MoveKind.DROP, _board_text, own_spaces=True, touches=_drop_touches),
          Move(MoveKind.SCOOP, _board_text, own_spaces=True, touches=_scoop_touches))

@@ -11,6 +11,7 @@ from companion.bank.facts import Facts
 from companion.bank.kinds import Move
 from companion.bank.moves import ending
 from companion.bank.touch import Touch, capped, jail, touch
+from companion.core.actions import IDS, Action, Field, Flow
 from companion.core.ledger import BANK, EntryKind, MoveKind, check_source
 from companion.core.state import MoveView
 from companion.exc import Refused
@@ -100,6 +101,26 @@ def _nothing(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Touch:
     """Bowser's win is the end (which reads the whole table): nothing besides."""
     return Touch()
 
+
+def _passed(facts: Facts, args: Mapping[str, Any]) -> tuple[object, ...]:
+    players = args.get("players")
+    return tuple(players) if isinstance(players, list) else (None,)
+
+
+WRITES = (toll, bowser_wins)
+ACTIONS = (
+    Action("toll", toll, route="POST /api/toll", kind=MoveKind.TOLL,
+           flow=Flow("toll", actors=_passed),
+           fields=(Field("players", IDS, "the players Bowser passed", required=say(
+               "players is required: the ids of the players Bowser passed")),),
+           doc="The Movie: Bowser passed these players: each pays the Bank his toll, one "
+               "move and one undo."),
+    Action("bowser_wins", bowser_wins, route="POST /api/bowser-wins", event="bowser wins",
+           ends=True, kind=MoveKind.BOWSER_WINS,
+           doc="The Movie: every deed is on its Game Over side: Bowser wins, every player "
+               "loses, the game ends (undo reopens it)."),
+)
+"""Bowser's requests."""
 
 MOVES = (Move(MoveKind.TOLL, _toll_text, touches=_toll_touches),
          Move(MoveKind.BOWSER_WINS, _bowser_wins_text, ends=True, names_winners=False,

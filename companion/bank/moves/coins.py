@@ -1,5 +1,5 @@
-"""Coins between players and the Bank: a payment (capped where the edition caps them), passing
-GO, and the opening balances' words."""
+"""Coins between players and the Bank: a payment (capped where the edition caps them), and
+passing GO."""
 
 from __future__ import annotations
 
@@ -11,6 +11,9 @@ from typing import TYPE_CHECKING, Any
 from companion.bank.facts import Facts, or_current, space_name
 from companion.bank.kinds import Move
 from companion.bank.touch import TURN, Touch, capped, coins, touch
+from companion.core.actions import ID as PLAYER
+from companion.core.actions import PARTY, TEXT, Action, Field, Flow
+from companion.core.flow import Turn
 from companion.core.ledger import (
     BANK,
     MAX_AMOUNT,
@@ -159,12 +162,6 @@ def pass_go(bank: Journal, player: object = None, *, source: str = "",
         return paid.entry
 
 
-def _opening_text(move: MoveView, facts: Facts) -> str | Said:
-    coins = sum(e.amount for e in move.entries)
-    return say_n("Everyone starts with {n} coin", "Everyone starts with {n} coins",
-                 move.data.get("coins", coins))
-
-
 def _transfer_text(move: MoveView, facts: Facts) -> str | Said:
     data = move.data
     paid = [e for e in move.entries if e.kind is not EntryKind.SALE]
@@ -210,6 +207,51 @@ def _pass_go_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) ->
     return touch(reads=[TURN] if data.get("player") is None else [])
 
 
-MOVES = (Move(MoveKind.OPENING, _opening_text),
-         Move(MoveKind.TRANSFER, _transfer_text, own_spaces=True, touches=_transfer_touches),
+def _payment(paid: Payment, _fields: Mapping[str, Any]) -> tuple[Any, int]:
+    """201 with the entry; 200 when the payer had nothing, so nothing moved."""
+    return paid.to_json(), 201 if paid.entry is not None else 200
+
+
+def _transfer_flow(facts: Facts, turn: Turn, args: Mapping[str, Any]) -> str:
+    """A payment the ruleset names by its reason (a tax, the Continue cost) has the moment
+    its rule says, any other payment none. The Movie's Continue cost of deeds just acquired
+    from a bankrupt player is paid at once ("The one exception is that you can also pay the
+    Continue cost when you acquire a Title Deed from a bankrupted player")."""
+    reason = args.get("reason")
+    if not isinstance(reason, str) or not reason.isidentifier():
+        return "transfer"
+    acquired = f"{reason}_acquired"
+    if args.get("payer") in turn.acquired and acquired in facts.rules.flow:
+        return acquired
+    return reason
+
+
+def _payer(facts: Facts, args: Mapping[str, Any]) -> tuple[object, ...]:
+    return () if args.get("payer") == BANK else (args.get("payer"),)
+
+
+WRITES = (transfer, pass_go)
+ACTIONS = (
+    Action("transfer", transfer, route="POST /api/transfers", answer=_payment,
+           answers="Payment", kind=MoveKind.TRANSFER, flow=Flow(_transfer_flow, actors=_payer),
+           fields=(Field("from", PARTY, "a player id, or \"bank\"", arg="payer"),
+                   Field("to", PARTY, "a player id, or \"bank\"", arg="payee"),
+                   Field("amount", {"type": "integer", "minimum": 1, "maximum": MAX_AMOUNT}),
+                   Field("note", TEXT, "the banker's note (at most 200 characters)"),
+                   Field("sold", {"type": "integer", "minimum": 1, "maximum": MAX_AMOUNT},
+                         "a payer short of coins first sold Property back to the Bank for "
+                         "this face value"),
+                   Field("reason", TEXT, "a payment the ruleset names (its reasons' ids: "
+                         "tax, continue_cost)")),
+           doc="A payment: the payer pays the payee; where the edition caps payments, what "
+               "they have. 201 with the entry and asked, capped, message, sold; 200 with "
+               "amount 0 when nothing moved."),
+    Action("pass_go", pass_go, route="POST /api/go", event="pass GO", kind=MoveKind.PASS_GO,
+           answers="Entry", flow=Flow("pass_go"),
+           fields=(Field("player", PLAYER, "default: the current player"),),
+           doc="The Bank pays a player the edition's GO salary."),
+)
+"""The payments' requests (the opening balances are the new game's)."""
+
+MOVES = (Move(MoveKind.TRANSFER, _transfer_text, own_spaces=True, touches=_transfer_touches),
          Move(MoveKind.PASS_GO, _pass_go_text, touches=_pass_go_touches))

@@ -15,6 +15,8 @@ from companion.bank.moves import ending, jail
 from companion.bank.touch import CONTEST, TURN, Fact, Touch, drawn, out, touch
 from companion.bank.touch import coins as balance
 from companion.bank.touch import jail as in_jail
+from companion.core.actions import COUNT, TEXT, Action, Field, Flow
+from companion.core.actions import ID as PLAYER
 from companion.core.editions.contests import (
     BossCard,
     ContestKind,
@@ -23,6 +25,7 @@ from companion.core.editions.contests import (
     Race,
     seat_order,
 )
+from companion.core.flow import Turn
 from companion.core.ledger import BANK, EntryKind, MoveKind, and_joined, check_source
 from companion.core.outcomes import Kind, Outcome
 from companion.core.state import MoveView
@@ -33,7 +36,7 @@ if TYPE_CHECKING:
     from companion.bank.journal import Journal
 
 
-ACTIONS = {ContestKind.BOSS: ("open", "fight", "pass", "close"),
+STEPS = {ContestKind.BOSS: ("open", "fight", "pass", "close"),
            ContestKind.RACE: ("open", "enter", "start", "close")}
 """What ``POST /api/boss`` and ``POST /api/race`` take (the rolls come from the block)."""
 CARD_FIELDS = {ContestKind.BOSS: {"cost", "required", "pay_to", "bonus", "points"},
@@ -58,9 +61,9 @@ def contest(bank: Journal, kind: object, action: object, *, player: object = Non
             name = Said(facts.rules.name)
             raise Refused(say("{edition} has no Boss fights", edition=name) if kind == "boss"
                           else say("{edition} has no Races", edition=name))
-        if action not in ACTIONS[deck.kind]:
+        if action not in STEPS[deck.kind]:
             raise Refused(say("action must be one of {actions}, got {value}",
-                              actions=joined(ACTIONS[deck.kind]), value=shown(action)))
+                              actions=joined(STEPS[deck.kind]), value=shown(action)))
         found = facts.contests
         assert found is not None
         if action == "open":
@@ -353,6 +356,36 @@ def _contest_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) ->
     changes, by_outcome = drawn(row, data)
     return touch(changes=[CONTEST, *changes], reads=[*reads, *by_outcome])
 
+
+def _contest_flow(facts: Facts, turn: Turn, args: Mapping[str, Any]) -> str | None:
+    """Flipping the next card ends a turn that landed on or passed GO; the rest of a fight or
+    a race goes by its own order (whose choice it is, whose roll)."""
+    return "flip_card" if args.get("action") == "open" and args.get("rematch") is None \
+        else None
+
+
+def _contest_action(kind: ContestKind) -> Action:
+    boss = kind is ContestKind.BOSS
+    return Action(
+        kind.value, contest, route=f"POST /api/{kind.value}", event="contest", ends=True,
+        kind=MoveKind.CONTEST, fixed={"kind": kind.value}, flow=Flow(_contest_flow),
+        fields=(Field("action", {"enum": list(STEPS[kind])}, required=True),
+                Field("player", PLAYER, "whose step it is (open: who flips; default the "
+                      "current player)"),
+                Field("card", {"type": "object", "additionalProperties": {
+                    "oneOf": [COUNT, TEXT, {"type": "array", "items": COUNT}]}},
+                      "open: the numbers printed on the card (" + ", ".join(
+                          sorted(CARD_FIELDS[kind])) + ")"),
+                Field("rematch", COUNT, "open: the final Race's rematch of that card")),
+        doc=("Gamer: a step of a Boss fight: open (flip the next card), fight or pass, "
+             "close." if boss else
+             "Mario Kart: a step of a Race: open, enter, start, close; open with a rematch "
+             "after the final Race."))
+
+
+WRITES = (contest,)
+ACTIONS = tuple(_contest_action(kind) for kind in ContestKind)
+"""The contests' requests: ``/api/boss`` and ``/api/race``."""
 
 MOVES = (Move(MoveKind.CONTEST, _contest_text, read=_read_contests, undone=jail.unassign,
               touches=_contest_touches),)

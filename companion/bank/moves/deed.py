@@ -18,7 +18,10 @@ from companion.bank.facts import Facts, space_name
 from companion.bank.kinds import Move
 from companion.bank.moves.token import ring_of
 from companion.bank.touch import Touch, capped, deed, touch
+from companion.core.actions import ID as PLAYER
+from companion.core.actions import SPACE_NUMBER, Action, Field, Flow
 from companion.core.board_ring import MAX_DEED_POINTS, Effect
+from companion.core.flow import Turn
 from companion.core.ledger import BANK, EntryKind, MoveKind, check_source
 from companion.core.state import MoveView
 from companion.exc import Refused, shown
@@ -114,5 +117,39 @@ def _deed_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> To
     buyer = [] if data.get("price") is None else capped(facts, data.get("player"))
     return touch(changes=[deed(data.get("space"))], reads=[deed(data.get("space")), *buyer])
 
+
+def _deed_flow(facts: Facts, turn: Turn, args: Mapping[str, Any]) -> str | None:
+    """Bought (a price: the lander, or an auction's winner), traded between players ("At any
+    time on your turn"), or back to the Bank (a sale to pay a debt: any time)."""
+    if args.get("player") is None:
+        return None
+    if args.get("price") is not None:
+        return "buy"
+    return "trade"
+
+
+def _sides(facts: Facts, args: Mapping[str, Any]) -> tuple[object, ...]:
+    """A trade's two sides (the holder and the taker); a purchase's buyer."""
+    space = args.get("space")
+    holder = facts.holders.get(space) if isinstance(space, int) else None
+    return tuple(p for p in (holder, args.get("player")) if p is not None)
+
+
+WRITES = (hold_deed,)
+ACTIONS = (
+    Action("hold_deed", hold_deed, route="POST /api/deeds", event="deed", kind=MoveKind.DEED,
+           flow=Flow(_deed_flow, actors=_sides),
+           fields=(Field("space", SPACE_NUMBER, "a Property of the described board",
+                         required=True),
+                   Field("player", {"oneOf": [PLAYER, {"type": "null"}]},
+                         "the player who takes the deed; null: back to the Bank",
+                         required=True),
+                   Field("price", {"type": "integer", "minimum": 0}, "paid to the Bank: "
+                         "bought at the price on the space, or an auction's winning bid")),
+           doc="Gamer, Mario Kart on a described board: a Property's deed bought or won at "
+               "auction (the price paid to the Bank), traded (no price: its coins are a "
+               "payment of their own), or back to the Bank."),
+)
+"""The deeds' requests."""
 
 MOVES = (Move(MoveKind.DEED, _deed_text, read=_read_holders, touches=_deed_touches),)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from companion.bank.facts import Facts
 from companion.bank.kinds import Move
 from companion.bank.touch import Touch
+from companion.core.actions import FLAG, Action, Field
 from companion.core.editions.ruleset import End
 from companion.core.editions.scoring import standings, winners
 from companion.core.ledger import MoveKind, check_source
@@ -82,5 +83,15 @@ def _end_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> Tou
     does, :func:`companion.bank.depends.touch_of`)."""
     return Touch()
 
+
+WRITES = (end_game,)
+ACTIONS = (
+    Action("end_game", end_game, route="POST /api/end", event="end", ends=True,
+           kind=MoveKind.END,
+           fields=(Field("early", FLAG, "the house rule: end while cards remain"),),
+           doc="Gamer, Mario Kart end by themselves when the last card closes; while cards "
+               "remain, early ends now by the house rule: the final score."),
+)
+"""The end's request."""
 
 MOVES = (Move(MoveKind.END, _end_text, ends=True, touches=_end_touches),)

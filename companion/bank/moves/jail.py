@@ -14,7 +14,10 @@ from companion.bank.kinds import Move
 from companion.bank.moves import coins, turn
 from companion.bank.touch import TURN, Fact, Touch, banana, capped, drawn, position, touch
 from companion.bank.touch import jail as in_jail
+from companion.core.actions import FLAG, Action, Field, Flow
+from companion.core.actions import ID as PLAYER
 from companion.core.editions.ruleset import Debt, JailLast
+from companion.core.flow import Turn
 from companion.core.ledger import BANK, Entry, EntryKind, MoveKind, check_source
 from companion.core.state import MoveView
 from companion.exc import Refused
@@ -22,6 +25,24 @@ from companion.i18n.said import Said, say, say_n
 
 if TYPE_CHECKING:
     from companion.bank.journal import Journal
+
+
+PAY = "pay"
+"""``in_jail`` left out: the player pays the fee (and, if in Jail, leaves it)."""
+
+
+def pay_or_go(bank: Journal, player: object = None, in_jail: object = PAY, *,
+              source: str = "", request_id: str | None = None,
+              game_id: int | None = None) -> Entry | MoveView:
+    """``POST /api/jail``: the jail fee (``in_jail`` left out), or into Jail (true) or out of
+    it without paying (false: a Get Out of Jail Free card)."""
+    if in_jail == PAY:
+        return jail(bank, player, source=source, request_id=request_id, game_id=game_id)
+    if not isinstance(in_jail, bool):
+        raise Refused(say("in_jail must be true (goes to Jail) or false (leaves it without "
+                          "paying)"))
+    return set_jail(bank, player, in_jail, source=source, request_id=request_id,
+                    game_id=game_id)
 
 
 def jail(bank: Journal, player: object = None, *, source: str = "", request_id: str | None = None,
@@ -278,6 +299,34 @@ def _jailed_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> 
     return touch(changes=[in_jail(pid), *turn.passes(data), *changes, *token],
                  reads=[in_jail(pid), *_whose(data), *turn.passes(data), *reads, *token])
 
+
+def _jail_flow(facts: Facts, turn: Turn, args: Mapping[str, Any]) -> str:
+    """The fee and a Get Out of Jail Free card are for the start of the jailed player's turn;
+    going to Jail, their turn."""
+    way = args.get("in_jail", PAY)
+    return "jail" if way == PAY else "go_to_jail" if way is True else "jail_free"
+
+
+WRITES = (jail, set_jail, roll_from_jail)
+ACTIONS = (
+    Action("jail", pay_or_go, route="POST /api/jail", kind=MoveKind.JAIL,
+           flow=Flow(_jail_flow), answers="Jail",
+           fields=(Field("player", PLAYER, "default: the current player"),
+                   Field("in_jail", FLAG, "true: goes to Jail (a Go to Jail space, a card); "
+                         "false: leaves it without paying (a Get Out of Jail Free card); left "
+                         "out: pays the jail fee and leaves Jail")),
+           doc="The jail fee, paid to the Bank to leave Jail; or into Jail, or out of it "
+               "without paying. Sending the current player passes the turn in the same "
+               "move."),
+    Action("roll_from_jail", roll_from_jail, route="POST /api/jail/roll", event="jail_roll",
+           kind=MoveKind.JAIL_TRY, flow=Flow("roll_from_jail"),
+           fields=(Field("player", PLAYER, "default: the current player"),
+                   Field("six", FLAG, "whether they rolled a 6", required=True)),
+           doc="A player in Jail rolled the table's die for a 6 (Celebration, Gamer, Mario "
+               "Kart): out with a 6; a miss ends the turn; the last miss is the edition's way "
+               "out."),
+)
+"""The jail's requests."""
 
 MOVES = (Move(MoveKind.JAIL, _fee_text, touches=_fee_touches),
          Move(MoveKind.JAIL_TRY, _try_text, undone=turn.give_back,

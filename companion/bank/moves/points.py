@@ -11,6 +11,8 @@ from companion.bank.kinds import Move
 from companion.bank.moves.token import ring_of
 from companion.bank.touch import Touch, deed
 from companion.bank.touch import points as typed
+from companion.core.actions import COUNT, SPACE_NUMBER, Action, Field
+from companion.core.actions import ID as PLAYER
 from companion.core.board_ring import Effect
 from companion.core.ledger import MAX_POINTS, MoveKind, check_count, check_source
 from companion.core.state import MoveView
@@ -103,5 +105,20 @@ def _points_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> 
         if "deeds" in data else frozenset()
     return Touch(changes=frozenset({typed(row["player_id"])}), reads=reads)
 
+
+WRITES = (set_points,)
+ACTIONS = (
+    Action("set_points", set_points, route="POST /api/points", event="points",
+           kind=MoveKind.POINTS,
+           fields=(Field("player", PLAYER),
+                   Field("points", COUNT, "the points printed on their Property cards"),
+                   Field("cards", COUNT, "how many Property cards they hold"),
+                   Field("deeds", {"type": "array", "items": SPACE_NUMBER},
+                         "instead: the Property deeds they hold on the described board")),
+           doc="Gamer, Mario Kart: the points on a player's Property cards and how many, "
+               "typed in; or the deeds they hold on the described board (the Boss and Grand "
+               "Prix cards are counted by the companion)."),
+)
+"""The points' request."""
 
 MOVES = (Move(MoveKind.POINTS, _points_text, fold=_typed, touches=_points_touches),)

@@ -19,6 +19,8 @@ from companion.bank.moves import jail as jail_moves
 from companion.bank.moves import turn
 from companion.bank.ring import read_ring
 from companion.bank.touch import Touch, banana, coins, drawn, jail, pile, position, touch
+from companion.core.actions import ID as PLAYER
+from companion.core.actions import SPACE_NUMBER, TEXT, Action, Field, Flow
 from companion.core.board_ring import JAIL_CORNER, Effect, Ring, Walk
 from companion.core.ledger import BANK, EntryKind, MoveKind, check_source
 from companion.core.state import MoveView
@@ -304,6 +306,22 @@ def _token_redone(db: sqlite3.Connection, facts: Facts, target: MoveView,
         db.execute("UPDATE outcomes SET player_id = ? WHERE id = ?",
                    (target.player_id, data["outcome"]))
 
+
+WRITES = (move_token,)
+ACTIONS = (
+    Action("move_token", move_token, route="POST /api/tokens", event="token",
+           kind=MoveKind.TOKEN, flow=Flow("move_token"),
+           fields=(Field("player", PLAYER, "default: the current player"),
+                   Field("steps", {"type": "integer", "minimum": 1, "maximum": MAX_STEPS},
+                         "a roll: forward that many spaces"),
+                   Field("to", SPACE_NUMBER, "with how place: onto that space"),
+                   Field("how", {"enum": list(HOW)}, "roll (default), warp or place"),
+                   Field("character", TEXT, "which token, for a player with two")),
+           doc="Gamer, Mario Kart on a described board: a token moves, scooping the piles on "
+               "its way, GO's coins, and what the space it lands on does (a Warp Pipe, a "
+               "Thwomp, Go to Jail)."),
+)
+"""The tokens' requests."""
 
 MOVES = (Move(MoveKind.TOKEN, _token_text, read=_read_positions, own_spaces=True,
               undone=jail_moves.unassign, redone=_token_redone, touches=_token_touches),)

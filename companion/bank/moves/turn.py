@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 from companion.bank.facts import Facts, next_seat
 from companion.bank.kinds import Move
 from companion.bank.touch import TURN, Fact, Touch, jail, out, touch
+from companion.core.actions import ID as PLAYER
+from companion.core.actions import Action, Field
 from companion.core.ledger import MoveKind, check_source, is_id
 from companion.core.state import MoveView
 from companion.exc import Conflict, Refused, shown
@@ -44,8 +46,7 @@ def pass_turn(bank: Journal, db: sqlite3.Connection, facts: Facts, to: int | Non
     the same kind of request."""
     if to == facts.current:
         return
-    mark = db.execute("SELECT COALESCE(MAX(id), 0) FROM outcomes WHERE game_id = ?",
-                      (facts.gid,)).fetchone()[0]
+    mark = outcome_mark(db, facts)
     bank.add_move(db, facts.gid, MoveKind.TURN, player=to,
                   data={"from": facts.current, "to": to, "op": op, "mark": mark},
                   source=source, request_id=request_id)
@@ -98,7 +99,13 @@ def ends(db: sqlite3.Connection, facts: Facts, player: int) -> dict[str, Any]:
         return {}
     after = next_seat(facts, player)
     db.execute("UPDATE games SET current_player = ? WHERE id = ?", (after, facts.gid))
-    return {"current_before": player, "current_after": after}
+    return {"current_before": player, "current_after": after, "mark": outcome_mark(db, facts)}
+
+
+def outcome_mark(db: sqlite3.Connection, facts: Facts) -> int:
+    """The game's latest outcome id: a turn that begins now counts the presses after it."""
+    return int(db.execute("SELECT COALESCE(MAX(id), 0) FROM outcomes WHERE game_id = ?",
+                          (facts.gid,)).fetchone()[0])
 
 
 def give_back(db: sqlite3.Connection, gid: int, data: Mapping[str, Any]) -> None:
@@ -139,6 +146,26 @@ def passes(data: Mapping[str, Any]) -> list[Fact]:
     after = data.get("current_after")
     return [TURN] if after is not None and after != data.get("current_before") else []
 
+
+def _current(player: int | None, _fields: Mapping[str, Any]) -> tuple[Any, int]:
+    return {"current_player": player}, 200
+
+
+WRITES = (set_current, next_player)
+ACTIONS = (
+    Action("set_current", set_current, route="POST /api/current", event="current player",
+           kind=MoveKind.TURN, answer=_current, answers="Current",
+           fields=(Field("player", {"oneOf": [PLAYER, {"type": "null"}]},
+                         "null: nobody", required=say(
+                             "player is required (an id, or null for nobody)")),),
+           doc="Make a player current (a turn move; none when they already are)."),
+    Action("next_player", next_player, route="POST /api/next", event="next player",
+           kind=MoveKind.TURN, answer=_current, answers="Current",
+           fields=(Field("from", PLAYER, "only if that player is still current (a second "
+                         "tap passes nothing: 409)", arg="after"),),
+           doc="The next player still in the game becomes current (a turn move)."),
+)
+"""The turn's requests."""
 
 MOVES = (Move(MoveKind.TURN, _turn_text, undone=_turn_undone, redone=_turn_redone,
               touches=_turn_touches),)

@@ -11,6 +11,8 @@ from companion.bank.kinds import Move
 from companion.bank.moves import ending
 from companion.bank.touch import Touch
 from companion.bank.touch import worms as found
+from companion.core.actions import COUNT, Action, Field
+from companion.core.actions import ID as PLAYER
 from companion.core.ledger import MoveKind, check_count, check_source
 from companion.core.state import MoveView
 from companion.exc import Refused
@@ -67,5 +69,15 @@ def _worms_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> T
     which reads the whole table)."""
     return Touch(changes=frozenset({found(row["player_id"])}))
 
+
+WRITES = (set_worms,)
+ACTIONS = (
+    Action("set_worms", set_worms, route="POST /api/worms", event="worms", ends=True,
+           kind=MoveKind.WORMS,
+           fields=(Field("player", PLAYER), Field("found", COUNT, "worms found")),
+           doc="Wiggly Worms: how many of their worms a player has found; all of them wins "
+               "and ends the game."),
+)
+"""The worms' request."""
 
 MOVES = (Move(MoveKind.WORMS, _worms_text, fold=_found, ends=True, touches=_worms_touches),)

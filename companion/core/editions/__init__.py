@@ -34,6 +34,7 @@ from companion.core.editions.ruleset import (
     Ruleset,
     Scoring,
 )
+from companion.core.flow import Moment, When, Who
 from companion.core.ledger import MAX_NOTE
 from companion.exc import Refused, RulesetError, shown
 from companion.i18n.said import joined, say
@@ -312,8 +313,29 @@ def parse(data: dict[str, Any], origin: str, *, house: bool = False) -> Ruleset:
                       bowser_wins=bowser_wins, reasons=reasons, board=board, powers=powers,
                       contest=contest, jail_rolls=jail_rolls, box_colours=box_colours)
     pot = _pot(top.table("free_parking_pot"), ruleset, board)
+    flow = _flow(top.table("flow"))
     top.done()
-    return replace(ruleset, pot=pot) if pot is not None else ruleset
+    return replace(ruleset, pot=pot, flow=flow)
+
+
+def _flow(reader: _Reader | None) -> dict[str, When]:
+    """``[flow.<move>]``: who may make that move (``current``, ``named``, ``banker``) and when
+    (``start``, ``turn``, ``end``, ``any``, ``never``), each with the rulebook's ``quote``;
+    ``once``: at most once a turn."""
+    if reader is None:
+        return {}
+    found: dict[str, When] = {}
+    for name in list(reader.data):
+        row = reader.table(name)
+        assert row is not None
+        if not name.isidentifier():
+            raise RulesetError(f"{row.where}: a move's name like 'roll_from_jail'")
+        moment = _choice(row, "moment", Moment)
+        who = _choice(row, "who", Who)
+        found[name] = When(moment, who, row.lines("quote"), row.take("once", bool, False))
+        row.done()
+    reader.done()
+    return found
 
 
 def _presentation(reader: _Reader | None) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ from companion.core.editions.contests import Deck
 from companion.core.editions.house import Pot
 from companion.core.editions.modes import Mode
 from companion.core.editions.powers import Powers
+from companion.core.flow import When
 from companion.core.ledger import MAX_POINTS
 from companion.exc import Refused, shown
 from companion.i18n.said import Said, say, texts
@@ -213,6 +214,9 @@ class Ruleset:
     rulebook's own: off unless a game's setup turns it on)."""
     box_colours: tuple[str, ...] = ()
     """Presentation, not rules: a few colours of the box's art, for the setup screen."""
+    flow: Mapping[str, When] = field(default_factory=dict)
+    """Who may make each kind of move and when (``[flow.<name>]``, with the rulebook's words);
+    a move the edition names none for keeps its own default (:meth:`when`)."""
 
     # -- the numbers -------------------------------------------------------------------------
 
@@ -273,6 +277,12 @@ class Ruleset:
     def mode_for_table(self, table: str) -> Mode | None:
         """The edition's mode that uses ``table`` (the Movie's ``jail_roll``), if any."""
         return next((m for m in self.modes if m.table == table), None)
+
+    # -- the turn ------------------------------------------------------------------------------
+
+    def when(self, name: str, default: When) -> When:
+        """Who may make the move ``name`` and when, in this edition."""
+        return self.flow.get(name, default)
 
     # -- money ---------------------------------------------------------------------------------
 
@@ -353,6 +363,7 @@ class Ruleset:
             "quick_amounts": self.quick_amounts(),
             "free_parking_pot": None if self.pot is None else self.pot.to_json(),
             "box_colours": list(self.box_colours),
+            "flow": {name: when.to_json() for name, when in sorted(self.flow.items())},
         }
 
     def summary(self) -> dict[str, Any]:
