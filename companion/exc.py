@@ -56,23 +56,37 @@ class Blocked(Conflict):
         self.blocked_by = blocked_by
 
 
-class OutOfTurn(Conflict):
-    """A move out of its moment in the turn, or for a player whose turn it is not: ``when``
-    says who may make it and when, in the rulebook's words. The banker may make it all the
-    same as a correction."""
+class AgainstTheRules(Conflict):
+    """A move the rulebook does not allow now (the Bowser who waits on GO, a shell that hits
+    the wrong player, a payment while the payer still holds Property to sell): ``quote`` says
+    so in its words. The banker may make it all the same as a correction (``rule`` names
+    what it corrects)."""
 
-    def __init__(self, message: str | Said, rule_name: str, when: When) -> None:
+    def __init__(self, message: str | Said, rule: str, quote: tuple[str, ...] = ()) -> None:
         super().__init__(message)
-        self.rule_name = rule_name
+        self.rule = rule
+        self.quote = quote
+
+    def to_json(self) -> dict[str, Any]:
+        """What a refusal says besides its words: the rule and its lines; a correction may
+        make the move all the same."""
+        from companion.i18n.said import texts
+
+        return {**texts(error=self.said), "rule": self.rule, "quote": list(self.quote),
+                "correction": True}
+
+
+class OutOfTurn(AgainstTheRules):
+    """A move out of its moment in the turn, or for a player whose turn it is not: ``when``
+    says who may make it and when, in the rulebook's words."""
+
+    def __init__(self, message: str | Said, rule: str, when: When) -> None:
+        super().__init__(message, rule, when.quote)
         self.when = when
 
     def to_json(self) -> dict[str, Any]:
-        """What a refusal says besides its words: the flow, its moment, who, the rule."""
-        from companion.i18n.said import texts
-
-        return {**texts(error=self.said), "rule": self.rule_name,
-                "moment": self.when.moment.value, "who": self.when.who.value,
-                "quote": list(self.when.quote), "correction": True}
+        return {**super().to_json(), "moment": self.when.moment.value,
+                "who": self.when.who.value}
 
 
 class GameEnded(Conflict):

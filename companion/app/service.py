@@ -36,6 +36,7 @@ from companion.bank.seat import PAGE as SEAT_PAGE
 from companion.bank.service import BankService
 from companion.bank.store import StorageError
 from companion.core.block import Block
+from companion.core.board_ring import Effect as SpaceEffect
 from companion.core.editions import Editions, editions
 from companion.core.editions.modes import BY_CARD, Mode, check_arming
 from companion.core.editions.ruleset import Ruleset
@@ -198,6 +199,9 @@ class TableService:
             return say("a move that may end the game is being written: press again")
         rules = self.rules()
         mode, params = self._mode(rules)
+        idle = self._nothing_to_roll(rules, mode)
+        if idle is not None:
+            return idle
         if params.get("teammate") == BY_CARD:
             return say("the battle waits for its teammate: tap their card, or pick them on "
                        "the tablet")
@@ -555,10 +559,28 @@ class TableService:
         move = rules.mode_for_table("move_roll")
         ring = state.ring if state is not None else None
         if move is not None and ring is not None and ring.faces and current is not None \
-                and not current.in_jail and not state.turn_rolled:  # type: ignore[union-attr]
+                and not current.in_jail and not state.turn_rolled \
+                and state.landed is None:  # type: ignore[union-attr]
             # the turn's roll: both dice, the token moves (once a turn)
             return move, face_params(rules, ring.faces)
         return default, {}
+
+    def _nothing_to_roll(self, rules: Ruleset, mode: Mode) -> Said | None:
+        """Gamer, Mario Kart on a described board, once the current player's token has moved
+        this turn: a press is the roll of the space it landed on, once ("Coin Block When you
+        land here, roll the numbered die"); anywhere else there is nothing to roll."""
+        state = self.state
+        if state is None or mode.table != "coin_roll" or state.ring is None or \
+                state.landed is None or state.current is None:
+            return None
+        name, space = state.current.name, Said(state.ring.label(state.ring.at(state.landed)))
+        if state.ring.effect(state.ring.at(state.landed)) is not SpaceEffect.COIN_ROLL:
+            return say("{name} landed on {space}: a press rolls for a {mode} only", name=name,
+                       space=space, mode=Said(mode.name))
+        if state.space_rolled:
+            return say("{name} has rolled for this {mode} already", name=name,
+                       mode=Said(mode.name))
+        return None
 
     def _contest_mode(self, rules: Ruleset) -> tuple[Mode, Mapping[str, int]] | None:
         """A Boss fighter who has paid, or a racer whose roll is due: the press is theirs."""

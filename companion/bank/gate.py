@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 from companion.bank import turns
 from companion.bank.journal import keyed
 from companion.core.actions import Action
-from companion.core.flow import When, refusal
+from companion.core.flow import Turn, When, refusal
 from companion.core.ledger import is_id
 from companion.exc import OutOfTurn, Refused
-from companion.i18n.said import as_json, say
+from companion.i18n.said import say
 
 if TYPE_CHECKING:
     from companion.bank.facts import Facts
@@ -65,22 +65,19 @@ def perform(bank: Journal, action: Action, fields: Mapping[str, Any], *, source:
         call["source"] = source
     if "request_id" in names:
         call["request_id"] = request_id
-    if action.flow.name is None:
-        return write(bank, **call)
     with bank.write():
-        if request_id is not None and bank.has_request(request_id):
-            return write(bank, **call)  # a retry: the write answers it again (or refuses it)
-        facts = bank.open_facts(None)
-        overridden = check(bank, facts, action, args)
-        if overridden is not None and not correction:
-            raise overridden
-        bank.hand(facts)
-        if overridden is None:
-            return write(bank, **call)
-        bank.correcting = {"rule": overridden.rule_name, "why": as_json(overridden.said)}
+        bank.may_correct = correction
         try:
+            if action.flow.name is not None and not (request_id is not None and
+                                                     bank.has_request(request_id)):
+                facts = bank.open_facts(None)  # (a retry: its write answers it, or refuses)
+                broken = check(bank, facts, action, args)
+                if broken is not None:
+                    bank.overrule(broken)  # refused, unless the banker's correction
+                bank.hand(facts)
             return write(bank, **call)
         finally:
+            bank.may_correct = False
             bank.correcting = None
 
 
@@ -122,11 +119,10 @@ def rules(facts: Facts, actions: Mapping[str, Action]) -> dict[str, When]:
     return {**found, **facts.rules.flow}
 
 
-def allowed(bank: Journal, facts: Facts, actions: Mapping[str, Action]) -> dict[str, Any]:
+def allowed(facts: Facts, turn: Turn, actions: Mapping[str, Action]) -> dict[str, Any]:
     """For the page: each flow with a moment or a player of its own, and whether the current
     player may make its move now (None) or why not (the refusal with its rule, as a 409 would
     say it)."""
-    turn = turns.turn_of(bank.db, facts)
     actors = () if turn.player is None else (turn.player,)
     found: dict[str, Any] = {}
     for name, when in sorted(rules(facts, actions).items()):

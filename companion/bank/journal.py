@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
 from companion.bank.facts import Facts, Player
-from companion.bank.kinds import Kinds
+from companion.bank.kinds import CORRECTION, Kinds
 from companion.bank.store import (
     UnsureWrite,
     open_database,
@@ -49,15 +49,12 @@ from companion.core.ledger import (
     is_id,
 )
 from companion.core.state import MoveView
-from companion.exc import Conflict, GameEnded, Refused, Unavailable, shown
-from companion.i18n.said import Said, say
+from companion.exc import AgainstTheRules, Conflict, GameEnded, Refused, Unavailable, shown
+from companion.i18n.said import Said, as_json, say
 
 DB_NAME = "bank.sqlite3"
 REQUEST = "request"
 """The key in a keyed move's ``data`` holding its request's fingerprint (never shown)."""
-CORRECTION = "correction"
-"""The key in a move's ``data`` that says the banker made it as a correction: out of its
-moment or its player (``rule``: the flow it was out of; ``why``: the refusal it overrode)."""
 
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
@@ -147,6 +144,9 @@ class Journal:
     correcting: Mapping[str, Any] | None = None
     """Inside a banker's correction (:mod:`companion.bank.gate`): what it corrects, kept with
     every move it writes (``data["correction"]``)."""
+    may_correct: bool = False
+    """Inside a write the banker asked as a correction: a rule the write finds broken is
+    overruled (:meth:`overrule`) instead of refusing it."""
     _handed: Facts | None = None
     """Facts read at the start of this write by the gate, for the write's own first read."""
 
@@ -466,6 +466,13 @@ class Journal:
     def move_entries(self, move_id: int) -> list[Entry]:
         return [entry_of(row) for row in self.db.execute(
             "SELECT * FROM entries WHERE move_id = ? ORDER BY id", (move_id,))]
+
+    def overrule(self, broken: AgainstTheRules) -> None:
+        """A rule this write finds broken: refused (raised), unless the banker asked for the
+        write as a correction; then the journal keeps it as one (every move it writes)."""
+        if not self.may_correct:
+            raise broken
+        self.correcting = {"rule": broken.rule, "why": as_json(broken.said)}
 
     def has_request(self, request_id: object) -> bool:
         """Whether a move was written for this request id already (a retry)."""

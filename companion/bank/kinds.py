@@ -15,6 +15,10 @@ from companion.core.state import MoveView
 from companion.i18n.said import Said, say, say_n
 
 Words = Callable[[MoveView, Facts], "str | Said"]
+CORRECTION = "correction"
+"""The key in a move's ``data`` that says the banker made it as a correction, out of the
+rules of its moment or its player (``rule``: the rule it was made against; ``why``: the
+refusal it overrode): the history says so."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +80,8 @@ class Kinds:
         if piles:  # a fee into the Free Parking pot: "... · on Free Parking"
             text = say("{text} · {note}", text=text,
                        note=say("on {space}", space=Said(piles[0])))
+        if move.data.get(CORRECTION):  # the banker's, out of its rule: said so
+            text = say("Correction: {text}", text=text)
         if not move.ends or not kind.names_winners:
             return text
         won = [facts.name(p) for p in move.data.get("winners", ())]

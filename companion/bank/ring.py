@@ -33,6 +33,18 @@ def face_params(rules: Ruleset, faces: tuple[str, ...]) -> dict[str, Any]:
     return {"faces": list(faces), "face_names": [names.get(f, f) for f in faces]}
 
 
+def ring_of(bank: Journal, facts: Facts) -> Ring:
+    """The board the table described for this game's edition (refused: not yet)."""
+    ring = read_ring(bank.db, facts.rules)
+    if ring is None:
+        if facts.rules.board is None or not facts.rules.board.kinds:
+            raise Refused(say("{edition} has no board with tokens",
+                              edition=Said(facts.rules.name)))
+        raise Refused(say("describe the board first (its spaces from GO): the companion "
+                          "doesn't know where the spaces are"))
+    return ring
+
+
 def read_ring(db: sqlite3.Connection, rules: Ruleset) -> Ring | None:
     """The board of ``rules``' edition as the table last described it (None: not yet, or an
     edition without coins on the board). A description the edition no longer accepts (its

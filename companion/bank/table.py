@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from companion.bank import contests, mistakes, pages, phones, start, turns, undo
+from companion.bank import contests, gate, mistakes, pages, phones, start, turns, undo
 from companion.bank.facts import Facts
-from companion.bank.moves import block, worms
+from companion.bank.moves import ACTIONS, block, worms
 from companion.bank.moves.token import in_jail, where
 from companion.bank.ring import read_ring
-from companion.core.board_ring import JAIL_CORNER
+from companion.core.board_ring import JAIL_CORNER, Ring
 from companion.core.editions.house_files import named
 from companion.core.editions.scoring import Standing, standings
-from companion.core.ledger import MoveKind
+from companion.core.ledger import BANK, MoveKind
 from companion.core.state import GameView, NextCard, PlayerView, TableState
 
 if TYPE_CHECKING:
@@ -51,6 +51,7 @@ def state_of(bank: Journal, game_id: int | None) -> TableState:
                    linked=p.id in linked, in_jail=p.id in facts.jailed and p.id not in
                    facts.out, jail_tries=turns.jail_tries(bank.db, facts, p.id),
                    characters=p.characters,
+                   owes_to=creditor(bank, facts, p.id) if money[p.id] < 0 else None,
                    won=tuple(c.number for c in found.won.get(p.id, ())) if found else (),
                    position=None if ring is None or len(p.characters) > 1 else
                    JAIL_CORNER if p.id in facts.jailed else where(facts, ring, p.id),
@@ -59,6 +60,7 @@ def state_of(bank: Journal, game_id: int | None) -> TableState:
                        for c in p.characters))
         for p in facts.players)
     to_undo, to_redo, version = undo.previews(bank, facts)
+    turn = turns.turn_of(bank.db, facts)
     piles = bank.piles(facts.gid) if rules.board is not None or facts.pot is not None else {}
     pot = facts.pot
     files = bank.editions.played(rules.id, facts.options)[1] if rules.id in bank.editions \
@@ -93,7 +95,37 @@ def state_of(bank: Journal, game_id: int | None) -> TableState:
         bananas=tuple(sorted(facts.bananas)),
         holders=tuple(sorted(facts.holders.items())),
         turn_rolled=turns.rolled_to_move(bank.db, facts),
+        turn=turn,
+        flow=gate.allowed(facts, turn, ACTIONS) if not ended else {},
+        **_landing(bank, facts, ring),
     )
+
+
+def creditor(bank: Journal, facts: Facts, pid: int) -> int | str | None:
+    """Whom a player below zero owes: the payee of their latest payment not undone (the one
+    that went unpaid: :func:`companion.core.ledger.overdraft` gives its coins back first); the
+    Bank for a fee on a pile, or a payee who is out. A fact of the journal, however many
+    lines followed it."""
+    row = bank.db.execute(
+        "SELECT payee, space FROM entries e INDEXED BY entries_by_payer WHERE payer = ? AND"
+        " undoes IS NULL AND game_id = ? AND NOT EXISTS (SELECT 1 FROM entries u WHERE"
+        " u.undoes = e.id) ORDER BY move_id DESC, id DESC LIMIT 1", (pid, facts.gid)).fetchone()
+    if row is None:
+        return None
+    payee = row["payee"]
+    return BANK if payee is None or payee in facts.out else int(payee)
+
+
+def _landing(bank: Journal, facts: Facts, ring: Ring | None) -> dict[str, Any]:
+    """Where the current player's token landed this turn, on a described board (their one
+    token), and whether that space's roll was made."""
+    if ring is None or facts.current is None:
+        return {}
+    mine = next((p.characters for p in facts.players if p.id == facts.current), ())
+    if len(mine) > 1:
+        return {}
+    space, rolled = turns.landed(bank.db, facts)
+    return {"landed": space, "space_rolled": rolled}
 
 
 def next_card(bank: Journal, facts: Facts) -> NextCard | None:

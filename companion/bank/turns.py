@@ -175,3 +175,30 @@ def turn_of(db: sqlite3.Connection, facts: Facts) -> Turn:
             f" WHERE game_id = ? AND kind = ? AND id > ? AND {live}",
             (facts.gid, MoveKind.BANKRUPTCY.value, began)) if isinstance(row[0], int))
     return Turn(who, began, rolled, frozenset(made), contest_due(db, facts), jailed, acquired)
+
+
+def landed(db: sqlite3.Connection, facts: Facts) -> tuple[int | None, bool]:
+    """Gamer, Mario Kart: where the current player's token landed this turn (its latest move
+    in the turn; None: it has not moved this turn), and whether the space's roll (a Coin
+    Block's, an Item Box's) was made since: a press given to them after it (the move keeps
+    the latest outcome's id as its ``mark``; a move's own press is its ``outcome``)."""
+    who = facts.current
+    mode = facts.rules.default_mode
+    if who is None or facts.rules.mode_for_table("move_roll") is None:
+        return None, False
+    turn = turn_passes(db, facts.gid, 1)
+    moved = live_moves(db, facts.gid, MoveKind.TOKEN, after=turn[0]["id"] if turn else 0,
+                       player=who)
+    if not moved:
+        return None, False
+    data = json.loads(moved[0]["data"])
+    mark = data.get("mark", data.get("outcome"))
+    if mark is None:  # moved before moves kept their mark: by the clock
+        rolled = db.execute("SELECT 1 FROM outcomes INDEXED BY outcomes_by_game WHERE"
+                            " game_id = ? AND at > ? AND player_id = ? AND mode = ? LIMIT 1",
+                            (facts.gid, moved[0]["at"], who, mode.id)).fetchone()
+    else:
+        rolled = db.execute("SELECT 1 FROM outcomes INDEXED BY outcomes_by_game WHERE"
+                            " game_id = ? AND id > ? AND player_id = ? AND mode = ? LIMIT 1",
+                            (facts.gid, mark, who, mode.id)).fetchone()
+    return int(data["to"]), rolled is not None

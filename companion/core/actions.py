@@ -142,7 +142,7 @@ class Action:
             if f.required and f.name not in body:
                 raise Refused(f.required if isinstance(f.required, Said) else
                               say("{key} is required", key=f.name))
-        args = {f.param: body[f.name] if f.name in body else f.default for f in self.fields
+        args = {f.param: body.get(f.name, f.default) for f in self.fields
                 if f.name in body or f.default is not None}
         return {**args, **self.fixed}
 

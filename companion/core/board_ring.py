@@ -162,6 +162,23 @@ class Ring:
         """A position as a space (In Jail: the jail corner; past the end: wrapped)."""
         return self.jail_corner if position == JAIL_CORNER else position % len(self.spaces)
 
+    def nearest(self, start: int, others: Mapping[int, int], *,
+                behind: bool = False) -> frozenset[int]:
+        """The players of ``others`` (player -> the space they stand on) nearest ahead of
+        ``start`` ("the next player on the board, from your position"), or nearest behind
+        it; ties all (the table chooses one). A player on the same space is a whole lap
+        away."""
+        size = len(self.spaces)
+
+        def away(space: int) -> int:
+            gap = (space - start) % size if not behind else (start - space) % size
+            return gap or size
+
+        if not others:
+            return frozenset()
+        least = min(away(space) for space in others.values())
+        return frozenset(p for p, space in others.items() if away(space) == least)
+
     def walk(self, start: int, steps: int, stops: frozenset[int] = frozenset()) -> Walk:
         """Forward ``steps`` spaces from ``start``; a space in ``stops`` (a Banana) ends the
         walk there."""

@@ -94,12 +94,16 @@ class MoveKind(StrEnum):
     TOKEN = "token"
     """A token moved around the board (``data``: player, how, steps, from, to, path), with
     the piles it scooped on the way and GO's coins (Gamer, Mario Kart)."""
+    SALE = "sale"
+    """A payment made after selling Property back to the Bank (Gamer, Mario Kart on a
+    described board): the deeds go back to the Bank, which pays their face value, then the
+    payment; one move (``data``: the transfer's, and deeds, labels)."""
 
 
 REDOABLE = (MoveKind.TRANSFER, MoveKind.PASS_GO, MoveKind.JAIL, MoveKind.BLOCK, MoveKind.TURN,
             MoveKind.JAILED, MoveKind.TOLL, MoveKind.DROP, MoveKind.SCOOP, MoveKind.ABILITY,
             MoveKind.JAIL_TRY, MoveKind.TOKEN, MoveKind.BANANA,
-            MoveKind.DEED)
+            MoveKind.DEED, MoveKind.SALE)
 """What Redo brings back right after its undo: coins and turns. A bankruptcy, points, worms or
 the end are declared again instead (they were judged on the table as it was)."""
 

@@ -14,6 +14,7 @@ from companion.core.board_ring import Ring
 from companion.core.editions.contests import Fight, Race
 from companion.core.editions.ruleset import Ruleset
 from companion.core.editions.scoring import Standing
+from companion.core.flow import Turn
 from companion.core.ledger import BANK, THE_BANK, Entry, MoveKind, jail_change
 from companion.core.lever import TimerState
 from companion.core.outcomes import CONTEST_ROLLS, Kind, Outcome
@@ -90,6 +91,9 @@ class PlayerView:
     tokens: tuple[tuple[str, int], ...] = ()
     """A game of two, once the board is described: each of the player's characters and the
     space its token stands on."""
+    owes_to: int | str | None = None
+    """Below zero: whom they owe (a player's id, or ``"bank"``): the payee of their latest
+    payment, the one that went unpaid (a bankruptcy's creditor)."""
 
     @property
     def owes(self) -> bool:
@@ -102,7 +106,8 @@ class PlayerView:
                 "cards": self.cards, "worms": self.worms, "linked": self.linked,
                 "in_jail": self.in_jail, "jail_tries": self.jail_tries,
                 "characters": list(self.characters), "won": list(self.won),
-                "position": self.position, "tokens": dict(self.tokens)}
+                "position": self.position, "tokens": dict(self.tokens),
+                "owes_to": self.owes_to}
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,6 +393,17 @@ class TableState:
     turn_rolled: bool = False
     """Gamer, Mario Kart: the current player's press this turn moved their token (the next
     press is a Coin Block's roll, not another move)."""
+    landed: int | None = None
+    """Gamer, Mario Kart on a described board: the space the current player's token landed
+    on this turn (None: it has not moved this turn)."""
+    space_rolled: bool = False
+    """The roll of the space they landed on (a Coin Block's, an Item Box's) is made."""
+    turn: Turn | None = None
+    """Where the table is in the current player's turn (its moment)."""
+    flow: Mapping[str, Any] = field(default_factory=dict)
+    """Each move with a moment or a player of its own (its flow's name): None while the
+    current player may make it now, else why not (the refusal as a 409 says it). A page
+    offers what the moment allows, the rest as the banker's correction."""
     holders: tuple[tuple[int, int], ...] = ()
     """Gamer, Mario Kart on a described board: (a Property's space, the player holding its
     deed), for the deeds players hold."""
@@ -439,7 +455,9 @@ class TableState:
         if outcome.kind in CONTEST_ROLLS:
             return self._rolled(outcome)
         if outcome.kind is Kind.MOVE:  # the turn's roll is made: the next press is not one
-            return replace(self, turn_rolled=True)
+            return replace(self, turn_rolled=True, landed=None, space_rolled=False)
+        if outcome.kind is Kind.COINS and self.landed is not None:  # the space's roll
+            return replace(self, space_rolled=True)
         if outcome.kind not in TABLE_MOVERS:  # coins only: the bank's state says the rest
             return self
         doubles = self.doubles
@@ -504,5 +522,9 @@ class TableState:
             "ring": None if self.ring is None else self.ring.to_json(),
             "bananas": list(self.bananas),
             "turn_rolled": self.turn_rolled,
+            "landed": self.landed,
+            "space_rolled": self.space_rolled,
+            "turn": None if self.turn is None else self.turn.to_json(),
+            "flow": dict(self.flow),
             "deeds": {str(space): pid for space, pid in self.holders},
         }

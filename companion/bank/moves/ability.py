@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from companion.bank.facts import Facts, space_name
 from companion.bank.kinds import Move
 from companion.bank.moves.board import known_spaces
-from companion.bank.moves.token import standing
+from companion.bank.moves.token import standing, where
 from companion.bank.ring import read_ring
 from companion.bank.touch import (
     ALL,
@@ -29,7 +29,7 @@ from companion.core.actions import ID as PLAYER
 from companion.core.editions.powers import Effect, Powers, Use, check_targets, moves, typed_coins
 from companion.core.ledger import BANK, EntryKind, MoveKind, check_source, check_space
 from companion.core.state import MoveView
-from companion.exc import Refused
+from companion.exc import AgainstTheRules, Refused
 from companion.i18n.said import Said, say, say_n
 
 if TYPE_CHECKING:
@@ -87,6 +87,8 @@ def use_ability(bank: Journal, player: object, ability: object, *, targets: obje
         how = base.for_character(used)
         others = [p for p in facts.active if p != pid]
         hit = check_targets(how, pid, targets, others)
+        if base.id == "green_shell" and hit:
+            _next_on_the_board(bank, facts, pid, hit, both_ways=how is not base)
         typed = typed_coins(how, coins)
         if not isinstance(spaces_instead, bool) or (spaces_instead and
                                                     not how.spaces_instead):
@@ -125,6 +127,32 @@ def use_ability(bank: Journal, player: object, ability: object, *, targets: obje
                 bank.add_entry(db, facts.gid, move, BANK, m.player, m.coins,
                                EntryKind.ABILITY, base.name, source)
         return bank.move_view(move, facts)
+
+
+def _next_on_the_board(bank: Journal, facts: Facts, pid: int, hit: tuple[int, ...], *,
+                       both_ways: bool) -> None:
+    """The Green Shell hits "the next player on the board, from your position" (tied: the
+    table chooses one); a boost that hits "a player in front of OR behind you", the nearest
+    either way. Checked where the companion knows where every token stands (one each, on a
+    described board); another target is the banker's correction."""
+    ring = read_ring(bank.db, facts.rules)
+    tokens = {p.id: len(p.characters) for p in facts.players}
+    if ring is None or any(tokens[p] > 1 for p in (pid, *facts.active)):
+        return
+    others = {p: ring.at(where(facts, ring, p)) for p in facts.active if p != pid}
+    me = ring.at(where(facts, ring, pid))
+    near = ring.nearest(me, others)
+    if both_ways:
+        near |= ring.nearest(me, others, behind=True)
+    if set(hit) <= near:
+        return
+    names = tuple(facts.name(p) for p in sorted(near, key=facts.ids.index))
+    bank.overrule(AgainstTheRules(
+        say("the Green Shell hits the next player on the board from {name}'s space: "
+            "{targets}", name=facts.name(pid), targets=names) if not both_ways else
+        say("the Green Shell hits the nearest player in front of or behind {name}: "
+            "{targets}", name=facts.name(pid), targets=names),
+        "green_shell", facts.rules.lines.get("green_shell", ())))
 
 
 def drop_spaces(bank: Journal, facts: Facts, droppers: tuple[int, ...], spaces: object,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.bank.facts import Facts, or_current, space_name
 from companion.bank.kinds import Move
-from companion.bank.moves.token import ring_of
+from companion.bank.ring import ring_of
 from companion.bank.touch import Touch, banana, touch
 from companion.core.actions import FLAG, SPACE_NUMBER, Action, Field, Flow
 from companion.core.actions import ID as PLAYER

@@ -7,6 +7,7 @@ import sqlite3
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from companion.bank import turns
 from companion.bank.facts import Facts
 from companion.bank.kinds import Move
 from companion.bank.moves import ending
@@ -14,7 +15,7 @@ from companion.bank.touch import Touch, capped, jail, touch
 from companion.core.actions import IDS, Action, Field, Flow
 from companion.core.ledger import BANK, EntryKind, MoveKind, check_source
 from companion.core.state import MoveView
-from companion.exc import Refused
+from companion.exc import AgainstTheRules, Refused
 from companion.i18n.said import Said, say, say_n
 
 if TYPE_CHECKING:
@@ -38,6 +39,11 @@ def toll(bank: Journal, players: object, *, source: str = "", request_id: str | 
                               edition=Said(facts.rules.name)))
         if not isinstance(players, list) or not players:
             raise Refused(say("players must be a non-empty list of the players Bowser passed"))
+        if turns.bowser_waits(db, facts):  # he does not move, so he passes nobody
+            bank.overrule(AgainstTheRules(
+                say("Bowser waits on GO until every player has completed their next turn: "
+                    "he passes nobody"), "bowser_waits", facts.rules.lines.get(
+                        "bowser_waits", ())))
         payers: list[int] = []
         for player in players:
             pid = bank.in_game(facts, player)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.bank.facts import Facts, or_current, space_name
 from companion.bank.kinds import Move
+from companion.bank.moves import sales
 from companion.bank.touch import TURN, Touch, capped, coins, touch
 from companion.core.actions import ID as PLAYER
 from companion.core.actions import PARTY, TEXT, Action, Field, Flow
@@ -81,8 +82,9 @@ def replayed_payment(bank: Journal, row: sqlite3.Row) -> Payment:
 
 
 def transfer(bank: Journal, payer: object, payee: object, amount: object, *, note: object = "",
-             sold: object = None, reason: object = None, source: str = "",
-             request_id: str | None = None, game_id: int | None = None) -> Payment:
+             sold: object = None, deeds: object = None, reason: object = None,
+             source: str = "", request_id: str | None = None,
+             game_id: int | None = None) -> Payment:
     """Move coins between a player and the bank or another player. Where the edition caps
     payments, a player pays what they have ("Hang in there!").
 
@@ -93,15 +95,18 @@ def transfer(bank: Journal, payer: object, payee: object, amount: object, *, not
     ``sold``: a payer who has too few coins first sells Property back to the Bank for its
     face value, typed by the table ("If you do not have enough Coins, you must sell Property
     you own back to the Bank for face value ... Then drop or give any Coins you still owe"):
-    the Bank pays them that, and they pay, in one move.
+    the Bank pays them that, and they pay, in one move. Where the companion knows who holds
+    which deed (Gamer, Mario Kart on a described board), ``deeds`` names the Property sold
+    (their deeds go back to the Bank; ``sold`` left out: the prices typed for them), and a
+    payer short of coins who still holds Property sells first (:mod:`.sales`).
 
     ``request_id`` makes a retried request harmless: the same id returns the first one.
     """
     source = check_source(source)
     with bank.write() as db:
-        replay = bank.replay(request_id, MoveKind.TRANSFER, game_id, payer=payer,
-                             payee=payee, asked=amount, note=note,
-                             **({} if sold is None else {"sold": sold}))
+        replay = bank.replay(request_id, MoveKind.SALE if deeds is not None else
+                             MoveKind.TRANSFER, game_id, payer=payer, payee=payee,
+                             asked=amount, note=note, **({} if sold is None else {"sold": sold}))
         if replay is not None:
             return replayed_payment(bank, replay)
         facts = bank.open_facts(game_id)
@@ -117,11 +122,22 @@ def transfer(bank: Journal, payer: object, payee: object, amount: object, *, not
         why = None if reason is None else facts.rules.reason(reason)
         if why is not None and not text:
             text = why.note
+        held = [] if a == BANK else sales.held(facts, int(a))
+        spaces = [] if deeds is None else sales.check_deeds(bank, facts, a, deeds)
+        if held and sold is not None and not spaces:
+            raise Refused(sales.which(bank, facts, int(a), held))
+        if spaces and sold is None:
+            sold = sales.face_value(bank, facts, spaces)
         sale = 0 if sold is None else _check_sold(bank, facts, a, n, sold)
-        return pay(bank, db, facts, MoveKind.TRANSFER, EntryKind.TRANSFER, a, b, n,
-                   note=text, source=source, request_id=request_id, sold=sale,
+        if a != BANK:
+            sales.sell_first(bank, facts, int(a), n - sale, [s for s in held
+                                                             if s not in spaces])
+        return pay(bank, db, facts, MoveKind.SALE if spaces else MoveKind.TRANSFER,
+                   EntryKind.TRANSFER, a, b, n, note=text, source=source,
+                   request_id=request_id, sold=sale,
                    data={"payer": payer, "payee": payee, "note": text,
                          **({"sold": sale} if sale else {}),
+                         **(sales.record(bank, facts, spaces) if spaces else {}),
                          **({"reason": why.id} if why is not None else {})},
                    space=None if why is None else facts.pot_space(why.id))
 
@@ -168,6 +184,10 @@ def _transfer_text(move: MoveView, facts: Facts) -> str | Said:
     if data.get("sold"):
         then = _paid_text(move, paid[0], facts) if paid else \
             (stored(data, "message") or say("no coins moved"))
+        if data.get("labels"):
+            return say("{name} sells {spaces} back to the Bank for {sold}, then: {then}",
+                       name=facts.name(data.get("payer")), sold=data["sold"], then=then,
+                       spaces=tuple(space_name(x) for x in data["labels"]))
         return say("{name} sells Property back to the Bank for {sold}, then: {then}",
                    name=facts.name(data.get("payer")), sold=data["sold"], then=then)
     if not paid:
@@ -241,6 +261,10 @@ ACTIONS = (
                    Field("sold", {"type": "integer", "minimum": 1, "maximum": MAX_AMOUNT},
                          "a payer short of coins first sold Property back to the Bank for "
                          "this face value"),
+                   Field("deeds", {"type": "array", "items": {"type": "integer",
+                                                              "minimum": 0}},
+                         "on a described board: the spaces of the Property sold back (their "
+                         "deeds go back to the Bank)"),
                    Field("reason", TEXT, "a payment the ruleset names (its reasons' ids: "
                          "tax, continue_cost)")),
            doc="A payment: the payer pays the payee; where the edition caps payments, what "
@@ -254,4 +278,5 @@ ACTIONS = (
 """The payments' requests (the opening balances are the new game's)."""
 
 MOVES = (Move(MoveKind.TRANSFER, _transfer_text, own_spaces=True, touches=_transfer_touches),
+         Move(MoveKind.SALE, _transfer_text, own_spaces=True, touches=sales.touches),
          Move(MoveKind.PASS_GO, _pass_go_text, touches=_pass_go_touches))

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.bank.facts import Facts, space_name
 from companion.bank.kinds import Move
-from companion.bank.moves.token import ring_of
+from companion.bank.ring import ring_of
 from companion.bank.touch import Touch, capped, deed, touch
 from companion.core.actions import ID as PLAYER
 from companion.core.actions import SPACE_NUMBER, Action, Field, Flow
@@ -82,16 +82,19 @@ def hold_deed(bank: Journal, space: object, player: object, *, price: object = N
 
 
 def _read_holders(db: sqlite3.Connection, facts: Facts) -> None:
-    """Who holds each deed: the latest move of it (a game has few)."""
+    """Who holds each deed: the latest move of it, a deed's or a sale's (a game has few)."""
     board = facts.rules.board
     if board is None or not board.kinds:
         return
     for row in db.execute(
-            "SELECT data FROM moves m INDEXED BY moves_by_kind WHERE game_id = ? AND kind = ?"
-            " AND NOT EXISTS (SELECT 1 FROM moves u WHERE u.undoes = m.id) ORDER BY id",
-            (facts.gid, MoveKind.DEED.value)):
+            "SELECT kind, data FROM moves m INDEXED BY moves_by_kind WHERE game_id = ? AND"
+            " kind IN (?, ?) AND NOT EXISTS (SELECT 1 FROM moves u WHERE u.undoes = m.id)"
+            " ORDER BY id", (facts.gid, MoveKind.DEED.value, MoveKind.SALE.value)):
         data = json.loads(row["data"])
-        if data["player"] is None:
+        if row["kind"] == MoveKind.SALE.value:  # sold back to the Bank to pay
+            for space in data.get("deeds", ()):
+                facts.holders.pop(int(space), None)
+        elif data["player"] is None:
             facts.holders.pop(int(data["space"]), None)
         else:
             facts.holders[int(data["space"])] = int(data["player"])

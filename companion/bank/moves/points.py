@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.bank.facts import Facts
 from companion.bank.kinds import Move
-from companion.bank.moves.token import ring_of
+from companion.bank.ring import ring_of
 from companion.bank.touch import Touch, deed
 from companion.bank.touch import points as typed
 from companion.core.actions import COUNT, SPACE_NUMBER, Action, Field

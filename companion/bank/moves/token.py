@@ -17,7 +17,7 @@ from companion.bank.facts import Facts, or_current, space_name, token_key
 from companion.bank.kinds import Move
 from companion.bank.moves import jail as jail_moves
 from companion.bank.moves import turn
-from companion.bank.ring import read_ring
+from companion.bank.ring import read_ring, ring_of
 from companion.bank.touch import Touch, banana, coins, drawn, jail, pile, position, touch
 from companion.core.actions import ID as PLAYER
 from companion.core.actions import SPACE_NUMBER, TEXT, Action, Field, Flow
@@ -36,18 +36,6 @@ spaces", Toad's "up to 5")."""
 HOW = ("roll", "warp", "place")
 """How a token moves: spaces counted (a roll, a Boost Pad, a Super Star's move), on to the
 next Warp Pipe, or put on a space (no coins on the way: Luigi's Super Star, a correction)."""
-
-
-def ring_of(bank: Journal, facts: Facts) -> Ring:
-    """The board the table described for this game's edition (refused: not yet)."""
-    ring = read_ring(bank.db, facts.rules)
-    if ring is None:
-        if facts.rules.board is None or not facts.rules.board.kinds:
-            raise Refused(say("{edition} has no board with tokens",
-                              edition=Said(facts.rules.name)))
-        raise Refused(say("describe the board first (its spaces from GO): the companion "
-                          "doesn't know where the spaces are"))
-    return ring
 
 
 def where(facts: Facts, ring: Ring, pid: int, character: str | None = None) -> int:
@@ -178,7 +166,8 @@ def _write(bank: Journal, db: sqlite3.Connection, facts: Facts, ring: Ring, pid:
            request_id: str | None, extra: dict[str, Any] | None = None) -> MoveView:
     data: dict[str, Any] = {"player": pid, "how": how, "steps": steps, "from": walk.start,
                             "to": walk.end, "path": list(walk.path), "space": ring.label(walk.end),
-                            "warped": warped, **(extra or {})}
+                            "warped": warped, "mark": turn.outcome_mark(db, facts),
+                            **(extra or {})}
     landed = ring.effect(walk.end) if walk.path else None
     if landed is Effect.TO_JAIL and how != "place":
         # "Move your Character Token to the In Jail space immediately! Do not collect 2

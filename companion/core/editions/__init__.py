@@ -314,8 +314,14 @@ def parse(data: dict[str, Any], origin: str, *, house: bool = False) -> Ruleset:
                       contest=contest, jail_rolls=jail_rolls, box_colours=box_colours)
     pot = _pot(top.table("free_parking_pot"), ruleset, board)
     flow = _flow(top.table("flow"))
+    lines: dict[str, tuple[str, ...]] = {}
+    quoted = top.table("lines")
+    if quoted is not None:
+        for name in list(quoted.data):
+            lines[name] = quoted.lines(name)
+        quoted.done()
     top.done()
-    return replace(ruleset, pot=pot, flow=flow)
+    return replace(ruleset, pot=pot, flow=flow, lines=lines)
 
 
 def _flow(reader: _Reader | None) -> dict[str, When]:

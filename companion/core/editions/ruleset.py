@@ -214,6 +214,10 @@ class Ruleset:
     rulebook's own: off unless a game's setup turns it on)."""
     box_colours: tuple[str, ...] = ()
     """Presentation, not rules: a few colours of the box's art, for the setup screen."""
+    lines: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """The rulebook's lines for a rule the companion checks besides its numbers and its flow
+    (``[lines]``: Bowser waiting on GO, the Green Shell's target, a sale before a capped
+    payment): a refusal quotes them."""
     flow: Mapping[str, When] = field(default_factory=dict)
     """Who may make each kind of move and when (``[flow.<name>]``, with the rulebook's words);
     a move the edition names none for keeps its own default (:meth:`when`)."""
@@ -364,6 +368,7 @@ class Ruleset:
             "free_parking_pot": None if self.pot is None else self.pot.to_json(),
             "box_colours": list(self.box_colours),
             "flow": {name: when.to_json() for name, when in sorted(self.flow.items())},
+            "lines": {name: list(quote) for name, quote in sorted(self.lines.items())},
         }
 
     def summary(self) -> dict[str, Any]:
