@@ -18,12 +18,13 @@ from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
+from companion import __version__
 from companion.app import commands as c
 from companion.app.contract import Table
 from companion.audio.library import SOUND_NAMES, builtin_path
 from companion.bank.held import press_from_page
 from companion.bank.store import BankUnavailable
-from companion.core.actions import Action
+from companion.core.actions import ID, Action, Field
 from companion.core.ledger import check_request_id
 from companion.events import (
     BlockOutcome,
@@ -36,16 +37,17 @@ from companion.events import (
     TimerChanged,
 )
 from companion.exc import (
+    AgainstTheRules,
     Blocked,
     Conflict,
-    OutOfTurn,
     Refused,
     SavedBeforeFailure,
     Unavailable,
     shown,
 )
 from companion.i18n.said import Said, as_json, joined, say, say_n, texts
-from companion.web import join, players, sharing
+from companion.web import join, openapi, players, sharing
+from companion.web.openapi import Route
 from companion.web.privacy import has_token, public
 from companion.web.throttle import Buckets
 
@@ -59,6 +61,7 @@ TOKEN: web.AppKey[str] = web.AppKey("token", str)
 HUB: web.AppKey[Hub] = web.AppKey("hub", object)  # type: ignore[arg-type]
 LANGUAGE: web.AppKey[str] = web.AppKey("language", str)
 JOURNAL_READERS: web.AppKey[Buckets] = web.AppKey("journal_readers", Buckets)
+DOCUMENT: web.AppKey[dict[str, Any]] = web.AppKey("openapi", dict)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -97,7 +100,7 @@ async def errors_as_json(request: web.Request, handler: Handler) -> web.StreamRe
         return _error(503, exc.said)
     except Blocked as exc:  # the later moves it names, for the page to offer
         return _error(409, exc.said, blocked_by=list(exc.blocked_by))
-    except OutOfTurn as exc:  # who may make it and when, in the rulebook's words
+    except AgainstTheRules as exc:  # who may make it and when, in the rulebook's words
         return web.json_response(exc.to_json(), status=409)
     except (Refused, Conflict) as exc:
         return _error(next(code for cls, code in STATUS if isinstance(exc, cls)), exc.said)
@@ -787,6 +790,103 @@ async def _send_all(ws: web.WebSocketResponse, queue: asyncio.Queue[Outgoing]) -
             await ws.send_json(message)
 
 
+async def get_openapi(request: web.Request) -> web.Response:
+    """The API described once (OpenAPI 3.1): made from the moves' declarations and the
+    routes' below."""
+    return web.json_response(request.app[DOCUMENT])
+
+
+PLAYER_ID = Field("id", ID, "a player of the current game", path=True)
+ROUTES = (
+    Route("GET", "/healthz", healthz, "200 when every required part is up, 503 naming the "
+          "part that is down", answers={200: "Health", 503: "Health"}),
+    Route("GET", "/api/openapi.json", get_openapi, "This document.", answers={200: "OpenAPI"}),
+    Route("GET", "/api/state", get_state, "The table now: the game, players, outcomes, the "
+          "coin log, the turn and what it allows, the timer.", answers={200: "State"}),
+    Route("GET", "/api/journal", get_journal, "The whole game (the table token's, streamed), "
+          "or a page of moves.", query=tuple(Field(name, ID, doc) for name, doc in (
+              ("game", "a game id"), ("before", "a move id"), ("after", "a move id"),
+              ("limit", "a number of moves"))), answers={200: "Journal"}),
+    Route("POST", "/api/press", post_press, "A press of the block, answered once its outcome "
+          "is saved (200) or held (202).", body=(), writes=True,
+          answers={200: "Pressed", 202: "Pressed"}),
+    Route("POST", "/api/held", post_held, "A page gives back its copies of held presses.",
+          body=(Field("presses", {"type": "array", "items": {"type": "object"}},
+                      required=True),), writes=True, answers={200: "Given"}),
+    Route("GET", "/api/moves/{id}/undo", get_move_undo, "Whether that move can be undone "
+          "now, and if not why.", body=(Field("id", ID, path=True),),
+          answers={200: "UndoCheck"}),
+    Route("GET", "/api/games", get_games, "Every game, newest first.",
+          answers={200: "Games"}),
+    Route("GET", "/api/games/{game}/export", get_export, "A game's journal as a download "
+          "(the table token's).", body=(Field("game", ID, path=True),),
+          query=(Field("format", {"enum": ["csv", "json"]}),),
+          answers={200: "Export"}, media=("text/csv", "application/json")),
+    Route("GET", "/api/share", get_share, "The banker's own link (the table token's).",
+          answers={200: "Share"}),
+    Route("GET", join.PATH, get_join, "The join link (table token) or the players to pick "
+          "(join code).", answers={200: "Join"}),
+    Route("POST", join.PATH, post_join, "A phone joins as a player, with the join code.",
+          body=(Field("player", ID, required=True),), answers={201: "Link"}),
+    Route("GET", "/api/editions", get_editions, "Every edition the table can play.",
+          answers={200: "Editions"}),
+    Route("GET", "/api/setup", get_setup, "What a setup offers.", answers={200: "Setup"}),
+    Route("GET", "/api/rules", get_rules, "The current game's ruleset, each number with its "
+          "rulebook lines; its flow: who may make each move, and when.",
+          answers={200: "Rules"}),
+    Route("GET", "/api/languages", get_languages, "The languages the companion speaks.",
+          answers={200: "Languages"}),
+    Route("GET", "/api/i18n/{code}", get_i18n, "One language's catalog.",
+          body=(Field("code", {"type": "string"}, path=True),), answers={200: "Catalog"}),
+    Route("POST", "/api/mode", post_mode, "Arm what the next press means.",
+          body=(Field("mode", {"type": "string"}, required=True),
+                *(Field(name, {}) for name in ("payer", "owner", "utilities", "leader",
+                                               "teammate"))),
+          writes=True, answers={200: "Mode"}),
+    Route("POST", "/api/battle", post_battle, "The Movie: the next two presses are a "
+          "battle's dice.", body=(Field("leader", ID, required=True), Field("teammate", {})),
+          writes=True, answers={200: "Mode"}),
+    Route("GET", "/api/timer", get_timer, "The lever timer.", answers={200: "Timer"}),
+    Route("GET", "/api/activity", get_activity, "The latest card taps.",
+          answers={200: "Activity"}),
+    Route("POST", "/api/cards", post_cards, "Link a card to a player, or to an action.",
+          body=(Field("uid", {"type": "string"}, required=True), Field("player", ID),
+                Field("action", {"type": "string"})), writes=True, answers={200: "Card"}),
+    Route("POST", "/api/timer/start", post_timer_start, "Start the countdown.",
+          body=(Field("seconds", {"type": "number"}),), writes=True,
+          answers={200: "Timer"}),
+    Route("POST", "/api/timer/stop", post_timer_stop, "Stop the countdown.", body=(),
+          writes=True, answers={200: "Timer"}),
+    Route("GET", "/api/players/me", get_player_me, "With a player's link: who they are.",
+          answers={200: "Me"}),
+    Route("GET", "/api/players/me/journal", get_player_journal, "With a player's link: a "
+          "page of their own history.", query=tuple(Field(name, ID) for name in SEAT_PARAMS),
+          answers={200: "Seat"}),
+    Route("POST", players.MISTAKES, post_mistake, "With a player's link: their latest "
+          "payment was a mistake.", body=(Field("move", ID, required=True),), writes=True,
+          answers={200: "Request", 201: "Request"}),
+    Route("POST", "/api/requests/{id}", answer_request, "The banker keeps a payment a "
+          "player said was a mistake.", body=(Field("id", ID, path=True),
+                                               Field("answer", {"enum": ["keep"]},
+                                                     required=True)),
+          writes=True, answers={200: "Request"}),
+    Route("DELETE", "/api/requests/{id}", answer_request, "The same as keeping it.",
+          body=(Field("id", ID, path=True),), writes=True, answers={200: "Request"}),
+    Route("POST", "/api/players/{id}/link", post_player_link, "A phone link for a player.",
+          body=(PLAYER_ID,), writes=True, answers={201: "Link"}),
+    Route("DELETE", "/api/players/{id}/link", delete_player_link, "Turn a player's phone "
+          "link off.", body=(PLAYER_ID,), writes=True, answers={200: "Revoked"}),
+    Route("GET", "/ws", websocket, described=False),
+    Route("GET", "/", index, described=False),
+    Route("GET", "/p", player_page, described=False),
+    Route("GET", f"/{join.PAGE}", join_page, described=False),
+    Route("GET", "/sw.js", service_worker, described=False),
+    Route("GET", "/sounds/{name}.wav", get_sound, described=False),
+)
+"""Every route that is not a move, declared beside its handler (the moves' are made from the
+moves' own declarations)."""
+
+
 def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
               language: str = "en") -> web.Application:
     """The aiohttp application for one table; ``language`` the table's."""
@@ -801,44 +901,11 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
     hub = Hub()
     app[HUB] = hub
     unsubscribe = table.subscribe(hub.publish)
-    app.router.add_get("/healthz", healthz)
-    app.router.add_get("/api/state", get_state)
-    app.router.add_get("/api/journal", get_journal)
-    app.router.add_post("/api/press", post_press)
-    app.router.add_post("/api/held", post_held)
     for action in table.actions.routed():  # every move, from its own declaration
         app.router.add_route(action.method, action.path, move_route(action))
-    app.router.add_get("/api/moves/{id}/undo", get_move_undo)
-    app.router.add_get("/api/games", get_games)
-    app.router.add_get("/api/games/{game}/export", get_export)
-    app.router.add_get("/api/share", get_share)
-    app.router.add_get(join.PATH, get_join)
-    app.router.add_post(join.PATH, post_join)
-    app.router.add_get("/api/editions", get_editions)
-    app.router.add_get("/api/setup", get_setup)
-    app.router.add_get("/api/rules", get_rules)
-    app.router.add_get("/api/languages", get_languages)
-    app.router.add_get("/api/i18n/{code}", get_i18n)
-    app.router.add_post("/api/mode", post_mode)
-    app.router.add_post("/api/battle", post_battle)
-    app.router.add_get("/api/timer", get_timer)
-    app.router.add_get("/api/activity", get_activity)
-    app.router.add_post("/api/cards", post_cards)
-    app.router.add_post("/api/timer/start", post_timer_start)
-    app.router.add_post("/api/timer/stop", post_timer_stop)
-    app.router.add_get("/api/players/me", get_player_me)
-    app.router.add_get("/api/players/me/journal", get_player_journal)
-    app.router.add_post(players.MISTAKES, post_mistake)
-    app.router.add_post("/api/requests/{id}", answer_request)
-    app.router.add_delete("/api/requests/{id}", answer_request)
-    app.router.add_post("/api/players/{id}/link", post_player_link)
-    app.router.add_delete("/api/players/{id}/link", delete_player_link)
-    app.router.add_get("/ws", websocket)
-    app.router.add_get("/", index)
-    app.router.add_get("/p", player_page)
-    app.router.add_get(f"/{join.PAGE}", join_page)
-    app.router.add_get("/sw.js", service_worker)
-    app.router.add_get("/sounds/{name}.wav", get_sound)
+    for route in ROUTES:  # the rest, each declared beside its handler
+        app.router.add_route(route.method, route.path, route.handler)
+    app[DOCUMENT] = openapi.document(table.actions, ROUTES, __version__)
     app.router.add_static("/static/", STATIC)
 
     async def on_shutdown(_app: web.Application) -> None:

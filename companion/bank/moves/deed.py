@@ -14,17 +14,18 @@ import sqlite3
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from companion.bank import turns
 from companion.bank.facts import Facts, space_name
 from companion.bank.kinds import Move
 from companion.bank.ring import ring_of
 from companion.bank.touch import Touch, capped, deed, touch
 from companion.core.actions import ID as PLAYER
 from companion.core.actions import SPACE_NUMBER, Action, Field, Flow
-from companion.core.board_ring import MAX_DEED_POINTS, Effect
+from companion.core.board_ring import MAX_DEED_POINTS, Effect, Ring
 from companion.core.flow import Turn
 from companion.core.ledger import BANK, EntryKind, MoveKind, check_source
 from companion.core.state import MoveView
-from companion.exc import Refused, shown
+from companion.exc import AgainstTheRules, Refused, shown
 from companion.i18n.said import Said, say
 
 if TYPE_CHECKING:
@@ -60,6 +61,7 @@ def hold_deed(bank: Journal, space: object, player: object, *, price: object = N
         if price is not None:
             if pid is None or holder is not None:
                 raise Refused(say("a price is paid for a deed the Bank holds, by a player"))
+            _where_landed(bank, facts, ring, space)
             if not isinstance(price, int) or isinstance(price, bool) or \
                     not 0 <= price <= MAX_DEED_POINTS:
                 raise Refused(say("price must be a whole number from 0 to {most}",
@@ -79,6 +81,21 @@ def hold_deed(bank: Journal, space: object, player: object, *, price: object = N
             bank.add_entry(db, facts.gid, move, pid, BANK, paid, EntryKind.TRANSFER,
                            f"bought {label}", source)
         return bank.move_view(move, facts)
+
+
+def _where_landed(bank: Journal, facts: Facts, ring: Ring, space: int) -> None:
+    """A deed bought at a price (or won at its auction) is the Property the current player
+    landed on ("When you land on a Property that no one owns, you must buy it or auction
+    it"), where the companion knows where their token landed this turn."""
+    landed, _rolled = turns.landed(bank.db, facts)
+    if landed is None or ring.at(landed) == space:
+        return
+    who = facts.name(facts.current)
+    bank.overrule(AgainstTheRules(
+        say("{name} landed on {landed}: the Property for sale now is that one, not {space}",
+            name=who, landed=space_name(ring.label(ring.at(landed))),
+            space=space_name(ring.label(space))),
+        "buy_where_landed", facts.rules.lines.get("buy_where_landed", ())))
 
 
 def _read_holders(db: sqlite3.Connection, facts: Facts) -> None:
