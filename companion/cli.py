@@ -365,6 +365,22 @@ def _odds_list(known: Editions, as_json: bool) -> int:
     return 0
 
 
+def _cmd_flow(args: argparse.Namespace) -> int:
+    """Who may make each move, and when: every edition's flow (or ``--edition``'s)."""
+    from companion.bank.flow_table import markdown
+    from companion.bank.moves import ACTIONS
+    from companion.exc import Refused
+
+    config = _load_config(args.config)
+    known = config.game.rulesets()
+    try:
+        chosen = [known.get_edition(args.edition)] if args.edition else list(known.values())
+    except Refused as exc:
+        return _usage("flow", str(exc))
+    print("\n".join(markdown(rules, ACTIONS) for rules in chosen), end="")
+    return 0
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from companion.bench import run_all
 
@@ -539,6 +555,12 @@ def build_parser() -> argparse.ArgumentParser:
     odds.add_argument("--json", action="store_true", help="machine-readable output")
     odds.add_argument("--config", type=Path, help="TOML config ([game]: edition, house rules)")
     odds.set_defaults(func=_cmd_odds)
+
+    flow = sub.add_parser("flow", help="who may make each move, and when, by each edition's "
+                                       "rulebook (a Markdown table)")
+    flow.add_argument("--edition", help="one edition (default: every one)")
+    flow.add_argument("--config", type=Path, help="TOML config ([game]: house rules)")
+    flow.set_defaults(func=_cmd_flow)
 
     bench = sub.add_parser("bench", help="measure latency, start-up and memory")
     bench.add_argument("--json", action="store_true", help="machine-readable output")

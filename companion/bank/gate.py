@@ -85,7 +85,13 @@ def check(bank: Journal, facts: Facts, action: Action,
           args: Mapping[str, Any]) -> OutOfTurn | None:
     """Why ``action`` may not be made now for ``args`` (None: it may). A request naming no
     player of the game as its maker is left to its write, which refuses it."""
-    turn = turns.turn_of(bank.db, facts)
+    read: list[Turn] = []
+
+    def turn() -> Turn:  # read once, and only for a rule that asks
+        if not read:
+            read.append(turns.turn_of(bank.db, facts))
+        return read[0]
+
     name = action.flow.rule_name(facts, turn, args)
     if name is None:
         return None
@@ -95,7 +101,7 @@ def check(bank: Journal, facts: Facts, action: Action,
     actors = actors_of(facts, action, args)
     if actors is None:
         return None
-    why = refusal(when, turn, actors, facts.name, kind=action.kind)
+    why = refusal(when, turn(), actors, facts.name, kind=action.kind)
     return None if why is None else OutOfTurn(why, name, when)
 
 

@@ -41,6 +41,9 @@ class Move:
     redone: Callable[[sqlite3.Connection, Facts, MoveView, Mapping[str, Any]], None] | None \
         = None
     """What bringing it back changes besides its coins."""
+    redoable: bool = False
+    """Redo brings it back right after its undo (coins, a turn). A bankruptcy, points, worms
+    or the end are declared again instead (they were judged on the table as it was)."""
     own_spaces: bool = False
     """Its words name the board's spaces its coins went to (a drop, a scoop, an ability, a
     payment); any other move's fee put on the Free Parking pot is said after its words."""

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from companion.bank import depends
 from companion.bank.facts import Facts
 from companion.bank.journal import MOVES_SQL, REQUEST
-from companion.core.ledger import REDOABLE, EntryKind, MoveKind, check_source, is_id
+from companion.core.ledger import EntryKind, MoveKind, check_source, is_id
 from companion.core.state import MoveRef, MoveView, UndoCheck, Undone
 from companion.exc import Blocked, Conflict, Refused, shown
 from companion.i18n.said import say
@@ -158,7 +158,7 @@ def redo(bank: Journal, undo: object, *, source: str = "", request_id: str | Non
             raise Conflict(say("nothing to redo: Redo brings back what the last Undo "
                                "undid, before anything else is done"))
         target = bank.move_view(latest["undoes"], facts)
-        if target.kind not in REDOABLE:
+        if not bank.kinds[target.kind].redoable:
             raise Refused(say("{move} can't be redone: declare it again", move=target.text))
         stale = json.loads(latest["data"]).get(STALE)
         if stale:  # an older move undone: what it was judged on has moved on since
@@ -225,7 +225,7 @@ def previews(bank: Journal, facts: Facts) -> tuple[MoveRef | None, MoveRef | Non
     redo = None
     if latest is not None and latest["kind"] == MoveKind.UNDO.value:
         undone = bank.move_view(latest["undoes"], facts)
-        if undone.kind in REDOABLE and not json.loads(latest["data"]).get(STALE):
+        if bank.kinds[undone.kind].redoable and not json.loads(latest["data"]).get(STALE):
             redo = MoveRef(latest["id"], undone.text)
     counter = bank.db.execute("SELECT version FROM table_state WHERE id = 1").fetchone()
     version = f"{facts.gid}.{0 if counter is None else counter[0]}"

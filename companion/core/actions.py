@@ -61,14 +61,26 @@ class Flow:
     ``tax``), the rule where the edition gives none, and the players the request names as
     making it (default: its ``player``, else the current player)."""
 
-    name: str | Callable[[Any, Turn, Mapping[str, Any]], str | None] | None = None
+    name: str | Callable[[Any, Callable[[], Turn], Mapping[str, Any]], str | None] | None = None
     """None: the banker's bookkeeping, made at any time (no check at all). A function of the
-    game's facts, the turn and the request's arguments: the rule's name for this request
-    (None: none applies)."""
+    game's facts, the turn (read when it is asked for) and the request's arguments: the
+    rule's name for this request (None: none applies)."""
     default: When = ANY_TIME
     actors: Callable[[Any, Mapping[str, Any]], tuple[object, ...]] | None = None
+    names: tuple[str, ...] = ()
+    """The rule names a function ``name`` may give (for the flow's table and the page)."""
+    reasons: bool = False
+    """A payment's reason names its rule too (a tax, the Continue cost)."""
 
-    def rule_name(self, facts: Any, turn: Turn, args: Mapping[str, Any]) -> str | None:
+    def covers(self, rule: str, reasons: Iterable[str] = ()) -> bool:
+        """Whether this action's requests may be made under ``rule`` (the edition's reasons
+        for a payment, ``reasons``)."""
+        if rule == self.name or rule in self.names:
+            return True
+        return self.reasons and rule.removesuffix("_acquired") in set(reasons)
+
+    def rule_name(self, facts: Any, turn: Callable[[], Turn],
+                  args: Mapping[str, Any]) -> str | None:
         return self.name(facts, turn, args) if callable(self.name) else self.name
 
 
@@ -108,6 +120,8 @@ class Action:
     """The OpenAPI schema of its answer."""
     fixed: Mapping[str, Any] = field(default_factory=dict)
     """Arguments its route fixes (``/api/boss`` is the contest of kind ``boss``)."""
+    plays: Callable[[Any], bool] | None = None
+    """Whether an edition's ruleset has this move at all (None: the rules it names say)."""
     summary: Callable[[Any, Any], str | Said] | None = None
     """Its line in the activity feed when its result is not a move of the journal (a game
     started): ``(result, state)``."""

@@ -100,14 +100,6 @@ class MoveKind(StrEnum):
     payment; one move (``data``: the transfer's, and deeds, labels)."""
 
 
-REDOABLE = (MoveKind.TRANSFER, MoveKind.PASS_GO, MoveKind.JAIL, MoveKind.BLOCK, MoveKind.TURN,
-            MoveKind.JAILED, MoveKind.TOLL, MoveKind.DROP, MoveKind.SCOOP, MoveKind.ABILITY,
-            MoveKind.JAIL_TRY, MoveKind.TOKEN, MoveKind.BANANA,
-            MoveKind.DEED, MoveKind.SALE)
-"""What Redo brings back right after its undo: coins and turns. A bankruptcy, points, worms or
-the end are declared again instead (they were judged on the table as it was)."""
-
-
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One append-only journal line: ``payer`` pays ``payee`` ``amount`` coins."""

@@ -287,4 +287,5 @@ ACTIONS = (
 )
 """The characters' requests."""
 
-MOVES = (Move(MoveKind.ABILITY, _ability_text, own_spaces=True, touches=_ability_touches),)
+MOVES = (Move(MoveKind.ABILITY, _ability_text, redoable=True, own_spaces=True,
+              touches=_ability_touches),)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.bank.facts import Facts, or_current, space_name
@@ -106,7 +106,7 @@ def _banana_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> 
     return touch(changes=[banana(data.get("space"))], reads=[banana(None)])
 
 
-def _banana_flow(facts: Facts, turn: Turn, args: Mapping[str, Any]) -> str | None:
+def _banana_flow(facts: Facts, turn: Callable[[], Turn], args: Mapping[str, Any]) -> str | None:
     """A Banana dropped is the current player's (a Banana rolled); one back to the pile is
     the banker's."""
     return None if args.get("on") is False else "place_banana"
@@ -115,7 +115,7 @@ def _banana_flow(facts: Facts, turn: Turn, args: Mapping[str, Any]) -> str | Non
 WRITES = (place_banana,)
 ACTIONS = (
     Action("place_banana", place_banana, route="POST /api/bananas", event="banana",
-           kind=MoveKind.BANANA, flow=Flow(_banana_flow),
+           kind=MoveKind.BANANA, flow=Flow(_banana_flow, names=("place_banana",)),
            fields=(Field("space", SPACE_NUMBER, required=True),
                    Field("on", FLAG, "false: the Banana goes back to the pile"),
                    Field("player", PLAYER, "who dropped it (default: the current player)")),
@@ -124,4 +124,5 @@ ACTIONS = (
 )
 """The Bananas' requests."""
 
-MOVES = (Move(MoveKind.BANANA, _banana_text, read=_read_bananas, touches=_banana_touches),)
+MOVES = (Move(MoveKind.BANANA, _banana_text, redoable=True, read=_read_bananas,
+              touches=_banana_touches),)

@@ -270,4 +270,4 @@ ACTIONS = (
 )
 """The block's request (its presses come from the block, not from a request)."""
 
-MOVES = (Move(MoveKind.BLOCK, _block_text, touches=_block_touches),)
+MOVES = (Move(MoveKind.BLOCK, _block_text, redoable=True, touches=_block_touches),)

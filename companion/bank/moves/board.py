@@ -181,5 +181,5 @@ ACTIONS = (
 )
 """The board's requests."""
 
-MOVES = (Move(MoveKind.DROP, _board_text, own_spaces=True, touches=_drop_touches),
-         Move(MoveKind.SCOOP, _board_text, own_spaces=True, touches=_scoop_touches))
+MOVES = (Move(MoveKind.DROP, _board_text, redoable=True, own_spaces=True, touches=_drop_touches),
+         Move(MoveKind.SCOOP, _board_text, redoable=True, own_spaces=True, touches=_scoop_touches))

@@ -128,6 +128,6 @@ ACTIONS = (
 )
 """Bowser's requests."""
 
-MOVES = (Move(MoveKind.TOLL, _toll_text, touches=_toll_touches),
+MOVES = (Move(MoveKind.TOLL, _toll_text, redoable=True, touches=_toll_touches),
          Move(MoveKind.BOWSER_WINS, _bowser_wins_text, ends=True, names_winners=False,
               touches=_nothing))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.bank.facts import Facts, or_current, space_name
@@ -232,7 +232,7 @@ def _payment(paid: Payment, _fields: Mapping[str, Any]) -> tuple[Any, int]:
     return paid.to_json(), 201 if paid.entry is not None else 200
 
 
-def _transfer_flow(facts: Facts, turn: Turn, args: Mapping[str, Any]) -> str:
+def _transfer_flow(facts: Facts, turn: Callable[[], Turn], args: Mapping[str, Any]) -> str:
     """A payment the ruleset names by its reason (a tax, the Continue cost) has the moment
     its rule says, any other payment none. The Movie's Continue cost of deeds just acquired
     from a bankrupt player is paid at once ("The one exception is that you can also pay the
@@ -241,7 +241,7 @@ def _transfer_flow(facts: Facts, turn: Turn, args: Mapping[str, Any]) -> str:
     if not isinstance(reason, str) or not reason.isidentifier():
         return "transfer"
     acquired = f"{reason}_acquired"
-    if args.get("payer") in turn.acquired and acquired in facts.rules.flow:
+    if acquired in facts.rules.flow and args.get("payer") in turn().acquired:
         return acquired
     return reason
 
@@ -253,7 +253,8 @@ def _payer(facts: Facts, args: Mapping[str, Any]) -> tuple[object, ...]:
 WRITES = (transfer, pass_go)
 ACTIONS = (
     Action("transfer", transfer, route="POST /api/transfers", answer=_payment,
-           answers="Payment", kind=MoveKind.TRANSFER, flow=Flow(_transfer_flow, actors=_payer),
+           answers="Payment", kind=MoveKind.TRANSFER, flow=Flow(_transfer_flow, actors=_payer,
+                                                              names=("transfer",), reasons=True),
            fields=(Field("from", PARTY, "a player id, or \"bank\"", arg="payer"),
                    Field("to", PARTY, "a player id, or \"bank\"", arg="payee"),
                    Field("amount", {"type": "integer", "minimum": 1, "maximum": MAX_AMOUNT}),
@@ -277,6 +278,7 @@ ACTIONS = (
 )
 """The payments' requests (the opening balances are the new game's)."""
 
-MOVES = (Move(MoveKind.TRANSFER, _transfer_text, own_spaces=True, touches=_transfer_touches),
-         Move(MoveKind.SALE, _transfer_text, own_spaces=True, touches=sales.touches),
-         Move(MoveKind.PASS_GO, _pass_go_text, touches=_pass_go_touches))
+MOVES = (Move(MoveKind.TRANSFER, _transfer_text, redoable=True, own_spaces=True,
+              touches=_transfer_touches),
+         Move(MoveKind.SALE, _transfer_text, redoable=True, own_spaces=True, touches=sales.touches),
+         Move(MoveKind.PASS_GO, _pass_go_text, redoable=True, touches=_pass_go_touches))

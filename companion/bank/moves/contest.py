@@ -4,7 +4,7 @@ once and kept; the rolls come from the block)."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.bank import contests as kept
@@ -357,7 +357,7 @@ def _contest_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) ->
     return touch(changes=[CONTEST, *changes], reads=[*reads, *by_outcome])
 
 
-def _contest_flow(facts: Facts, turn: Turn, args: Mapping[str, Any]) -> str | None:
+def _contest_flow(facts: Facts, turn: Callable[[], Turn], args: Mapping[str, Any]) -> str | None:
     """Flipping the next card ends a turn that landed on or passed GO; the rest of a fight or
     a race goes by its own order (whose choice it is, whose roll)."""
     return "flip_card" if args.get("action") == "open" and args.get("rematch") is None \
@@ -368,7 +368,9 @@ def _contest_action(kind: ContestKind) -> Action:
     boss = kind is ContestKind.BOSS
     return Action(
         kind.value, contest, route=f"POST /api/{kind.value}", event="contest", ends=True,
-        kind=MoveKind.CONTEST, fixed={"kind": kind.value}, flow=Flow(_contest_flow),
+        kind=MoveKind.CONTEST, fixed={"kind": kind.value},
+        plays=lambda rules: rules.contest is not None and rules.contest.kind is kind,
+        flow=Flow(_contest_flow, names=("flip_card",)),
         fields=(Field("action", {"enum": list(STEPS[kind])}, required=True),
                 Field("player", PLAYER, "whose step it is (open: who flips; default the "
                       "current player)"),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.bank import turns
@@ -138,7 +138,7 @@ def _deed_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> To
     return touch(changes=[deed(data.get("space"))], reads=[deed(data.get("space")), *buyer])
 
 
-def _deed_flow(facts: Facts, turn: Turn, args: Mapping[str, Any]) -> str | None:
+def _deed_flow(facts: Facts, turn: Callable[[], Turn], args: Mapping[str, Any]) -> str | None:
     """Bought (a price: the lander, or an auction's winner), traded between players ("At any
     time on your turn"), or back to the Bank (a sale to pay a debt: any time)."""
     if args.get("player") is None:
@@ -158,7 +158,7 @@ def _sides(facts: Facts, args: Mapping[str, Any]) -> tuple[object, ...]:
 WRITES = (hold_deed,)
 ACTIONS = (
     Action("hold_deed", hold_deed, route="POST /api/deeds", event="deed", kind=MoveKind.DEED,
-           flow=Flow(_deed_flow, actors=_sides),
+           flow=Flow(_deed_flow, actors=_sides, names=("buy", "trade")),
            fields=(Field("space", SPACE_NUMBER, "a Property of the described board",
                          required=True),
                    Field("player", {"oneOf": [PLAYER, {"type": "null"}]},
@@ -172,4 +172,4 @@ ACTIONS = (
 )
 """The deeds' requests."""
 
-MOVES = (Move(MoveKind.DEED, _deed_text, read=_read_holders, touches=_deed_touches),)
+MOVES = (Move(MoveKind.DEED, _deed_text, redoable=True, read=_read_holders, touches=_deed_touches),)

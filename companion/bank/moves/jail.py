@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.bank import turns
@@ -300,7 +300,7 @@ def _jailed_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> 
                  reads=[in_jail(pid), *_whose(data), *turn.passes(data), *reads, *token])
 
 
-def _jail_flow(facts: Facts, turn: Turn, args: Mapping[str, Any]) -> str:
+def _jail_flow(facts: Facts, turn: Callable[[], Turn], args: Mapping[str, Any]) -> str:
     """The fee and a Get Out of Jail Free card are for the start of the jailed player's turn;
     going to Jail, their turn."""
     way = args.get("in_jail", PAY)
@@ -310,7 +310,7 @@ def _jail_flow(facts: Facts, turn: Turn, args: Mapping[str, Any]) -> str:
 WRITES = (jail, set_jail, roll_from_jail)
 ACTIONS = (
     Action("jail", pay_or_go, route="POST /api/jail", kind=MoveKind.JAIL,
-           flow=Flow(_jail_flow), answers="Jail",
+           flow=Flow(_jail_flow, names=("jail", "go_to_jail", "jail_free")), answers="Jail",
            fields=(Field("player", PLAYER, "default: the current player"),
                    Field("in_jail", FLAG, "true: goes to Jail (a Go to Jail space, a card); "
                          "false: leaves it without paying (a Get Out of Jail Free card); left "
@@ -328,9 +328,9 @@ ACTIONS = (
 )
 """The jail's requests."""
 
-MOVES = (Move(MoveKind.JAIL, _fee_text, touches=_fee_touches),
-         Move(MoveKind.JAIL_TRY, _try_text, undone=turn.give_back,
+MOVES = (Move(MoveKind.JAIL, _fee_text, redoable=True, touches=_fee_touches),
+         Move(MoveKind.JAIL_TRY, _try_text, redoable=True, undone=turn.give_back,
               redone=lambda db, facts, target, data: turn.pass_again(db, facts, data),
               touches=_try_touches),
-         Move(MoveKind.JAILED, _jailed_text, read=_read_jailed,
+         Move(MoveKind.JAILED, _jailed_text, redoable=True, read=_read_jailed,
               undone=_jailed_undone, redone=_jailed_redone, touches=_jailed_touches))

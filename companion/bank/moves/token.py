@@ -312,5 +312,5 @@ ACTIONS = (
 )
 """The tokens' requests."""
 
-MOVES = (Move(MoveKind.TOKEN, _token_text, read=_read_positions, own_spaces=True,
+MOVES = (Move(MoveKind.TOKEN, _token_text, redoable=True, read=_read_positions, own_spaces=True,
               undone=jail_moves.unassign, redone=_token_redone, touches=_token_touches),)

@@ -167,5 +167,5 @@ ACTIONS = (
 )
 """The turn's requests."""
 
-MOVES = (Move(MoveKind.TURN, _turn_text, undone=_turn_undone, redone=_turn_redone,
+MOVES = (Move(MoveKind.TURN, _turn_text, redoable=True, undone=_turn_undone, redone=_turn_redone,
               touches=_turn_touches),)
