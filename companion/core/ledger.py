@@ -50,6 +50,8 @@ class EntryKind(StrEnum):
     SCOOP = "scoop"
     ABILITY = "ability"
     CONTEST = "contest"
+    NOTE = "note"
+    """A line in the history in the banker's words, no coins (``data``: text)."""
     SALE = "sale"
     """Property sold back to the Bank at its face value (typed) to pay a debt."""
 
@@ -94,6 +96,8 @@ class MoveKind(StrEnum):
     TOKEN = "token"
     """A token moved around the board (``data``: player, how, steps, from, to, path), with
     the piles it scooped on the way and GO's coins (Gamer, Mario Kart)."""
+    NOTE = "note"
+    """A line in the history in the banker's words, no coins (``data``: text)."""
     SALE = "sale"
     """A payment made after selling Property back to the Bank (Gamer, Mario Kart on a
     described board): the deeds go back to the Bank, which pays their face value, then the
