@@ -349,3 +349,20 @@ async def test_a_retry_after_the_turn_moved_on_is_the_first_answer(tmp_path: Pat
 
 
 AUTH = {"Authorization": "Bearer game-test-token-0123456789"}
+
+
+async def test_a_phone_never_makes_a_correction(tmp_path: Path) -> None:
+    """A player's own phone pays from its own coins, by the rules: a correction is 403."""
+    async with game(tmp_path, "gamer", ("Ann", "Ben")) as (api, _app):
+        ann, ben = await api.ids()
+        link = await api.post(f"/api/players/{ann}/link", {})
+        phone = {"Authorization": f"Bearer {link['token']}"}
+        before = await api.state()
+        async with api.session.post(api.base + "/api/transfers", headers=phone, json={
+                "from": ann, "to": ben, "amount": 1, "correction": True}) as reply:
+            assert reply.status == 403
+            assert "only the banker makes a correction" in (await reply.json())["error"]
+        assert (await api.state())["version"] == before["version"]
+        async with api.session.post(api.base + "/api/transfers", headers=phone, json={
+                "from": ann, "to": ben, "amount": 1}) as reply:
+            assert reply.status == 201

@@ -81,6 +81,7 @@ JOIN_ONLY = say("a join code only lets a phone pick its player; the rest is the 
 """A write with the table's join code, anywhere but ``POST /api/join``."""
 OWN_COINS_SAID = say("a player's phone pays from its own coins only")
 OWN_COINS = str(OWN_COINS_SAID)
+CORRECTION_SAID = say("only the banker makes a correction")
 BANKER_ONLY = {
     "/api/undo": say("only the banker can undo"),
     "/api/redo": say("only the banker can redo"),
@@ -125,8 +126,9 @@ def refusal(path: str) -> Said:
                 say("a player's phone pays from its own coins only; the rest is the banker's"))
 
 
-async def _payer(request: web.Request) -> object:
-    """The ``from`` of a transfer's body (read here once; the route reads the same bytes)."""
+async def _payer(request: web.Request) -> tuple[object, bool]:
+    """The ``from`` of a transfer's body, and whether it asks for a correction (read here
+    once; the route reads the same bytes)."""
     raw = await request.read()
     try:
         data = json.loads(raw) if raw.strip() else {}
@@ -134,7 +136,7 @@ async def _payer(request: web.Request) -> object:
         raise Refused(say("the body must be JSON")) from None
     if not isinstance(data, dict):
         raise Refused(say("the body must be a JSON object"))
-    return data.get("from")
+    return data.get("from"), "correction" in data
 
 
 async def guard_write(request: web.Request, handler: Handler, table: Table
@@ -156,7 +158,10 @@ async def guard_write(request: web.Request, handler: Handler, table: Table
         request[PLAYER] = player
         return await handler(request)
     if request.method == "POST" and request.path == "/api/transfers":
-        payer = await _payer(request)
+        payer, correcting = await _payer(request)
+        if correcting:  # out of the rules: the banker's to make, never a phone's
+            log.info("web: player %d's phone was refused a correction", player)
+            return _error(403, CORRECTION_SAID)
         if type(payer) is int and payer == player:
             request[PLAYER] = player
             return await handler(request)
