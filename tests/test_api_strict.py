@@ -110,6 +110,7 @@ async def test_a_reused_key_must_repeat_the_whole_request(tmp_path: Path) -> Non
             assert await api.state() == state
         assert await keyed(api, "/api/abilities", shell, "shell-1") == (201, first)
 
+        await api.post("/api/go", {})  # a card is flipped at the end of a turn past GO
         status, opened = await keyed(api, "/api/boss", {"action": "open", "card": BOSS},
                                      "open-1")
         assert status == 201
@@ -157,6 +158,7 @@ async def test_ids_and_numbers_are_whole_numbers_not_true_or_floats(tmp_path: Pa
 
 async def test_a_boss_card_holds_only_its_printed_numbers(tmp_path: Path) -> None:
     async with game(tmp_path, "gamer", ("Ann", "Ben")) as (api, _):
+        await api.post("/api/go", {})  # a card is flipped at the end of a turn past GO
         state = await api.state()
         for extra in ({"chance": "1/2"}, {"bouns": 5}):
             reply = await api.post("/api/boss", {"action": "open", "card": {**BOSS, **extra}},
@@ -165,6 +167,7 @@ async def test_a_boss_card_holds_only_its_printed_numbers(tmp_path: Path) -> Non
             assert await api.state() == state
         await api.post("/api/boss", {"action": "open", "card": BOSS})
     async with game(tmp_path / "kart", "mario_kart", ("Ann", "Ben")) as (api, _):
+        await api.post("/api/go", {})
         state = await api.state()
         card = {"fee": 1, "prizes": [5, 2], "points": 30}
         reply = await api.post("/api/race", {"action": "open", "card": {**card, "cost": 1}},

@@ -15,7 +15,7 @@ from companion.core.board_ring import JAIL_CORNER, Effect, check_ring
 from companion.core.editions import editions
 from companion.exc import Refused
 from tests.test_board_coins import coins, conserved, piles
-from tests.test_game_api import game, refused
+from tests.test_game_api import game, refused, turn
 
 GAMER_KINDS = editions()["gamer"].board.kinds
 ABILITIES = ("red_shell", "green_shell", "blooper", "pow", "coins")
@@ -119,7 +119,10 @@ async def test_tokens_move_scoop_and_pay_go_through_the_api(tmp_path: Path) -> N
         state = await api.state()
         assert coins(state) == before and piles(state)["Bowser's Castle"] == 1
         assert state["players"][0]["in_jail"] and state["players"][0]["position"] == JAIL_CORNER
-        await api.post("/api/tokens", {"player": mario, "steps": 2}, status=400)
+        # Peach's turn now; a move of Mario's (the banker's correction) is refused all the
+        # same: he is in Jail.
+        await refused(api, "/api/tokens", {"player": mario, "steps": 2, "correction": True}, 400,
+                      "Mario is in Jail")
         await conserved(api)
         # Peach rolls 8 from GO... a die says 1-6; a boosted move up to 12. 6 then 2: the
         # Super Star, then the Thwomp: she drops 2 there.
@@ -129,6 +132,7 @@ async def test_tokens_move_scoop_and_pay_go_through_the_api(tmp_path: Path) -> N
         assert move["text"] == "Peach moves 1 space to Thwomp: drops 2 on Thwomp"
         # Yoshi: 11 to Bowser's Castle (its pile), then 6 past GO to Acorn Plains: GO pays
         # 2 and Peach's pile on GO is scooped: he passed it.
+        await turn(api, yoshi)
         await api.post("/api/tokens", {"player": yoshi, "steps": 11})
         move = await api.post("/api/tokens", {"player": yoshi, "steps": 6})
         assert move["text"] == ("Yoshi moves 6 spaces to Acorn Plains: scoops 2 from GO, "
@@ -182,12 +186,14 @@ async def test_warp_and_place_are_one_tap_and_an_ability_drops_where_tokens_stan
         await api.put("/api/board", gamer_board())
         # Luigi-style: onto a space, no coins on the way, no GO.
         await api.post("/api/drops", {"player": yoshi, "space": "Acorn Plains", "coins": 1})
+        await turn(api, peach)
         move = await api.post("/api/tokens", {"player": peach, "how": "place", "to": 4})
         assert move["text"] == "Peach's token goes to Warp Pipe 4" and not move["entries"]
         move = await api.post("/api/tokens", {"player": peach, "how": "warp"})
         assert move["text"] == "Peach warps to Warp Pipe 10" and move["data"]["to"] == 10
         # POW: everyone else drops 1 where they stand: nobody names a space.
         await api.post("/api/characters", {"player": mario, "characters": ["mario"]})
+        await turn(api, mario)
         move = await api.post("/api/abilities", {"player": mario, "ability": "pow"})
         assert sorted((e["from"], e["space"]) for e in move["entries"]) == \
             sorted([(peach, "Warp Pipe 10"), (yoshi, "GO")])
@@ -258,9 +264,14 @@ async def test_a_press_rolls_both_dice_and_moves_the_token_once_the_faces_are_ty
             assert state["version"] != before["version"] and state["turn_rolled"]
             start = end
             await conserved(api)
-            # "Roll both dice" once a turn: a second press is the Coin Block's roll.
-            again = await api.post("/api/press")
-            assert again["kind"] == "coins"
+            # "Roll both dice" once a turn: a second press is the roll of the space landed
+            # on, a Coin Block's; on any other space there is nothing to roll.
+            if ring.effect(end) is Effect.COIN_ROLL:
+                again = await api.post("/api/press")
+                assert again["kind"] == "coins"
+            else:
+                again = await api.post("/api/press", status=409)
+                assert "a press rolls for a Coin Block only" in again["error"]
             await conserved(api)
             await api.post("/api/next", {})
             await api.post("/api/next", {})  # Peach's turn passes: Mario's again
@@ -295,6 +306,7 @@ async def test_bananas_stop_tokens_four_at_most_and_go_back_to_the_pile(tmp_path
         await refused(api, "/api/bananas", {"space": 4}, 400, "a space has only one")
         # Mario rolls 6 from GO: the Banana on Water Park stops him there, and goes back.
         await api.post("/api/drops", {"player": luigi, "space": "space 5", "coins": 2})
+        await turn(api, mario)
         move = await api.post("/api/tokens", {"player": mario, "steps": 6})
         assert move["text"] == "Mario moves 6 spaces to Water Park: stops on a Banana"
         state = await api.state()
@@ -312,6 +324,7 @@ async def test_bananas_stop_tokens_four_at_most_and_go_back_to_the_pile(tmp_path
         await refused(api, "/api/bananas", {"space": 12}, 400, "0 to 11")
         await refused(api, "/api/bananas", {"space": 8, "on": "yes"}, 400, "on must be true")
         # A Boost Pad's roll is a move like any: from space 3, 4 more stops on the Banana at 5.
+        await turn(api, luigi)
         await api.post("/api/tokens", {"player": luigi, "how": "place", "to": 3})
         move = await api.post("/api/tokens", {"player": luigi, "steps": 4})
         assert move["data"]["to"] == 4  # the Banana on Water Park (4) comes first
@@ -398,13 +411,16 @@ async def test_deeds_are_bought_traded_and_counted_at_the_end(tmp_path: Path) ->
         await api.post("/api/deeds", {"space": 6, "player": yoshi, "price": 7})
         for body, words in (({"space": 1, "player": peach, "price": 2}, "price is paid for a "
                                                                          "deed the Bank holds"),
-                            ({"space": 2, "player": peach}, "number of a Property"),
+                            ({"space": 2, "player": peach, "correction": True},
+                             "number of a Property"),
                             ({"space": 1, "player": mario}, "Mario's already"),
                             ({"space": 11, "player": peach, "price": 11}, "can't pay 11"),
                             ({"space": 11, "player": peach, "price": -1}, "0 to 1000"),
                             ({"space": 11}, "player is required")):
             await refused(api, "/api/deeds", body, 400, words)
-        # A trade: Yoshi's deed to Peach (her coins to him are a payment of their own).
+        # A trade on Peach's turn: Yoshi's deed to Peach (her coins to him are a payment of
+        # their own).
+        await turn(api, peach)
         move = await api.post("/api/deeds", {"space": 6, "player": peach})
         assert move["text"] == "Peach's Castle's deed goes from Yoshi to Peach"
         await refused(api, "/api/points", {"player": mario, "deeds": [6]}, 400,
@@ -468,6 +484,7 @@ async def test_found_in_review_labels_pile_names_and_a_board_changed_mid_game(
         assert move["entries"][0]["space"] == "Coin Block"  # a name typed: kept, as before
         # A drop where the token stands depends on where it stands: the move that put it there
         # is not undone under it.
+        await turn(api, peach)
         step = await api.post("/api/tokens", {"player": peach, "steps": 2})
         await api.post("/api/drops", {"player": peach, "coins": 1})
         reply = await api.post("/api/undo", {"move": step["id"]}, status=409)
@@ -480,6 +497,7 @@ async def test_found_in_review_labels_pile_names_and_a_board_changed_mid_game(
         fixed = gamer_board()
         fixed["spaces"][14] = {"kind": "coin_block", "name": ""}
         assert (await api.put("/api/board", fixed))["labels"][14] == "Coin Block 14"
+        await turn(api, mario)
         await api.post("/api/tokens", {"player": mario, "steps": 1})
         await conserved(api)
 
@@ -487,12 +505,14 @@ async def test_found_in_review_labels_pile_names_and_a_board_changed_mid_game(
 async def test_found_in_review_two_tokens_one_in_jail_the_other_moves(tmp_path: Path) -> None:
     async with game(tmp_path, "gamer", ("Ann", "Ben")) as (api, _app):
         ann, _ben = await two_each(api)
+        await turn(api, ann)
         await api.post("/api/tokens", {"player": ann, "steps": 3, "character": "peach"})
         await api.post("/api/tokens", {"player": ann, "how": "place", "to": 10,
                                        "character": "mario"})
         jailed = await api.post("/api/tokens", {"player": ann, "steps": 2, "character": "mario"})
         assert jailed["kind"] == "jailed"
         assert (await api.state())["players"][0]["tokens"] == {"mario": JAIL_CORNER, "peach": 3}
+        await turn(api, ann)  # her turn ended with it: on her next, Mario stays in Jail
         await refused(api, "/api/tokens", {"player": ann, "steps": 1, "character": "mario"},
                       400, "Ann is in Jail")
         move = await api.post("/api/tokens", {"player": ann, "steps": 2, "character": "peach"})

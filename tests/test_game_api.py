@@ -101,6 +101,11 @@ async def press_the_button(app: Daemon) -> None:
     await app.table.drain()
 
 
+async def turn(api: Api, player: int) -> None:
+    """``player``'s turn (a move of theirs is made on it: who may act, and when)."""
+    await api.post("/api/current", {"player": player})
+
+
 async def refused(api: Api, path: str, body: Any, status: int, words: str) -> None:
     """A refusal names the problem and changes nothing."""
     before = await api.state()
@@ -154,6 +159,10 @@ async def test_a_celebration_game_to_its_winner(tmp_path: Path) -> None:
         sent = await api.post("/api/jail", {"player": luigi, "in_jail": True})
         assert sent["text"] == "Luigi goes to Jail (sent by the banker); Peach's turn"
         assert (await api.state())["current_player"] == peach
+        # "Pay 5 coins at the start of your next turn": not in Peach's.
+        await refused(api, "/api/jail", {"player": luigi}, 409, "it is Peach's turn")
+        await api.post("/api/next")  # Mario's turn
+        await api.post("/api/next")  # Luigi's: the fee before his roll
         jail = await api.post("/api/jail", {"player": luigi})
         assert (jail["from"], jail["amount"]) == (luigi, 5)
         # Luigi is bankrupt to Mario: he is out, skipped and refused.

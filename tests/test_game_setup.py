@@ -25,7 +25,7 @@ from companion.daemon import Daemon
 from companion.exc import RulesetError
 from tests.conftest import run_companion
 from tests.test_board_coins import conserved, piles
-from tests.test_game_api import AUTH, TOKEN, Api, press_the_button, serving
+from tests.test_game_api import AUTH, TOKEN, Api, press_the_button, serving, turn
 from tests.test_movie_game import Faces
 
 KIDS = """# Kids' table: Bowser costs 3 and Game Over 7.
@@ -394,8 +394,10 @@ async def test_the_pot_takes_taxes_and_fees_and_whoever_lands_there_scoops_it(
                                           "note": "Bowser Jr."})
         assert (await api.state())["pot"]["coins"] == 4
         await conserved(api)
-        # The jail fee.
+        # The jail fee: Bob goes to Jail on his turn, and pays at the start of his next.
+        await turn(api, bob)
         await api.post("/api/jail", {"player": bob, "in_jail": True})
+        await turn(api, bob)
         fee = await api.post("/api/jail", {"player": bob})
         assert fee["space"] == "Free Parking"
         assert (await api.state())["pot"]["coins"] == 9
@@ -484,11 +486,15 @@ async def test_the_movies_pot_takes_the_toll_the_piranha_and_the_jail_fee(tmp_pa
         await press_the_button(app)
         assert (await api.state())["pot"]["coins"] == 2 + 4
         await conserved(api)
-        # The Continue cost buys a deed back: the Bank's, not a fee.
+        # The Continue cost (at the start of Bob's turn) buys a deed back: the Bank's, not a
+        # fee.
+        await turn(api, bob)
         await api.post("/api/transfers", {"from": bob, "to": "bank", "amount": 3,
                                           "reason": "continue_cost"})
         assert (await api.state())["pot"]["coins"] == 6
+        await turn(api, cy)
         await api.post("/api/jail", {"player": cy, "in_jail": True})
+        await turn(api, cy)  # the fee at the start of her next turn
         await api.post("/api/jail", {"player": cy})
         state = await api.state()
         assert state["pot"]["coins"] == 7 and piles(state) == {"Free Parking": 7}
@@ -505,8 +511,10 @@ async def test_a_bankrupt_players_fees_the_pot_never_had_go_back(tmp_path: Path)
     async with table(tmp_path) as (api, _app):
         await start(api, {"players": ["Ann", "Bob", "Cy"], "house": {"free_parking_pot": True}})
         ann, bob, _cy = await api.ids()
+        await turn(api, bob)  # the tax is the lander's: on their turn
         await api.post("/api/transfers", {"from": bob, "to": "bank", "amount": 3,
                                           "reason": "tax"})
+        await turn(api, ann)
         await api.post("/api/transfers", {"from": ann, "to": "bank", "amount": 34,
                                           "reason": "tax"})
         state = await api.state()

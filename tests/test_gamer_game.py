@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.core.editions import editions
 from tests.test_board_coins import conserved, piles
-from tests.test_game_api import AUTH, Api, game, press_the_button, refused
+from tests.test_game_api import AUTH, Api, game, press_the_button, refused, turn
 from tests.test_movie_game import Faces
 
 BOSS = {"cost": 2, "required": 4, "pay_to": "bank", "bonus": 3, "points": 20}
@@ -73,21 +73,25 @@ async def test_a_whole_gamer_game_to_the_final_score(tmp_path: Path) -> None:
                                                   "spaces": {str(ben): "Acorn Plains"}})
         assert move["text"] == "Ann: Red Shell: Ben drops 3 on Acorn Plains"
         assert heard(app) == app.table.library.sounds["shell"]
+        await turn(api, ben)
         move = await step(api, "/api/abilities", {"player": ben, "ability": "red_shell",
                                                   "targets": [ann],
                                                   "spaces": {str(ann): "Warp Pipe"}})
         assert move["text"] == "Ben: Red Shell (boost): Ann drops 4 on Warp Pipe"
         # Green Shell, with and without Yoshi's boost (the table picks who: front or behind).
+        await turn(api, ann)
         move = await step(api, "/api/abilities", {"player": ann, "ability": "green_shell",
                                                   "targets": [cat],
                                                   "spaces": {str(cat): "acorn plains"}})
         assert move["data"]["boost"] is False
+        await turn(api, cat)
         move = await step(api, "/api/abilities", {"player": cat, "ability": "green_shell",
                                                   "targets": [dan],
                                                   "spaces": {str(dan): "GO"}})
         assert move["data"]["boost"] is True and "drops 3 on GO" in move["text"]
         assert piles(await api.state()) == {"Acorn Plains": 6, "Warp Pipe": 4, "GO": 3}
         # Blooper: steal 2 from any player.
+        await turn(api, dan)
         move = await step(api, "/api/abilities", {"player": dan, "ability": "blooper",
                                                   "targets": [ann]})
         assert move["text"] == "Dan: Blooper: takes 2 from Ann"
@@ -101,12 +105,14 @@ async def test_a_whole_gamer_game_to_the_final_score(tmp_path: Path) -> None:
         after = coins(await api.state())
         assert [before[n] - after[n] for n in ("Ann", "Ben", "Cat", "Dan")] == [2, 2, 2, 0]
         spaces = {str(ben): "Coin Block", str(cat): "Super Star", str(dan): "GO"}
+        await turn(api, ann)
         move = await step(api, "/api/abilities", {"player": ann, "ability": "pow",
                                                   "spaces": spaces})
         assert move["data"]["boost"] is False and len(move["entries"]) == 3
         # Coins: collect 3 (Mario: 4).
         before = coins(await api.state())
         await step(api, "/api/abilities", {"player": ann, "ability": "coins"})
+        await turn(api, ben)
         await step(api, "/api/abilities", {"player": ben, "ability": "coins"})
         after = coins(await api.state())
         assert (after["Ann"] - before["Ann"], after["Ben"] - before["Ben"]) == (4, 3)
@@ -114,23 +120,28 @@ async def test_a_whole_gamer_game_to_the_final_score(tmp_path: Path) -> None:
         # Super Stars: Mario rolls (the table's die, typed) plus 5; Peach's rent typed;
         # Donkey Kong steals 3 from each; Yoshi collects every pile on the board.
         before = coins(await api.state())
+        await turn(api, ann)
         await step(api, "/api/abilities", {"player": ann, "ability": "super_star", "coins": 2})
+        await turn(api, ben)
         await step(api, "/api/abilities", {"player": ben, "ability": "super_star", "coins": 6})
         after = coins(await api.state())
         assert (after["Ann"] - before["Ann"], after["Ben"] - before["Ben"]) == (7, 6)
         before = coins(await api.state())
+        await turn(api, dan)
         move = await step(api, "/api/abilities", {"player": dan, "ability": "super_star"})
         after = coins(await api.state())
         assert after["Dan"] - before["Dan"] == sum(
             min(3, before[n]) for n in ("Ann", "Ben", "Cat"))
         board = sum(piles(await api.state()).values())
         before = coins(await api.state())
+        await turn(api, cat)
         move = await step(api, "/api/abilities", {"player": cat, "ability": "super_star"})
         assert piles(await api.state()) == {} and move["text"].startswith("Cat: Yoshi's Super")
         assert coins(await api.state())["Cat"] - before["Cat"] == board
         # A plain scoop: Ben drops, Ann passes the space.
         await step(api, "/api/drops", {"player": ben, "space": "Warp Pipe", "coins": 2})
         assert heard(app) == app.table.library.sounds["coin_drop"]
+        await turn(api, ann)  # Ann's roll passes the space
         await step(api, "/api/scoops", {"player": ann, "space": "Warp Pipe"})
         assert heard(app) == app.table.library.sounds["scoop"]
 
@@ -152,7 +163,8 @@ async def test_a_whole_gamer_game_to_the_final_score(tmp_path: Path) -> None:
         await api.post("/api/go", {"player": ann})
         assert (await api.state())["next_card"]["due"] is True
         await api.post("/api/undo")
-        await api.post("/api/go", {"player": ben})  # not the current player's: not due
+        # Ben's GO in Ann's turn is a correction (his turn, his move); it makes no card due.
+        await api.post("/api/go", {"player": ben, "correction": True})
         assert (await api.state())["next_card"]["due"] is False
         await api.post("/api/go", {"player": ann})
 
@@ -190,20 +202,25 @@ async def test_a_whole_gamer_game_to_the_final_score(tmp_path: Path) -> None:
         assert state["players"][0]["won"] == [1]
         await step(api, "/api/boss", {"action": "close"})
 
-        # Boss 2 gets away: everyone passes; the Boss is removed from the game.
+        # Boss 2 gets away: everyone passes; the Boss is removed from the game. (Each card is
+        # flipped at the end of a turn that landed on or passed GO.)
+        await turn(api, ben)
+        await api.post("/api/go", {})
         await step(api, "/api/boss", {"action": "open",
                                       "card": {**BOSS, "pay_to": "card", "points": 30}})
-        await step(api, "/api/boss", {"action": "pass", "player": ann})
-        await step(api, "/api/boss", {"action": "pass", "player": ben})
-        await refused(api, "/api/boss", {"action": "close"}, 400, "goes on")
+        await step(api, "/api/boss", {"action": "pass", "player": ben})  # Ben flipped it
         await step(api, "/api/boss", {"action": "pass", "player": cat})
+        await refused(api, "/api/boss", {"action": "close"}, 400, "goes on")
         await step(api, "/api/boss", {"action": "pass", "player": dan})
+        await step(api, "/api/boss", {"action": "pass", "player": ann})
         state = await api.state()
         assert state["fight"]["got_away"] and state["fight"]["winner"] is None
         assert heard(app) == app.table.library.sounds["boss_lost"]
         await step(api, "/api/boss", {"action": "close"})
 
         # Boss 3: paid onto the card; Cat loses once (2 on the card), then Dan wins it all.
+        await turn(api, cat)
+        await api.post("/api/go", {})
         await step(api, "/api/boss", {"action": "open",
                                       "card": {**BOSS, "pay_to": "card", "bonus": 0,
                                                "required": 6, "points": 40},
@@ -220,13 +237,18 @@ async def test_a_whole_gamer_game_to_the_final_score(tmp_path: Path) -> None:
         for number in range(4, 8):
             state = await api.state()
             assert state["next_card"]["number"] == number and not state["next_card"]["final"]
+            await turn(api, ann)
+            await api.post("/api/go", {})
             await step(api, "/api/boss", {"action": "open", "card": BOSS})
             for pid in (ann, ben, cat, dan):
                 await step(api, "/api/boss", {"action": "pass", "player": pid})
             await step(api, "/api/boss", {"action": "close"})
 
-        # A player in Jail can't fight: Ben goes to Jail, Boss 8 (the last) skips him.
+        # A player in Jail can't fight: Ben goes to Jail on his turn (it passes to Cat), Boss 8
+        # (the last) skips him.
+        await turn(api, ben)
         await api.post("/api/jail", {"player": ben, "in_jail": True})
+        await api.post("/api/go", {})
         state = await api.state()
         assert state["next_card"]["final"] and state["next_card"]["number"] == 8
         await step(api, "/api/boss", {"action": "open", "card": {**BOSS, "points": 50},
@@ -262,14 +284,15 @@ async def test_undo_takes_a_fight_back_step_by_step(tmp_path: Path) -> None:
     async with game(tmp_path, "gamer", ("Ann", "Ben"), rng=faces) as (api, app):
         ann, ben = await api.ids()
         assert (await api.state())["next_card"]["number"] == 1
+        await api.post("/api/go", {})  # the card is flipped at the end of a turn past GO
         await api.post("/api/boss", {"action": "open", "card": BOSS})
         await api.post("/api/boss", {"action": "fight", "player": ann})
         state = await press(api, app, faces, 6)
-        assert state["fight"]["winner"] == ann and coins(state)["Ann"] == 20 - 2 + 3
+        assert state["fight"]["winner"] == ann and coins(state)["Ann"] == 20 + 2 - 2 + 3
         undone = await api.post("/api/undo")  # the roll: the bonus back, the outcome unassigned
         assert undone["undid"]["data"]["action"] == "roll"
         state = await api.state()
-        assert state["fight"]["fighter"] == ann and coins(state)["Ann"] == 18
+        assert state["fight"]["fighter"] == ann and coins(state)["Ann"] == 20
         assert [o["kind"] for o in state["unassigned"]] == ["boss_won"]
         # The held-over outcome goes back to the fighter it was rolled for, and no one else.
         outcome = state["unassigned"][0]["id"]
@@ -283,7 +306,8 @@ async def test_undo_takes_a_fight_back_step_by_step(tmp_path: Path) -> None:
         state = await api.state()
         assert state["fight"] is None and state["next_card"]["number"] == 1
         assert state["next_card"]["values"]["required"] == 4  # typed once, kept
-        assert coins(state) == {"Ann": 20, "Ben": 20}
+        assert coins(state) == {"Ann": 22, "Ben": 20}  # her GO stands: the card is due again
+        assert state["next_card"]["due"]
 
 
 async def test_two_players_play_two_characters_each_and_the_short_deck(tmp_path: Path) -> None:
@@ -308,13 +332,15 @@ async def test_two_players_play_two_characters_each_and_the_short_deck(tmp_path:
                                                  "character": "yoshi"})
         assert not move["data"]["boost"] and move["entries"][0]["amount"] == 3
         # POW hits only the opponent; a player in Jail drops on Just Visiting.
-        await api.post("/api/jail", {"player": ben, "in_jail": True})
+        await turn(api, ben)
+        await api.post("/api/jail", {"player": ben, "in_jail": True})  # Ann's turn again
         move = await api.post("/api/abilities", {"player": ann, "ability": "pow",
                                                  "character": "yoshi"})
         assert move["text"] == "Ann: POW: Ben drops 1 on Just Visiting"
         # Boss cards of a two-player deck: 1, 2, 3, 5, 6, 8.
         for number in (1, 2, 3, 5, 6):
             assert (await api.state())["next_card"]["number"] == number
+            await api.post("/api/go", {})
             await api.post("/api/boss", {"action": "open", "card": BOSS, "player": ann})
             await api.post("/api/boss", {"action": "pass", "player": ann})  # Ben is in Jail
             await api.post("/api/boss", {"action": "close"})
@@ -334,12 +360,13 @@ async def test_a_retried_contest_step_is_written_once(tmp_path: Path) -> None:
                 assert reply.status == status, await reply.text()
                 return await reply.json()
 
+        await api.post("/api/go", {})
         first = await keyed({"action": "open", "card": BOSS}, "open-1")
         again = await keyed({"action": "open", "card": BOSS}, "open-1")
         assert first["id"] == again["id"]
         fight = await keyed({"action": "fight", "player": ann}, "fight-1")
         assert (await keyed({"action": "fight", "player": ann}, "fight-1"))["id"] == fight["id"]
-        assert coins(await api.state())["Ann"] == 20 - 2  # paid once
+        assert coins(await api.state())["Ann"] == 20 + 2 - 2  # paid once
         refusal = await keyed({"action": "pass", "player": ben}, "fight-1", status=409)
         assert "already used for another operation" in refusal["error"]
 
@@ -350,6 +377,7 @@ async def test_found_in_review_a_roll_counts_only_in_its_own_fight(tmp_path: Pat
     faces = Faces()
     async with game(tmp_path, "gamer", ("Ann", "Ben", "Cat"), rng=faces) as (api, app):
         ann, ben, cat = await api.ids()
+        await api.post("/api/go", {})
         await api.post("/api/boss", {"action": "open", "card": {**BOSS, "required": 6}})
         await api.post("/api/boss", {"action": "fight", "player": ann})
         await press(api, app, faces, 6)
@@ -359,8 +387,11 @@ async def test_found_in_review_a_roll_counts_only_in_its_own_fight(tmp_path: Pat
         for pid in (ann, ben, cat):
             await api.post("/api/boss", {"action": "pass", "player": pid})
         await api.post("/api/boss", {"action": "close"})
+        await turn(api, ben)
+        await api.post("/api/go", {})
         await api.post("/api/boss", {"action": "open", "card": BOSS, "player": ben})
-        await api.post("/api/jail", {"player": cat, "in_jail": True})
+        # Cat sent to Jail in Ben's turn: the banker's correction (a Go to Jail is the lander's)
+        await api.post("/api/jail", {"player": cat, "in_jail": True, "correction": True})
         await api.post("/api/boss", {"action": "pass", "player": ben})
         await refused(api, "/api/boss", {"action": "fight", "player": cat}, 400,
                       "Cat is in Jail: a player in Jail may not take part in Boss Fights")

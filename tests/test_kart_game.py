@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.test_board_coins import piles
-from tests.test_game_api import Api, game, refused
+from tests.test_game_api import Api, game, refused, turn
 from tests.test_gamer_game import coins, heard, press, step
 from tests.test_movie_game import Faces
 
@@ -37,21 +37,25 @@ async def test_a_whole_mario_kart_game_to_the_final_score(tmp_path: Path) -> Non
         await refused(api, "/api/abilities", {"player": ann, "ability": "spiny_shell",
                                               "targets": [ben, cat]}, 400,
                       "one other player")
+        await turn(api, ben)
         move = await step(api, "/api/abilities", {
             "player": ben, "ability": "spiny_shell", "targets": [ann, cat],
             "spaces": {str(ann): "Boost Pad", str(cat): "Thwomp"}})
         assert move["data"]["boost"] and len(move["entries"]) == 2
         # Green Shell.
+        await turn(api, cat)
         await step(api, "/api/abilities", {"player": cat, "ability": "green_shell",
                                            "targets": [ann], "spaces": {str(ann): "GO"}})
         # Lightning: all others drop 1; Toad's: and each gives him 1.
         before = coins(await api.state())
+        await turn(api, ann)
         move = await step(api, "/api/abilities", {
             "player": ann, "ability": "lightning",
             "spaces": {str(ben): "Item Box", str(cat): "Item Box"}})
         after = coins(await api.state())
         assert [before[n] - after[n] for n in ("Ann", "Ben", "Cat")] == [0, 1, 1]
         before = after
+        await turn(api, cat)
         move = await step(api, "/api/abilities", {
             "player": cat, "ability": "lightning",
             "spaces": {str(ann): "Item Box", str(ben): "Item Box"}})
@@ -60,24 +64,30 @@ async def test_a_whole_mario_kart_game_to_the_final_score(tmp_path: Path) -> Non
         assert (before["Ann"] - after["Ann"], before["Ben"] - after["Ben"]) == (2, 2)
         # Coins: collect 3; Mario may take spaces instead.
         before = coins(await api.state())
+        await turn(api, ben)
         await step(api, "/api/abilities", {"player": ben, "ability": "coins"})
+        await turn(api, ann)
         move = await step(api, "/api/abilities", {"player": ann, "ability": "coins",
                                                   "spaces_instead": True})
         assert move["entries"] == [] and "spaces instead" in move["text"]
         await step(api, "/api/abilities", {"player": ann, "ability": "coins"})
         after = coins(await api.state())
         assert (after["Ann"] - before["Ann"], after["Ben"] - before["Ben"]) == (3, 3)
+        await turn(api, ben)
         await refused(api, "/api/abilities", {"player": ben, "ability": "coins",
                                               "spaces_instead": True}, 400,
                       "only for an ability that offers spaces")
+        await turn(api, ann)
         # Banana: no coins, shown and logged (Luigi's boost is his own; nobody plays him).
         move = await step(api, "/api/abilities", {"player": ann, "ability": "banana"})
         assert move["entries"] == [] and "Banana" in move["text"]
         # Super Stars: Mario collects 3; Peach's and Luigi's move no coins; Toad drops up to 5.
         before = coins(await api.state())
         await step(api, "/api/abilities", {"player": ann, "ability": "super_star"})
+        await turn(api, ben)
         move = await step(api, "/api/abilities", {"player": ben, "ability": "super_star"})
         assert move["entries"] == []
+        await turn(api, cat)
         move = await step(api, "/api/abilities", {"player": cat, "ability": "super_star",
                                                   "coins": 4,
                                                   "spaces": {str(cat): "Free Parking"}})
@@ -88,11 +98,15 @@ async def test_a_whole_mario_kart_game_to_the_final_score(tmp_path: Path) -> Non
                                               "coins": 6, "spaces": {str(cat): "GO"}}, 400,
                       "0 to 5")
         # Scoops: Ben passes Item Box and Thwomp.
+        await turn(api, ben)
         for space in ("Item Box", "Thwomp"):
             await step(api, "/api/scoops", {"player": ben, "space": space})
 
-        # Grand Prix 1: all three enter and pay; a three-way tie, re-rolled.
+        # Grand Prix 1: all three enter and pay; a three-way tie, re-rolled. (Each card is
+        # flipped at the end of a turn that landed on or passed GO.)
         assert (await api.state())["next_card"]["number"] == 1
+        await turn(api, ann)
+        await api.post("/api/go", {})
         await step(api, "/api/race", {"action": "open", "card": CARD, "player": ann})
         await refused(api, "/api/race", {"action": "start"}, 400, "nobody has entered")
         before = coins(await api.state())
@@ -127,6 +141,8 @@ async def test_a_whole_mario_kart_game_to_the_final_score(tmp_path: Path) -> Non
         assert [p["won"] for p in (await api.state())["players"]] == [[], [1], []]
 
         # Grand Prix 2: a tie for second only: Ann wins, Ben and Cat re-roll between them.
+        await turn(api, cat)
+        await api.post("/api/go", {})
         await step(api, "/api/race", {"action": "open", "card": {**CARD, "points": 40},
                                       "player": cat})
         for pid in (ann, ben, cat):
@@ -143,21 +159,25 @@ async def test_a_whole_mario_kart_game_to_the_final_score(tmp_path: Path) -> Non
         await step(api, "/api/race", {"action": "close"})
 
         # Grand Prix 3: nobody enters: the card is discarded.
+        await api.post("/api/go", {})
         await step(api, "/api/race", {"action": "open", "card": CARD})
         await step(api, "/api/race", {"action": "close"})
         # Grand Prix 4-7: one entrant each wins without a roll.
         for number, pid in zip(range(4, 8), (cat, cat, ann, ben), strict=True):
             state = await api.state()
             assert state["next_card"]["number"] == number
+            await api.post("/api/go", {})
             await step(api, "/api/race", {"action": "open", "card": {**CARD, "points": 10}})
             await step(api, "/api/race", {"action": "enter", "player": pid})
             await step(api, "/api/race", {"action": "start"})
             assert (await race_state(api))["winner"] == pid
             await step(api, "/api/race", {"action": "close"})
 
-        # Grand Prix 8, the final Race: no prize but a rematch; Cat is in Jail.
+        # Grand Prix 8, the final Race: no prize but a rematch; Cat goes to Jail on her turn
+        # (Ann's next).
         await api.post("/api/jail", {"player": cat, "in_jail": True})
         assert (await api.state())["next_card"]["final"]
+        await api.post("/api/go", {})
         await step(api, "/api/race", {"action": "open", "card": {**CARD, "points": 50}})
         await refused(api, "/api/race", {"action": "enter", "player": cat}, 400, "in Jail")
         for pid in (ann, ben):
@@ -177,7 +197,8 @@ async def test_a_whole_mario_kart_game_to_the_final_score(tmp_path: Path) -> Non
         await step(api, "/api/race", {"action": "open", "rematch": 1})
         race = await race_state(api)
         assert race["rematch"] and race["card"]["number"] == 1 and race["card"]["fee"] == 2
-        await api.post("/api/jail", {"player": cat, "in_jail": False})
+        # (No Get Out of Jail Free card in this box: the banker's correction lets her out.)
+        await api.post("/api/jail", {"player": cat, "in_jail": False, "correction": True})
         for pid in (ann, ben):
             await step(api, "/api/race", {"action": "enter", "player": pid})
         await step(api, "/api/race", {"action": "start"})
@@ -203,10 +224,12 @@ async def test_a_race_closed_before_its_rematch_ends_the_game(tmp_path: Path) ->
     async with game(tmp_path, "mario_kart", ("Ann", "Ben")) as (api, _app):
         ann, _ben = await api.ids()
         for _ in range(7):
+            await api.post("/api/go", {})
             await api.post("/api/race", {"action": "open", "card": CARD})
             await api.post("/api/race", {"action": "enter", "player": ann})
             await api.post("/api/race", {"action": "start"})
             await api.post("/api/race", {"action": "close"})
+        await api.post("/api/go", {})
         await api.post("/api/race", {"action": "open", "card": CARD})  # the final: nobody
         end = await api.post("/api/race", {"action": "close"})
         assert end["ends"] and (await api.state())["winners"] == [ann]
@@ -221,6 +244,8 @@ async def test_presses_back_to_back_roll_for_each_racer_in_turn(tmp_path: Path) 
     faces = Faces()
     async with game(tmp_path, "mario_kart", ("Ann", "Ben", "Cat"), rng=faces) as (api, app):
         ann, ben, cat = await api.ids()
+        await turn(api, ben)
+        await api.post("/api/go", {})
         await api.post("/api/race", {"action": "open", "card": CARD, "player": ben})
         for pid in (ann, ben, cat):
             await api.post("/api/race", {"action": "enter", "player": pid})
@@ -243,11 +268,13 @@ async def test_presses_back_to_back_roll_for_each_racer_in_turn(tmp_path: Path) 
 async def test_undoing_a_close_reopens_the_race_as_it_ended(tmp_path: Path) -> None:
     async with game(tmp_path, "mario_kart", ("Ann", "Ben")) as (api, _app):
         ann, ben = await api.ids()
+        await api.post("/api/go", {})
         await api.post("/api/race", {"action": "open", "card": CARD})
         await api.post("/api/race", {"action": "enter", "player": ben})
         await api.post("/api/race", {"action": "start"})
         await api.post("/api/race", {"action": "close"})
-        await api.post("/api/race", {"action": "open", "card": {**CARD, "points": 5}})
+        await api.post("/api/race", {"action": "open", "card": {**CARD, "points": 5},
+                                     "correction": True})  # a second card in one turn
         await api.post("/api/race", {"action": "close"})  # nobody entered: discarded
         state = await api.state()
         assert state["players"][1]["won"] == [1] and state["next_card"]["number"] == 3
@@ -270,15 +297,17 @@ async def test_found_in_review_rematch_undo_jail_and_stray_fields(tmp_path: Path
     faces = Faces()
     async with game(tmp_path, "mario_kart", ("Ann", "Ben"), rng=faces) as (api, app):
         ann, ben = await api.ids()
+        await api.post("/api/go", {})
         await api.post("/api/race", {"action": "open", "card": CARD})
         await refused(api, "/api/race", {"action": "enter", "player": ann, "card": CARD}, 400,
                       "card is only for opening a card")
         await api.post("/api/race", {"action": "enter", "player": ben})
-        await api.post("/api/jail", {"player": ben, "in_jail": True})
+        # Ben sent to Jail in Ann's turn, and let out (no such card in this box): corrections.
+        await api.post("/api/jail", {"player": ben, "in_jail": True, "correction": True})
         await refused(api, "/api/race", {"action": "start"}, 400,
                       "Ben went to Jail after entering")
         await refused(api, "/api/race", {"action": "enter", "player": ben}, 400, "in Jail")
-        await api.post("/api/jail", {"player": ben, "in_jail": False})
+        await api.post("/api/jail", {"player": ben, "in_jail": False, "correction": True})
         await refused(api, "/api/race", {"action": "start", "player": {"junk": 1}}, 400,
                       "start takes no player")
         await api.post("/api/race", {"action": "start"})
@@ -286,10 +315,12 @@ async def test_found_in_review_rematch_undo_jail_and_stray_fields(tmp_path: Path
                       "close takes no player")
         await api.post("/api/race", {"action": "close"})
         for _ in range(6):
+            await api.post("/api/go", {})
             await api.post("/api/race", {"action": "open", "card": CARD})
             await api.post("/api/race", {"action": "enter", "player": ann})
             await api.post("/api/race", {"action": "start"})
             await api.post("/api/race", {"action": "close"})
+        await api.post("/api/go", {})
         await api.post("/api/race", {"action": "open", "card": {**CARD, "points": 50}})
         await api.post("/api/race", {"action": "enter", "player": ann})
         await api.post("/api/race", {"action": "enter", "player": ben})

@@ -206,15 +206,17 @@ async def test_jail_by_hand_pay_to_leave_and_undo_takes_jail_back(tmp_path: Path
     faces = Faces()
     async with movie(tmp_path, faces, ("Mario", "Luigi")) as (api, app):
         mario, luigi = await api.ids()
+        await api.post("/api/next")  # Luigi's turn: he lands on Go to Jail
         sent = await api.post("/api/jail", {"player": luigi, "in_jail": True})
         assert sent["kind"] == "jailed"
-        assert sent["text"] == "Luigi goes to Jail (sent by the banker)"
-        await refused(api, "/api/jail", {"player": luigi, "in_jail": True}, 400,
-                      "already in Jail")
-        await refused(api, "/api/jail", {"player": luigi, "in_jail": "yes"}, 400,
-                      "in_jail must be true")
+        assert sent["text"] == "Luigi goes to Jail (sent by the banker); Mario's turn"
+        await refused(api, "/api/jail", {"player": luigi, "in_jail": True, "correction": True},
+                      400, "already in Jail")
+        await refused(api, "/api/jail", {"player": luigi, "in_jail": "yes", "correction": True},
+                      400, "in_jail must be true")
         await refused(api, "/api/jail", {"player": 999, "in_jail": True}, 400, "unknown player")
-        # Paying the fee frees him: one coin to the Bank.
+        # Paying the fee at the start of his next turn frees him: one coin to the Bank.
+        await api.post("/api/next")
         fee = await api.post("/api/jail", {"player": luigi})
         assert (fee["from"], fee["to"], fee["amount"]) == (luigi, "bank", 1)
         state = await api.state()
@@ -229,6 +231,7 @@ async def test_jail_by_hand_pay_to_leave_and_undo_takes_jail_back(tmp_path: Path
         assert jailed(await api.state()) == [False, True]
         # Undo of an outcome's Jail: third doubles, undone, and he is out again.
         await api.post("/api/jail", {"player": luigi, "in_jail": False})
+        await api.post("/api/next")  # Mario rolls
         await roll(api, app, faces, 1, 1)
         await roll(api, app, faces, 2, 2)
         await roll(api, app, faces, 5, 5)
@@ -279,7 +282,7 @@ async def test_a_lone_leader_rolls_both_dice_when_everyone_else_is_in_jail(
     faces = Faces()
     async with movie(tmp_path, faces, ("Mario", "Luigi")) as (api, app):
         mario, luigi = await api.ids()
-        await api.post("/api/jail", {"player": luigi, "in_jail": True})
+        await api.post("/api/jail", {"player": luigi, "in_jail": True, "correction": True})
         armed = (await api.post("/api/battle", {"leader": mario, "teammate": None}))["mode"]
         assert "Mario leads alone" in armed["text"]
         await roll(api, app, faces, 6)
@@ -334,7 +337,8 @@ async def test_the_odds_of_every_movie_mode_on_a_real_daemon_fit_the_rulebook(
                 tallies[mode][label] = tallies[mode].get(label, 0) + 1
                 if outcome["kind"] == "third_doubles":  # Jail: out, to keep rolling the dice
                     jailed_one = (await api.state())["last_outcome"]["player"]
-                    await api.post("/api/jail", {"player": jailed_one, "in_jail": False})
+                    await api.post("/api/jail", {"player": jailed_one, "in_jail": False,
+                                                 "correction": True})
                     continue  # the turn has passed with it
                 await api.post("/api/next")
         for _ in range(120):
@@ -343,7 +347,8 @@ async def test_the_odds_of_every_movie_mode_on_a_real_daemon_fit_the_rulebook(
             label = (await api.post("/api/press"))["label"]
             tallies["battle"][label] = tallies["battle"].get(label, 0) + 1
             if label == "lost":
-                await api.post("/api/jail", {"player": mario, "in_jail": False})
+                await api.post("/api/jail", {"player": mario, "in_jail": False,
+                                             "correction": True})
         for mode in ("turn", "piranha", "super_star", "battle"):
             fit = report("movie", rules.mode(mode), tallies[mode])
             assert fit.p_value > 1e-4, (mode, fit)
@@ -396,7 +401,7 @@ async def test_a_battler_sent_to_jail_after_arming_disarms_it_and_nothing_is_los
         mario, luigi, _peach = await api.ids()
         await api.post("/api/battle", {"leader": mario, "teammate": luigi})
         await roll(api, app, faces, 4)  # Mario's die
-        await api.post("/api/jail", {"player": luigi, "in_jail": True})
+        await api.post("/api/jail", {"player": luigi, "in_jail": True, "correction": True})
         state = await api.state()
         assert state["mode"]["id"] == "turn"  # a battle with a jailed teammate is no battle
         turn = await roll(api, app, faces, 2, 5)  # the next press is Mario's turn roll
@@ -461,7 +466,7 @@ async def test_a_battle_card_with_nobody_free_is_the_leader_alone(tmp_path: Path
     faces = Faces()
     async with movie(tmp_path, faces, ("Mario", "Luigi")) as (api, app):
         _mario, luigi = await api.ids()
-        await api.post("/api/jail", {"player": luigi, "in_jail": True})
+        await api.post("/api/jail", {"player": luigi, "in_jail": True, "correction": True})
         await api.post("/api/cards", {"uid": "04A1B2C3", "action": "battle"})
         tapped = await app.table.act(c.Tap("04A1B2C3"), source="reader")
         assert tapped["did"] == "next press: Battle Bowser: Mario leads alone; Mario presses " \

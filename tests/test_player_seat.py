@@ -229,6 +229,7 @@ async def test_a_phone_hears_the_block_outcomes_given_to_its_player(tmp_path: Pa
             his = (await news(lu, "my_outcome"))[-1]
             assert (his["id"], his["player"]) == (waiting["outcome_id"], luigi)
             # Mario's phone heard states only since; nobody else ever hears "my_outcome".
+            await call(s, server, "POST", "/api/current", {"player": mario}, headers=AUTH)
             await call(s, server, "POST", "/api/go", {"player": mario}, headers=AUTH)
             rest = await news(m, "coins")
             assert not [x for x in rest if x["type"] == "my_outcome"]

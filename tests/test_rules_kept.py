@@ -39,8 +39,11 @@ async def test_going_to_jail_passes_the_turn_in_one_move_and_one_undo(tmp_path: 
         await api.post("/api/undo")
         state = await api.state()
         assert state["current_player"] == mario and not state["players"][0]["in_jail"]
-        # Sending someone else to Jail (a card) does not touch whose turn it is.
-        await api.post("/api/jail", {"player": luigi, "in_jail": True})
+        # Sending someone else to Jail (the banker's correction: a Go to Jail is the mover's)
+        # does not touch whose turn it is.
+        sent = await api.post("/api/jail", {"player": luigi, "in_jail": True,
+                                            "correction": True})
+        assert sent["text"] == "Correction: Luigi goes to Jail (sent by the banker)"
         assert (await api.state())["current_player"] == mario
 
 
@@ -65,7 +68,8 @@ async def test_the_jail_fee_is_refused_to_a_player_not_in_jail(tmp_path: Path) -
         await refused(api, "/api/jail", {"player": mario}, 400,
                       "Mario is not in Jail: the jail fee is only a way out of it")
         assert coins(await api.state()) == coins(before)
-        await api.post("/api/jail", {"player": mario, "in_jail": True})
+        await api.post("/api/jail", {"player": mario, "in_jail": True})  # Luigi's turn
+        await api.post("/api/next")  # "Pay 5 coins at the start of your next turn"
         paid = await api.post("/api/jail", {"player": mario})
         assert paid["amount"] == 5
         state = await api.state()
@@ -193,11 +197,13 @@ async def test_gamer_leaves_jail_free_after_the_second_try(tmp_path: Path) -> No
         assert not state["players"][0]["in_jail"] and coins(state) == [20, 20]
         assert state["current_player"] == daisy
         await api.post("/api/jail", {"player": daisy, "in_jail": True})  # Toad's turn again
+        await api.post("/api/next")  # Daisy's next turn: she rolls for a 6
         six = await api.post("/api/jail/roll", {"player": daisy, "six": True})
         assert six["text"] == "Daisy rolled a 6: out of Jail (try 1 of 2)"
         assert not (await api.state())["players"][1]["in_jail"]
         await refused(api, "/api/jail/roll", {"player": daisy, "six": False}, 400,
                       "Daisy is not in Jail")
+        await api.post("/api/next")  # Toad's turn: his bad requests are refused by name
         await refused(api, "/api/jail/roll", {"player": toad, "six": "no"}, 400,
                       "six must be true")
         await refused(api, "/api/jail/roll", {"player": toad}, 400, "six is required")

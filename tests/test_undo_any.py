@@ -153,11 +153,16 @@ async def test_the_movie_a_jail_is_blocked_by_the_fee_that_let_the_player_out(
         sent = await api.post("/api/jail", {"player": mario, "in_jail": True})
         assert sent["text"] == "Mario goes to Jail (sent by the banker); Luigi's turn"
         await pay(api, peach, luigi, 2)  # another player's rent: independent
-        await api.post("/api/jail", {"player": mario})  # the fee: out of Jail
+        await api.post("/api/current", {"player": mario})  # his next turn
+        turned = (await last_move(api))["id"]
+        await api.post("/api/jail", {"player": mario})  # the fee at its start: out of Jail
         fee = (await last_move(api))["id"]
-        await blocked(api, tmp_path, sent["id"], [fee], "Mario paid the jail fee",
-                      "whether Mario is in Jail")
+        await blocked(api, tmp_path, sent["id"], [turned, fee], "Turn: Luigi -> Mario")
+        # The fee alone: it stands on his Jail.
+        reply = await api.post("/api/undo", {"move": sent["id"]}, status=409)
+        assert fee in reply["blocked_by"]
         await undone(api, fee)
+        await undone(api, turned)  # the turn that came after his went to Luigi
         before = coins(await api.state())
         await undone(api, sent["id"])  # the rent after it stands
         state = await api.state()
@@ -174,6 +179,7 @@ async def test_gamer_a_drop_is_blocked_by_the_scoop_of_its_pile_not_by_another_d
         other = (await api.post("/api/drops", {"player": peach, "space": "Coin Block",
                                                "coins": 1}))["id"]
         assert (await can_undo(api, drop))["undoable"] is True  # drops onto one pile: both
+        await api.post("/api/current", {"player": yoshi})  # his roll passes the pile
         scoop = await api.post("/api/scoops", {"player": yoshi, "space": "Coin Block"})
         assert scoop["text"] == "Yoshi scoops up 3 coins from Coin Block"
         await blocked(api, tmp_path, drop, [scoop["id"]], "Yoshi scoops up 3 coins",

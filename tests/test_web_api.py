@@ -177,9 +177,12 @@ async def test_page_editions_assign_next_and_go(tmp_path: Path) -> None:
         mario, luigi, peach = (p["id"] for p in state["players"])
         assert await call(s, server, "POST", "/api/next", headers=AUTH) == (
             200, {"current_player": luigi})
-        status, entry = await call(s, server, "POST", "/api/go", {"player": peach},
+        status, entry = await call(s, server, "POST", "/api/go", {"player": luigi},
                                    headers=AUTH)
-        assert status == 201 and entry["to"] == peach and entry["amount"] == 2
+        assert status == 201 and entry["to"] == luigi and entry["amount"] == 2
+        status, refusal = await call(s, server, "POST", "/api/go", {"player": peach},
+                                     headers=AUTH)  # Peach's GO is on her own turn
+        assert status == 409 and refusal["rule"] == "pass_go"
         await call(s, server, "POST", "/api/current", {"player": None}, headers=AUTH)
         await call(s, server, "POST", "/api/press", headers=AUTH)
         await asyncio.sleep(0)

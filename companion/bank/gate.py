@@ -141,4 +141,4 @@ def allowed(facts: Facts, turn: Turn, actions: Mapping[str, Action]) -> dict[str
 
 def _kind(actions: Mapping[str, Action], name: str) -> str | None:
     """The kind of move the flow ``name``'s action writes (a flow made once a turn)."""
-    return next((a.kind for a in actions.values() if a.flow.name == name), None)
+    return next((a.kind for a in actions.values() if a.flow.covers(name)), None)

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.app.commands import GetState, SetCurrent
+from companion.app.commands import GetState, Move
 from companion.bench.press_latency import write_short_sounds
 from companion.bench.stats import summary
 from companion.config import AudioConfig, Config, DataConfig, DisplayConfig, WebConfig
@@ -47,7 +47,7 @@ async def outcome_to_frame(presses: int) -> dict[str, Any]:
         runner = asyncio.ensure_future(app.run(from_config(config)))
         await app.ready.wait()
         players = (await app.table.read(GetState())).players
-        await app.table.act(SetCurrent(players[0].id))
+        await app.table.act(Move("set_current", {"player": players[0].id}))
         screen = next(f for f in app.frontends if isinstance(f, ScreenFrontend)).screen
         assert screen is not None and screen.ready.wait(10) and screen.available
         marks: dict[str, float] = {}

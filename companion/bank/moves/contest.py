@@ -359,9 +359,13 @@ def _contest_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) ->
 
 def _contest_flow(facts: Facts, turn: Callable[[], Turn], args: Mapping[str, Any]) -> str | None:
     """Flipping the next card ends a turn that landed on or passed GO; the rest of a fight or
-    a race goes by its own order (whose choice it is, whose roll)."""
-    return "flip_card" if args.get("action") == "open" and args.get("rematch") is None \
-        else None
+    a race goes by its own order (whose choice it is, whose roll). With a card still open,
+    the write says so."""
+    found = facts.contests
+    if args.get("action") != "open" or args.get("rematch") is not None or \
+            (found is not None and found.current is not None):
+        return None
+    return "flip_card"
 
 
 def _contest_action(kind: ContestKind) -> Action:

@@ -300,11 +300,30 @@ def _jailed_touches(facts: Facts, row: sqlite3.Row, data: Mapping[str, Any]) -> 
                  reads=[in_jail(pid), *_whose(data), *turn.passes(data), *reads, *token])
 
 
-def _jail_flow(facts: Facts, turn: Callable[[], Turn], args: Mapping[str, Any]) -> str:
+def _jailed(facts: Facts, args: Mapping[str, Any]) -> bool | None:
+    """Whether the player a request names (else the current one) is in Jail (None: no
+    player of this game: the write refuses it)."""
+    player = args.get("player")
+    player = facts.current if player is None else player
+    return None if player not in facts.ids else player in facts.jailed
+
+
+def _jail_flow(facts: Facts, turn: Callable[[], Turn], args: Mapping[str, Any]) -> str | None:
     """The fee and a Get Out of Jail Free card are for the start of the jailed player's turn;
-    going to Jail, their turn."""
-    way = args.get("in_jail", PAY)
-    return "jail" if way == PAY else "go_to_jail" if way is True else "jail_free"
+    going to Jail, their turn. A request the write refuses anyway (the fee for a player not
+    in Jail, Jail for one in it) has no moment to wait for: the write says why."""
+    way, jailed = args.get("in_jail", PAY), _jailed(facts, args)
+    if way is True:
+        return None if jailed else "go_to_jail"
+    if not jailed:
+        return None
+    return "jail" if way == PAY else "jail_free"
+
+
+def _roll_flow(facts: Facts, turn: Callable[[], Turn], args: Mapping[str, Any]) -> str | None:
+    """A roll for a 6 at the start of the jailed player's turn (one not in Jail: the write
+    says so)."""
+    return "roll_from_jail" if _jailed(facts, args) else None
 
 
 WRITES = (jail, set_jail, roll_from_jail)
@@ -319,7 +338,7 @@ ACTIONS = (
                "without paying. Sending the current player passes the turn in the same "
                "move."),
     Action("roll_from_jail", roll_from_jail, route="POST /api/jail/roll", event="jail_roll",
-           kind=MoveKind.JAIL_TRY, flow=Flow("roll_from_jail"),
+           kind=MoveKind.JAIL_TRY, flow=Flow(_roll_flow, names=("roll_from_jail",)),
            fields=(Field("player", PLAYER, "default: the current player"),
                    Field("six", FLAG, "whether they rolled a 6", required=True)),
            doc="A player in Jail rolled the table's die for a 6 (Celebration, Gamer, Mario "
