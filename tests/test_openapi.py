@@ -128,5 +128,5 @@ def test_schemathesis_finds_no_5xx_no_answer_off_its_schema_and_no_refusal_that_
             except Unsatisfiable:  # nothing in this route a request could get wrong
                 if mode is not GenerationMode.NEGATIVE:
                     raise
-    print(f"schemathesis, {edition}: {counts}")  # noqa: T201 (the note quotes them)
+    print(f"schemathesis, {edition}: {counts}")
     assert counts["requests"] >= EXAMPLES * 20 and counts["refused"] and counts["written"]
