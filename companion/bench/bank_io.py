@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.bank import Bank
+from companion.bank.gate import perform
+from companion.bank.moves import ACTIONS
 from companion.core.ledger import BANK
 
 
@@ -134,9 +136,11 @@ def _floor(db: sqlite3.Connection, i: int) -> float:
 
 
 def moves_vs_sqlite(data_dir: Path, rounds: int = 100) -> dict[str, Any]:
-    """Three kinds of bank move, each against the bare floor in the same run, interleaved: a
+    """Kinds of bank move, each against the bare floor in the same run, interleaved: a
     transfer, a bankruptcy, and the bankruptcy that ends a game (the winner and the standings
-    worked out and recorded). Times are until COMMIT returned; ratios are move / floor at p50."""
+    worked out and recorded); a transfer and pass GO straight to the bank and through the gate
+    every request passes (:func:`companion.bank.gate.perform`). Times are until COMMIT
+    returned; ratios are move / floor at p50, and the gate's gated / straight."""
     data_dir.mkdir(parents=True, exist_ok=True)
     folder = Path(tempfile.mkdtemp(prefix="bench-", dir=data_dir))
     try:
@@ -146,11 +150,16 @@ def moves_vs_sqlite(data_dir: Path, rounds: int = 100) -> dict[str, Any]:
         bare.execute("PRAGMA synchronous=FULL")
         bare.execute(FLOOR_SCHEMA)
         times: dict[str, list[float]] = {"floor": [], "transfer": [], "bankruptcy": [],
-                                         "game_end": []}
+                                         "game_end": [], "transfer_gated": [],
+                                         "pass_go": [], "pass_go_gated": []}
         for i in range(rounds):
             bank.new_game("celebration", ["Mario", "Luigi", "Peach"])
             mario, luigi, peach = (p.id for p in bank.players())
             moves = (("transfer", bank.transfer, (mario, luigi, 3)),
+                     ("transfer_gated", perform, (bank, ACTIONS["transfer"], {
+                         "from": mario, "to": luigi, "amount": 3})),
+                     ("pass_go", bank.pass_go, (mario,)),
+                     ("pass_go_gated", perform, (bank, ACTIONS["pass_go"], {"player": mario})),
                      ("bankruptcy", bank.bankruptcy, (mario, luigi)),
                      ("game_end", bank.bankruptcy, (luigi, peach)))
             for name, move, args in moves:
@@ -164,7 +173,14 @@ def moves_vs_sqlite(data_dir: Path, rounds: int = 100) -> dict[str, Any]:
         result: dict[str, Any] = {name: _percentiles(values) for name, values in times.items()}
         floor = result["floor"]["p50"]
         result["ratio_p50"] = {name: round(result[name]["p50"] / floor, 2)
-                               for name in ("transfer", "bankruptcy", "game_end")}
+                               for name in ("transfer", "bankruptcy", "game_end",
+                                            "transfer_gated", "pass_go", "pass_go_gated")}
+        # The gate (the fields, who may make it and when, one transaction) against the bare
+        # write it guards: a payment (any time: no turn read) and pass GO (the current
+        # player's, in their turn: the turn read from the journal).
+        result["gate_ratio_p50"] = {
+            "transfer": round(result["transfer_gated"]["p50"] / result["transfer"]["p50"], 2),
+            "pass_go": round(result["pass_go_gated"]["p50"] / result["pass_go"]["p50"], 2)}
         result["disk"] = str(data_dir)
         return result
     finally:
