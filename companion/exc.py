@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-    from companion.core.flow import When
     from companion.i18n.said import Said
 
 
@@ -77,16 +76,17 @@ class AgainstTheRules(Conflict):
 
 
 class OutOfTurn(AgainstTheRules):
-    """A move out of its moment in the turn, or for a player whose turn it is not: ``when``
-    says who may make it and when, in the rulebook's words."""
+    """A move out of its moment in the turn, or for a player whose turn it is not: the rule's
+    ``moment`` and ``who`` (:mod:`companion.core.flow`) and its lines say when, and by whom."""
 
-    def __init__(self, message: str | Said, rule: str, when: When) -> None:
-        super().__init__(message, rule, when.quote)
-        self.when = when
+    def __init__(self, message: str | Said, rule: str, quote: tuple[str, ...], moment: str,
+                 who: str) -> None:
+        super().__init__(message, rule, quote)
+        self.moment = moment
+        self.who = who
 
     def to_json(self) -> dict[str, Any]:
-        return {**super().to_json(), "moment": self.when.moment.value,
-                "who": self.when.who.value}
+        return {**super().to_json(), "moment": self.moment, "who": self.who}
 
 
 class GameEnded(Conflict):

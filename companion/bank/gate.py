@@ -19,7 +19,7 @@ from companion.core.actions import Action
 from companion.core.flow import Turn, When, refusal
 from companion.core.ledger import is_id
 from companion.exc import OutOfTurn, Refused
-from companion.i18n.said import say
+from companion.i18n.said import Said, say
 
 if TYPE_CHECKING:
     from companion.bank.facts import Facts
@@ -102,7 +102,12 @@ def check(bank: Journal, facts: Facts, action: Action,
     if actors is None:
         return None
     why = refusal(when, turn(), actors, facts.name, kind=action.kind)
-    return None if why is None else OutOfTurn(why, name, when)
+    return None if why is None else out_of_turn(why, name, when)
+
+
+def out_of_turn(why: Said, rule: str, when: When) -> OutOfTurn:
+    """The refusal of a move out of its moment (or player), with its rule's words."""
+    return OutOfTurn(why, rule, when.quote, when.moment.value, when.who.value)
 
 
 def actors_of(facts: Facts, action: Action, args: Mapping[str, Any]) -> tuple[int, ...] | None:
@@ -135,7 +140,7 @@ def allowed(facts: Facts, turn: Turn, actions: Mapping[str, Action]) -> dict[str
         if when.free:
             continue
         why = refusal(when, turn, actors, facts.name, kind=_kind(actions, name))
-        found[name] = None if why is None else OutOfTurn(why, name, when).to_json()
+        found[name] = None if why is None else out_of_turn(why, name, when).to_json()
     return found
 
 
