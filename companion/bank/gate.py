@@ -112,13 +112,14 @@ def out_of_turn(why: Said, rule: str, when: When) -> OutOfTurn:
 
 def actors_of(facts: Facts, action: Action, args: Mapping[str, Any]) -> tuple[int, ...] | None:
     """The players the request names as making the move (its ``player``, else the current
-    player); None when one of them is no player still in the game (the write refuses it)."""
+    player); None when it names none (the Bank pays), or one of them is no player still in
+    the game (the write refuses it)."""
     if action.flow.actors is not None:
         named = action.flow.actors(facts, args)
     else:
         player = args.get("player")
         named = (facts.current if player is None else player,)
-    if not all(is_id(p) and p in facts.active for p in named):
+    if not named or not all(is_id(p) and p in facts.active for p in named):
         return None
     return tuple(named)  # type: ignore[arg-type]
 
