@@ -144,8 +144,13 @@ def test_drop_on_named_and_typed_spaces_one_pile_whatever_the_casing_scoop_and_u
         page.wait_for_timeout(650)
         page.locator("#dialog .pick-row", has_text="Daisy").tap()
         expect(go(page)).to_have_text("Daisy scoops 4")
+        # Not Daisy's turn: marked, and asked about (the banker records it as a correction).
+        expect(go(page)).to_have_class(re.compile(r"\bnot-now\b"))
         go(page).tap()
-        snack_is(page, "Daisy scoops up 4 coins from Warp Pipe")
+        expect(page.locator("#dialog")).to_have_attribute("data-name", "correction")
+        page.wait_for_timeout(650)
+        page.locator("#dialog-buttons button", has_text="Record it as a correction").tap()
+        snack_is(page, "Correction: Daisy scoops up 4 coins from Warp Pipe")
         expect(pile(page, "Warp Pipe")).to_have_count(0)
         expect(tile(page, "Daisy").locator(".coins")).to_have_text(str(start["Daisy"] - 2 + 4))
         assert piles(base) == [("Bowser's Castle", 2)]
@@ -164,7 +169,7 @@ def test_jail_offers_only_its_space_less_than_asked_and_a_refused_scoop(
         browser: Browser, gamer_config: Path) -> None:
     with movie_daemon(gamer_config, Dice()) as base:
         who = ids(base)
-        api(base, "/api/jail", {"player": who["Daisy"], "in_jail": True})
+        api(base, "/api/jail", {"player": who["Daisy"], "in_jail": True, "correction": True})
         ctx = context(browser, PHONE)
         page = banker(ctx, base)
         has = balances(base)["Daisy"]
@@ -182,7 +187,8 @@ def test_jail_offers_only_its_space_less_than_asked_and_a_refused_scoop(
         # A scoop that finds the pile gone (scooped meanwhile from elsewhere) is refused.
         pile(page, "Just Visiting").get_by_role("button", name=re.compile("Scoop")).tap()
         expect(page.locator("#dialog-title")).to_have_text("Scoop Just Visiting")
-        api(base, "/api/scoops", {"player": who["Peach"], "space": "Just Visiting"})
+        api(base, "/api/scoops", {"player": who["Peach"], "space": "Just Visiting",
+                                  "correction": True})
         expect(pile(page, "Just Visiting")).to_have_count(0)
         page.wait_for_timeout(650)
         go(page).tap()

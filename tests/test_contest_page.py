@@ -113,7 +113,10 @@ def test_gamer_characters_a_boosted_red_shell_and_a_boss_fight(
         expect(tile(page, "Daisy").locator(".chars")).to_have_text("Yoshi")
         assert [p["characters"] for p in state_of(base)["players"]] == [
             ["mario"], ["peach"], ["yoshi"]]
-        # A Red Shell from Peach's tile: her boost (4, not 3), Daisy hit, on Warp Pipe.
+        # A Red Shell from Peach's tile, on her turn: her boost (4, not 3), Daisy hit, on
+        # Warp Pipe.
+        api(base, "/api/current", {"player": who["Peach"]})
+        expect(page.locator(".tile.current")).to_contain_text("Peach")
         tile(page, "Peach").tap()
         expect(page.locator("#pad-chars")).to_have_text("Character: Princess Peach")
         page.locator("#pad-power").tap()
@@ -145,7 +148,9 @@ def test_gamer_characters_a_boosted_red_shell_and_a_boss_fight(
         expect(page.locator("#toast-action")).to_have_text("Undo")
         expect(pile(page, "Warp Pipe").locator(".pile-coin")).to_have_text("4")
         expect(tile(page, "Daisy").locator(".coins")).to_have_text("6")
-        # A typed Super Star: Mario's, the roll typed (2 + 5 coins).
+        # A typed Super Star: Mario's, on his turn, the roll typed (2 + 5 coins).
+        api(base, "/api/current", {"player": who["Mario"]})
+        expect(page.locator(".tile.current")).to_contain_text("Mario")
         tile(page, "Mario").tap()
         page.locator("#pad-power").tap()
         settle(page)
@@ -156,7 +161,10 @@ def test_gamer_characters_a_boosted_red_shell_and_a_boss_fight(
         go(page).tap()
         expect(tile(page, "Mario").locator(".coins")).to_have_text("17")
         hide_snack(page)
-        # The Boss: the flip button names the card; its numbers typed.
+        # The Boss: Mario passes GO (+2), so the top card is flipped at the end of his turn;
+        # the flip button names the card; its numbers typed.
+        api(base, "/api/go", {"player": who["Mario"]})
+        expect(tile(page, "Mario").locator(".coins")).to_have_text("19")
         flip = page.locator("#contest-flip")
         expect(flip).to_contain_text("Flip Boss 3")
         flip.tap()
@@ -181,7 +189,7 @@ def test_gamer_characters_a_boosted_red_shell_and_a_boss_fight(
         page.locator("#contest-fight").tap()
         expect(panel.locator(".contest-say")).to_have_text("Mario paid 1: 5 or more wins")
         expect(page.locator("#contest-press")).to_have_text("?Press the block for Mario")
-        expect(tile(page, "Mario").locator(".coins")).to_have_text("16")
+        expect(tile(page, "Mario").locator(".coins")).to_have_text("18")
         hide_snack(page)
         readme_shot(page, "phone-gamer-boss-fight")
         readable(page)
@@ -233,11 +241,12 @@ def test_gamer_final_boss_property_points_and_the_podium(
         card = {"cost": 0, "required": 6, "pay_to": "bank", "bonus": 0, "points": 10}
         deck = state_of(base)["next_card"]
         while not deck["final"]:  # every Boss but the last gets away
-            api(base, "/api/boss", {"action": "open", "card": card})
+            api(base, "/api/boss", {"action": "open", "card": card, "correction": True})
             for name in ("Mario", "Peach", "Daisy"):
                 api(base, "/api/boss", {"action": "pass", "player": who[name]})
             api(base, "/api/boss", {"action": "close"})
             deck = state_of(base)["next_card"]
+        api(base, "/api/go", {"player": who["Mario"]})  # the final card: at the end of his turn
         ctx = context(browser, PHONE)
         page = banker(ctx, base)
         flip = page.locator("#contest-flip")
@@ -294,7 +303,7 @@ def test_closing_the_final_boss_ends_the_game(gamer_config: Path) -> None:
         who = ids(base)
         card = {"cost": 0, "required": 6, "pay_to": "bank", "bonus": 0, "points": 10}
         while state_of(base)["next_card"] is not None:  # none once the game has ended
-            api(base, "/api/boss", {"action": "open", "card": card})
+            api(base, "/api/boss", {"action": "open", "card": card, "correction": True})
             for name in ("Mario", "Peach", "Daisy"):
                 api(base, "/api/boss", {"action": "pass", "player": who[name]})
             api(base, "/api/boss", {"action": "close"})
@@ -308,7 +317,8 @@ def test_kart_race_entries_rolls_a_tie_prizes_and_the_rematch(
         who = ids(base)
         for name, character in (("Mario", "mario"), ("Luigi", "luigi"), ("Peach", "peach")):
             api(base, "/api/characters", {"player": who[name], "characters": [character]})
-        api(base, "/api/jail", {"player": who["Peach"], "in_jail": True})
+        api(base, "/api/jail", {"player": who["Peach"], "in_jail": True, "correction": True})
+        api(base, "/api/go", {"player": who["Mario"]})  # 12: the card at the end of his turn
         ctx = context(browser, PHONE)
         page = banker(ctx, base)
         expect(page.locator("#characters")).to_be_hidden()
@@ -337,7 +347,7 @@ def test_kart_race_entries_rolls_a_tie_prizes_and_the_rematch(
         panel.locator(".pick-row", has_text="Mario").tap()
         panel.locator(".pick-row", has_text="Luigi").tap()
         expect(start).to_have_text("Start: Mario, Luigi race")
-        expect(panel.locator(".pick-row", has_text="Mario")).to_contain_text("10 → 9")
+        expect(panel.locator(".pick-row", has_text="Mario")).to_contain_text("12 → 11")
         hide_snack(page)
         readme_shot(page, "phone-kart-race-entries")
         readable(page)
@@ -346,7 +356,7 @@ def test_kart_race_entries_rolls_a_tie_prizes_and_the_rematch(
         expect(page.locator("#contest-press")).to_contain_text("Press the block for Mario")
         race = state_of(base)["race"]
         assert race["entrants"] == [who["Mario"], who["Luigi"]] and race["started"]
-        expect(tile(page, "Mario").locator(".coins")).to_have_text("9")
+        expect(tile(page, "Mario").locator(".coins")).to_have_text("11")
         # 4 and 4: a tie for 1st, rolled again; then 5 and 3.
         roll(page, dice, 4)
         expect(panel.locator(".race-round")).to_contain_text("Mario 4")
@@ -368,7 +378,7 @@ def test_kart_race_entries_rolls_a_tie_prizes_and_the_rematch(
         expect(places.nth(1)).to_contain_text("Luigi")
         expect(places.nth(1)).to_contain_text("+3")
         expect(panel.locator(".contest-result")).to_contain_text("Mario wins Grand Prix 1!")
-        expect(tile(page, "Mario").locator(".coins")).to_have_text("14")
+        expect(tile(page, "Mario").locator(".coins")).to_have_text("16")
         expect(tile(page, "Luigi").locator(".coins")).to_have_text("12")
         expect(tile(page, "Mario").locator(".extra")).to_have_text("Grand Prix 1")
         hide_snack(page)
@@ -379,7 +389,7 @@ def test_kart_race_entries_rolls_a_tie_prizes_and_the_rematch(
         # To the final Race (by the API), won by Luigi alone: its prize is a rematch.
         card = {"fee": 0, "prizes": [2], "points": 10}
         while True:
-            api(base, "/api/race", {"action": "open", "card": card})
+            api(base, "/api/race", {"action": "open", "card": card, "correction": True})
             api(base, "/api/race", {"action": "enter", "player": who["Luigi"]})
             api(base, "/api/race", {"action": "start"})
             if state_of(base)["race"]["final"]:

@@ -237,7 +237,7 @@ def test_bowsers_toll_ticks_everyone_but_jail_one_move_one_undo(browser: Browser
                                                               movie_config: Path) -> None:
     with movie_daemon(movie_config, Dice()) as base:
         who = ids(base)
-        api(base, "/api/jail", {"player": who["Peach"], "in_jail": True})
+        api(base, "/api/jail", {"player": who["Peach"], "in_jail": True, "correction": True})
         ctx = context(browser, PHONE)
         page = banker(ctx, base)
         expect(page.locator("#toll")).to_contain_text("1 coin each")  # from the rules
@@ -305,7 +305,7 @@ def test_a_battle_is_armed_in_a_dialog_and_its_two_dice_are_shown(browser: Brows
     dice = Dice()
     with movie_daemon(movie_config, dice) as base:
         who = ids(base)
-        api(base, "/api/jail", {"player": who["Peach"], "in_jail": True})
+        api(base, "/api/jail", {"player": who["Peach"], "in_jail": True, "correction": True})
         ctx = context(browser, PHONE)
         page = banker(ctx, base)
         page.locator("#battle").tap()
@@ -392,7 +392,12 @@ def test_jail_from_a_tile_the_badge_the_tries_and_paying_to_leave(browser: Brows
         tile(page, "Luigi").tap()
         expect(page.locator("#pad-jail-pay")).to_be_hidden()
         expect(page.locator("#pad-jail-free")).to_be_hidden()
+        # Not Luigi's turn (Mario's): marked, and recorded as the banker's correction.
+        expect(page.locator("#pad-jail-in")).to_have_class(re.compile(r"\bnot-now\b"))
         page.locator("#pad-jail-in").tap()
+        expect(page.locator("#dialog")).to_have_attribute("data-name", "correction")
+        page.wait_for_timeout(650)
+        page.locator("#dialog-buttons button", has_text="Record it as a correction").tap()
         luigi = page.locator("#players .tile", has_text="Luigi")
         expect(luigi.locator(".jail-badge")).to_have_text("in Jail")
         expect(luigi.locator(".jail-tries")).to_have_text("0 of 3 tries")
@@ -419,7 +424,11 @@ def test_jail_from_a_tile_the_badge_the_tries_and_paying_to_leave(browser: Brows
         expect(page.locator("#toast")).to_be_hidden(timeout=8000)  # "Peach's turn" is gone
         to_top(page)
         readme_shot(page, "phone-movie-jail")
-        # Tapped, a player in Jail offers paying to leave, or leaving free with a card.
+        # At the start of his next turn, tapped, a player in Jail offers paying to leave, or
+        # leaving free with a card.
+        api(base, "/api/current", {"player": who["Luigi"]})
+        expect(page.locator("#players .tile.current")).to_contain_text("Luigi")
+        page.locator("#toast").evaluate("t => t.hidden = true")
         tile(page, "Luigi").tap()
         expect(page.locator("#pad-jail-pay")).to_have_text("Pay 1 to leave")  # the rules' fee
         expect(page.locator("#pad-jail-free")).to_have_text("Leave free (card)")
@@ -439,8 +448,9 @@ def test_jail_from_a_tile_the_badge_the_tries_and_paying_to_leave(browser: Brows
         expect(page.locator("#toast-text")).to_have_text("Luigi paid 1 and left Jail")
         luigi_now = next(p for p in state_of(base)["players"] if p["name"] == "Luigi")
         assert not luigi_now["in_jail"] and luigi_now["balance"] == 29
-        # Peach leaves free with a card: no coins move.
-        api(base, "/api/jail", {"player": who["Peach"], "in_jail": True})
+        # Peach leaves free with a card at the start of her turn: no coins move.
+        api(base, "/api/jail", {"player": who["Peach"], "in_jail": True, "correction": True})
+        api(base, "/api/current", {"player": who["Peach"]})
         peach = page.locator("#players .tile", has_text="Peach")
         expect(peach.locator(".jail-badge")).to_be_visible()
         page.wait_for_timeout(700)
@@ -451,7 +461,8 @@ def test_jail_from_a_tile_the_badge_the_tries_and_paying_to_leave(browser: Brows
         # A refusal shows the server's words, as every refusal does.
         page.locator("#toll").tap()
         page.wait_for_timeout(700)
-        api(base, "/api/jail", {"player": who["Mario"], "in_jail": True})  # meanwhile
+        api(base, "/api/jail", {"player": who["Mario"], "in_jail": True,  # meanwhile
+                                "correction": True})
         page.locator("#dialog-buttons button").last.tap()
         expect(page.locator("#error-text")).to_have_text("Mario is in Jail and pays no toll")
         assert kinds(base, "toll") == []
@@ -532,7 +543,7 @@ def test_the_tablet_and_a_watching_phone(browser: Browser, movie_config: Path) -
     dice = Dice()
     with movie_daemon(movie_config, dice) as base:
         who = ids(base)
-        api(base, "/api/jail", {"player": who["Peach"], "in_jail": True})
+        api(base, "/api/jail", {"player": who["Peach"], "in_jail": True, "correction": True})
         api(base, "/api/battle", {"leader": who["Mario"], "teammate": who["Toad"]})
         dice.load(6, 3)
         press(base)

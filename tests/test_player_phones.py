@@ -193,7 +193,9 @@ async def test_a_phone_hears_its_coins_arrive_and_is_closed_when_turned_off(
             assert [m["type"] for m in seen] == ["state", "state", "coins"]
             assert seen[2] == {"type": "coins", "amount": 4, "from": "Mario", "balance": 34,
                                "kind": "transfer", "note": ""}
-            assert (await call(s, server, "POST", "/api/go", {"player": luigi},
+            # (Luigi's GO in Mario's turn: the banker's correction)
+            assert (await call(s, server, "POST", "/api/go", {"player": luigi,
+                                                              "correction": True},
                                headers=AUTH))[0] == 201
             seen = [await phone.receive_json(timeout=5) for _ in range(2)]
             assert seen[1]["type"] == "coins" and seen[1]["from"] == "the Bank"
@@ -349,9 +351,12 @@ def test_two_phones_pay_each_other_while_the_banker_sees_it_live(
         expect(banker.locator(".tile", has_text="Luigi").locator(".coins")).to_have_text("20")
 
         # Sent to Jail by the banker: Luigi's own page says so; out again, it no longer does.
-        post(base, "api/jail", body={"player": luigi, "in_jail": True})
+        # (in Mario's turn: the banker's corrections)
+        assert post(base, "api/jail", body={"player": luigi, "in_jail": True,
+                                            "correction": True})[0] == 201
         expect(lu.page.locator("#me-note")).to_have_text("in Jail")
-        post(base, "api/jail", body={"player": luigi, "in_jail": False})
+        assert post(base, "api/jail", body={"player": luigi, "in_jail": False,
+                                            "correction": True})[0] == 201
         expect(lu.page.locator("#me-note")).not_to_contain_text("Jail")
 
         # A double tap on Pay (two taps 130 ms apart) pays once.

@@ -458,7 +458,8 @@ def test_axe_finds_nothing_serious_in_a_gamer_game_with_a_fight_open(
         for name, character in (("Mario", "mario"), ("Peach", "peach"), ("Daisy", "yoshi")):
             api(base, "/api/characters", {"player": who[name], "characters": [character]})
         api(base, "/api/boss", {"action": "open", "card": {
-            "cost": 1, "required": 5, "pay_to": "bank", "bonus": 3, "points": 30}})
+            "cost": 1, "required": 5, "pay_to": "bank", "bonus": 3, "points": 30},
+            "correction": True})
         api(base, "/api/boss", {"action": "fight", "player": who["Mario"]})
         expect(page.locator("#contest")).to_be_visible()
         expect(page.locator("#contest-press")).to_be_visible()

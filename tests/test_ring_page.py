@@ -158,7 +158,8 @@ def test_gamer_turns_by_taps_move_coin_block_pow_green_shell_drop_super_star(
         # Coins on the way (Luigi and Peach dropped them), Yoshi's token on Lakitu.
         call(base, "/api/drops", {"player": ids["Luigi"], "space": "Acorn Plains", "coins": 2})
         call(base, "/api/drops", {"player": ids["Peach"], "space": "space 2", "coins": 1})
-        call(base, "/api/tokens", {"player": ids["Yoshi"], "how": "place", "to": 14})
+        call(base, "/api/tokens", {"player": ids["Yoshi"], "how": "place", "to": 14,
+                                   "correction": True})
         assert state_of(base)["current_player"] == ids["Mario"]
         ctx = context(browser, PHONE)
         page = banker(ctx, base)
@@ -256,9 +257,11 @@ def test_a_space_s_sheet_red_shell_where_jail_and_a_watching_page(
         browser: Browser, tmp_path: Path) -> None:
     with daemon(write_config(tmp_path, "gamer")) as base:
         ids = described_table(base)
+        call(base, "/api/current", {"player": ids["Peach"]})  # her token moved on her turn
+        call(base, "/api/tokens", {"player": ids["Peach"], "how": "place", "to": 6})
+        call(base, "/api/current", {"player": ids["Mario"]})
         call(base, "/api/drops", {"player": ids["Luigi"], "space": "Thwomp", "coins": 3})
         call(base, "/api/drops", {"player": ids["Peach"], "space": "Rainbow Road", "coins": 1})
-        call(base, "/api/tokens", {"player": ids["Peach"], "how": "place", "to": 6})
         ctx = context(browser, PHONE)
         page = banker(ctx, base)
         ring = page.locator("#ring-card")
@@ -537,9 +540,11 @@ def test_deeds_on_landing_buy_auction_and_rent_typed_once(
         put(base, "/api/board", deed_board())
         ids = {name: p["id"] for name, p in players(base).items()}
         for space in (1, 11):  # Luigi holds Acorn Plains and Bowser's Castle (a trade)
-            call(base, "/api/deeds", {"space": space, "player": ids["Luigi"]})
-        call(base, "/api/tokens", {"player": ids["Luigi"], "how": "place", "to": 9})
-        call(base, "/api/tokens", {"player": ids["Yoshi"], "how": "place", "to": 7})
+            call(base, "/api/deeds", {"space": space, "player": ids["Luigi"], "correction": True})
+        call(base, "/api/tokens", {"player": ids["Luigi"], "how": "place", "to": 9,
+                                   "correction": True})
+        call(base, "/api/tokens", {"player": ids["Yoshi"], "how": "place", "to": 7,
+                                   "correction": True})
         ctx = context(browser, PHONE)
         page = banker(ctx, base)
         before = players(base)

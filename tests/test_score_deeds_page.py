@@ -102,11 +102,12 @@ def test_the_final_boss_counts_the_deeds_held_and_asks_a_deeds_points_once(
         card = {"cost": 0, "required": 6, "pay_to": "bank", "bonus": 0, "points": 10}
         deck = state_of(base)["next_card"]
         while not deck["final"]:  # every Boss but the last gets away
-            api(base, "/api/boss", {"action": "open", "card": card})
+            api(base, "/api/boss", {"action": "open", "card": card, "correction": True})
             for pid in (mario, peach, daisy):
                 api(base, "/api/boss", {"action": "pass", "player": pid})
             api(base, "/api/boss", {"action": "close"})
             deck = state_of(base)["next_card"]
+        api(base, "/api/go", {"player": mario})  # the final card: at the end of his turn
         ctx = context(browser, PHONE)
         page = banker(ctx, base)
         # The final Boss: Mario beats it (50 points).
@@ -221,7 +222,7 @@ def test_four_players_holding_deeds_count_the_score_in_two_taps(browser: Browser
         who = four_at_the_table(base)
         put(base, "/api/board", board_with(s1=10, s6=20, s11=40, s15=30))
         for space, name in ((1, "Mario"), (6, "Luigi"), (11, "Peach"), (15, "Yoshi")):
-            api(base, "/api/deeds", {"space": space, "player": who[name]})
+            api(base, "/api/deeds", {"space": space, "player": who[name], "correction": True})
         page = open_phone(browser, base)
         page.locator("#score-fold > summary").click()  # the rare parts: one tap away
         for space, name in ((1, "Mario"), (6, "Luigi"), (11, "Peach"), (15, "Yoshi")):
@@ -281,7 +282,7 @@ def test_deeds_nobody_ticked_are_asked_about_and_a_held_deed_moves_by_a_trade(
         expect(row(page, mario, "#score-rows").locator(".deeds-sum")).to_have_text(
             "1 deed · 20 points")
         # Acorn Plains bought by Luigi (another device); ticked for Mario here: a trade, asked.
-        api(base, "/api/deeds", {"space": 1, "player": who["Luigi"]})
+        api(base, "/api/deeds", {"space": 1, "player": who["Luigi"], "correction": True})
         expect(deed(page, mario, 1, "#score-rows").locator(".dc-who")).to_have_text("Luigi")
         deed(page, mario, 1, "#score-rows").click()
         expect(page.locator("#dialog-title")).to_have_text("Acorn Plains is Luigi's deed")

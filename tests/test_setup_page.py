@@ -198,9 +198,10 @@ def test_a_fresh_install_is_set_up_from_the_page_to_the_first_press_in_counted_t
         # The pot fills from a tax (after the press's Bowser or Game Over, if it rolled one);
         # the current player scoops it in one tap (and Undo is offered).
         ann = state["players"][0]["id"]
-        api(base, "/api/current", {"player": ann})
         pot = state["pot"]["coins"] + 4
+        api(base, "/api/current", {"player": ben})  # the tax is the lander's, on his turn
         api(base, "/api/transfers", {"from": ben, "to": "bank", "amount": 4, "reason": "tax"})
+        api(base, "/api/current", {"player": ann})
         expect(page.locator("#pot-count")).to_have_text(f"{pot} coins")
         expect(page.locator("#pot-coins")).to_have_text(str(pot))
         scoop = page.locator("#pot-scoop")

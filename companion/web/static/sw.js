@@ -52,6 +52,7 @@ const SHELL = [
   "/static/page/pot.js",
   "/static/page/awake.js",
   "/static/page/controls.js",
+  "/static/page/flow.js",
   "/static/link-token.js",
   "/static/keeper.js",
   "/static/prefs.js",

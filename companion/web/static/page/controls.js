@@ -12,6 +12,7 @@ import { undoLatest } from "./undo.js";
 import { pulse, soundMs } from "./outcome.js";
 import { renderPad, resetPay } from "./pad.js";
 import { cardLabel, openFlip } from "./editions/contest.js";
+import { markNotNow } from "./flow.js";
 
 export function renderControls() {
   const undo = $("undo");
@@ -41,6 +42,10 @@ export function renderControls() {
       : rules.jail_fee.quote.join(" ");
   }
   $("jail").disabled = !who || !who.in_jail || held.has($("jail"));
+  // Out of its moment (the fee after the roll): marked, still tappable. A button that is off
+  // for another reason (nobody in Jail, nobody current) is not marked.
+  markNotNow($("jail"), who && who.in_jail ? "jail" : null, current);
+  markNotNow($("go"), who ? "pass_go" : null, current);
   const roller = $("contest-press");  // the contest's press: off while the block's is
   if (roller) roller.disabled = held.has($("press"));
   renderPad();
@@ -71,7 +76,8 @@ $("next").addEventListener("click", async () => {
       "doubles-next");
     if (again !== "next") return;
   }
-  if (next && next.due && next.number !== null && contestRules()) {
+  const flipNow = !state.flow || !state.flow.flip_card;  // the rules let the card be flipped now
+  if (next && next.due && next.number !== null && contestRules() && flipNow) {
     // "At the end of your turn, if you landed on or passed GO, flip over the top card."
     const c = contestRules();
     const card = cardLabel(c, next.number);

@@ -24,22 +24,34 @@ function undoable(m) {
     && !(m.kind === "transfer" && !m.entries.length);
 }
 
+// A move the banker made as a correction (out of its moment by the rules): marked as one (its
+// words start "Correction: " already).
+function corrected(m) { return Boolean(m.data && m.data.correction); }
+
 function lineParts(m) {
   const what = document.createElement("span");
   what.className = "what";
   what.textContent = heard(m, "text");
+  const parts = [what];
+  if (corrected(m)) {
+    const tag = document.createElement("span");
+    tag.className = "correction-tag";
+    tag.textContent = t("correction");
+    parts.push(tag);
+  }
   const coins = m.entries.reduce((sum, e) => sum + e.amount, 0);
-  if (!coins || m.kind === "opening") return [what];
+  if (!coins || m.kind === "opening") return parts;
   const amt = document.createElement("span");
   amt.className = "amt";
   amt.textContent = String(coins);
   amt.title = t("coins");
-  return [what, amt];
+  return [...parts, amt];
 }
 
 // A move's line: a button (named "Undo: ...") on the banker's page while it can be undone.
 function drawLine(li, m) {
   li.classList.toggle("undone", m.undone_by !== null);
+  li.classList.toggle("correction", corrected(m));
   if (!shown.banker || !undoable(m)) {
     const focused = li.contains(document.activeElement);
     li.replaceChildren(...lineParts(m));

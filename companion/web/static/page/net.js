@@ -3,6 +3,7 @@
 /* globals said, t */
 import { redraw, state, token, TOKEN_KEY } from "./store.js";
 import { clearError, showError, snack } from "./messages.js";
+import { ask } from "./dialog.js";
 import { keeper, renderKept } from "./kept.js";
 
 // Reads carry the token too: card UIDs and card actions come only with it.
@@ -92,6 +93,13 @@ export async function api(method, path, body, key, quiet) {
     err.said = data.error_said || data.error || null;
     err.saved = data.saved;  // a 503's: false (nothing written) or null (not known)
     err.blockedBy = Array.isArray(data.blocked_by) ? data.blocked_by : [];  // an undo's 409
+    // A move the rulebook does not allow now (out of its moment, another player's turn): the
+    // banker may make it all the same as a correction (the same request, "correction": true).
+    err.correction = data.correction === true;
+    err.rule = typeof data.rule === "string" ? data.rule : null;
+    err.quote = Array.isArray(data.quote) ? data.quote : [];
+    err.moment = typeof data.moment === "string" ? data.moment : null;
+    err.who = typeof data.who === "string" ? data.who : null;
     if (reply.status === 401) {
       // The token this browser has is wrong or old: from now on the page only watches.
       localStorage.removeItem(TOKEN_KEY);
@@ -107,7 +115,48 @@ export async function api(method, path, body, key, quiet) {
   return data;
 }
 
-export function write(action, path, body, { button = null, sticky = false, method = "POST", quiet = null } = {}) {
+// A refusal the banker may overrule: a 409 that names the rule it keeps (``correction``), for a
+// request that is not a correction already.
+function correctable(err, body) {
+  return err.status === 409 && err.correction === true && !(body && typeof body === "object" && body.correction === true);
+}
+
+// A refusal by the rules, asked about on the page (never the error bar): the server's reason in
+// this device's words, the rulebook's lines, and the choice to make it all the same as a
+// correction (the journal keeps it as one; the history marks it). ``offer``: the caller's
+// better way, if any (a sale before a payment): ``{label, run}``. The answer: "correct",
+// "offer", or false.
+function askCorrection(err, offer) {
+  const reason = err.said ? said(err.said) : err.message;
+  const extra = document.createElement("div");
+  extra.className = "correction-box";
+  if (err.quote.length) {
+    const quote = document.createElement("blockquote");
+    quote.className = "rule-quote";
+    quote.lang = "en";  // the rulebook's own lines, as printed (a screen reader says them in English)
+    for (const line of err.quote) {
+      const p = document.createElement("p");
+      p.textContent = `“${line}”`;
+      quote.append(p);
+    }
+    extra.append(quote);
+  }
+  const note = document.createElement("p");
+  note.className = "dialog-note";
+  note.textContent = t("As a correction, the move is made anyway and the history marks it.");
+  extra.append(note);
+  const buttons = [{ label: t("Cancel"), value: false, cls: "quiet" },
+                   { label: t("Record it as a correction"), value: "correct", cls: "warn correct-go" }];
+  if (offer) buttons.push({ label: offer.label, value: "offer", cls: "pay-now wide-btn" });
+  return ask(t("Not now, by the rules"), [String(reason).charAt(0).toUpperCase() + String(reason).slice(1)],
+             buttons, "correction", extra);
+}
+
+// ``offer(err)``: for a refusal by the rules, the caller's own way out besides the correction
+// (``{label, run}``, or null). A write refused by the rules asks first (askCorrection): made as
+// a correction, the promise resolves with that answer as with any other; cancelled (or the
+// offer taken), it is rejected with the refusal, as before.
+export function write(action, path, body, { button = null, sticky = false, method = "POST", quiet = null, offer = null } = {}) {
   const now = performance.now();
   const text = JSON.stringify(body === undefined ? null : body);
   let intent = intents.get(action);
@@ -120,7 +169,9 @@ export function write(action, path, body, { button = null, sticky = false, metho
   const first = intent.at;
   const sent = intent;
   // No answer: said here, with what becomes of it (kept, sent again when the connection is back).
-  const quietHere = (err) => err.unanswered || Boolean(quiet && quiet(err));
+  // A refusal by the rules: asked about below, not flashed in the error bar.
+  const callerQuiet = (err) => Boolean(quiet && quiet(err));
+  const quietHere = (err) => err.unanswered || callerQuiet(err) || correctable(err, body);
   return api(method, path, intent.body, intent.key, quietHere).then((reply) => {
     if (sent.unanswered) {  // answered at last: once, whichever try was written
       sent.unanswered = false;
@@ -139,6 +190,17 @@ export function write(action, path, body, { button = null, sticky = false, metho
       keeper.keepWrite({ key: sent.key, action, method, path, body: sent.body, at: Date.now() });
       renderKept();
       snack(t("This tablet keeps it and sends it again when the bank takes writes."));
+    }
+    if (correctable(err, body) && !callerQuiet(err)) {
+      const other = offer ? offer(err) : null;
+      return askCorrection(err, other).then((answer) => {
+        if (answer === "correct") {  // the same request, as a correction: a new intent
+          const corrected = { ...(body && typeof body === "object" ? body : {}), correction: true };
+          return write(action, path, corrected, { button, sticky, method, quiet });
+        }
+        if (answer === "offer" && other) setTimeout(() => other.run(), 0);
+        throw err;
+      });
     }
     throw err;
   }).finally(() => {

@@ -1,7 +1,7 @@
 // Paying from the tiles: the pad (who pays, who gets paid, the amount), with a check before a
 // payment that looks like a typo.
 
-/* globals t */
+/* globals t, tn */
 import { $, state, watching } from "./store.js";
 import { charName, hasJail, powers, rules } from "./rules.js";
 import { bare, coinWords, heard, nameOf, player, title } from "./words.js";
@@ -10,6 +10,8 @@ import { snack } from "./messages.js";
 import { ask } from "./dialog.js";
 import { held, HOLD_MS, write } from "./net.js";
 import { undoLatest } from "./undo.js";
+import { markNotNow } from "./flow.js";
+import { spaceName } from "./editions/spaces.js";
 
 // Tap who pays (a tile or the Bank), tap who gets paid, the amount, Pay. Nothing is chosen in
 // advance: every payment starts empty, and is emptied again after paying and on Next.
@@ -110,6 +112,13 @@ export function renderPad() {
     if (rolls && own.in_jail) {
       $("pad-jail-miss").textContent = t("Missed a 6 (try {n} of {tries})", { n: own.jail_tries + 1, tries: rolls.tries });
     }
+    // Each for the tapped player, in the turn's moment (else marked "not now", still tappable).
+    markNotNow($("pad-jail-in"), "go_to_jail", own.id);
+    markNotNow($("pad-jail-pay"), "jail", own.id);
+    markNotNow($("pad-jail-free"), "jail_free", own.id);
+    markNotNow($("pad-jail-six"), "roll_from_jail", own.id);
+    markNotNow($("pad-jail-miss"), "roll_from_jail", own.id);
+    markNotNow($("pad-power"), "use_ability", own.id);
     $("pad-drop").hidden = !(rules && rules.board);
     $("pad-power").hidden = !powers();
     $("pad-chars").hidden = !powers();
@@ -194,16 +203,55 @@ function bigPayment(from, to, asked) {
   const why = over ? t("That is more than {name} has ({balance}).", { name: payer.name, balance: payer.balance })
     : t("That is more than the {most} coins a player starts with.", { most });
   const cap = payer && capped && paid < asked ? " " + t("{name} can pay only {paid}: that is what moves.", { name: payer.name, paid }) : "";
-  return { title: t("Pay {amount}? Check the amount", { amount: asked }), lines, why: why + cap,
+  return { title: t("Pay {amount}? Check the amount", { amount: asked }), lines, why: why + cap, over: why,
            sale: over && capped ? payer : null };
 }
 
 // Gamer, Mario Kart: "If you do not have enough Coins, you must sell Property you own back to
-// the Bank for face value ... Then drop or give any Coins you still owe." The face value is
-// typed (it is printed on the deed); the Bank pays it and the payment follows, one move.
+// the Bank for face value ... Then drop or give any Coins you still owe." The Bank pays the
+// face value and the payment follows, one move. On a described board whose deeds the companion
+// knows, the payer's deeds are ticked (each with its price, once typed): sold at the prices on
+// the spaces, or at a face value typed when a price is not. Else the face value is typed (it is
+// printed on the deed).
+function deedsOf(p) {
+  if (!state.ring || !state.deeds) return [];
+  return Object.entries(state.deeds).filter(([, holder]) => holder === p.id)
+    .map(([space]) => Number(space)).filter((i) => i >= 0 && i < state.ring.spaces.length).sort((a, b) => a - b);
+}
+
+function priceOf(i) {
+  const price = state.ring.spaces[i].price;
+  return typeof price === "number" ? price : null;
+}
+
 function saleBox(payer, asked) {
   const box = el("div", "sale");
-  const label = el("label", "sale-label", t("Property sold back to the Bank first (face value)"));
+  const deeds = deedsOf(payer);
+  const ticked = new Set();
+  if (deeds.length) {
+    const set = el("fieldset", "pick-set sale-deeds");
+    set.append(el("legend", "", t("Property sold back to the Bank first")));
+    const list = el("div", "pick-list");
+    for (const i of deeds) {
+      const row = el("label", "pick-row sale-deed");
+      row.dataset.space = String(i);
+      row.style.setProperty("--colour", payer.colour);
+      const check = Object.assign(document.createElement("input"), { type: "checkbox", name: "sale-deed", value: String(i) });
+      const price = priceOf(i);
+      row.append(check, el("span", "pick-name", spaceName(state.ring.spaces, i)),
+                 el("span", "pick-note", price === null ? t("price not typed") : coinWords(price)));
+      check.addEventListener("change", () => {
+        if (check.checked) ticked.add(i); else ticked.delete(i);
+        row.classList.toggle("on", check.checked);
+        update();
+      });
+      list.append(row);
+    }
+    set.append(list);
+    box.append(set);
+  }
+  const label = el("label", "sale-label", deeds.length ? t("Their face value (a price not typed)")
+    : t("Property sold back to the Bank first (face value)"));
   const input = document.createElement("input");
   input.id = "sale-value";
   input.type = "number";
@@ -211,15 +259,42 @@ function saleBox(payer, asked) {
   input.min = "0";
   input.placeholder = "0";
   label.append(" ", input);
+  const sum = el("p", "sale-sum", "");
   const after = el("p", "sale-after", "");
+  const chosen = () => [...ticked].sort((a, b) => a - b);
+  const typed = () => !deeds.length || chosen().some((i) => priceOf(i) === null);  // the face value is typed
+  const sold = () => (typed() ? Math.max(0, Math.floor(Number(input.value) || 0))
+    : chosen().reduce((n, i) => n + priceOf(i), 0));
+  let go = null;  // the question's Pay button: off while a deed's face value is missing
+  let redrawBalances = null;  // the question's balances, drawn again with the sale
   const update = () => {
-    const sold = Math.max(0, Number(input.value) || 0);
-    const paid = Math.min(asked, payer.balance + sold);
-    after.textContent = sold ? t("With the sale: {name} pays {paid} of {asked}, keeps {left}",
-                                 { name: payer.name, paid, asked, left: payer.balance + sold - paid }) : "";
+    label.hidden = deeds.length > 0 && (!ticked.size || !typed());
+    const value = sold();
+    sum.hidden = !deeds.length || !ticked.size;
+    sum.textContent = !typed() ? tn("The Bank pays {sold} for the deed", "The Bank pays {sold} for {n} deeds", ticked.size, { sold: value })
+      : t("Type what the Bank pays for them");
+    const paid = Math.min(asked, payer.balance + value);
+    after.textContent = value ? t("With the sale: {name} pays {paid} of {asked}, keeps {left}",
+                                  { name: payer.name, paid, asked, left: payer.balance + value - paid }) : "";
+    if (redrawBalances) redrawBalances(value);
+    if (go) {
+      const missing = deeds.length > 0 && ticked.size > 0 && typed() && value < 1;
+      go.dataset.off = missing ? "1" : "";
+      if (!go.classList.contains("arming")) go.disabled = missing;
+    }
   };
   input.addEventListener("input", update);
-  box.append(label, after);
+  box.append(sum, label, after);
+  // What the payment sends: the deeds (their face value: summed by the companion from the
+  // prices typed, else ``sold``), or the face value alone where no deed is known.
+  box.read = () => {
+    if (deeds.length && !ticked.size) return {};
+    const out = deeds.length ? { deeds: chosen() } : {};
+    if (typed() && sold() > 0) out.sold = sold();
+    return out.deeds || out.sold ? out : {};
+  };
+  box.wire = (button, onSold) => { go = button; redrawBalances = onSold; update(); };
+  update();
   return box;
 }
 
@@ -231,24 +306,39 @@ async function payNow() {
   const button = $("pad-pay");
   const note = $("pad-note").value.trim();
   const check = bigPayment(from, to, asked);
-  let sold = 0;
+  let sale = {};
   if (check) {
     button.dataset.busy = "1";
     button.disabled = true;
-    const answer = await ask(check.title, [check.why, ...check.lines],
-                             [{ label: t("Change it"), value: false, cls: "quiet" },
-                              { label: t("Pay {amount}", { amount: asked }), value: true, cls: "warn" }],
-                             "confirm-pay", check.sale ? saleBox(check.sale, asked) : undefined);
-    const sale = $("sale-value");
-    sold = sale && Number(sale.value) > 0 ? Math.floor(Number(sale.value)) : 0;
+    const box = check.sale ? saleBox(check.sale, asked) : null;
+    const asking = ask(check.title, [check.why, ...check.lines],
+                       [{ label: t("Change it"), value: false, cls: "quiet" },
+                        { label: t("Pay {amount}", { amount: asked }), value: true, cls: "warn" }],
+                       "confirm-pay", box || undefined);
+    if (box) {  // the balances after, with the sale
+      const whyLine = $("dialog-body").querySelector(".dialog-why");
+      const [payerLine, payeeLine] = $("dialog-body").querySelectorAll(".dialog-line");
+      const payer = check.sale;
+      const payee = to === "bank" ? null : player(to);
+      box.wire($("dialog-buttons").lastElementChild, (sold) => {
+        const paid = Math.max(0, Math.min(asked, payer.balance + sold));
+        if (whyLine) whyLine.textContent = sold ? check.over : check.why;  // no longer "can pay only"
+        if (payerLine) payerLine.textContent = `${payer.name}: ${payer.balance} → ${payer.balance + sold - paid}`;
+        if (payeeLine && payee) payeeLine.textContent = `${payee.name}: ${payee.balance} → ${payee.balance + paid}`;
+      });
+    }
+    const answer = await asking;
+    sale = box ? box.read() : {};
     delete button.dataset.busy;
     renderPad();
     if (!answer) return;
   }
-  const body = { from, to, amount: asked };
-  if (sold) body.sold = sold;
+  const body = { from, to, amount: asked, ...sale };
   if (note) body.note = note;
-  write("pay", "/api/transfers", body, { button }).then((reply) => {
+  // Refused because the payer still holds Property (sell first): the sale, one tap away.
+  const offer = (err) => (err.rule === "sell_first" && pay.from === from && pay.to === to
+    ? { label: t("Sell Property first"), run: () => payNow() } : null);
+  write("pay", "/api/transfers", body, { button, offer }).then((reply) => {
     const args = { payer: title(from), payee: nameOf(to), amount: reply.amount ?? asked };
     let text = reply.message ? t("{payer} paid {payee} {amount} ({message})", { ...args, message: heard(reply, "message") })
       : t("{payer} paid {payee} {amount}", args);
@@ -260,6 +350,21 @@ async function payNow() {
     snack(reply.again ? t("That payment went through (once): {text}", { text }) : text, t("Undo"),
           () => undoLatest(reply.move));
   }).catch(() => {});
+}
+
+// A payment made elsewhere (a rent from the move row) refused because the payer must sell
+// Property first: the pad filled in with it, and its question with the payer's deeds.
+export function paySale(from, to, asked, note = "") {
+  if (!canPay()) return;
+  pay.from = from;
+  pay.to = to;
+  pay.digits = String(asked);
+  pay.done = null;
+  $("pad-note").value = note;
+  $("pad-note-box").hidden = !note;
+  markTiles();
+  renderPad();
+  payNow();
 }
 
 // The amount pad: digits 1-9 and 0 (from empty, the small quick amounts are the digits

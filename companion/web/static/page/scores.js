@@ -64,11 +64,11 @@ function renderPodium(bowser) {
   }));
 }
 
-// Who a player owes: whoever got their latest payment (the one that took them below zero), as
-// the journal's latest lines show it; else the Bank.
+// Who a player owes: the payee of their latest unpaid payment, as the server reads it from the
+// whole journal (``owes_to``: a player's id or "bank"); else the Bank.
 function owedTo(id) {
-  const line = (state.recent || []).find((l) => l.from === id && !l.undone_by && l.kind !== "undo");
-  return line && typeof line.to === "number" ? line.to : "bank";
+  const p = player(id);
+  return p && typeof p.owes_to === "number" ? p.owes_to : "bank";
 }
 
 export function renderBankrupt() {

@@ -10,6 +10,7 @@ import { ask } from "../dialog.js";
 import { write } from "../net.js";
 import { undoLatest } from "../undo.js";
 import { pay, resetPay } from "../pad.js";
+import { markNotNow } from "../flow.js";
 
 export function renderCoinsBoard() {
   const board = boardRules();
@@ -31,6 +32,7 @@ export function renderCoinsBoard() {
       const scoop = Object.assign(document.createElement("button"), { type: "button", className: "big quiet pile-scoop write", textContent: t("Scoop") });
       scoop.setAttribute("aria-label", tn("Scoop the {n} coin on {space}", "Scoop the {n} coins on {space}", pile.coins, { space: word(pile.space) }));
       scoop.addEventListener("click", () => openScoop(pile, scoop));
+      markNotNow(scoop, "scoop", state.current_player);
       li.append(scoop);
     }
     return li;
@@ -61,6 +63,7 @@ async function openScoop(pile, button) {
     list.replaceChildren(...players.map((p) => playerRow(p, "radio", "scooper", p.id === who, false, "")));
     for (const r of list.querySelectorAll(".pick-row")) r.classList.toggle("on", r.querySelector("input").checked);
     go.textContent = t("{name} scoops {coins}", { name: title(who), coins: pile.coins });
+    markNotNow(go, "scoop", who);
   };
   list.addEventListener("change", (ev) => { who = Number(ev.target.value); draw(); });
   draw();

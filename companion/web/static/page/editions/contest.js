@@ -9,6 +9,7 @@ import { ask } from "../dialog.js";
 import { held, write } from "../net.js";
 import { undoSnack } from "../undo.js";
 import { byDeeds, pointsDraft, saveScores, scoreRow } from "../scores.js";
+import { markNotNow } from "../flow.js";
 
 function contestPath() { const c = contestRules(); return c && c.kind === "race" ? "/api/race" : "/api/boss"; }
 
@@ -104,8 +105,9 @@ export async function openFlip(button) {
     go.dataset.off = ready ? "" : "1";
     if (!go.classList.contains("arming")) go.disabled = !ready;
     go.textContent = ready ? t("Flip {card}", { card: name }) : t("Type the card's numbers");
+    markNotNow(go, "flip_card", Number(flipper.value));  // the flipper's turn, at its end
   };
-  box.addEventListener("input", box.draw);
+  box.addEventListener("input", box.draw);  // the flipper's select too
   box.draw();
   if (!(await asked)) return;
   const body = { action: "open", card: box.read(), player: Number(flipper.value) };
@@ -167,7 +169,7 @@ export function renderContest() {
     return;
   }
   const key = JSON.stringify([fight, race, next, watching(), state.players.map((p) => [p.id, p.name, p.balance, p.in_jail, p.points, p.cards, p.colour]), [...raceTicks], [...pointsDraft],
-    state.deeds || null, state.ring ? state.ring.spaces : null]);
+    state.deeds || null, state.ring ? state.ring.spaces : null, state.current_player, state.flow ? state.flow.flip_card : null]);
   if (key === shownContest) return;
   shownContest = key;
   box.hidden = false;
@@ -196,6 +198,7 @@ function flipBar(c, next) {
   b.append(el("span", "cf-main", t("Flip {card}", { card: cardLabel(c, next.number) })),
            el("span", "cf-sub", sub + (next.final ? " " + (race ? t("(the final Race)") : t("(the final Boss fight)")) : "")));
   b.addEventListener("click", () => openFlip(b));
+  markNotNow(b, "flip_card", state.current_player);  // before the end of a turn that passed GO: not now
   return [b];
 }
 

@@ -13,6 +13,8 @@ import { snack } from "../messages.js";
 import { ask } from "../dialog.js";
 import { write } from "../net.js";
 import { undoLatest, undoSnack } from "../undo.js";
+import { markNotNow } from "../flow.js";
+import { paySale } from "../pad.js";
 import { spaceName } from "./spaces.js";
 
 const KEYS = [1, 2, 3, 4, 5, 6, 7, 8];  // a price, a rent, a bid: a tap each (more: typed)
@@ -160,7 +162,9 @@ async function payRent(p, owner, i, button, done) {
   }
   const amount = rent * times;
   if (amount < 1) { done(); return; }  // nothing to pay
-  write(`rent:${p.id}`, "/api/transfers", { from: p.id, to: owner.id, amount, note: "rent" }, { button }).then((reply) => {
+  // Refused because the payer must sell Property first: the pad's question, with their deeds.
+  const offer = (err) => (err.rule === "sell_first" ? { label: t("Sell Property first"), run: () => paySale(p.id, owner.id, amount, "rent") } : null);
+  write(`rent:${p.id}`, "/api/transfers", { from: p.id, to: owner.id, amount, note: "rent" }, { button, offer }).then((reply) => {
     done();
     const args = { payer: p.name, payee: owner.name, amount: reply.amount ?? amount };
     const text = reply.message ? t("{payer} paid {payee} {amount} ({message})", { ...args, message: heard(reply, "message") })
@@ -179,9 +183,11 @@ export function deedOffer(p, i, done, again) {
     const buyer = el("button", "big pay-now offer-buy", buyWords(name, numberOf(i, "price")));
     buyer.type = "button";
     buyer.addEventListener("click", () => buy(p, i, buyer, done));
+    markNotNow(buyer, "buy", p.id);
     const bid = el("button", "big quiet offer-auction", t("Auction"));
     bid.type = "button";
     bid.addEventListener("click", () => auction(i, bid, done));
+    markNotNow(bid, "buy");
     return { say: t("{space}: the Bank holds its deed", { space: name }), buttons: [buyer, bid] };
   }
   const key = `${p.id}:${i}`;
@@ -250,12 +256,16 @@ export function deedSheet(i, p) {
   const buttons = [];
   if (taker !== null) buttons.push({ label: t("{name} takes the deed", { name: title(taker) }), value: "deed-take", cls: "deed-take" });
   if (holder !== null) buttons.push({ label: t("Back to the Bank"), value: "deed-bank", cls: "quiet deed-bank" });
+  // A deed handed on without a price is a trade: one side of it must be the current player.
+  const sides = () => (holder === null ? [taker] : [holder, taker]);
   const wire = () => {
     const go = $("dialog-buttons").querySelector(".deed-take");
+    markNotNow(go, "trade", sides());
     list.addEventListener("change", (ev) => {
       taker = Number(ev.target.value);
       for (const r of list.querySelectorAll(".pick-row")) r.classList.toggle("on", r.querySelector("input").checked);
       if (go) go.textContent = t("{name} takes the deed", { name: title(taker) });
+      markNotNow(go, "trade", sides());
     });
   };
   const run = (answer) => {

@@ -10,6 +10,7 @@ import { ask } from "../dialog.js";
 import { write } from "../net.js";
 import { undoLatest } from "../undo.js";
 import { pay, resetPay } from "../pad.js";
+import { markNotNow } from "../flow.js";
 
 // Jail is kept for each player when the edition rolls for doubles from it.
 function jailTracked() { return Boolean(modeRule((m) => m.table === "jail_roll")); }
@@ -83,6 +84,7 @@ export function renderMovie() {
     $("armed-cancel").hidden = auto;  // rolling from Jail is not armed by hand: nothing to cancel
   }
   $("bowser-waits").hidden = !state.bowser_waits || state.ended;
+  if (rules && rules.toll) markNotNow($("toll"), "toll");  // Bowser moves in a turn: none, not now
   for (const b of $("bowser-bar").querySelectorAll("[data-mode]")) {
     const on = Boolean(mode && b.dataset.mode === mode.id);
     b.classList.toggle("armed", on);
@@ -126,6 +128,7 @@ async function openToll() {
   };
   list.addEventListener("change", update);
   update();
+  markNotNow(go, "toll");
   if (!(await asked)) return;
   const players = ticked();
   if (!players.length) return;

@@ -10,6 +10,7 @@ import { answerDialog, ask } from "../dialog.js";
 import { write } from "../net.js";
 import { undoSnack } from "../undo.js";
 import { pay, resetPay } from "../pad.js";
+import { markNotNow } from "../flow.js";
 
 function picksWanted() {
   const pw = powers();
@@ -174,6 +175,7 @@ export async function openPower(p, button = $("pad-power"), takes = null) {
     sb.disabled = !star;
     if (star) sb.addEventListener("click", () => answerDialog({ a: star, how: { ...star, boosted: false }, character }));
     faces.append(sb);
+    for (const b of faces.children) markNotNow(b, "use_ability", p.id);  // out of the turn's moment: marked
     parts.push(faces);
     box.replaceChildren(...parts);
   };
@@ -410,6 +412,7 @@ async function powerDetails(p, how, body, direct = false) {
     go.dataset.off = need ? "1" : "";
     if (!go.classList.contains("arming")) go.disabled = Boolean(need);
     go.textContent = need || t("Use {ability}", { ability: word(how.name) });
+    markNotNow(go, "use_ability", p.id);
   };
   draw();
   if (!(await asked)) return null;

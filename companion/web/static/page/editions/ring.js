@@ -13,6 +13,7 @@ import { armLater, snack } from "../messages.js";
 import { ask } from "../dialog.js";
 import { authGet, write } from "../net.js";
 import { undoLatest, undoSnack } from "../undo.js";
+import { markNotNow, notNow } from "../flow.js";
 import { moveSnack, openDrop } from "./board.js";
 import { faceOffer, openPower, superStar } from "./powers.js";
 import { bananaLimit, bareName, kindOf, kinds, spaceName, tokensOf } from "./spaces.js";
@@ -110,7 +111,9 @@ async function readPress(mine, o, two) {
     if (landed && landed.press === o.id) {
       Object.assign(landed, { to: moved.data.to, warped: Boolean(moved.data.warped) });
       // Done with: the deed bought or auctioned, the rent paid, or the token moved on since.
-      const done = by.some((m) => m.kind === "token" || m.kind === "deed" || (m.kind === "transfer" && m.data && m.data.note === "rent"));
+      // (a rent paid after selling Property back to the Bank is a sale: one move)
+      const done = by.some((m) => m.kind === "token" || m.kind === "deed"
+        || ((m.kind === "transfer" || m.kind === "sale") && m.data && m.data.note === "rent"));
       if (done) landed.used = true;
     }
   }
@@ -165,6 +168,7 @@ function faceRow(p) {
       first.focus({ preventScroll: true });
     });
     b.disabled = full || !spaces.length;
+    markNotNow(b, "place_banana", p.id);
     const later = el("button", "move-key offer-later", "✕");
     later.type = "button";
     later.setAttribute("aria-label", t("No Banana this time"));
@@ -180,6 +184,7 @@ function faceRow(p) {
   b.dataset.ability = press.face;
   b.append(el("span", "fo-main", face.label), el("span", "fo-sub", face.text));
   b.addEventListener("click", () => face.use(b).then((move) => { if (move && press) { press.used = true; again(); } }));
+  markNotNow(b, "use_ability", p.id);
   row.append(b);
   armLater(b);
   return row;
@@ -216,6 +221,7 @@ function offer(p) {
       b.dataset.character = c;
       b.append(el("span", "os-main", word(star.name)), el("span", "os-sub", word(star.text)));
       b.addEventListener("click", () => superStar(p, c, b).then((move) => { if (move) done(); }));
+      markNotNow(b, "use_ability", p.id);
       row.append(b);
     }
   } else if (kind.effect === "boost" || kind.effect === "coin_roll") {
@@ -244,6 +250,7 @@ function offer(p) {
     const b = el("button", "big offer-warp", t("Warp"));
     b.type = "button";
     b.addEventListener("click", () => moveToken(p, { how: "warp", ...which }, b, t("{name} warps", { name: p.name })));
+    markNotNow(b, "move_token", p.id);
     row.append(b);
   } else if (kind.effect === "property" && landed.how !== "place") {
     const deed = deedOffer(p, landed.to, done, again);
@@ -287,6 +294,7 @@ function dieKeys(p, character, label) {
     for (const n of BOOSTED) extra.append(key(n, "die-key", tn("{name} moves {n} space", "{name} moves {n} spaces", n, { name: label }), roll(p, character)));
     parts.push(extra);
   }
+  for (const k of parts.flatMap((x) => [...x.querySelectorAll(".die-key")])) markNotNow(k, "move_token", p.id);
   return parts;
 }
 
@@ -334,6 +342,7 @@ function renderMoveBar(ring) {
   if (powers()) {
     const power = el("button", "big quiet power-btn move-power", t("Power-up"));
     power.type = "button";
+    markNotNow(power, "use_ability", p.id);
     power.addEventListener("click", () => openPower(p, power, (id) => {
       if (id !== "banana" || !bananaLimit()) return false;  // a Banana: dropped on the ring
       press = { outcome: press && press.player === p.id ? press.outcome : null, player: p.id, face: "banana",
@@ -355,6 +364,9 @@ function renderMoveBar(ring) {
       parts.push(el("p", "move-note", t("{name} is In Jail: the token moves again once they are out (pay the fee or roll a 6).", { name: p.name })));
     }
   }
+  // A move out of its moment (the keys are marked, still tappable): the reason, once.
+  const late = next || p.in_jail ? null : notNow("move_token", p.id);
+  if (late) parts.push(el("p", "move-note not-now-note", late.error));
   bar.replaceChildren(...parts);
 }
 
@@ -388,7 +400,7 @@ export function renderRing() {
   if (ring) notePress(state.current_player === null ? null : player(state.current_player));
   const seen = JSON.stringify([currentLanguage(), watching(), state.ended, ring, state.board, state.current_player,
     state.players.map((p) => [p.id, p.name, p.colour, p.position, p.tokens, p.in_jail, p.out, p.current, p.characters]),
-    state.deeds, state.bananas, state.last_outcome && state.last_outcome.id, landed, press, walked, more, deedKey()]);
+    state.deeds, state.bananas, state.last_outcome && state.last_outcome.id, landed, press, walked, more, deedKey(), state.flow]);
   if (seen === shown) return;
   shown = seen;
   renderMoveBar(ring);
@@ -413,12 +425,12 @@ async function openSpace(i) {
     about.append(who);
   }
   const buttons = [];
-  if (p && pile) buttons.push({ label: t("{name} scoops {coins}", { name: p.name, coins: pile.coins }), value: "scoop", cls: "pay-now" });
+  if (p && pile) buttons.push({ label: t("{name} scoops {coins}", { name: p.name, coins: pile.coins }), value: "scoop", cls: "pay-now scoop-go" });
   for (const tok of p ? tokensOf(p) : []) {
     if (tok.jailed || tok.at === i) continue;
     buttons.push(tok.character
-      ? { label: t("Move {name}'s {character} here", { name: p.name, character: charName(tok.character) }), value: `place:${tok.character}` }
-      : { label: t("Move {name}'s token here", { name: p.name }), value: "place" });
+      ? { label: t("Move {name}'s {character} here", { name: p.name, character: charName(tok.character) }), value: `place:${tok.character}`, cls: "place-go" }
+      : { label: t("Move {name}'s token here", { name: p.name }), value: "place", cls: "place-go" });
   }
   if (p) buttons.push({ label: t("Drop coins here"), value: "drop" });
   const deed = kind && kind.effect === "property" ? deedSheet(i, p) : null;
@@ -439,6 +451,11 @@ async function openSpace(i) {
     buttons, "space", about);
   const off = $("dialog-buttons").querySelector(".banana-drop");
   if (off && (banana || full)) { off.dataset.off = "1"; off.disabled = true; }
+  if (p) {  // the current player's moves, in the turn's moment (else marked "not now")
+    markNotNow($("dialog-buttons").querySelector(".scoop-go"), "scoop", p.id);
+    for (const b of $("dialog-buttons").querySelectorAll(".place-go")) markNotNow(b, "move_token", p.id);
+    markNotNow(off, "place_banana", p.id);
+  }
   if (deed) deed.wire();
   const answer = await asked;
   if (!answer || !p) return;
