@@ -41,7 +41,7 @@ def _play_movie(bank: Bank, presses: int, rng: random.Random) -> None:
                 bank.record_outcome(battle.draw(rng, {**params, "first": first.rolls[0]}),
                                     params=params)
             continue
-        if i % 25 == 3:
+        if i % 25 == 3 and not state.bowser_waits:  # (waiting on GO, he passes nobody)
             free = [p.id for p in state.active if not p.in_jail]
             bank.toll(free[:2])
         if current.in_jail:
