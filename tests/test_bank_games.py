@@ -297,7 +297,7 @@ def test_a_schema_2_bank_is_upgraded_in_place_and_keeps_every_coin(tmp_path: Pat
     expected = json.loads((FIXTURES / "bank-schema2.expected.json").read_text())
     bank = Bank(path)
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 10
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 11
     assert db.execute("SELECT 1 FROM sqlite_master WHERE name = 'outcomes_by_kind'").fetchone()
     for gid in (1, 2):
         want = expected[str(gid)]

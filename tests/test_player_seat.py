@@ -175,7 +175,7 @@ def test_a_schema_8_bank_gets_the_requests_and_indexes_in_place(tmp_path: Path) 
                      " DROP INDEX outcomes_coinless; PRAGMA user_version = 8;")
     db.close()
     bank = Bank(path)
-    assert bank.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 10
+    assert bank.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 11
     asked, new = bank.ask_undo(mario, bank.seat_page(mario).latest_payment)
     assert new and asked.status == "open" and str(asked.text) == "Mario pays Luigi 3"
     bank.close()

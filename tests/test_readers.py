@@ -480,7 +480,7 @@ def test_an_old_bank_file_is_upgraded_in_place(tmp_path: Path) -> None:
     bank.set_card_action("0A1B2C3D", "press")
     assert bank.card_actions() == {"0A1B2C3D": "press"}
     version = sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0]
-    assert version == SCHEMA_VERSION == 10
+    assert version == SCHEMA_VERSION == 11
 
 
 def test_companion_reader_prints_taps_live(pty: Pty) -> None:

@@ -21,7 +21,7 @@ from companion.i18n.said import Said, say
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 BUSY_TIMEOUT_S = 10.0
 WAL_CHECKPOINT_BYTES = 128 * 1024
 """A write that leaves the write-ahead log larger than this copies it into the bank file and
@@ -200,8 +200,15 @@ CREATE TABLE IF NOT EXISTS board_rings (
 """Schema 10 (Gamer, Mario Kart): the board as the table described it (its spaces from GO, the
 Power-up die's faces), one per edition, kept from one game to the next like the Boss cards."""
 
+TURNS = """
+CREATE INDEX IF NOT EXISTS outcomes_by_player ON outcomes (player_id, id)
+    WHERE player_id IS NOT NULL;
+"""
+"""Schema 11 (who may act, and when): the index that finds whether the current player was given
+a press this turn however long the game (the turn's moment, read with every state)."""
+
 SCHEMA = (BASE_SCHEMA + FLAT_COST_INDEXES + TABLE_STATE + MOVIE_INDEXES + BOARD + CONTESTS
-          + SEATS + RINGS)
+          + SEATS + RINGS + TURNS)
 """The whole schema, as a new file gets it."""
 
 MIGRATIONS: dict[int, str] = {
@@ -320,6 +327,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS outcomes_by_press ON outcomes (press_id);
     8: CONTESTS,
     9: SEATS,
     10: RINGS,
+    11: TURNS,
 }
 """Schema changes by the version they bring, applied in place to an older file (version 1 is
 the first schema). A new file gets :data:`SCHEMA` whole."""

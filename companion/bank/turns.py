@@ -137,44 +137,46 @@ def rolled_to_move(db: sqlite3.Connection, facts: Facts) -> bool:
     return any(json.loads(m["data"]).get("outcome") is not None for m in moved)
 
 
-ROLLED = frozenset({MoveKind.TOKEN.value, MoveKind.PASS_GO.value, MoveKind.JAIL_TRY.value,
-                    MoveKind.TOLL.value})
-"""Moves that show the current player has rolled this turn: their token moved, they passed GO,
-they rolled for a 6 from Jail, Bowser moved on their roll (a press given to them shows it too)."""
+ROLLED = (MoveKind.TOKEN, MoveKind.PASS_GO, MoveKind.JAIL_TRY)
+"""The current player's moves that show they have rolled this turn: their token moved, they
+passed GO, they rolled for a 6 from Jail (a press given to them shows it too, and Bowser moved
+on their roll: a toll). The turn counts these (a move made once a turn is one of them)."""
 
 
 def turn_of(db: sqlite3.Connection, facts: Facts) -> Turn:
     """The current player's turn as the journal tells it: when it began, whether they have
-    rolled, the kinds of move made for them since, whether they passed GO in it (a few rows:
-    those of this turn)."""
+    rolled, which of the moves a turn counts were made for them since, whether they passed
+    GO in it. Each a lookup on an index: the same few rows however long the game."""
     who = facts.current
     jailed = dict(facts.jailed_by)
     if who is None:
         return Turn(None, jailed=jailed)
     passes = turn_passes(db, facts.gid, 1)
     began = passes[0]["id"] if passes else 0
-    mark = json.loads(passes[0]["data"]).get("mark") if passes else 0
     live = "NOT EXISTS (SELECT 1 FROM moves u WHERE u.undoes = m.id)"
-    made = {row[0] for row in db.execute(
-        f"SELECT DISTINCT kind FROM moves m INDEXED BY moves_by_game WHERE game_id = ? AND"
-        f" id > ? AND (player_id = ? OR kind = ?) AND {live}",
-        (facts.gid, began, who, MoveKind.TOLL.value))}
-    if mark is None:  # a pass written before it kept the outcomes' mark: by the clock
-        at = passes[0]["at"]
-        pressed = db.execute("SELECT 1 FROM outcomes INDEXED BY outcomes_by_game WHERE"
-                             " game_id = ? AND at > ? AND player_id = ? LIMIT 1",
-                             (facts.gid, at, who)).fetchone()
-    else:
-        pressed = db.execute("SELECT 1 FROM outcomes INDEXED BY outcomes_by_game WHERE"
-                             " game_id = ? AND id > ? AND player_id = ? LIMIT 1",
-                             (facts.gid, mark, who)).fetchone()
-    rolled = pressed is not None or bool(made & ROLLED)
+    made = {kind.value for kind in ROLLED if db.execute(
+        f"SELECT 1 FROM moves m INDEXED BY moves_by_player WHERE player_id = ? AND kind = ? AND"
+        f" id > ? AND {live} LIMIT 1", (who, kind.value, began)).fetchone() is not None}
+    if db.execute(f"SELECT 1 FROM moves m INDEXED BY moves_by_kind WHERE game_id = ? AND"
+                  f" kind = ? AND id > ? AND {live} LIMIT 1",
+                  (facts.gid, MoveKind.TOLL.value, began)).fetchone() is not None:
+        made.add(MoveKind.TOLL.value)  # Bowser moved on this turn's roll
+    latest = db.execute("SELECT id, at FROM outcomes INDEXED BY outcomes_by_player WHERE"
+                        " player_id = ? ORDER BY id DESC LIMIT 1", (who,)).fetchone()
+    pressed = False
+    if latest is not None and passes:
+        mark = json.loads(passes[0]["data"]).get("mark")
+        # (a pass written before it kept the outcomes' mark: by the clock)
+        pressed = latest["id"] > mark if mark is not None else latest["at"] > passes[0]["at"]
+    elif latest is not None:
+        pressed = True  # the game's first turn, a press given to them
     acquired = frozenset(
         row[0] for row in db.execute(
             f"SELECT json_extract(data, '$.creditor') FROM moves m INDEXED BY moves_by_kind"
             f" WHERE game_id = ? AND kind = ? AND id > ? AND {live}",
             (facts.gid, MoveKind.BANKRUPTCY.value, began)) if isinstance(row[0], int))
-    return Turn(who, began, rolled, frozenset(made), contest_due(db, facts), jailed, acquired)
+    return Turn(who, began, pressed or bool(made), frozenset(made), contest_due(db, facts),
+                jailed, acquired)
 
 
 def landed(db: sqlite3.Connection, facts: Facts) -> tuple[int | None, bool]:
