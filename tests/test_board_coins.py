@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.bank import Bank
+from companion.bank.store import SCHEMA_VERSION
 from companion.core.editions import editions
 from tests.test_game_api import AUTH, game, refused
 
@@ -135,7 +136,7 @@ def test_an_older_bank_gets_the_board_column_in_place(tmp_path: Path) -> None:
     mario = bank.players()[0].id
     bank.drop(mario, "GO", 2)
     assert bank.board() == {"GO": 2} and bank.balances()[mario] == 20 - 2  # two players: 20
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 10
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     bank.close()
 
 
