@@ -10,7 +10,7 @@
 import { $, onRedraw, setSocket, setState, socket, state, token, watching } from "./store.js";
 import { rules, setRules } from "./rules.js";
 import { heard, player, title } from "./words.js";
-import { clearError, snack } from "./messages.js";
+import { clearError, snack, snackSaidTurn } from "./messages.js";
 import { onLinkNews, sendUnanswered } from "./net.js";
 import { keepHeld } from "./keeping.js";
 import { forgetRoll } from "./dice.js";
@@ -72,7 +72,7 @@ function turnPassed(before, action) {
   if (now === before || now === null) return;
   const words = state.game.simultaneous ? t("{name} slides the lever", { name: title(now) })
     : t("{name}'s turn", { name: title(now) });
-  if (!$("toast").hidden && $("toast-text").textContent.includes(words)) return;
+  if (snackSaidTurn() || (!$("toast").hidden && $("toast-text").textContent.includes(words))) return;
   snack(words);
 }
 

@@ -39,6 +39,7 @@ export function snack(text, action, run, clear = null) {
   const box = $("toast");
   const button = $("toast-action");
   box.classList.remove("up");
+  delete box.dataset.turn;
   $("toast-text").textContent = sentence(text);
   announce(text);
   button.hidden = !action || watching();
@@ -60,6 +61,11 @@ export function snack(text, action, run, clear = null) {
 }
 
 function hideSnack() { $("toast").hidden = true; }
+
+// The snack in sight speaks for whose turn it is now (an undone or redone move names the turn
+// it gave back): a turn change that follows it is not said again over it (and its Redo).
+export function snackSaysTurn() { $("toast").dataset.turn = "1"; }
+export function snackSaidTurn() { return !$("toast").hidden && $("toast").dataset.turn === "1"; }
 
 // Something that appears where a finger just was (the snackbar over a button, a question over
 // the pad) takes no tap for a moment: the second tap of a double tap never lands on it.

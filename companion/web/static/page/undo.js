@@ -4,7 +4,7 @@
 /* globals t */
 import { $, state } from "./store.js";
 import { heard } from "./words.js";
-import { showError, snack } from "./messages.js";
+import { showError, snack, snackSaysTurn } from "./messages.js";
 import { write } from "./net.js";
 
 // A move's own words in the snackbar, with Undo (a contest step moves no coins and is a move);
@@ -22,6 +22,7 @@ export function undoLatest(moveId) {
   write("undo", "/api/undo", body, { button: $("undo"), sticky: true }).then((reply) => {
     const undid = reply.undid && reply.undid.text ? heard(reply.undid, "text") : text;
     snack(t("Undone: {move}", { move: undid }), t("Redo"), redo);
+    snackSaysTurn();
   }).catch(() => {});
 }
 
@@ -33,6 +34,7 @@ export function undoMove(id, text, button = null) {
     .then((reply) => {
       const undid = reply.undid && reply.undid.text ? heard(reply.undid, "text") : text;
       snack(t("Undone: {move}", { move: undid }), t("Redo"), redo);
+      snackSaysTurn();
       return reply;
     });
 }
@@ -42,5 +44,6 @@ function redo() {
   if (!what) { showError(t("There is nothing to redo now.")); return; }
   write("redo", "/api/redo", { move: what.move }, { sticky: true }).then(() => {
     snack(t("Redone: {move}", { move: heard(what, "text") }), t("Undo"), () => undoLatest());
+    snackSaysTurn();
   }).catch(() => {});
 }
