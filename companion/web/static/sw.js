@@ -11,7 +11,7 @@
 // Served from /sw.js (not /static/) so its scope is the whole page.
 "use strict";
 
-const VERSION = "qb-shell-v8";
+const VERSION = "qb-shell-v9";
 const SHELL = [
   "/",
   "/static/app.css",
