@@ -260,6 +260,25 @@ async def test_the_last_will_says_offline_when_the_companion_vanishes(
     assert configs[("sensor", "winner")]["availability_topic"] == "question-block/status"
 
 
+async def test_a_clean_stop_right_after_a_move_leaves_its_state_on_the_broker(
+        tmp_path: Path, broker: Mosquitto) -> None:
+    """What was queued when the stop came (the last move's state, the configs of a link
+    only just up) is sent before "offline", not dropped with the connection."""
+    async with listening(broker.port) as heard:
+        async with running(home_config(tmp_path / "data", broker.port)) as (app, _home):
+            await heard.until(lambda: heard.latest.get("question-block/status") == b"online")
+            state = await app.table.read(c.GetState())
+            mario, luigi = (p.id for p in state.players)
+            await app.table.act(c.Move("transfer", {"from": mario, "to": luigi, "amount": 4}))
+        await heard.until(lambda: heard.latest.get("question-block/status") == b"offline",
+                          what="offline on a clean stop")
+        status = [i for i, (t, _, _) in enumerate(heard.log) if t == "question-block/status"]
+        states = [i for i, (t, _, _) in enumerate(heard.log) if t == "question-block/state"]
+        assert states and states[-1] < status[-1]  # the last state came before "offline"
+        coins = {p["name"]: p["coins"] for p in heard.state()["players"].values()}
+    assert coins == {"Mario": 26, "Luigi": 34}
+
+
 async def test_bad_credentials_are_one_clear_log_line_and_no_retry_storm(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)

@@ -33,6 +33,8 @@ TIMEOUT_S = 10.0
 KEEPALIVE_S = 30
 MAX_EVENTS = 200
 """Events waiting for a slow broker; older ones give way (the state is retained anyway)."""
+CLOSE_S = 1.0
+"""A clean stop's wait for the queue to be sent, and then for "offline"."""
 REFUSED_CODES = {4, 5, 134, 135}
 """CONNACK codes of a refused login: MQTT 3.1.1's 4 and 5, MQTT 5's 134 and 135."""
 
@@ -222,13 +224,17 @@ class BrokerLink:
         while True:
             await self._wake.wait()
             self._wake.clear()
-            while self._queue:
-                _key, (topic, payload, retain) = self._queue.popitem(last=False)
-                if retain:
-                    payload = self.retained.get(topic, "")
-                else:
-                    self._events -= 1
-                await client.publish(topic, payload, qos=1, retain=retain)
+            await self._send_queued(client)
+
+    async def _send_queued(self, client: aiomqtt.Client) -> None:
+        """Send the queue in order until it is empty."""
+        while self._queue:
+            _key, (topic, payload, retain) = self._queue.popitem(last=False)
+            if retain:
+                payload = self.retained.get(topic, "")
+            else:
+                self._events -= 1
+            await client.publish(topic, payload, qos=1, retain=retain)
 
     def _heard(self, message: aiomqtt.Message) -> None:
         topic = message.topic.value
@@ -247,12 +253,16 @@ class BrokerLink:
         self.on_command(name)
 
     async def close(self) -> None:
-        """Say "offline" (a clean disconnect sends no last will) and disconnect."""
+        """Send what is still queued (a stop just after a move, or just after connecting,
+        leaves the last state and the configs on the broker), then say "offline" (a clean
+        disconnect sends no last will); each step at most CLOSE_S."""
         client = self._client
         if client is not None and self.connected:
             with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._send_queued(client), CLOSE_S)
+            with contextlib.suppress(Exception):
                 await asyncio.wait_for(client.publish(self.topics.status, OFFLINE, qos=1,
-                                                      retain=True), 1.0)
+                                                      retain=True), CLOSE_S)
 
     def status(self) -> str:
         if self.connected:
