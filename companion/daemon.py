@@ -367,7 +367,8 @@ class Daemon:
         plan on offer (the loop settles the rest); otherwise the loop presses."""
         taken = self.table.gate.take(at, "button")
         if taken is None:
-            self._presses(self._press_on_loop, at)
+            if not self._presses(self._press_on_loop, at):
+                self.table.gate.reached_loop()  # dropped: the daemon is stopping
         else:  # an ignored press (no sound) is told at once
             self._presses(self._settle_soon if taken.counts else self.table.settle)
 
@@ -379,6 +380,7 @@ class Daemon:
         asyncio.get_running_loop().call_later(SETTLE_AFTER_S, self.table.settle)
 
     def _press_on_loop(self, at: float) -> None:
+        self.table.gate.reached_loop()
         if not self.closed:
             self.table.press("button", at)
 

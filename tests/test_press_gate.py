@@ -255,3 +255,35 @@ async def test_a_press_that_sounded_is_banked_when_the_daemon_stops_at_once(
     late.join()
     await asyncio.sleep(0.05)
     assert len(backend.played) == 1 and len(events) == 1
+
+
+async def test_presses_count_in_the_order_they_were_made_when_one_waits_for_the_loop(
+        tmp_path: Path) -> None:
+    """A press handed to the loop (no plan was on offer) and, before the loop pressed it, a
+    second press on the pin's thread just as the next plan is offered: the first counts, the
+    second is the one pressed while it sounds. (It was the other way round: the second sounded
+    on the thread, and the first, pressed on the loop with its earlier time, was ignored.)"""
+    app, backend, events, clock = await started(tmp_path, random.Random(13))
+    gate, offer = app.table.gate, app.table.gate.offer
+    second: list[float] = []
+
+    def offer_then_press(plan: object) -> None:
+        offer(plan)  # type: ignore[arg-type]
+        if plan is not None and not second:  # the pin's thread presses right now
+            second.append(clock.now)
+            press_on_a_thread(app, clock)
+
+    gate.offer = offer_then_press  # type: ignore[method-assign]
+    app.table.settle()  # the plan is withdrawn; the next is offered on the loop's next turn
+    first = clock.now
+    press_on_a_thread(app, clock)  # no plan on offer: handed to the loop
+    await until(lambda: len(events) == 2)
+    assert [(type(e), e.at) for e in events] == [(BlockOutcome, first),
+                                                 (PressIgnored, second[0])]
+    (sounded,) = backend.played
+    assert isinstance(events[0], BlockOutcome)
+    assert sounded == app.table.library.for_outcome(events[0].outcome)
+    await app.table.drain()
+    assert app.bank is not None
+    assert [o.outcome for o in app.bank.run(lambda b: b.outcomes())] == [events[0].outcome]
+    app.close()

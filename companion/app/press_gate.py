@@ -67,6 +67,9 @@ class PressGate:
         self._lock = threading.Lock()
         self._plan: Plan | None = None
         self._taken: list[Taken] = []
+        self._handed = 0
+        """Presses :meth:`take` handed to the loop and not yet pressed there: until they are,
+        later presses go to the loop too (presses count in the order they were made)."""
 
     def offer(self, plan: Plan | None) -> None:
         """The loop, after :meth:`withdraw`: the next press is ``plan`` (None: the loop
@@ -76,16 +79,23 @@ class PressGate:
 
     def take(self, at: float, source: str) -> Taken | None:
         """Any thread: press on the plan on offer, sounding at once; None when there is none
-        (hand the press to the loop). The loop settles it with :meth:`withdraw`."""
+        (hand the press to the loop, which calls :meth:`reached_loop` before it presses). The
+        loop settles a press taken here with :meth:`withdraw`."""
         with self._lock:
             plan = self._plan
-            if plan is None:
+            if plan is None or self._handed:  # an earlier press waits for the loop: after it
+                self._handed += 1
                 return None
             taken = self._press(plan, at, source)
             if taken.counts:
                 self._plan = None  # its dice are read: the loop offers the next
             self._taken.append(taken)
             return taken
+
+    def reached_loop(self) -> None:
+        """The loop: a press :meth:`take` handed over is pressed now (or dropped)."""
+        with self._lock:
+            self._handed = max(0, self._handed - 1)
 
     def press(self, plan: Plan, at: float, source: str) -> Taken:
         """The loop: press on ``plan``, drawn just now (after :meth:`withdraw`)."""
