@@ -244,6 +244,9 @@ def test_gamer_turns_by_taps_move_coin_block_pow_green_shell_drop_super_star(
         expect(page.locator("#move-bar .move-hint")).to_have_text("Landed on Super Star: tap it")
         readme_shot(page, "phone-ring-super-star")
         star.tap("#move-bar .offer-star")
+        # The star's 9 coins on Yoshi's tile (the move's own toast also named the Super Star).
+        coins = str(before["Yoshi"]["balance"] + 9)
+        expect(tile_of(page, "Yoshi").locator(".coins")).to_have_text(coins)
         expect(page.locator("#toast-text")).to_contain_text("Super Star")
         after = players(base)
         assert after["Yoshi"]["balance"] == before["Yoshi"]["balance"] + 9
@@ -251,6 +254,36 @@ def test_gamer_turns_by_taps_move_coin_block_pow_green_shell_drop_super_star(
         expect(die_key(page, 1)).to_be_visible()
         no_overflow(page, PHONE["width"])
         ctx.close()
+
+
+def test_a_green_shell_tie_offers_the_players_tied_for_next_ahead_first(
+        browser: Browser, tmp_path: Path) -> None:
+    """"If two players are tied for the next player, choose one": Peach and Yoshi both stand
+    6 spaces ahead of Mario, Luigi on his space (not ahead). The picker lists the two tied
+    first, each marked; the tap on the first is a move by the rules (no correction asked)."""
+    with daemon(write_config(tmp_path, "gamer")) as base:
+        ids = described_table(base)
+        for name in ("Peach", "Yoshi"):
+            call(base, "/api/current", {"player": ids[name]})
+            call(base, "/api/tokens", {"player": ids[name], "how": "place", "to": 6})
+        call(base, "/api/current", {"player": ids["Mario"]})
+        page = banker(context(browser, PHONE), base)
+        stands(page, "Yoshi", "Peach's Castle")
+        page.locator("#move-bar .move-power").click()
+        page.locator('#dialog .power-face[data-ability="green_shell"]').click()
+        rows = page.locator("#dialog fieldset").first.locator(".pick-row")
+        expect(rows).to_have_count(3)
+        expect(rows.locator(".pick-name")).to_have_text(["Peach", "Yoshi", "Luigi"])
+        expect(rows.locator(".pick-note")).to_have_text(["next ahead", "next ahead", ""])
+        expect(rows.locator("input:checked")).to_have_count(0)  # the table chooses one
+        before = players(base)["Peach"]["balance"]
+        rows.first.click()
+        expect(page.locator("#dialog")).to_be_hidden()
+        expect(tile_of(page, "Peach").locator(".coins")).to_have_text(str(before - 3))
+        assert piles(base) == {"Peach's Castle": 3}
+        last = state_of(base)["recent"][0]
+        assert last["kind"] == "drop" and "correction" not in json.dumps(last)
+        page.close()
 
 
 def test_a_space_s_sheet_red_shell_where_jail_and_a_watching_page(

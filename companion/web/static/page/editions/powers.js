@@ -241,15 +241,20 @@ export function superStar(p, character, button) {
 function placed(x) { return Boolean(x.in_jail) || spaceOf(x) !== null; }
 
 // A Green Shell: "the next player on the board, from your position ... If two players are tied
-// for the next player, choose one." The nearest ahead, clockwise; a player on the same space is
-// not ahead. None when a tie (or a position unknown) leaves the choice to the table.
-function nextAhead(p, others) {
+// for the next player, choose one." The nearest ahead, clockwise (a player on the same space is
+// not ahead): every one tied for it; none when a position is unknown.
+function nearestAhead(p, others) {
   const ring = state.ring;
-  if (!ring || spaceOf(p) === null || !others.length || others.some((x) => spaceOf(x) === null)) return null;
+  if (!ring || spaceOf(p) === null || !others.length || others.some((x) => spaceOf(x) === null)) return [];
   const n = ring.spaces.length;
   const ahead = (x) => (((spaceOf(x) - spaceOf(p)) % n) + n) % n || n;
   const nearest = Math.min(...others.map(ahead));
-  const found = others.filter((x) => ahead(x) === nearest);
+  return others.filter((x) => ahead(x) === nearest);
+}
+
+// The one next player ahead; null when a tie (or a position unknown) leaves the choice to the table.
+function nextAhead(p, others) {
+  const found = nearestAhead(p, others);
   return found.length === 1 ? found[0] : null;
 }
 
@@ -283,8 +288,12 @@ async function powerDetails(p, how, body, direct = false) {
   if (choose) {
     targetSet.append(el("legend", "", how.targets === "two" ? t("Who: one or two players") : t("Who")));
     const list = el("div", "pick-list chips");
-    for (const x of others) {
-      const note = x.in_jail ? t("in Jail") : next && next.id === x.id ? t("next ahead") : "";
+    // A Green Shell's tie: the players tied for next ahead come first, each marked (another
+    // is the banker's correction).
+    const tied = choose && how.id === "green_shell" && !how.boosted ? nearestAhead(p, others).map((x) => x.id) : [];
+    const listed = [...others.filter((x) => tied.includes(x.id)), ...others.filter((x) => !tied.includes(x.id))];
+    for (const x of listed) {
+      const note = x.in_jail ? t("in Jail") : tied.includes(x.id) ? t("next ahead") : "";
       const row = playerRow(x, how.targets === "two" ? "checkbox" : "radio", "target", targets.includes(x.id), false, note);
       list.append(row);
     }
