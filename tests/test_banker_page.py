@@ -56,6 +56,13 @@ def key(page: Page, label: str) -> Locator:
     return page.locator(f'#keys button[data-key="{label}"]')
 
 
+def dialog_settled(page: Page) -> None:
+    """The open dialog's buttons take taps: none is still arming (a question that appears where
+    a finger just was takes no tap for a moment)."""
+    expect(page.locator("#dialog")).to_be_visible()
+    expect(page.locator("#dialog-buttons button.arming")).to_have_count(0)
+
+
 def moves(base: str) -> list[dict]:
     whole = urllib.request.Request(base + "api/journal",
                                    headers={"Authorization": f"Bearer {TOKEN}"})

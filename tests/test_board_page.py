@@ -13,7 +13,16 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from companion.bench.press_latency import write_short_sounds
 from tests.conftest import BROWSER_TOKEN, free_port
-from tests.test_banker_page import PHONE, READABILITY, banker, context, get, no_overflow, tile
+from tests.test_banker_page import (
+    PHONE,
+    READABILITY,
+    banker,
+    context,
+    dialog_settled,
+    get,
+    no_overflow,
+    tile,
+)
 from tests.test_movie_page import Dice, ids, movie_daemon, readme_shot
 from tests.test_tablet_browser import api, state_of
 
@@ -148,7 +157,7 @@ def test_drop_on_named_and_typed_spaces_one_pile_whatever_the_casing_scoop_and_u
         expect(go(page)).to_have_class(re.compile(r"\bnot-now\b"))
         go(page).tap()
         expect(page.locator("#dialog")).to_have_attribute("data-name", "correction")
-        page.wait_for_timeout(650)
+        dialog_settled(page)
         page.locator("#dialog-buttons button", has_text="Record it as a correction").tap()
         snack_is(page, "Correction: Daisy scoops up 4 coins from Warp Pipe")
         expect(pile(page, "Warp Pipe")).to_have_count(0)

@@ -366,3 +366,19 @@ async def test_a_phone_never_makes_a_correction(tmp_path: Path) -> None:
         async with api.session.post(api.base + "/api/transfers", headers=phone, json={
                 "from": ann, "to": ben, "amount": 1}) as reply:
             assert reply.status == 201
+
+
+def test_a_rule_made_once_a_turn_writes_a_move_the_turn_counts() -> None:
+    """The turn counts only the moves that show a roll (``turns.ROLLED``): a rule made "once a
+    turn" must write one of them, else it would never be refused a second time."""
+    from companion.bank.moves import ACTIONS
+    from companion.bank.turns import ROLLED
+    from companion.core.editions import editions
+
+    counted = set(ROLLED)
+    once = [(edition, name) for edition, rules in editions().items()
+            for name, when in rules.flow.items() if when.once]
+    assert once  # the roll for a 6 from Jail, at least
+    for edition, name in once:
+        kinds = {a.kind for a in ACTIONS.values() if a.flow.covers(name)}
+        assert kinds and kinds <= counted, (edition, name, kinds)

@@ -17,7 +17,16 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from tests.conftest import ROOT
-from tests.test_banker_page import PHONE, READABILITY, banker, context, moves, no_overflow, tile
+from tests.test_banker_page import (
+    PHONE,
+    READABILITY,
+    banker,
+    context,
+    dialog_settled,
+    moves,
+    no_overflow,
+    tile,
+)
 from tests.test_board_page import table_config
 from tests.test_board_ring import gamer_board
 from tests.test_ring_page import put
@@ -34,10 +43,6 @@ def shot(page: Page, name: str, *, readme: bool = True) -> None:
     for folder in (SHOTS, ARTIFACTS) if readme else (ARTIFACTS,):
         folder.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(folder / f"{name}.png"))
-
-
-def settle(page: Page) -> None:
-    page.wait_for_timeout(650)  # a dialog's buttons take taps after a moment
 
 
 def refused(base: str, path: str, body: object) -> dict[str, Any]:
@@ -101,7 +106,7 @@ def test_a_jail_fee_out_of_its_moment_is_marked_asked_and_made_as_a_correction(
         expect(page.locator("#error")).to_be_hidden()
         buttons = page.locator("#dialog-buttons button")
         expect(buttons).to_have_text(["Cancel", "Record it as a correction"])
-        settle(page)
+        dialog_settled(page)
         readable(page)
         shot(page, "phone-flow-correction-dialog")
         # Cancel: nothing changes.
@@ -116,7 +121,7 @@ def test_a_jail_fee_out_of_its_moment_is_marked_asked_and_made_as_a_correction(
         expect(fee).to_be_enabled()
         fee.tap()
         expect(dialog).to_be_visible()
-        settle(page)
+        dialog_settled(page)
         page.locator("#dialog-buttons button", has_text="Record it as a correction").tap()
         expect(dialog).to_be_hidden()
         expect(page.locator("#toast")).to_be_visible()
@@ -205,14 +210,14 @@ def test_a_payer_short_of_coins_sells_a_deed_in_the_pay_confirmation(browser: Br
         expect(deed).to_contain_text("3 coins")
         expect(page.locator("#sale-value")).to_be_hidden()  # its price is typed: nothing to type
         # Paid without selling: refused by the rules (sell first), asked, with the sale offered.
-        settle(page)
+        dialog_settled(page)
         page.locator("#dialog-buttons button").last.tap()
         expect(page.locator("#dialog")).to_have_attribute("data-name", "correction")
         expect(page.locator("#dialog-body .dialog-why")).to_contain_text("sell Property first")
         expect(page.locator("#dialog-body .dialog-why")).to_contain_text("Acorn Plains")
         expect(page.locator("#dialog-buttons button")).to_have_text(
             ["Cancel", "Record it as a correction", "Sell Property first"])
-        settle(page)
+        dialog_settled(page)
         readable(page)
         shot(page, "phone-flow-sell-first", readme=False)
         page.locator("#dialog-buttons button", has_text="Sell Property first").tap()
@@ -226,7 +231,7 @@ def test_a_payer_short_of_coins_sells_a_deed_in_the_pay_confirmation(browser: Br
         left = start["Luigi"] + 3
         expect(page.locator("#dialog .sale-after")).to_have_text(
             f"With the sale: Luigi pays {left} of 30, keeps 0")
-        settle(page)
+        dialog_settled(page)
         readable(page)
         shot(page, "phone-flow-sale")
         page.locator("#dialog-buttons button").last.tap()

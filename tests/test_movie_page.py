@@ -29,6 +29,7 @@ from tests.test_banker_page import (
     bank_tile,
     banker,
     context,
+    dialog_settled,
     in_view,
     key,
     kinds,
@@ -396,7 +397,7 @@ def test_jail_from_a_tile_the_badge_the_tries_and_paying_to_leave(browser: Brows
         expect(page.locator("#pad-jail-in")).to_have_class(re.compile(r"\bnot-now\b"))
         page.locator("#pad-jail-in").tap()
         expect(page.locator("#dialog")).to_have_attribute("data-name", "correction")
-        page.wait_for_timeout(650)
+        dialog_settled(page)
         page.locator("#dialog-buttons button", has_text="Record it as a correction").tap()
         luigi = page.locator("#players .tile", has_text="Luigi")
         expect(luigi.locator(".jail-badge")).to_have_text("in Jail")
