@@ -18,7 +18,7 @@ from companion.bank.journal import keyed
 from companion.core.actions import Action
 from companion.core.flow import Turn, When, refusal
 from companion.core.ledger import is_id
-from companion.exc import OutOfTurn, Refused
+from companion.exc import CompanionError, OutOfTurn, Refused
 from companion.i18n.said import Said, say
 
 if TYPE_CHECKING:
@@ -53,8 +53,11 @@ def _worked_out(action: Action) -> tuple[Callable[..., Any], frozenset[str], tup
 def perform(bank: Journal, action: Action, fields: Mapping[str, Any], *, source: str = "",
             request_id: str | None = None) -> Any:
     """Carry out ``action`` for a request's ``fields`` (their JSON names): checked by its
-    declaration, by its flow, then written, in one transaction."""
+    declaration, by its flow, then written, in one transaction. A field that is not what its
+    schema says is refused: in the write's own words where the write refuses it, else in the
+    schema's, the write undone (a field given is never ignored)."""
     args = action.arguments(fields)
+    mistyped = action.mistyped(fields)
     correction = fields.get("correction", False) if action.corrects else False
     if not isinstance(correction, bool):
         raise Refused(say("correction must be true (the banker's correction of a move out of "
@@ -75,7 +78,17 @@ def perform(bank: Journal, action: Action, fields: Mapping[str, Any], *, source:
                 if broken is not None:
                     bank.overrule(broken)  # refused, unless the banker's correction
                 bank.hand(facts)
-            return write(bank, **call)
+            try:
+                result = write(bank, **call)
+            except CompanionError:  # the write's own words, which know the move best
+                raise
+            except Exception:
+                if mistyped is None:
+                    raise
+                raise mistyped from None
+            if mistyped is not None:  # a field the write took without reading it as
+                raise mistyped        # declared: refused, and the transaction undone
+            return result
         finally:
             bank.may_correct = False
             bank.correcting = None

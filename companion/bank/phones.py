@@ -56,7 +56,11 @@ def join_player(bank: Journal, player: object, game: int) -> str:
 
 
 def unlink_player(bank: Journal, player: object) -> bool:
-    """Turn off ``player``'s phone link; whether there was one."""
+    """Turn off ``player``'s phone link; whether there was one (none: nothing is written,
+    and the state's version stays)."""
+    if bank.db.execute("SELECT 1 FROM player_links WHERE player_id = ?",
+                       (phone_player(bank, player),)).fetchone() is None:
+        return False
     with bank.write() as db:
         pid = phone_player(bank, player)
         return db.execute("DELETE FROM player_links WHERE player_id = ?",

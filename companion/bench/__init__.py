@@ -132,6 +132,7 @@ def run_all(presses: int = 200, data_dir: Path | None = None,
     from companion.bench.board import board_state_ms
     from companion.bench.contests import contest_state_ms
     from companion.bench.held import held_press_ms
+    from companion.bench.json_body import json_body_us
     from companion.bench.lan_load import lan_load_ms
     from companion.bench.movie import movie_state_ms
     from companion.bench.mqtt_publish import press_to_mqtt_ms
@@ -159,6 +160,7 @@ def run_all(presses: int = 200, data_dir: Path | None = None,
         "ws_fanout_ms": ws_fanout_ms(),
         "write_ms_with_journal_readers": lan["journal_readers"],
         "write_ms_with_32_pages": lan["fanout"],
+        "json_body_us": json_body_us(),
         "movie_state_read_ms": movie_state_ms(folder),
         "board_state_read_ms": board_state_ms(folder),
         "contest_state_read_ms": contest_state_ms(folder),

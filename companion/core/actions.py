@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.core import typed
 from companion.core.flow import ANY_TIME, Turn, When
 from companion.exc import Refused
 from companion.i18n.said import Said, joined, say
@@ -159,6 +160,19 @@ class Action:
         args = {f.param: body.get(f.name, f.default) for f in self.fields
                 if f.name in body or f.default is not None}
         return {**args, **self.fixed}
+
+
+    def mistyped(self, body: Mapping[str, Any]) -> Refused | None:
+        """The refusal of the first field given that is not what its schema says (``null``
+        included, where the schema does not take it), None: every one is. The path's are the
+        write's to check."""
+        for f in self.fields:
+            if f.name in body and not f.path and not typed.fits(body[f.name], f.schema):
+                try:
+                    typed.check(f.name, body[f.name], f.schema)
+                except Refused as refused:
+                    return refused
+        return None
 
 
 class Actions(Mapping[str, Action]):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import hmac
 import json
 import logging
@@ -46,14 +47,14 @@ from companion.exc import (
     shown,
 )
 from companion.i18n.said import Said, as_json, joined, say, say_n, texts
-from companion.web import join, openapi, players, sharing
+from companion.web import body, join, openapi, players, sharing
 from companion.web.openapi import Route
 from companion.web.privacy import has_token, public
 from companion.web.throttle import Buckets
 
 log = logging.getLogger(__name__)
 
-MAX_BODY = 16 * 1024
+MAX_BODY = body.MAX_BODY
 STATIC = Path(__file__).resolve().parent / "static"
 TABLE: web.AppKey[Table] = web.AppKey("table", object)  # type: ignore[arg-type]
 READER: web.AppKey[ReaderSource | None] = web.AppKey("reader", object)  # type: ignore[arg-type]
@@ -73,6 +74,11 @@ class ReaderSource(Protocol):
 
     def reader_status(self) -> dict[str, Any] | None: ...
 
+
+NO_SUCH_NAME = (errno.ENAMETOOLONG, errno.EILSEQ)
+"""A file's name asked for that no file can have (a static file's too long name): 404."""
+SOMETHING_WRONG = say("something went wrong inside the companion (it is in the log); nothing "
+                      "was changed by this request")
 
 STATUS = ((Refused, 400), (Conflict, 409), (Unavailable, 503))
 """The companion's errors as HTTP statuses (:mod:`companion.exc`)."""
@@ -110,10 +116,21 @@ async def errors_as_json(request: web.Request, handler: Handler) -> web.StreamRe
         return _error(exc.status, exc.reason)
     except (asyncio.CancelledError, ConnectionResetError):
         raise
+    except OSError as exc:
+        if exc.errno not in NO_SUCH_NAME:
+            log.exception("%s %s failed", request.method, request.path[:200])
+            return _error(500, SOMETHING_WRONG)
+        return _error(404, "Not Found")  # a name no file can have (too long): quietly
     except Exception:  # a bug: said plainly in JSON, the details in the log
-        log.exception("%s %s failed", request.method, request.path)
-        return _error(500, say("something went wrong inside the companion (it is in the "
-                               "log); nothing was changed by this request"))
+        log.exception("%s %s failed", request.method, request.path[:200])
+        return _error(500, SOMETHING_WRONG)
+
+
+@web.middleware
+async def codings_taken(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """A body in a coding the API does not take is refused (415) before anything reads it."""
+    body.check_coding(request)
+    return await handler(request)
 
 
 @web.middleware
@@ -131,22 +148,7 @@ async def token_for_writes(request: web.Request, handler: Handler) -> web.Stream
 
 
 async def _body(request: web.Request) -> dict[str, Any]:
-    if request.content_length is not None and request.content_length > MAX_BODY:
-        raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY,
-                                            actual_size=request.content_length)
-    raw = await request.read()
-    if not raw.strip():
-        return {}
-    try:  # UTF-8 only (JSON's own, RFC 8259): no byte order mark, no UTF-16
-        text = raw.decode("utf-8")
-        if text.startswith("\ufeff"):
-            raise ValueError("a byte order mark")
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        raise Refused(say("the body must be JSON")) from None
-    if not isinstance(data, dict):
-        raise Refused(say("the body must be a JSON object"))
-    return data
+    return await body.read_object(request)
 
 
 def _only(data: dict[str, Any], *allowed: str) -> None:
@@ -363,9 +365,6 @@ async def post_held(request: web.Request) -> web.Response:
     return web.json_response({"presses": answer})
 
 
-
-
-
 async def get_move_undo(request: web.Request) -> web.Response:
     """Whether a move of the current game can be undone now: ``undoable``, ``blocked_by`` (the
     later moves that depend on it, nearest first) and ``error`` (why not). Without the table
@@ -385,10 +384,6 @@ async def get_games(request: web.Request) -> web.Response:
     return web.json_response({"games": await _table(request).read(c.GetGames())})
 
 
-
-
-
-
 async def post_battle(request: web.Request) -> web.Response:
     """``{"leader": id, "teammate": id}``: the next two presses are their dice."""
     data = await _body(request)
@@ -399,21 +394,6 @@ async def post_battle(request: web.Request) -> web.Response:
     view = await _act(request, c.ArmMode("battle", {"leader": data["leader"],
                                                     "teammate": data.get("teammate")}))
     return web.json_response({"mode": view.to_json()})
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 async def post_mode(request: web.Request) -> web.Response:
@@ -445,11 +425,6 @@ async def get_i18n(request: web.Request) -> web.Response:
 
 async def get_rules(request: web.Request) -> web.Response:
     return web.json_response(await _table(request).read(c.GetRules()))
-
-
-
-
-
 
 
 async def post_timer_start(request: web.Request) -> web.Response:
@@ -529,6 +504,7 @@ async def post_player_link(request: web.Request) -> web.Response:
 
 
 async def delete_player_link(request: web.Request) -> web.Response:
+    _only(await _body(request))  # no fields: a body with any is refused, as everywhere
     return await players.turn_off(request, _table(request), request.app[HUB])
 
 
@@ -752,8 +728,8 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
             if msg.type is WSMsgType.ERROR:
                 break
             if msg.type is WSMsgType.TEXT and trusted:
-                with contextlib.suppress(ValueError, RecursionError):
-                    hub.keeps(queue, json.loads(msg.data))
+                with contextlib.suppress(Refused):
+                    hub.keeps(queue, body.parse(msg.data))
     finally:
         if sender is not None:
             sender.cancel()
@@ -797,6 +773,9 @@ async def get_openapi(request: web.Request) -> web.Response:
 
 
 PLAYER_ID = Field("id", ID, "a player of the current game", path=True)
+TEAMMATE = Field("teammate", {"oneOf": [ID, {"const": "card"}, {"type": "null"}]},
+                 "a battle: the leader's pick (card: the next player card tapped; null: "
+                 "nobody else can battle)")
 ROUTES = (
     Route("GET", "/healthz", healthz, "200 when every required part is up, 503 naming the "
           "part that is down", answers={200: "Health", 503: "Health"}),
@@ -840,11 +819,14 @@ ROUTES = (
           body=(Field("code", {"type": "string"}, path=True),), answers={200: "Catalog"}),
     Route("POST", "/api/mode", post_mode, "Arm what the next press means.",
           body=(Field("mode", {"type": "string"}, required=True),
-                *(Field(name, {}) for name in ("payer", "owner", "utilities", "leader",
-                                               "teammate"))),
+                Field("payer", ID, "utility rent: who pays"),
+                Field("owner", ID, "utility rent: who owns the utility"),
+                Field("utilities", {"type": "integer", "minimum": 1, "maximum": 2},
+                      "utility rent: how many the owner has"),
+                Field("leader", ID, "a battle: who landed on Bowser"), TEAMMATE),
           writes=True, answers={200: "Mode"}),
     Route("POST", "/api/battle", post_battle, "The Movie: the next two presses are a "
-          "battle's dice.", body=(Field("leader", ID, required=True), Field("teammate", {})),
+          "battle's dice.", body=(Field("leader", ID, required=True), TEAMMATE),
           writes=True, answers={200: "Mode"}),
     Route("GET", "/api/timer", get_timer, "The lever timer.", answers={200: "Timer"}),
     Route("GET", "/api/activity", get_activity, "The latest card taps.",
@@ -890,7 +872,7 @@ moves' own declarations)."""
 def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
               language: str = "en") -> web.Application:
     """The aiohttp application for one table; ``language`` the table's."""
-    app = web.Application(middlewares=[errors_as_json, token_for_writes],
+    app = web.Application(middlewares=[errors_as_json, codings_taken, token_for_writes],
                           client_max_size=MAX_BODY)
     app[TABLE] = table
     app[READER] = reader

@@ -28,7 +28,6 @@ Tokens are never logged.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -45,6 +44,7 @@ from companion.core.state import OutcomeView
 from companion.exc import CompanionError, Refused, Unavailable, shown
 from companion.i18n.said import Said, as_json, say, texts
 from companion.web.address import lan_address
+from companion.web.body import read_object
 from companion.web.join_code import join_game
 from companion.web.links import WILDCARDS, is_loopback, page_url, with_fragment
 from companion.web.privacy import public
@@ -129,13 +129,7 @@ def refusal(path: str) -> Said:
 async def _payer(request: web.Request) -> tuple[object, bool]:
     """The ``from`` of a transfer's body, and whether it asks for a correction (read here
     once; the route reads the same bytes)."""
-    raw = await request.read()
-    try:
-        data = json.loads(raw) if raw.strip() else {}
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        raise Refused(say("the body must be JSON")) from None
-    if not isinstance(data, dict):
-        raise Refused(say("the body must be a JSON object"))
+    data = await read_object(request)
     return data.get("from"), "correction" in data
 
 

@@ -71,6 +71,9 @@ def record_outcome(bank: Journal, outcome: Outcome, *, params: Mapping[str, int]
         late = held
         facts = bank.facts(game_id) if late else bank.open_facts(game_id)
         mode = facts.rules.find_mode(outcome.mode)
+        if late and (mode is None or not mode.could_draw(outcome, params)):  # a page's copy
+            raise Refused(say("a press given back is not one its table can draw ({label})",
+                              label=shown(outcome.label)))
         clean: dict[str, Any] = {}
         who = facts.current if isinstance(player, Current) else player
         if mode is not None and mode.needs:

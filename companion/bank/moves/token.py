@@ -92,12 +92,16 @@ def move_token(bank: Journal, player: object = None, *, steps: object = None,
         replay = bank.replay(request_id, None, game_id)
         if replay is not None:
             return bank.move_view(replay["id"])
-        facts = bank.open_facts(game_id)
-        ring = ring_of(bank, facts)
-        pid = bank.in_game(facts, or_current(facts, player))
         if how not in HOW:
             raise Refused(say("how must be roll, warp or place, got {value}",
                               value=shown(how)))
+        for name, value, used in (("to", to, how == "place"), ("steps", steps, how == "roll")):
+            if value is not None and not used:  # given, so read: never silently left aside
+                raise Refused(say("{field} is not used when how is {how}: leave it out",
+                                  field=name, how=how))
+        facts = bank.open_facts(game_id)
+        ring = ring_of(bank, facts)
+        pid = bank.in_game(facts, or_current(facts, player))
         token = which_token(bank, facts, pid, character)
         if in_jail(facts, pid, token) and how != "place":
             raise Refused(say("{name} is in Jail: pay the fee or roll a 6 first",

@@ -7,14 +7,14 @@ has, their names, fees and rulebook lines are data (the edition's TOML); the tab
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from companion.core.editions.contests import win_chance
 from companion.core.outcomes import TWO_DICE, DieRng, Kind, Outcome
-from companion.exc import Refused, shown
+from companion.exc import CompanionError, Refused, shown
 from companion.i18n.said import Said, as_json, say, say_n
 
 SIDES = 6
@@ -170,6 +170,30 @@ class Mode:
         while outcome.kind is Kind.BATTLE_ROLL:
             outcome = self.draw(rng, {**given, "first": outcome.rolls[0]})
         return outcome
+
+    def could_draw(self, outcome: Outcome, params: Mapping[str, Any] | None = None) -> bool:
+        """Whether a press in this mode can draw ``outcome`` (its kind, coins, dice and step)
+        with ``params`` (what was armed, where the table stood; where one the table reads is
+        not given, any value it can have): a press given back is checked against the table
+        itself, every roll of the dice tried."""
+        if not self.draws or outcome.mode != self.id:
+            return False
+        wanted = (outcome.kind, outcome.coins, outcome.rolls, outcome.step)
+        given = dict(params or {})
+        return any((got.kind, got.coins, got.rolls, got.step) == wanted
+                   for variant in self._variants(given)
+                   for got in _every_draw(self, variant))
+
+    def _variants(self, given: dict[str, Any]) -> list[dict[str, Any]]:
+        read = {"two_dice": ("doubles", range(self.fees.get("doubles_limit", 0))),
+                "jail_roll": ("tries", range(self.fees.get("tries", 0))),
+                "battle": ("first", (None, *range(1, SIDES + 1))),
+                "boss_roll": ("required", range(1, SIDES + 2)),
+                "utility_rent": ("utilities", range(1, MAX_UTILITIES + 1))}.get(self.table)
+        if read is None or read[0] in given:
+            return [given]
+        key, values = read
+        return [{**given, **({} if v is None else {key: v})} for v in values]
 
     # -- in words ------------------------------------------------------------------------------
 
@@ -493,6 +517,43 @@ def _move_roll(mode: Mode, rng: DieRng, _params: Mapping[str, Any]) -> Outcome:
     return Outcome(Kind.MOVE, 0, (roll, face), mode.id)
 
 
+class _Scripted:
+    """Dice that show the faces given, then ask for one more (:class:`_More`)."""
+
+    def __init__(self, faces: tuple[int, ...]) -> None:
+        self.faces, self.used = faces, 0
+
+    def randint(self, a: int, b: int) -> int:
+        if self.used == len(self.faces):
+            raise _More(a, b)
+        self.used += 1
+        return self.faces[self.used - 1]
+
+
+class _More(Exception):
+    def __init__(self, a: int, b: int) -> None:
+        super().__init__(a, b)
+        self.faces = range(a, b + 1)
+
+
+MAX_DICE = 4
+"""Dice one press reads at most (two dice: two)."""
+
+
+def _every_draw(mode: Mode, params: Mapping[str, Any]) -> Iterator[Outcome]:
+    """Every outcome ``mode`` draws with ``params``, one for each way the dice can fall."""
+    scripts: list[tuple[int, ...]] = [()]
+    while scripts:
+        faces = scripts.pop()
+        try:
+            yield _DRAWS[mode.table](mode, _Scripted(faces), params)
+        except _More as more:
+            if len(faces) < MAX_DICE:
+                scripts.extend((*faces, face) for face in more.faces)
+        except (CompanionError, ValueError, KeyError, TypeError):
+            return  # params this table can't draw with
+
+
 _DRAWS = {"question_block": _question_block, "coin_roll": _coin_roll, "die_roll": _die_roll,
           "utility_rent": _utility_rent, "lever": _lever, "two_dice": _two_dice,
           "battle": _battle, "red_die_pay": _red_die_pay, "red_die_collect": _red_die_collect,
@@ -566,11 +627,13 @@ def check_arming(mode: Mode, params: Mapping[str, object], players: tuple[int, .
                  ) -> dict[str, Any]:
     """What arming ``mode`` takes, checked (Refused names the problem); ``late``: a held
     press, banked as it was armed."""
+    taken = (*mode.needs, *(("first",) if mode.table == "battle" else ()))  # its first die
+    extra = sorted(str(k) for k in params if k not in taken)
+    if extra:  # given, so checked: a field no rule reads is refused, never ignored
+        raise Refused(say("{mode} takes nothing more: got {fields}", mode=Said(mode.name),
+                          fields=", ".join(name[:40] for name in extra[:5])))
     if mode.table == "utility_rent":
         return check_rent(params, players)
     if mode.table == "battle":
         return check_battle(params, players, frozenset() if late else jailed, late=late)
-    if params:
-        raise Refused(say("{mode} takes nothing more: got {fields}", mode=Said(mode.name),
-                          fields=", ".join(sorted(params))))
     return {}
