@@ -171,6 +171,12 @@ def test_bench_command_prints_json_figures() -> None:
     assert pages["writes_per_s"] == 50 and pages["32_pages"]["n"] > 0
     assert pages["32_pages"]["ratio_p95"] == pytest.approx(
         pages["32_pages"]["p95"] / pages["alone"]["p95"], abs=0.01)
+    body = data["json_body_us"]  # the one JSON reader, against bare json.loads of the same bytes
+    assert body["board"]["bytes"] > 3000 and body["transfer"]["reader_us"] > 0
+    for name in ("transfer", "board"):
+        assert body[name]["ratio"] == pytest.approx(
+            body[name]["reader_us"] / body[name]["json_loads_us"], rel=0.05)
+    assert body["press_given_back_check_us"] > 0
     assert data["startup_to_ready_ms"] > 0
     # ``companion run`` with the screen, the web page and a reader on, in a fresh process:
     # start to /healthz's first answer, and its peak memory once up (issue 18's figures).
