@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from companion.core import typed
-from tests.test_api_strict import post_bytes, raw_http
 from companion.web.join_code import JoinCodes
+from tests.test_api_strict import post_bytes, raw_http
 from tests.test_game_api import AUTH, TOKEN, Api, game
 
 EDITIONS = {"celebration": ("Mario", "Luigi"), "gamer": ("Mario", "Luigi"),
