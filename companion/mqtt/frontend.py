@@ -3,7 +3,8 @@
 It hears every event of the table, and on the loop's next turn (never inside a press) turns
 it into an event message, the retained state the sensors read and the discovery configs of
 the game being played; the link sends them when the broker is there. Its buttons press the
-block and start the timer through the table, as the tablet does."""
+block and start the timer through the table, as the tablet does, one at a time from a short
+queue, after the table's own presses and a few a minute (:mod:`companion.mqtt.remote`)."""
 
 from __future__ import annotations
 
@@ -260,9 +261,9 @@ class HomeFrontend:
                 log.warning("MQTT: a button's command was refused: %s", exc)
             except Exception:
                 log.exception("MQTT: a button's command failed")
-            else:
+            else:  # the table's log already says a press was ignored, and why
                 if isinstance(getattr(result, "event", None), PressIgnored):
-                    log.info("MQTT: the press button was ignored: %s", result.event.reason)
+                    log.debug("MQTT: the press button was ignored: %s", result.event.reason)
 
 
 def _now() -> float:
