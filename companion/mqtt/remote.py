@@ -29,6 +29,8 @@ class RemoteGate:
     per_minute: int
     quiet_s: float
     table_pressed_at: float | None = None
+    heard: int = 0
+    """Commands heard (let through or not)."""
     quiet_refused: int = 0
     """Remote presses refused within the quiet time after a table press."""
     over_rate: int = 0
@@ -50,6 +52,7 @@ class RemoteGate:
 
     def admit(self, name: str, now: float) -> bool:
         """Whether the command ``name`` (``press``, ``timer``) heard at ``now`` goes on."""
+        self.heard += 1
         recent = self._recent.setdefault(name, deque())
         while recent and now - recent[0] >= WINDOW_S:
             recent.popleft()
