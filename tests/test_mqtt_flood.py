@@ -206,7 +206,8 @@ async def test_the_journal_stays_small_under_a_flood_of_presses_and_fake_configs
         tmp_path: Path, broker: Mosquitto) -> None:
     n = 4000
     node = Topics.for_host("question-block", "homeassistant", hostname()).node
-    fakes = [f"homeassistant/sensor/{node}/fake_{i}/config" for i in range(n)]
+    fakes = [f"homeassistant/sensor/{node}/fake_{i}{'x' * 60_000 * (i < 20)}/config"
+             for i in range(n)]  # the first few with a 60 KB name, logged as they come
     env = {k: v for k, v in os.environ.items() if k != "JOURNAL_STREAM"}
     with spawn_companion("run", "--config", str(_daemon_config(tmp_path, broker.port)),
                          env=env) as proc:
