@@ -384,6 +384,13 @@ class MqttConfig:
                                     "(MQTT discovery)")
     discovery_prefix: str = setting("homeassistant", "Home Assistant's discovery prefix",
                                     _topic_prefix)
+    remote_presses_per_minute: int = setting(
+        4, "presses (and timer starts) the house's buttons may make in a minute; more are a "
+           "flood: dropped, counted on /healthz and said once in the log", _range(1, 60))
+    quiet_after_table_press_s: float = setting(
+        30.0, "the house's press button is refused for this many seconds after any press at "
+              "the table (its button, the tablet, a phone): the table's block comes first; "
+              "0: never", _range(0, 3600))
 
 
 SETUP_PLAYERS = ("Mario", "Luigi", "Peach", "Yoshi", "Toad", "Daisy")

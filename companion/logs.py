@@ -19,9 +19,10 @@ WINDOW_S = 10.0
 PER_WINDOW = 5
 """Records of one kind let through per window: enough to see what is going on."""
 LIMITED = ("asyncio", "aiohttp", "companion.web.guard", "companion.cards",
-           "companion.readers", "companion.app.card_taps")
-"""Loggers (and their children) limited: the ones a network flood or a reader spewing taps
-makes talk."""
+           "companion.readers", "companion.app.card_taps", "companion.mqtt")
+"""Loggers (and their children) limited: the ones a network flood, a reader spewing taps or
+a stranger publishing to the broker (fake discovery configs, a flood of commands) makes
+talk."""
 MAX_KINDS = 1000
 """Kinds remembered at once: messages with ever-new text cannot grow the table without end."""
 

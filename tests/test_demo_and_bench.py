@@ -213,6 +213,13 @@ def test_bench_command_prints_json_figures() -> None:
     assert mqtt["outcome_to_mqtt_ms"]["p50"] <= mqtt["press_to_mqtt_ms"]["p50"]
     assert mqtt["outcome_ratio_p50"] == pytest.approx(
         mqtt["outcome_to_mqtt_ms"]["p50"] / mqtt["bare_paho_publish_ms"]["p50"], abs=0.01)
+    flood = data["table_press_in_mqtt_flood"]  # the tablet's press in a PRESS flood, or not
+    assert flood["table_press_during_flood_ms"]["n"] == flood["table_press_alone_ms"]["n"] == 3
+    assert flood["table_presses_refused"] == {"flood": 0, "quiet": 0}  # the table's block
+    assert flood["remote_commands_dropped"] >= flood["remote_commands_heard"] - 4 > 0
+    assert flood["ratio_p50"] == pytest.approx(
+        flood["table_press_during_flood_ms"]["p50"] / flood["table_press_alone_ms"]["p50"],
+        abs=0.01)
     voice = data["voice_after_outcome_ms"]  # espeak-ng is installed by `make test`
     assert voice["available"] and voice["voice"]["lost"] == voice["floor"]["lost"] == 0
     assert voice["voice"]["n"] == voice["floor"]["n"] == 3  # as many rounds as presses

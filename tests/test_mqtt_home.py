@@ -316,6 +316,10 @@ async def test_bad_credentials_are_one_clear_log_line_and_no_retry_storm(
     ('[mqtt]\nhost = ""\n', "mqtt.host"),
     ('[mqtt]\nenabled = true\ntls = true\nca_file = "missing.pem"\n', "mqtt.ca_file"),
     ('[mqtt]\nbroker = "x"\n', "mqtt.broker"),
+    ('[mqtt]\nremote_presses_per_minute = 0\n', "mqtt.remote_presses_per_minute"),
+    ('[mqtt]\nremote_presses_per_minute = 2.5\n', "mqtt.remote_presses_per_minute"),
+    ('[mqtt]\nquiet_after_table_press_s = -1\n', "mqtt.quiet_after_table_press_s"),
+    ('[mqtt]\nquiet_after_table_press_s = "30"\n', "mqtt.quiet_after_table_press_s"),
 ])
 def test_bad_mqtt_config_exits_2_naming_the_key(tmp_path: Path, text: str, key: str) -> None:
     readable = tmp_path / "open-password"

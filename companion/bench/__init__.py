@@ -135,6 +135,7 @@ def run_all(presses: int = 200, data_dir: Path | None = None,
     from companion.bench.json_body import json_body_us
     from companion.bench.lan_load import lan_load_ms
     from companion.bench.movie import movie_state_ms
+    from companion.bench.mqtt_flood import table_press_in_flood_ms
     from companion.bench.mqtt_publish import press_to_mqtt_ms
     from companion.bench.startup import startup_with_display
     from companion.bench.tokens import token_move_ms
@@ -168,6 +169,7 @@ def run_all(presses: int = 200, data_dir: Path | None = None,
         "token_move_ms": token_move_ms(folder, rounds=min(presses, 60)),
         "voice_after_outcome_ms": voice_after_outcome_ms(2 * min(presses, 100)),
         "press_to_mqtt": press_to_mqtt_ms(min(presses, 100)),
+        "table_press_in_mqtt_flood": table_press_in_flood_ms(min(presses, 40)),
         "press_to_pcm_ms": latency["press_to_pcm_ms"],
         "press_to_pcm_floor_ms": latency["press_to_pcm_floor_ms"],
         "press_to_pcm_ratio": latency["press_to_pcm_ratio"],

@@ -3,7 +3,8 @@
 It hears every event of the table, and on the loop's next turn (never inside a press) turns
 it into an event message, the retained state the sensors read and the discovery configs of
 the game being played; the link sends them when the broker is there. Its buttons press the
-block and start the timer through the table, as the tablet does."""
+block and start the timer through the table, as the tablet does, one at a time from a short
+queue, after the table's own presses and a few a minute (:mod:`companion.mqtt.remote`)."""
 
 from __future__ import annotations
 
@@ -21,13 +22,22 @@ from companion.app.contract import Table
 from companion.config import MqttConfig
 from companion.core.lever import TimerState
 from companion.core.state import TableState
-from companion.events import CardTapped, Event, PressIgnored, StateChanged, TimerChanged
+from companion.events import (
+    BlockOutcome,
+    CardTapped,
+    Event,
+    LeverPressed,
+    PressIgnored,
+    StateChanged,
+    TimerChanged,
+)
 from companion.exc import CompanionError
 from companion.i18n import translator
 from companion.i18n.said import Said
 from companion.mqtt import discovery
 from companion.mqtt.link import Broker, BrokerLink
 from companion.mqtt.messages import event_message, game_message, seconds_left, state_message
+from companion.mqtt.remote import QUEUE, RemoteGate
 from companion.mqtt.topics import Topics, hostname
 
 log = logging.getLogger(__name__)
@@ -63,7 +73,13 @@ class HomeFrontend:
         self._announced: object = None
         self._inbox: deque[Event] = deque()
         self._unsubscribe: Callable[[], None] | None = None
-        self._tasks: set[asyncio.Future[Any]] = set()
+        self.remote = RemoteGate(config.remote_presses_per_minute,
+                                 config.quiet_after_table_press_s)
+        """The house's buttons: the table's presses first, a few a minute."""
+        self._commands: asyncio.Queue[str] | None = None
+        self.most_pending = 0
+        """The most commands ever waiting for the table at once (at most :data:`QUEUE`)."""
+        self._worker: asyncio.Future[None] | None = None
         self._runner: asyncio.Future[None] | None = None
         self._ticker: asyncio.Future[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -73,6 +89,8 @@ class HomeFrontend:
     async def start(self, table: Table) -> None:
         self._table = table
         self._loop = asyncio.get_running_loop()
+        self._commands = asyncio.Queue(QUEUE)
+        self._worker = asyncio.ensure_future(self._work(table))
         self._unsubscribe = table.subscribe(self._heard)
         try:
             state = await table.read(c.GetState())
@@ -88,7 +106,7 @@ class HomeFrontend:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
-        for task in (self._ticker, *self._tasks):
+        for task in (self._ticker, self._worker):
             if task is not None:
                 task.cancel()
         await self.link.close()
@@ -102,12 +120,17 @@ class HomeFrontend:
         return self.link.connected
 
     def status(self) -> str:
-        return self.link.status()
+        flood = self.remote.status()
+        return self.link.status() + (f"; {flood}" if flood else "")
 
     # -- the table's events --------------------------------------------------------------
 
     def _heard(self, event: Event) -> None:
-        """On the bus (a press may be in progress): queued, handled on the loop's next turn."""
+        """On the bus (a press may be in progress): queued, handled on the loop's next turn;
+        a press at the table holds the house's press button back from now on."""
+        if isinstance(event, BlockOutcome | PressIgnored | LeverPressed) and \
+                event.source != SOURCE and self._loop is not None:
+            self.remote.table_pressed(self._loop.time())
         if not self._inbox and self._loop is not None:
             self._loop.call_soon(self._handle_all)
         self._inbox.append(event)
@@ -206,25 +229,41 @@ class HomeFrontend:
     # -- the buttons ---------------------------------------------------------------------
 
     def _command(self, name: str) -> None:
-        table = self._table
-        if table is None:
+        """A button's command heard: queued for the table if the gate lets it through and
+        there is room (never a task of its own: a flood can't pile up on the loop)."""
+        queue = self._commands
+        if queue is None:
             return
-        command: c.Command[Any] = c.Press() if name == "press" else c.StartTimer()
-        task = asyncio.ensure_future(table.act(command, source=SOURCE))
-        self._tasks.add(task)
-        task.add_done_callback(self._done)
+        now = _now()
+        if not self.remote.admit(name, now):
+            return
+        try:
+            queue.put_nowait(name)
+        except asyncio.QueueFull:
+            self.remote.full(now)
+            return
+        self.most_pending = max(self.most_pending, queue.qsize())
 
-    def _done(self, task: asyncio.Future[Any]) -> None:
-        self._tasks.discard(task)
-        if task.cancelled():
-            return
-        exc = task.exception()
-        if isinstance(exc, CompanionError):
-            log.warning("MQTT: a button's command was refused: %s", exc)
-        elif exc is not None:
-            log.error("MQTT: a button's command failed", exc_info=exc)
-        elif isinstance(getattr(task.result(), "event", None), PressIgnored):
-            log.info("MQTT: the press button was ignored: %s", task.result().event.reason)
+    @property
+    def pending(self) -> int:
+        """Commands waiting for the table now."""
+        return self._commands.qsize() if self._commands is not None else 0
+
+    async def _work(self, table: Table) -> None:
+        """The queued commands, one at a time, through the table as the tablet's are."""
+        assert self._commands is not None
+        while True:
+            name = await self._commands.get()
+            command: c.Command[Any] = c.Press() if name == "press" else c.StartTimer()
+            try:
+                result = await table.act(command, source=SOURCE)
+            except CompanionError as exc:
+                log.warning("MQTT: a button's command was refused: %s", exc)
+            except Exception:
+                log.exception("MQTT: a button's command failed")
+            else:  # the table's log already says a press was ignored, and why
+                if isinstance(getattr(result, "event", None), PressIgnored):
+                    log.debug("MQTT: the press button was ignored: %s", result.event.reason)
 
 
 def _now() -> float:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import aiomqtt
 
+from companion.exc import shown
 from companion.mqtt.topics import COMMANDS, OFFLINE, ONLINE, PRESS, Topics
 from companion.password_file import SecretError, read_password
 
@@ -35,6 +36,8 @@ MAX_EVENTS = 200
 """Events waiting for a slow broker; older ones give way (the state is retained anyway)."""
 CLOSE_S = 1.0
 """A clean stop's wait for the queue to be sent, and then for "offline"."""
+TOPIC_SHOWN = 120
+"""A topic heard is logged cut to this length: a stranger's may be 64 KB long."""
 REFUSED_CODES = {4, 5, 134, 135}
 """CONNACK codes of a refused login: MQTT 3.1.1's 4 and 5, MQTT 5's 134 and 135."""
 
@@ -240,7 +243,7 @@ class BrokerLink:
         topic = message.topic.value
         if self.topics.is_config(topic):
             if message.payload and topic not in self.retained:  # stale: from an older game
-                log.info("MQTT: removing a stale entity (%s)", topic)
+                log.info("MQTT: removing a stale entity (%s)", shown(topic, TOPIC_SHOWN))
                 self._queue[("r", topic)] = (topic, "", True)
                 self._wake.set()
             return
@@ -248,7 +251,7 @@ class BrokerLink:
         if name not in COMMANDS or message.retain or message.payload not in (PRESS,
                                                                              PRESS.encode()):
             self.ignored += 1
-            log.debug("MQTT: ignored %s (retained: %s)", topic, message.retain)
+            log.debug("MQTT: ignored %s (retained: %s)", shown(topic, TOPIC_SHOWN), message.retain)
             return
         self.on_command(name)
 
