@@ -205,6 +205,47 @@ def test_the_data_folder_and_the_banks_files_are_the_users_alone(
     assert all(mode & 0o077 == 0 for mode in modes.values()), modes
 
 
+def test_a_data_folder_left_open_to_others_is_closed_up_at_start(tmp_path: Path) -> None:
+    """An existing 0755 folder (made by hand, or by an older companion under umask 022) is
+    made 0700 before the companion writes into it (issue 43, item 10)."""
+    data = tmp_path / "data"
+    data.mkdir()
+    data.chmod(0o755)
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+                      f'[data]\ndir = "{data}"\n[web]\nhost = "127.0.0.1"\nport = 0\n'
+                      '[reader]\nenabled = false\n[display]\nenabled = false\n')
+    with spawn_companion("run", "--config", str(config), env=dict(os.environ)) as proc:
+        seen = wait_for_line(proc.stderr, "web: the tablet API is at")
+        folder = stat.S_IMODE(data.stat().st_mode)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
+    assert folder == 0o700
+    assert f"the data folder {data} was open to other users (755): made it 0700" in seen
+
+
+@needs_root
+def test_an_open_data_folder_not_ours_to_close_is_refused_saying_why(tmp_path: Path) -> None:
+    """Root runs the companion on a folder owned by another user and open to all: it won't
+    start (exit 2), saying why, and the folder is left as it was."""
+    data = tmp_path / "data"
+    data.mkdir()
+    data.chmod(0o755)
+    os.chown(data, 65534, 65534)  # nobody's
+    tmp_path.chmod(0o755)
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+                      f'[data]\ndir = "{data}"\n[web]\nhost = "127.0.0.1"\nport = 0\n'
+                      '[reader]\nenabled = false\n[display]\nenabled = false\n')
+    done = subprocess.run([sys.executable, "-m", "companion", "run", "--config", str(config)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert (f"companion: the data folder {data} is open to other users (755) and is not this "
+            "user's to close up: chmod 700 it") in done.stderr
+    assert stat.S_IMODE(data.stat().st_mode) == 0o755
+    assert list(data.iterdir()) == []
+
+
 # -- a bank locked by another program at start ------------------------------------------------
 
 
