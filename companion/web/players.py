@@ -20,7 +20,9 @@
   plus ``{"type": "coins"}`` when an entry pays that player and ``{"type": "my_outcome"}``
   when a block outcome is given to them (with the name of its sound under ``/sounds/``);
   turning the link off (or making
-  a new one) closes that player's old pages after ``{"type": "revoked"}``.
+  a new one) closes that player's old pages after ``{"type": "revoked"}``; a new game (or
+  another one resumed) closes every earlier phone's page after ``{"type": "revoked",
+  "error": "this phone link is for an earlier game", "error_said"}``.
 
 Tokens are never logged.
 """
@@ -54,6 +56,9 @@ class PhonePages(Protocol):
     """The WebSocket hub as this module uses it: the phones' open pages, by queue."""
 
     phones: dict[asyncio.Queue[dict[str, Any] | str | None], PlayerFeed]
+
+    def revoke(self, queue: asyncio.Queue[dict[str, Any] | str | None],
+               message: dict[str, Any]) -> None: ...
 
 log = logging.getLogger(__name__)
 
@@ -297,6 +302,13 @@ async def ask_mistake(request: web.Request, table: Table, move: object) -> web.R
 # -- the phone's live feed ---------------------------------------------------------------------
 
 
+EARLIER_GAME_SAID = say("this phone link is for an earlier game")
+EARLIER_GAME = {"type": "revoked", "error": str(EARLIER_GAME_SAID),
+                "error_said": as_json(EARLIER_GAME_SAID)}
+"""What a phone's open page hears when the table starts (or resumes) another game: its
+link's token is dead, and the page is closed after it."""
+
+
 @dataclass(slots=True)
 class PlayerFeed:
     """One phone's WebSocket: which player it is, and the newest entry it has been told of."""
@@ -311,6 +323,13 @@ class PlayerFeed:
             return []
         return [{"type": "my_outcome", **public(outcome.to_json()),
                  "sound": sound_name(outcome.outcome)}]
+
+    def gone(self, message: dict[str, Any]) -> bool:
+        """Whether a state message is of a game without this player (a new game, another
+        resumed): the phone's link is dead."""
+        if message.get("type") != "state":
+            return False
+        return all(p.get("id") != self.player for p in message["state"].get("players", ()))
 
     def coins(self, message: dict[str, Any]) -> list[dict[str, Any]]:
         """``{"type": "coins", "amount", "from", "balance", "kind", "note"}`` for each new
@@ -360,5 +379,4 @@ def drop(hub: PhonePages, player: int) -> None:
     """Close the pages of ``player``'s phone (their link was turned off or replaced)."""
     for queue, feed in list(hub.phones.items()):
         if feed.player == player:
-            queue.put_nowait({"type": "revoked"})
-            queue.put_nowait(None)
+            hub.revoke(queue, {"type": "revoked"})
