@@ -565,9 +565,20 @@ def make_data_dir(folder: Path) -> None:
         raise OpenFolder(f"the data folder {folder} is open to other users ({was}) and is not "
                          "this user's to close up: chmod 700 it, or set [data] dir to a "
                          "folder of the companion's own")
-    folder.chmod(0o700)
+    try:
+        folder.chmod(0o700)
+    except OSError as exc:  # a read-only card: the bank says what is wrong with it
+        if folder not in _UNCLOSED:
+            _UNCLOSED.add(folder)
+            log.warning("the data folder %s is open to other users (%s) and can't be made "
+                        "0700 now: %s", folder, was, exc.strerror or exc)
+        return
     log.warning("the data folder %s was open to other users (%s): made it 0700 (the bank "
                 "and the table token are for the companion alone)", folder, was)
+
+
+_UNCLOSED: set[Path] = set()
+"""Data folders said to be open and not closable (read-only): said once, not at each retry."""
 
 
 def _private(path: Path) -> None:

@@ -698,7 +698,7 @@ class Hub:
             if queue in self.phones and self.phones[queue].gone(message):
                 # another game: the phone's token is dead, its page closed (not left open on
                 # the public feed)
-                self.revoke(queue, players.EARLIER_GAME)
+                self.revoke(queue, players.REVOKED_EARLIER_GAME)
                 continue
             if queue in self.trusted:
                 text = text or json.dumps(message)
@@ -763,7 +763,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
             state = await _table(request).read(c.GetState())
             hello = {"type": "state", "action": "hello", "summary": "", "state": state.to_json()}
             if phone is not None and phone.gone(hello):  # a new game since its token was read
-                hub.revoke(queue, players.EARLIER_GAME)
+                hub.revoke(queue, players.REVOKED_EARLIER_GAME)
             elif phone is not None:
                 phone.coins(hello)  # what was there: no news
             if queue not in hub.closing:

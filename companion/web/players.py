@@ -84,6 +84,11 @@ WRONG_TOKEN = say("missing or wrong table token")
 """A token that is neither the table's nor a live phone link's (as before phones)."""
 JOIN_ONLY = say("a join code only lets a phone pick its player; the rest is the banker's")
 """A write with the table's join code, anywhere but ``POST /api/join``."""
+EARLIER_GAME_SAID = say("this phone link is for an earlier game")
+REVOKED_EARLIER_GAME = {"type": "revoked", "error": str(EARLIER_GAME_SAID),
+                        "error_said": as_json(EARLIER_GAME_SAID)}
+"""What a phone's open page hears when the table starts (or resumes) another game: its
+link's token is dead, and the page is closed after it."""
 OWN_COINS_SAID = say("a player's phone pays from its own coins only")
 OWN_COINS = str(OWN_COINS_SAID)
 CORRECTION_SAID = say("only the banker makes a correction")
@@ -254,7 +259,7 @@ async def me(request: web.Request, table: Table) -> web.Response:
         return _error(401, say("this phone link was turned off by the banker (or is unknown)"))
     view = (await table.read(c.GetState())).player(player)
     if view is None:  # a new game started in between
-        return _error(401, say("this phone link is for an earlier game"))
+        return _error(401, EARLIER_GAME_SAID)
     return web.json_response({"player": player, "name": view.name, "colour": view.colour})
 
 
@@ -300,13 +305,6 @@ async def ask_mistake(request: web.Request, table: Table, move: object) -> web.R
 
 
 # -- the phone's live feed ---------------------------------------------------------------------
-
-
-EARLIER_GAME_SAID = say("this phone link is for an earlier game")
-EARLIER_GAME = {"type": "revoked", "error": str(EARLIER_GAME_SAID),
-                "error_said": as_json(EARLIER_GAME_SAID)}
-"""What a phone's open page hears when the table starts (or resumes) another game: its
-link's token is dead, and the page is closed after it."""
 
 
 @dataclass(slots=True)
