@@ -78,11 +78,29 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from companion.web.guard import raise_nofile_limit
 
     config = _load_config(args.config)
+    if (refused := _private_data_dir(config)) is not None:
+        print(f"companion: {refused}", file=sys.stderr)
+        return 2
     raise_nofile_limit()  # room for connections beyond systemd's soft 1024 (LimitNOFILE)
     _warn_if_the_bank_is_in_ram(config)
     daemon = Daemon(config)
     asyncio.run(daemon.run(from_config(config, on_quit=daemon.request_stop_from_thread)))
     return 0
+
+
+def _private_data_dir(config: Config) -> str | None:
+    """Close the data folder up to 0700 before anything is written into it; why the companion
+    won't start when it is open to others and not its user's to close. Any other problem
+    (a full or read-only card) is the bank's to say, as it runs."""
+    from companion.bank.store import OpenFolder, make_data_dir
+
+    try:
+        make_data_dir(config.data_dir)
+    except OpenFolder as exc:
+        return str(exc)
+    except OSError:
+        pass
+    return None
 
 
 def _warn_if_the_bank_is_in_ram(config: Config) -> None:

@@ -19,10 +19,13 @@ WINDOW_S = 10.0
 PER_WINDOW = 5
 """Records of one kind let through per window: enough to see what is going on."""
 LIMITED = ("asyncio", "aiohttp", "companion.web.guard", "companion.cards",
-           "companion.readers", "companion.app.card_taps", "companion.mqtt")
+           "companion.readers", "companion.app.card_taps", "companion.mqtt",
+           "companion.web", "companion.lever_control")
 """Loggers (and their children) limited: the ones a network flood, a reader spewing taps or
-a stranger publishing to the broker (fake discovery configs, a flood of commands) makes
-talk."""
+a stranger publishing to the broker (fake discovery configs, a flood of commands) makes talk.
+``companion.web``: every line a request can cause (a refused phone-link or join-code write, a
+500's traceback); ``companion.lever_control``: the timer's started and stopped lines, which a
+flood of timer commands makes."""
 MAX_KINDS = 1000
 """Kinds remembered at once: messages with ever-new text cannot grow the table without end."""
 

@@ -33,6 +33,7 @@ from companion.bank.store import BUSY_TIMEOUT_S
 from companion.config import AudioConfig, Config, DataConfig, GameConfig, WebConfig
 from companion.daemon import Daemon
 from companion.frontends import from_config
+from companion.logs import PER_WINDOW, WINDOW_S
 from companion.web.server import WebFrontend
 from tests.conftest import ROOT, spawn_companion, wait_for_line
 from tests.reader_emulators import Pty
@@ -94,6 +95,84 @@ def test_a_reader_spewing_distinct_cards_logs_no_uid_and_few_lines(tmp_path: Pat
     assert len(lines) < 200, "\n".join(lines[:40])
     assert any("suppress" in line and "companion.readers" in line for line in lines), log[-3000:]
     assert re.search(r"tap of card#[0-9a-f]{6}", log), log[-3000:]
+
+
+# -- floods a stranger (or a phone) can cause: a few lines, then one summary a window --------
+
+
+FLOOD = 300
+"""Requests of each kind in the flood below."""
+LINE_BYTES = 300
+"""The longest line any of those floods writes (time, level, logger, message), with room."""
+
+
+def _send(url: str, token: str, body: object = None, method: str = "POST") -> int:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method, headers={
+        "Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            return reply.status
+    except urllib.error.HTTPError as err:
+        err.read()
+        return err.code
+
+
+def test_floods_of_refused_phone_and_join_writes_and_timer_commands_log_few_bytes(
+        tmp_path: Path) -> None:
+    """The real daemon and its log handler (issue 43, item 8): a phone paying from another's
+    coins, a write with the table's join code, wrong join codes, and timer start/stop,
+    each 300 times: the log grows by a few lines of each kind and a summary per window,
+    not a line a request."""
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+                      f'[data]\ndir = "{tmp_path}"\n[web]\nhost = "127.0.0.1"\nport = 0\n'
+                      '[reader]\nenabled = false\n[display]\nenabled = false\n'
+                      '[game]\nplayers = ["Mario", "Luigi"]\n')
+    with spawn_companion("run", "--config", str(config), env=dict(os.environ)) as proc:
+        assert proc.stderr is not None
+        seen = wait_for_line(proc.stderr, "web: the tablet API is at")
+        api = seen.rsplit(" at ", 1)[1].split()[0].rstrip("/").removesuffix("/api/state")
+        token = (tmp_path / "table-token").read_text().strip()
+        rest: list[str] = []  # read all along: a full pipe would stall the daemon
+        drain = threading.Thread(target=lambda: rest.extend(proc.stderr or ()), daemon=True)
+        drain.start()
+        mario, luigi = (p["id"] for p in _get(api + "/api/state")["players"])
+        phone = json.loads(urllib.request.urlopen(urllib.request.Request(
+            f"{api}/api/players/{luigi}/link", data=b"", method="POST",
+            headers={"Authorization": f"Bearer {token}"}), timeout=10).read())["token"]
+        code = _get(api + "/api/join", token)["url"].rsplit("=", 1)[1]
+        began = time.monotonic()
+        statuses: dict[str, set[int]] = {}
+        for _ in range(FLOOD):
+            for kind, status in (
+                    ("phone", _send(api + "/api/transfers", phone,
+                                    {"from": mario, "to": luigi, "amount": 1})),
+                    ("phone route", _send(api + "/api/next", phone, {})),
+                    ("join code", _send(api + "/api/transfers", code,
+                                        {"from": mario, "to": luigi, "amount": 1})),
+                    ("wrong code", _send(api + "/api/join", "W" * 24, {"player": mario})),
+                    ("start", _send(api + "/api/timer/start", token, {"seconds": 30})),
+                    ("stop", _send(api + "/api/timer/stop", token, {}))):
+                statuses.setdefault(kind, set()).add(status)
+        windows = int((time.monotonic() - began) // WINDOW_S) + 2  # each one begun
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
+        drain.join(10)
+    assert statuses == {"phone": {403}, "phone route": {403}, "join code": {403},
+                        "wrong code": {401, 429}, "start": {200}, "stop": {200}}, statuses
+    log = "".join(rest)
+    size = len(log.encode())
+    print(f"log bytes after {FLOOD} of each of 6 floods: {size}")
+    lines = log.splitlines()
+    for text in ("phone was refused a payment", "phone was refused POST /api/next",
+                 "a join code was refused POST", "a join code was refused: not this table",
+                 "timer started", "timer stopped"):
+        assert 0 < sum(text in line for line in lines) <= PER_WINDOW * windows, (text, log)
+    assert any("suppressing more messages like this" in line for line in lines), log
+    kinds = 6 + 1  # and the daemon's own lines, starting and stopping
+    limit = kinds * (PER_WINDOW + 2) * windows * LINE_BYTES
+    assert size <= limit, log[-3000:]
 
 
 # -- an aborted WebSocket -----------------------------------------------------------------
@@ -203,6 +282,47 @@ def test_the_data_folder_and_the_banks_files_are_the_users_alone(
                  "table-token"):
         assert modes.pop(name) == 0o600, (name, oct(modes.get(name, 0)))
     assert all(mode & 0o077 == 0 for mode in modes.values()), modes
+
+
+def test_a_data_folder_left_open_to_others_is_closed_up_at_start(tmp_path: Path) -> None:
+    """An existing 0755 folder (made by hand, or by an older companion under umask 022) is
+    made 0700 before the companion writes into it (issue 43, item 10)."""
+    data = tmp_path / "data"
+    data.mkdir()
+    data.chmod(0o755)
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+                      f'[data]\ndir = "{data}"\n[web]\nhost = "127.0.0.1"\nport = 0\n'
+                      '[reader]\nenabled = false\n[display]\nenabled = false\n')
+    with spawn_companion("run", "--config", str(config), env=dict(os.environ)) as proc:
+        seen = wait_for_line(proc.stderr, "web: the tablet API is at")
+        folder = stat.S_IMODE(data.stat().st_mode)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
+    assert folder == 0o700
+    assert f"the data folder {data} was open to other users (755): made it 0700" in seen
+
+
+@needs_root
+def test_an_open_data_folder_not_ours_to_close_is_refused_saying_why(tmp_path: Path) -> None:
+    """Root runs the companion on a folder owned by another user and open to all: it won't
+    start (exit 2), saying why, and the folder is left as it was."""
+    data = tmp_path / "data"
+    data.mkdir()
+    data.chmod(0o755)
+    os.chown(data, 65534, 65534)  # nobody's
+    tmp_path.chmod(0o755)
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+                      f'[data]\ndir = "{data}"\n[web]\nhost = "127.0.0.1"\nport = 0\n'
+                      '[reader]\nenabled = false\n[display]\nenabled = false\n')
+    done = subprocess.run([sys.executable, "-m", "companion", "run", "--config", str(config)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert (f"companion: the data folder {data} is open to other users (755) and is not this "
+            "user's to close up: chmod 700 it") in done.stderr
+    assert stat.S_IMODE(data.stat().st_mode) == 0o755
+    assert list(data.iterdir()) == []
 
 
 # -- a bank locked by another program at start ------------------------------------------------

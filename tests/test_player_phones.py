@@ -211,6 +211,33 @@ async def test_a_phone_hears_its_coins_arrive_and_is_closed_when_turned_off(
                                     aiohttp.WSMsgType.CLOSING)
 
 
+async def test_a_new_game_closes_the_earlier_games_phones_saying_why(tmp_path: Path) -> None:
+    """After a new game an earlier game's phone is not left open on the public feed with a
+    dead token: it hears ``revoked`` (why, in words) and is closed (issue 43, item 10); a
+    page without a token stays and sees the new game."""
+    async with serving(tmp_path) as (server, _app), aiohttp.ClientSession() as s:
+        _, state = await call(s, server, "GET", "/api/state")
+        luigi = state["players"][1]["id"]
+        _, made = await call(s, server, "POST", f"/api/players/{luigi}/link", headers=AUTH)
+        url = server.url.replace("http", "ws") + "ws"
+        async with s.ws_connect(f"{url}?token={made['token']}") as phone, \
+                s.ws_connect(url) as stranger:
+            assert (await phone.receive_json(timeout=5))["action"] == "hello"
+            assert (await stranger.receive_json(timeout=5))["action"] == "hello"
+            assert (await call(s, server, "POST", "/api/games", {"players": ["Ann", "Ben"]},
+                               headers=AUTH))[0] == 201
+            message = await phone.receive_json(timeout=5)
+            assert message == {"type": "revoked",
+                               "error": "this phone link is for an earlier game",
+                               "error_said": {"m": "this phone link is for an earlier game"}}
+            closing = await phone.receive(timeout=5)
+            assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED,
+                                    aiohttp.WSMsgType.CLOSING)
+            seen = await stranger.receive_json(timeout=5)
+            assert [p["name"] for p in seen["state"]["players"]] == ["Ann", "Ben"]
+            assert not stranger.closed
+
+
 async def test_the_link_names_the_lan_address_when_served_on_every_interface(
         tmp_path: Path) -> None:
     async with serving(tmp_path) as (local, app), aiohttp.ClientSession() as s:
@@ -401,6 +428,10 @@ def test_two_phones_pay_each_other_while_the_banker_sees_it_live(
         m.page.screenshot(path=str(SHOTS / "phone-player-off.png"))
         m.page.reload()  # and so it stays
         expect(m.page.locator("#off")).to_contain_text("This link was turned off by the banker")
+        # A new game: Luigi's phone is told its link is of the game before, and stops.
+        assert post(base, "api/games", body={"players": ["Ann", "Ben"]})[0] == 201
+        expect(lu.page.locator("#off")).to_contain_text("this phone link is for an earlier game")
+        expect(lu.page.locator("#link")).to_have_text("off")
         for phone in (m, lu):
             phone.context.close()
         banker_context.close()

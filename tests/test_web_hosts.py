@@ -141,7 +141,14 @@ async def test_a_websocket_from_another_origin_is_refused(tmp_path: Path) -> Non
         for origin in ("http://evil.example", f"http://evil.example:{port}", "null", "file://",
                        f"http://127.0.0.1:{port + 1}", f"http://localhost:{port}",
                        "http://127.0.0.1.evil.example",
-                       f"http://127.0.0.1:{port}@evil.example"):
+                       f"http://127.0.0.1:{port}@evil.example",
+                       # another scheme on this very host and port; userinfo; more than an
+                       # origin (issue 43, item 10)
+                       f"https://127.0.0.1:{port}", f"http://evil.example@127.0.0.1:{port}",
+                       f"http://user:pw@127.0.0.1:{port}", f"http://@127.0.0.1:{port}",
+                       "http://evil.example@companion.test", f"http://127.0.0.1:{port}/",
+                       f"http://127.0.0.1:{port}/evil", f"http://127.0.0.1:{port}?x",
+                       f"http://127.0.0.1:{port}#x"):
             with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
                 await s.ws_connect(url, origin=origin)
             assert refused.value.status == 403, origin

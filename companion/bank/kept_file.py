@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from companion.bank.held import FILE_NAME, HeldFile, HeldPress, press_from_page
+from companion.bank.store import make_data_dir
 from companion.exc import Refused
 from companion.i18n.said import say
 
@@ -43,7 +44,7 @@ def give_back(data_dir: Path, source: Path) -> tuple[int, int]:
         raise Refused(say("{file} is not a file of kept presses (no held_presses list)",
                           file=str(source)))
     given = [press_from_page(p) for p in presses]
-    data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    make_data_dir(data_dir)
     held = HeldFile(data_dir / FILE_NAME)
     found = held.open()
     try:

@@ -31,6 +31,7 @@ from companion.bank.store import (
     StorageError,
     UnsureWrite,
     is_locked,
+    make_data_dir,
     open_readonly,
     storage_problem,
 )
@@ -137,7 +138,7 @@ class BankService:
         if self._held_file.is_open:
             return
         try:  # the first start makes the data folder (the bank would, a moment later)
-            self._held_file.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            make_data_dir(self._held_file.path.parent)
             found = self._held_file.open()
         except OSError as exc:
             if self._held_on_disk:

@@ -547,10 +547,38 @@ def _move_aside(path: Path) -> Path:
     return target
 
 
+class OpenFolder(OSError):
+    """The data folder is open to other users and cannot be closed up (not ours)."""
+
+
 def make_data_dir(folder: Path) -> None:
     """Make the data folder (and its parents) for the companion's user alone (0700), whatever
-    the umask: it holds the bank and the table token."""
+    the umask: it holds the bank and the table token. One that is already there open to
+    others (an older companion's, made by hand under umask 022: 0755) is closed up to 0700;
+    one that is not ours to close up is :class:`OpenFolder`, saying why."""
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    found = folder.stat()
+    if not found.st_mode & 0o077:
+        return
+    was = oct(found.st_mode & 0o777)[2:]
+    if found.st_uid != os.geteuid():
+        raise OpenFolder(f"the data folder {folder} is open to other users ({was}) and is not "
+                         "this user's to close up: chmod 700 it, or set [data] dir to a "
+                         "folder of the companion's own")
+    try:
+        folder.chmod(0o700)
+    except OSError as exc:  # a read-only card: the bank says what is wrong with it
+        if folder not in _UNCLOSED:
+            _UNCLOSED.add(folder)
+            log.warning("the data folder %s is open to other users (%s) and can't be made "
+                        "0700 now: %s", folder, was, exc.strerror or exc)
+        return
+    log.warning("the data folder %s was open to other users (%s): made it 0700 (the bank "
+                "and the table token are for the companion alone)", folder, was)
+
+
+_UNCLOSED: set[Path] = set()
+"""Data folders said to be open and not closable (read-only): said once, not at each retry."""
 
 
 def _private(path: Path) -> None:

@@ -622,6 +622,18 @@ class Hub:
         self.phones: dict[asyncio.Queue[Outgoing], players.PlayerFeed] = {}
         self.keeping: dict[asyncio.Queue[Outgoing], frozenset[str]] = {}
         """The held presses each page with the token says it keeps (in its browser)."""
+        self.closing: set[asyncio.Queue[Outgoing]] = set()
+        """Phones' pages told their link is dead, being closed: nothing more is queued."""
+
+    def revoke(self, queue: asyncio.Queue[Outgoing], message: dict[str, Any]) -> None:
+        """Tell a phone's page its link is dead (``message``: ``{"type": "revoked"}``), then
+        close it; nothing is queued after, so a slow page can't lose these two."""
+        if queue in self.closing or queue not in self.clients:
+            return
+        self.phones.pop(queue, None)
+        self.closing.add(queue)
+        queue.put_nowait(message)
+        queue.put_nowait(None)
 
     def keeps(self, queue: asyncio.Queue[Outgoing], message: object) -> None:
         """A page's ``{"type": "keeping", "presses": [ids]}``: what it keeps now."""
@@ -655,8 +667,15 @@ class Hub:
         text: str | None = None
         without_cards: str | None = None  # for pages without the token
         for queue in list(self.clients):
+            if queue in self.closing:  # its last words are said: nothing may push them out
+                continue
             while queue.qsize() >= MAX_QUEUED:  # a slow page loses old news, never the newest
                 queue.get_nowait()
+            if queue in self.phones and self.phones[queue].gone(message):
+                # another game: the phone's token is dead, its page closed (not left open on
+                # the public feed)
+                self.revoke(queue, players.REVOKED_EARLIER_GAME)
+                continue
             if queue in self.trusted:
                 text = text or json.dumps(message)
                 queue.put_nowait(text)
@@ -719,9 +738,12 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         with contextlib.suppress(Unavailable, ConnectionResetError):  # catch up at once
             state = await _table(request).read(c.GetState())
             hello = {"type": "state", "action": "hello", "summary": "", "state": state.to_json()}
-            if phone is not None:
+            if phone is not None and phone.gone(hello):  # a new game since its token was read
+                hub.revoke(queue, players.REVOKED_EARLIER_GAME)
+            elif phone is not None:
                 phone.coins(hello)  # what was there: no news
-            await ws.send_json(hello if trusted else public(hello))
+            if queue not in hub.closing:
+                await ws.send_json(hello if trusted else public(hello))
         sender = asyncio.ensure_future(_send_all(ws, queue))
         sender.add_done_callback(_sender_done)
         async for msg in ws:  # a page says which held presses it keeps; nothing else
@@ -737,6 +759,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         hub.trusted.discard(queue)
         hub.phones.pop(queue, None)
         hub.keeping.pop(queue, None)
+        hub.closing.discard(queue)
     return ws
 
 

@@ -2,10 +2,13 @@
 
 - ``Host`` must be one of this Pi's names (:mod:`companion.web.hosts`): else 421 Misdirected
   Request, as JSON saying how to allow the name. No ``Host`` at all (HTTP/1.0 tools) is fine.
-- A WebSocket from a browser must come from the page on this very host and port (``Origin``
-  equals ``Host``, which is one of those names), or from a name in ``[web] allowed_hosts`` (a
-  reverse proxy's): else 403 before the upgrade. No ``Origin`` (a script, not a browser) is
-  fine. An IP address equal to the one the request came in on is always this Pi.
+- A WebSocket from a browser must come from the page on this very scheme, host and port
+  (``Origin`` equals ``http://`` + ``Host``, which is one of those names), or from a name in
+  ``[web] allowed_hosts`` (a reverse proxy's: http or https, any port, as the proxy serves
+  it; the daemon cannot see either): else 403 before the upgrade. An ``Origin`` with
+  userinfo, a path or anything but ``scheme://host[:port]`` is no browser's: refused. No
+  ``Origin`` (a script, not a browser) is fine. An IP address equal to the one the request
+  came in on is always this Pi.
 - Every answer says: no framing (CSP ``frame-ancestors 'none'``, ``X-Frame-Options``), only
   the page's own scripts, styles and connections, no MIME sniffing, no Referer (the token
   travels in the link's ``#fragment``).
@@ -66,7 +69,7 @@ def host_check(hosts: AllowedHosts) -> Callable[[web.Request, Handler],
                               "[\"{name}\"], then restart", shown=repr(name), name=name))
         origin = request.headers.get(hdrs.ORIGIN)
         if (origin is not None and request.headers.get(hdrs.UPGRADE, "").lower() == "websocket"
-                and not (host is not None and same_origin(origin, host))
+                and not (host is not None and same_origin(origin, host, request.scheme))
                 and not hosts.configured(origin_host(origin))):
             return _error(403, say("a page from {origin} may not open the table's live feed: "
                                    "only the companion's own page may",

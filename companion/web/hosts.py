@@ -81,32 +81,39 @@ def host_of(header: str) -> str | None:
     return None if found is None else found[0]
 
 
-def _origin(origin: str) -> tuple[str, int] | None:
+def _origin(origin: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) of an ``Origin``: ``scheme://host[:port]`` and nothing else (no
+    userinfo, path, query or fragment: a browser never sends them, so they are a forgery)."""
+    text = origin.strip()
     try:
-        url = URL(origin.strip())
-        if url.scheme not in ("http", "https") or not url.host or url.port is None:
+        url = URL(text)
+        if (url.scheme not in ("http", "https") or not url.host or url.port is None
+                or url.raw_user is not None or url.raw_password is not None
+                or url.raw_path not in ("", "/") or url.raw_query_string
+                or url.raw_fragment or "@" in text or text.endswith("/")):
             return None
         host = normalise(url.host)
     except (ValueError, UnicodeError):  # bad punycode and the like: not an origin we know
         return None
-    return None if host is None else (host, url.port)
+    return None if host is None else (url.scheme, host, url.port)
 
 
 def origin_host(origin: str) -> str | None:
     """The host of a browser's ``Origin`` (:func:`normalise`-d), None if unusable."""
     found = _origin(origin)
-    return None if found is None else found[0]
+    return None if found is None else found[1]
 
 
-def same_origin(origin: str, host_header: str) -> bool:
-    """Whether a browser's ``Origin`` is the page on this very ``Host`` (host and port: a page
-    on another port of the same machine is another site). A Host without a port is taken as
-    the origin scheme's default port."""
+def same_origin(origin: str, host_header: str, scheme: str = "http") -> bool:
+    """Whether a browser's ``Origin`` is the page on this very ``Host``: the same scheme as
+    the page was served with (``scheme``: the daemon serves plain http), host and port (a
+    page on another port of the same machine is another site). A Host without a port is
+    taken as the scheme's default port."""
     page, here = _origin(origin), split_host(host_header)
     if page is None or here is None:
         return False
-    default = 443 if origin.strip().lower().startswith("https:") else 80
-    return page == (here[0], default if here[1] is None else here[1])
+    default = 443 if scheme == "https" else 80
+    return page == (scheme, here[0], default if here[1] is None else here[1])
 
 
 def ipv6_addresses(path: Path = IF_INET6) -> list[str]:

@@ -20,7 +20,9 @@
   plus ``{"type": "coins"}`` when an entry pays that player and ``{"type": "my_outcome"}``
   when a block outcome is given to them (with the name of its sound under ``/sounds/``);
   turning the link off (or making
-  a new one) closes that player's old pages after ``{"type": "revoked"}``.
+  a new one) closes that player's old pages after ``{"type": "revoked"}``; a new game (or
+  another one resumed) closes every earlier phone's page after ``{"type": "revoked",
+  "error": "this phone link is for an earlier game", "error_said"}``.
 
 Tokens are never logged.
 """
@@ -55,6 +57,9 @@ class PhonePages(Protocol):
 
     phones: dict[asyncio.Queue[dict[str, Any] | str | None], PlayerFeed]
 
+    def revoke(self, queue: asyncio.Queue[dict[str, Any] | str | None],
+               message: dict[str, Any]) -> None: ...
+
 log = logging.getLogger(__name__)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -79,6 +84,11 @@ WRONG_TOKEN = say("missing or wrong table token")
 """A token that is neither the table's nor a live phone link's (as before phones)."""
 JOIN_ONLY = say("a join code only lets a phone pick its player; the rest is the banker's")
 """A write with the table's join code, anywhere but ``POST /api/join``."""
+EARLIER_GAME_SAID = say("this phone link is for an earlier game")
+REVOKED_EARLIER_GAME = {"type": "revoked", "error": str(EARLIER_GAME_SAID),
+                        "error_said": as_json(EARLIER_GAME_SAID)}
+"""What a phone's open page hears when the table starts (or resumes) another game: its
+link's token is dead, and the page is closed after it."""
 OWN_COINS_SAID = say("a player's phone pays from its own coins only")
 OWN_COINS = str(OWN_COINS_SAID)
 CORRECTION_SAID = say("only the banker makes a correction")
@@ -243,7 +253,7 @@ async def me(request: web.Request, table: Table) -> web.Response:
         return _error(401, say("this phone link was turned off by the banker (or is unknown)"))
     view = (await table.read(c.GetState())).player(player)
     if view is None:  # a new game started in between
-        return _error(401, say("this phone link is for an earlier game"))
+        return _error(401, EARLIER_GAME_SAID)
     return web.json_response({"player": player, "name": view.name, "colour": view.colour})
 
 
@@ -306,6 +316,13 @@ class PlayerFeed:
         return [{"type": "my_outcome", **public(outcome.to_json()),
                  "sound": sound_name(outcome.outcome)}]
 
+    def gone(self, message: dict[str, Any]) -> bool:
+        """Whether a state message is of a game without this player (a new game, another
+        resumed): the phone's link is dead."""
+        if message.get("type") != "state":
+            return False
+        return all(p.get("id") != self.player for p in message["state"].get("players", ()))
+
     def coins(self, message: dict[str, Any]) -> list[dict[str, Any]]:
         """``{"type": "coins", "amount", "from", "balance", "kind", "note"}`` for each new
         entry in a state message that pays this player (none the first time: that is what
@@ -354,5 +371,4 @@ def drop(hub: PhonePages, player: int) -> None:
     """Close the pages of ``player``'s phone (their link was turned off or replaced)."""
     for queue, feed in list(hub.phones.items()):
         if feed.player == player:
-            queue.put_nowait({"type": "revoked"})
-            queue.put_nowait(None)
+            hub.revoke(queue, {"type": "revoked"})

@@ -7,6 +7,8 @@ import os
 import secrets
 from pathlib import Path
 
+from companion.bank.store import make_data_dir
+
 log = logging.getLogger(__name__)
 
 TOKEN_FILE = "table-token"
@@ -29,7 +31,7 @@ def load_or_create_token(configured: str, data_dir: Path) -> str:
     except (OSError, UnicodeDecodeError) as exc:
         log.warning("cannot read %s (%s); making a new table token", path, exc)
     token = secrets.token_urlsafe(18)
-    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)  # the bank's folder too
+    make_data_dir(data_dir)  # the bank's folder too
     tmp = path.with_suffix(".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="ascii") as out:

@@ -325,7 +325,10 @@ function connect() {
     }
     if (data.type === "coins") coinsArrived(data);
     if (data.type === "my_outcome") outcomeArrived(data);
-    if (data.type === "revoked") turnedOff(TURNED_OFF);
+    // Turned off (or replaced) by the banker; or, with its words, a link of an earlier game.
+    if (data.type === "revoked") {
+      turnedOff(data.error_said || data.error ? () => said(data.error_said || data.error) : TURNED_OFF);
+    }
   };
   socket.onclose = () => {
     if (stopped) return;
