@@ -23,10 +23,11 @@ TOKEN = "bench-token-0123456789abcdef"
 MOVES = 2000
 
 READERS = """
-import sys, threading, urllib.request, urllib.error
+import collections, json, sys, threading, urllib.request, urllib.error
 url, token, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 headers = {"Authorization": "Bearer " + token} if token else {}
 paths = ["api/journal", "api/journal?limit=500"]
+answers = collections.Counter()
 def read(i):
     k = i
     while True:
@@ -35,16 +36,21 @@ def read(i):
             with urllib.request.urlopen(urllib.request.Request(url + paths[k % 2],
                                         headers=headers), timeout=30) as reply:
                 reply.read()
+                status = reply.status
         except urllib.error.HTTPError as exc:
             exc.read()
+            status = exc.code
         except OSError:
-            pass
+            status = 0
+        answers[f"{paths[k % 2]} {status}"] += 1
 for i in range(n):
     threading.Thread(target=read, args=(i,), daemon=True).start()
 print("ready", flush=True)
 sys.stdin.read()
+print(json.dumps(dict(answers)), flush=True)
 """
-"""``n`` readers, each reading the whole journal and a page of 500 moves in turn, forever."""
+"""``n`` readers, each reading the whole journal and a page of 500 moves in turn, forever;
+when stdin closes, how many answers of each status each path got (0: no answer)."""
 
 PAGES = """
 import asyncio, sys, aiohttp
@@ -73,14 +79,16 @@ def _load(script: str, *args: str) -> subprocess.Popen[str]:
     return child
 
 
-def _stop(child: subprocess.Popen[str]) -> None:
-    assert child.stdin is not None
-    child.stdin.close()
+def _stop(child: subprocess.Popen[str]) -> dict[str, int]:
+    """Close the child's stdin and wait for it: what it said last (its counts), if anything."""
     try:
-        child.wait(5)
+        said, _ = child.communicate(timeout=5)  # closes stdin: the child's cue to stop
     except subprocess.TimeoutExpired:
         child.kill()
         child.wait()
+        return {}
+    lines = said.strip().splitlines()
+    return json.loads(lines[-1]) if lines else {}
 
 
 def _figures(samples: dict[str, list[float]], floor: str) -> dict[str, Any]:

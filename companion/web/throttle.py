@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import math
 import time
 from collections.abc import Callable
@@ -46,3 +48,35 @@ class Buckets:
     def retry_after(wait: float) -> str:
         """``wait`` as a Retry-After header's whole seconds (at least 1)."""
         return str(max(1, math.ceil(wait)))
+
+
+class Holds:
+    """Refusals held back: a client past its bucket hears its 429 only when it may ask again
+    (at most ``longest`` seconds later), so one that asks again at once, or ignores
+    Retry-After, asks a few times a second, not thousands (each answer costs the loop, which
+    the banker's writes wait for). At most ``per_address`` held for one address and ``most``
+    in all (past that, refused at once, as before); :meth:`close` answers them all."""
+
+    def __init__(self, per_address: int = 4, most: int = 64, longest: float = 1.0) -> None:
+        self.per_address, self.most, self.longest = per_address, most, longest
+        self.held: dict[str, int] = {}
+        """Address -> refusals held back now."""
+        self._closed = asyncio.Event()
+
+    async def hold(self, address: str, wait: float) -> None:
+        """Return after ``wait`` seconds (at most :attr:`longest`), or at once when this
+        address, or everyone, has as many held as allowed, or at :meth:`close`."""
+        held = self.held.get(address, 0)
+        if held >= self.per_address or sum(self.held.values()) >= self.most:
+            return
+        self.held[address] = held + 1
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._closed.wait(), min(wait, self.longest))
+        finally:
+            self.held[address] -= 1
+            if not self.held[address]:
+                del self.held[address]
+
+    def close(self) -> None:
+        self._closed.set()
