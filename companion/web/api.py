@@ -235,12 +235,13 @@ reads a page per change; a loop of readers can't keep the bank busy."""
 
 async def _throttled(request: web.Request) -> web.Response | None:
     """A 429 with Retry-After for an address past :data:`JOURNAL_RATE` reads of the journal
-    without the token (None: go on), held back until it may ask again (:class:`Holds`)."""
+    without the token (None: go on), held back until it could ask again (:class:`Holds`)."""
     address = request.remote or ""
     wait = request.app[JOURNAL_READERS].take(address)
     if not wait:
         return None
-    await request.app[HOLDS].hold(address, wait)
+    if await request.app[HOLDS].hold(address, wait):  # it did not wait as told: what its
+        request.app[JOURNAL_READERS].take(address)  # bucket refilled meanwhile is spent
     response = _error(429, say("too many journal reads from this address: try again in a "
                                "moment"))
     response.headers["Retry-After"] = Buckets.retry_after(wait)

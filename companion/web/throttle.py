@@ -55,7 +55,9 @@ class Holds:
     (at most ``longest`` seconds later), so one that asks again at once, or ignores
     Retry-After, asks a few times a second, not thousands (each answer costs the loop, which
     the banker's writes wait for). At most ``per_address`` held for one address and ``most``
-    in all (past that, refused at once, as before); :meth:`close` answers them all."""
+    in all (past that, refused at once, as before); :meth:`close` answers them all. The
+    caller spends what the bucket refilled meanwhile on the refusal: a client that asks again
+    without waiting as told stays refused; one that waits is served."""
 
     def __init__(self, per_address: int = 4, most: int = 64, longest: float = 1.0) -> None:
         self.per_address, self.most, self.longest = per_address, most, longest
@@ -63,12 +65,12 @@ class Holds:
         """Address -> refusals held back now."""
         self._closed = asyncio.Event()
 
-    async def hold(self, address: str, wait: float) -> None:
-        """Return after ``wait`` seconds (at most :attr:`longest`), or at once when this
-        address, or everyone, has as many held as allowed, or at :meth:`close`."""
+    async def hold(self, address: str, wait: float) -> bool:
+        """Return after ``wait`` seconds (at most :attr:`longest`; True), or at once when
+        this address, or everyone, has as many held as allowed (False), or at :meth:`close`."""
         held = self.held.get(address, 0)
         if held >= self.per_address or sum(self.held.values()) >= self.most:
-            return
+            return False
         self.held[address] = held + 1
         try:
             with contextlib.suppress(TimeoutError):
@@ -77,6 +79,7 @@ class Holds:
             self.held[address] -= 1
             if not self.held[address]:
                 del self.held[address]
+        return True
 
     def close(self) -> None:
         self._closed.set()
