@@ -35,6 +35,9 @@ UNDO = MoveKind.UNDO.value
 IDS_SQL = ("SELECT m.id, m.kind, (SELECT u.id FROM moves u WHERE u.undoes = m.id) AS undone_by"
            " FROM moves m")
 """What a read needs to know of a move to tell whether its kept JSON still holds."""
+PER_PIECE = 200
+"""Moves or coin lines per piece of a whole journal as it is sent (the loop serves others
+between pieces)."""
 MOST = 5000
 """Moves (and as many coin lines) kept at most; past it the oldest are dropped (about 0.7 kB
 each: a few MB for a long game). A whole journal longer than that is not kept either."""
@@ -49,6 +52,9 @@ class _Whole:
     last_move: int
     entries: list[str]
     moves: list[str]
+    entry_pieces: list[bytes]
+    move_pieces: list[bytes]
+    """Their JSON joined in pieces of :data:`PER_PIECE` (the loop sends one at a time)."""
 
 
 class RenderedJournal:
@@ -88,13 +94,9 @@ class RenderedJournal:
         game (coin lines and moves oldest first), in pieces to send one after another."""
         with self._lock, bank.snapshot():
             facts = self._facts_of(bank, game_id)
-            entries, moves = self._whole_json(bank, facts)
-        pieces = [f'{{"game": {_dump(game_id)}, "entries": ['.encode()]
-        pieces += _joined(entries)
-        pieces.append(b'], "moves": [')
-        pieces += _joined(moves)
-        pieces.append(b"]}")
-        return pieces
+            whole = self._whole_json(bank, facts)
+        return [f'{{"game": {_dump(game_id)}, "entries": ['.encode(), *whole.entry_pieces,
+                b'], "moves": [', *whole.move_pieces, b"]}"]
 
     def _facts_of(self, bank: Journal, game_id: int | None) -> Facts:
         facts = bank.facts(game_id)
@@ -105,7 +107,7 @@ class RenderedJournal:
             self._facts = facts
         return facts
 
-    def _whole_json(self, bank: Journal, facts: Facts) -> tuple[list[str], list[str]]:
+    def _whole_json(self, bank: Journal, facts: Facts) -> _Whole:
         """The JSON of the game's coin lines and moves: the last whole journal's and what was
         written since (moves and lines are never changed nor deleted; only an undo changes
         an earlier one's ``undone_by``: then all of it is looked at again)."""
@@ -119,29 +121,30 @@ class RenderedJournal:
                                         (facts.gid, last.last_move)).fetchall()
             if all(row["undoes"] is None for row in entry_rows) and \
                     all(row["kind"] != UNDO for row in move_rows):
-                entries = last.entries + self._entries_json(bank, entry_rows)
-                moves = last.moves + self._moves_json(bank, move_rows, facts)
-                self._keep_whole(facts.gid, entry_rows, move_rows, entries, moves)
-                return entries, moves
+                return self._keep_whole(
+                    facts.gid, entry_rows, move_rows,
+                    last.entries + self._entries_json(bank, entry_rows),
+                    last.moves + self._moves_json(bank, move_rows, facts), last)
         entry_rows = bank.db.execute(entry_sql + " ORDER BY id", (facts.gid,)).fetchall()
         move_rows = bank.db.execute(move_sql + " ORDER BY m.id", (facts.gid,)).fetchall()
-        self._whole = None
-        entries = self._entries_json(bank, entry_rows)
-        moves = self._moves_json(bank, move_rows, facts)
-        self._keep_whole(facts.gid, entry_rows, move_rows, entries, moves)
-        return entries, moves
+        return self._keep_whole(facts.gid, entry_rows, move_rows,
+                                self._entries_json(bank, entry_rows),
+                                self._moves_json(bank, move_rows, facts), None)
 
     def _keep_whole(self, gid: int, entry_rows: Sequence[sqlite3.Row],
-                    move_rows: Sequence[sqlite3.Row], entries: list[str],
-                    moves: list[str]) -> None:
-        last = self._whole
-        if len(moves) > self.most or len(entries) > 2 * self.most:
-            self._whole = None  # a long game: its words are not all kept (memory)
-            return
-        self._whole = _Whole(
+                    move_rows: Sequence[sqlite3.Row], entries: list[str], moves: list[str],
+                    last: _Whole | None) -> _Whole:
+        """The whole journal's JSON in pieces (those of ``last`` that were full, kept),
+        kept for the next read unless the game is long."""
+        whole = _Whole(
             gid, entry_rows[-1]["id"] if entry_rows else last.last_entry if last else 0,
             move_rows[-1]["id"] if move_rows else last.last_move if last else 0,
-            entries, moves)
+            entries, moves, _pieces(entries, last.entry_pieces if last else [],
+                                    len(last.entries) if last else 0),
+            _pieces(moves, last.move_pieces if last else [], len(last.moves) if last else 0))
+        long = len(moves) > self.most or len(entries) > 2 * self.most
+        self._whole = None if long else whole  # a long game's words are not all kept
+        return whole
 
     def _moves_json(self, bank: Journal, rows: Sequence[sqlite3.Row],
                     facts: Facts) -> list[str]:
@@ -195,10 +198,12 @@ def _dump(value: int | None) -> str:
     return json.dumps(value)
 
 
-def _joined(items: list[str], per_piece: int = 200) -> list[bytes]:
-    """``items`` joined with ", ", in pieces of ``per_piece``."""
-    return [((", " if start else "") + ", ".join(items[start:start + per_piece])).encode()
-            for start in range(0, len(items), per_piece)]
+def _pieces(items: list[str], kept: list[bytes], kept_items: int) -> list[bytes]:
+    """``items`` joined with ", ", in pieces of :data:`PER_PIECE`: those of ``kept`` that
+    were full (the pieces of the first ``kept_items`` of them) as they are, the rest now."""
+    kept = kept[:kept_items // PER_PIECE]  # full pieces only: the last one grows
+    return kept + [((", " if start else "") + ", ".join(items[start:start + PER_PIECE])).encode()
+                   for start in range(len(kept) * PER_PIECE, len(items), PER_PIECE)]
 
 
 def _trim(kept: dict[int, tuple[int | None, str]], most: int) -> None:
