@@ -99,3 +99,27 @@ def test_a_long_game_keeps_only_the_newest_moves(bank: Bank) -> None:
     for _ in range(2):
         assert rendered.page(bank, limit=500) == fresh_page(bank, limit=500)
         assert b"".join(rendered.whole(bank)) == fresh_whole(bank)
+
+
+def test_a_read_with_nothing_written_since_is_answered_as_last_time(bank: Bank,
+                                                                     tmp_path: Path) -> None:
+    reader = Bank(tmp_path / DB_NAME, readonly=True)  # the reading thread's connection
+    mario, luigi, _ = (p.id for p in bank.players())
+    try:
+        rendered = RenderedJournal()
+        page, whole = rendered.page(reader, limit=500), rendered.whole(reader)
+        done = rendered.rendered
+        assert rendered.page(reader, limit=500) == page and rendered.whole(reader) == whole
+        assert rendered.repeated == 2 and rendered.rendered == done  # nothing looked up again
+        assert rendered.page(reader, limit=5) == fresh_page(reader, limit=5)  # another read
+        bank.transfer(mario, luigi, 3, note="late rent")  # the writer's connection
+        page = rendered.page(reader, limit=500)
+        assert page == fresh_page(reader, limit=500) and b"late rent" in page
+        assert b"".join(rendered.whole(reader)) == fresh_whole(reader)
+        assert rendered.repeated == 2
+    finally:
+        reader.close()
+    rendered = RenderedJournal()  # on the writer's own connection (the reader is down): its
+    rendered.page(bank, limit=500)  # writes do not change what it sees of the file, so
+    bank.transfer(mario, luigi, 4, note="later rent")  # it never answers as last time
+    assert b"later rent" in rendered.page(bank, limit=500) and rendered.repeated == 0

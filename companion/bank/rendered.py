@@ -35,6 +35,9 @@ UNDO = MoveKind.UNDO.value
 IDS_SQL = ("SELECT m.id, m.kind, (SELECT u.id FROM moves u WHERE u.undoes = m.id) AS undone_by"
            " FROM moves m")
 """What a read needs to know of a move to tell whether its kept JSON still holds."""
+ANSWERS = 8
+"""Reads whose answers are kept as they were sent (a page or the whole journal, the latest
+asked), each for as long as nothing is written."""
 PER_PIECE = 200
 """Moves or coin lines per piece of a whole journal as it is sent (the loop serves others
 between pieces)."""
@@ -70,12 +73,21 @@ class RenderedJournal:
         self._moves: dict[int, tuple[int | None, str]] = {}  # id: (undone_by, JSON)
         self._entries: dict[int, tuple[int | None, str]] = {}
         self._whole: _Whole | None = None
+        self._answers: dict[tuple[object, ...], tuple[object, int, list[bytes]]] = {}
+        """A read's key -> the connection and its version it was answered at, the answer."""
+        self.repeated = 0
+        """Reads answered as they were last time (nothing written since)."""
 
     def page(self, bank: Journal, game_id: int | None = None, *, before: object = None,
              after: object = None, limit: object = None) -> bytes:
         """As ``json.dumps(move_page(...).to_json())``."""
         sql, bound, size = page_bounds(before, after, PAGE if limit is None else limit)
         with self._lock, bank.snapshot():
+            key = ("page", game_id, before, after, limit)
+            version = self._version(bank)
+            same = self._same(key, bank, version)
+            if same is not None:
+                return same[0]
             facts = self._facts_of(bank, game_id)
             rows = bank.db.execute(IDS_SQL + " WHERE m.game_id = ?" + sql,
                                    (facts.gid, bound, size + 1)).fetchall()
@@ -83,20 +95,57 @@ class RenderedJournal:
             rows = rows[:size]
             latest = latest_move(bank, facts.gid)
             moves = self._moves_json(bank, rows, facts)
-        last = rows[-1]["id"] if more else None
-        return (f'{{"game": {facts.gid}, "moves": [{", ".join(moves)}], "next_before": '
-                f'{_dump(last if after is None else None)}, "next_after": '
-                f'{_dump(last if after is not None else None)}, "latest": {_dump(latest)}}}'
-                ).encode()
+            last = rows[-1]["id"] if more else None
+            body = (f'{{"game": {facts.gid}, "moves": [{", ".join(moves)}], "next_before": '
+                    f'{_dump(last if after is None else None)}, "next_after": '
+                    f'{_dump(last if after is not None else None)}, "latest": '
+                    f'{_dump(latest)}}}').encode()
+            self._keep(key, bank, version, [body])
+        return body
 
     def whole(self, bank: Journal, game_id: int | None = None) -> list[bytes]:
         """As ``json.dumps({"game": game_id, "entries": ..., "moves": ...})`` of the whole
         game (coin lines and moves oldest first), in pieces to send one after another."""
         with self._lock, bank.snapshot():
+            key = ("whole", game_id)
+            version = self._version(bank)
+            same = self._same(key, bank, version)
+            if same is not None:
+                return same
             facts = self._facts_of(bank, game_id)
             whole = self._whole_json(bank, facts)
-        return [f'{{"game": {_dump(game_id)}, "entries": ['.encode(), *whole.entry_pieces,
-                b'], "moves": [', *whole.move_pieces, b"]}"]
+            pieces = [f'{{"game": {_dump(game_id)}, "entries": ['.encode(), *whole.entry_pieces,
+                      b'], "moves": [', *whole.move_pieces, b"]}"]
+            self._keep(key, bank, version, pieces)
+        return pieces
+
+    @staticmethod
+    def _version(bank: Journal) -> int | None:
+        """What a reading connection has seen of the file (its ``PRAGMA data_version``,
+        which any other connection's write changes); None for the writer's own, which its
+        own writes would not change."""
+        if not bank.readonly:
+            return None
+        version: int = bank.db.execute("PRAGMA data_version").fetchone()[0]
+        return version
+
+    def _same(self, key: tuple[object, ...], bank: Journal,
+              version: int | None) -> list[bytes] | None:
+        """The answer to this very read, if nothing was written since it was made."""
+        found = self._answers.get(key)
+        if found is None or version is None or found[0] is not bank.db or found[1] != version:
+            return None
+        self.repeated += 1
+        return found[2]
+
+    def _keep(self, key: tuple[object, ...], bank: Journal, version: int | None,
+              pieces: list[bytes]) -> None:
+        if version is None:
+            return
+        self._answers.pop(key, None)
+        self._answers[key] = (bank.db, version, pieces)  # the newest last
+        while len(self._answers) > ANSWERS:
+            del self._answers[next(iter(self._answers))]
 
     def _facts_of(self, bank: Journal, game_id: int | None) -> Facts:
         facts = bank.facts(game_id)
