@@ -18,7 +18,7 @@ import pytest
 
 from companion.app.commands import GetJournal, Move
 from companion.bank.bank import Bank
-from companion.web.api import HOLDS, HUB, JOURNAL_BURST
+from companion.web.api import HOLDS, HUB, JOURNAL_BURST, WRITES
 from companion.web.guard import _unread
 from tests.test_web_api import AUTH, TOKEN, serving
 from tests.test_web_guard import closed_by_server, connect, guard_of, response, until
@@ -122,6 +122,41 @@ async def test_a_refused_reader_hears_so_when_it_could_ask_again(tmp_path: Path)
         holds.close()
         assert await asyncio.gather(*held) == [429] * holds.per_address
         assert holds.held == {}
+
+
+async def test_a_journal_read_waits_for_the_writes_in_flight(tmp_path: Path) -> None:
+    """Issue 43: a read of the journal waits (a while at most) for the writes through the API
+    in flight, so the readers' work does not slow the banker's; it then sees them."""
+    async with serving(tmp_path) as (server, app), aiohttp.ClientSession() as s:
+        writes = server.runner.app[WRITES]
+        writes.longest = 60.0  # as long as the write takes here (the test waits for events)
+        mario = app.bank.run(lambda bank: bank.players()[0].id)
+        busy, release = threading.Event(), threading.Event()
+
+        def blocked(_bank: Bank) -> None:  # the writer thread busy with an earlier write
+            busy.set()
+            assert release.wait(30)
+
+        earlier = asyncio.ensure_future(app.bank.call(blocked))
+        await asyncio.to_thread(busy.wait, 30)
+        body = json.dumps({"from": "bank", "to": mario, "amount": 7, "note": "in flight"})
+        writing = asyncio.ensure_future(s.post(server.url + "api/transfers", data=body,
+                                               headers=AUTH))
+        await until(lambda: writes.writing == 1)
+        pages = [asyncio.ensure_future(s.get(server.url + "api/journal?limit=5")),
+                 asyncio.ensure_future(s.get(server.url + "api/journal", headers=AUTH))]
+        await until(lambda: writes.waiting == 2)
+        assert not any(page.done() for page in pages)
+        release.set()
+        await earlier
+        async with await writing as reply:
+            assert reply.status == 201
+        for page in pages:
+            async with await page as reply:
+                assert reply.status == 200
+                assert (await reply.json())["moves"][-1 if reply.headers.get(
+                    "Transfer-Encoding") else 0]["note"] == "in flight"  # it waited: sees it
+        assert writes.writing == writes.waiting == 0
 
 
 async def test_a_read_goes_on_while_the_writer_holds_a_transaction_open(

@@ -49,7 +49,7 @@ from companion.i18n.said import Said, as_json, joined, say, say_n, texts
 from companion.web import join, openapi, players, sharing
 from companion.web.openapi import Route
 from companion.web.privacy import has_token, public
-from companion.web.throttle import Buckets, Holds
+from companion.web.throttle import Buckets, Holds, WritesFirst
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +62,7 @@ HUB: web.AppKey[Hub] = web.AppKey("hub", object)  # type: ignore[arg-type]
 LANGUAGE: web.AppKey[str] = web.AppKey("language", str)
 JOURNAL_READERS: web.AppKey[Buckets] = web.AppKey("journal_readers", Buckets)
 HOLDS: web.AppKey[Holds] = web.AppKey("holds", Holds)
+WRITES: web.AppKey[WritesFirst] = web.AppKey("writes", WritesFirst)
 DOCUMENT: web.AppKey[dict[str, Any]] = web.AppKey("openapi", dict)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -122,12 +123,19 @@ async def token_for_writes(request: web.Request, handler: Handler) -> web.Stream
     """Writes need the table token, or a player's phone link paying from its own coins
     (:mod:`companion.web.players`); reading stays open."""
     if request.method not in ("GET", "HEAD", "OPTIONS"):
-        expected = f"Bearer {request.app[TOKEN]}".encode()
-        given = request.headers.get("Authorization", "").encode("utf-8", "surrogateescape")
-        if not hmac.compare_digest(given, expected):  # a player's phone, or nobody
-            if request.method == "POST" and request.path == join.PATH:
-                return await handler(request)  # a join code, checked there
-            return await players.guard_write(request, handler, request.app[TABLE])
+        with request.app[WRITES].write():  # journal reads wait for it (WritesFirst)
+            return await _checked_write(request, handler)
+    return await handler(request)
+
+
+async def _checked_write(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """A write with the table token, a join code or a player's phone link."""
+    expected = f"Bearer {request.app[TOKEN]}".encode()
+    given = request.headers.get("Authorization", "").encode("utf-8", "surrogateescape")
+    if not hmac.compare_digest(given, expected):  # a player's phone, or nobody
+        if request.method == "POST" and request.path == join.PATH:
+            return await handler(request)  # a join code, checked there
+        return await players.guard_write(request, handler, request.app[TABLE])
     return await handler(request)
 
 
@@ -266,13 +274,16 @@ async def get_journal(request: web.Request) -> web.StreamResponse:
         if not query.paged:
             return _error(401, say("the whole journal needs the table token; without it, "
                                    "ask for pages (before, after, limit)"))
+    budget = [request.app[WRITES].longest]
+    await request.app[WRITES].quiet(budget)
     pieces = await _table(request).read(query)
     if query.paged:
         return web.Response(body=pieces[0], content_type="application/json", charset="utf-8")
-    return await _stream(request, pieces)
+    return await _stream(request, pieces, budget)
 
 
-async def _stream(request: web.Request, pieces: list[bytes]) -> web.StreamResponse:
+async def _stream(request: web.Request, pieces: list[bytes],
+                  budget: list[float]) -> web.StreamResponse:
     """JSON already encoded (on the reading thread), chunked, a piece at a time."""
     response = web.StreamResponse()
     response.content_type = "application/json"
@@ -282,6 +293,7 @@ async def _stream(request: web.Request, pieces: list[bytes]) -> web.StreamRespon
         for piece in pieces:
             await response.write(piece)
             await asyncio.sleep(0)  # the others' requests between pieces
+            await request.app[WRITES].quiet(budget)
         await response.write_eof()
     except ConnectionResetError:  # the reader left: nothing more to send
         log.debug("%s: the reader left before the whole journal was sent", request.remote)
@@ -886,6 +898,7 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
     app[LANGUAGE] = language
     app[JOURNAL_READERS] = Buckets(JOURNAL_RATE, JOURNAL_BURST)
     app[HOLDS] = Holds()
+    app[WRITES] = WritesFirst()
     join.install(app, token)
     hub = Hub()
     app[HUB] = hub

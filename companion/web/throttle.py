@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 
 class Buckets:
@@ -83,3 +83,43 @@ class Holds:
 
     def close(self) -> None:
         self._closed.set()
+
+
+class WritesFirst:
+    """Writes in flight (requests that are not reads), and a wait for them: a journal read
+    waits for them before it starts and between the pieces it sends, at most ``longest``
+    seconds in all, so the banker's write is not slowed by the readers' work (and the read
+    sees it)."""
+
+    def __init__(self, longest: float = 0.25) -> None:
+        self.longest = longest
+        self.writing = 0
+        self.waiting = 0
+        """Reads waiting for the writes now."""
+        self._quiet = asyncio.Event()
+        self._quiet.set()
+
+    @contextlib.contextmanager
+    def write(self) -> Iterator[None]:
+        self.writing += 1
+        self._quiet.clear()
+        try:
+            yield
+        finally:
+            self.writing -= 1
+            if not self.writing:
+                self._quiet.set()
+
+    async def quiet(self, budget: list[float]) -> None:
+        """Return once no write is in flight, or when ``budget[0]`` seconds (what this read
+        may still wait, lessened by the wait) have passed."""
+        if not self.writing or budget[0] <= 0:
+            return
+        start = time.monotonic()
+        self.waiting += 1
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._quiet.wait(), budget[0])
+        finally:
+            self.waiting -= 1
+            budget[0] -= time.monotonic() - start
