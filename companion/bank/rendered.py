@@ -116,7 +116,8 @@ class RenderedJournal:
             whole = self._whole_json(bank, facts)
             pieces = [f'{{"game": {_dump(game_id)}, "entries": ['.encode(), *whole.entry_pieces,
                       b'], "moves": [', *whole.move_pieces, b"]}"]
-            self._keep(key, bank, version, pieces)
+            if whole is self._whole:  # a long game's whole journal is not kept
+                self._keep(key, bank, version, pieces)
         return pieces
 
     @staticmethod
