@@ -18,7 +18,7 @@ import pytest
 
 from companion.app.commands import GetJournal, Move
 from companion.bank.bank import Bank
-from companion.web.api import HUB, JOURNAL_BURST
+from companion.web.api import HOLDS, HUB, JOURNAL_BURST, WRITES
 from companion.web.guard import _unread
 from tests.test_web_api import AUTH, TOKEN, serving
 from tests.test_web_guard import closed_by_server, connect, guard_of, response, until
@@ -93,6 +93,114 @@ async def test_readers_without_the_token_are_slowed_down_per_address(tmp_path: P
         assert statuses[JOURNAL_BURST:] == [429] * 5
         async with s.get(url, headers=AUTH) as reply:  # the banker's tablet is never slowed
             assert reply.status == 200
+
+
+async def test_a_refused_reader_hears_so_when_it_could_ask_again(tmp_path: Path) -> None:
+    """Issue 43: a reader past its bucket is refused once it could have asked again (a loop
+    of readers asks a few times a second, not thousands: each answer costs the loop); a few
+    refusals held per address, past them refused at once, all of them answered at shutdown."""
+    async with serving(tmp_path) as (server, _), aiohttp.ClientSession() as s:
+        holds = server.runner.app[HOLDS]
+        holds.longest = 60.0  # held until closed below (the test waits for events)
+        url = server.url + "api/journal?limit=5"
+
+        async def status() -> int:
+            async with s.get(url) as reply:
+                if reply.status == 429:
+                    assert int(reply.headers["Retry-After"]) >= 1
+                    assert (await reply.json())["error"]
+                return reply.status
+
+        for _ in range(JOURNAL_BURST):
+            assert await status() == 200
+        held = [asyncio.ensure_future(status()) for _ in range(holds.per_address)]
+        await until(lambda: holds.held.get("127.0.0.1") == holds.per_address)
+        assert await status() == 429  # past what one address may have held: at once
+        assert not any(task.done() for task in held)
+        async with s.get(url, headers=AUTH) as reply:  # the banker's tablet is never held
+            assert reply.status == 200
+        holds.close()
+        assert await asyncio.gather(*held) == [429] * holds.per_address
+        assert holds.held == {}
+
+
+async def test_a_journal_read_waits_for_the_writes_in_flight(tmp_path: Path) -> None:
+    """Issue 43: a read of the journal waits (a while at most) for the writes through the API
+    in flight, so the readers' work does not slow the banker's; it then sees them."""
+    async with serving(tmp_path) as (server, app), aiohttp.ClientSession() as s:
+        writes = server.runner.app[WRITES]
+        writes.longest = 60.0  # as long as the write takes here (the test waits for events)
+        mario = app.bank.run(lambda bank: bank.players()[0].id)
+        busy, release = threading.Event(), threading.Event()
+
+        def blocked(_bank: Bank) -> None:  # the writer thread busy with an earlier write
+            busy.set()
+            assert release.wait(30)
+
+        earlier = asyncio.ensure_future(app.bank.call(blocked))
+        await asyncio.to_thread(busy.wait, 30)
+        body = json.dumps({"from": "bank", "to": mario, "amount": 7, "note": "in flight"})
+        writing = asyncio.ensure_future(s.post(server.url + "api/transfers", data=body,
+                                               headers=AUTH))
+        await until(lambda: writes.writing == 1)
+        pages = [asyncio.ensure_future(s.get(server.url + "api/journal?limit=5")),
+                 asyncio.ensure_future(s.get(server.url + "api/journal", headers=AUTH))]
+        await until(lambda: writes.waiting == 2)
+        assert not any(page.done() for page in pages)
+        release.set()
+        await earlier
+        async with await writing as reply:
+            assert reply.status == 201
+        for page in pages:
+            async with await page as reply:
+                assert reply.status == 200
+                assert (await reply.json())["moves"][-1 if reply.headers.get(
+                    "Transfer-Encoding") else 0]["note"] == "in flight"  # it waited: sees it
+        assert writes.writing == writes.waiting == 0
+
+
+async def test_a_read_goes_on_while_the_writer_holds_a_transaction_open(
+        tmp_path: Path) -> None:
+    """The journal is read on a connection and thread of its own: a write transaction held
+    open on the writer's connection (the real file, in WAL) holds up no read."""
+    async with serving(tmp_path) as (server, app), aiohttp.ClientSession() as s:
+        inside, release = threading.Event(), threading.Event()
+
+        def held_open(bank: Bank) -> None:
+            bank.db.execute("BEGIN IMMEDIATE")
+            try:
+                bank.db.execute("UPDATE table_state SET version = version + 1")
+                inside.set()
+                assert release.wait(30)
+            finally:
+                bank.db.execute("ROLLBACK")
+
+        writing = asyncio.ensure_future(app.bank.call(held_open))
+        await asyncio.to_thread(inside.wait, 30)
+        async with asyncio.timeout(10):  # a hang guard: a read behind the writer waits
+            async with s.get(server.url + "api/journal?limit=5") as reply:
+                assert reply.status == 200 and len((await reply.json())["moves"]) == 1
+            async with s.get(server.url + "api/journal", headers=AUTH) as reply:
+                assert reply.status == 200 and len((await reply.json())["moves"]) == 1
+        assert not writing.done()
+        release.set()
+        await writing
+
+
+async def test_a_page_is_sent_as_the_journal_has_it(tmp_path: Path) -> None:
+    async with serving(tmp_path) as (server, app), aiohttp.ClientSession() as s:
+        mario = app.bank.run(lambda bank: bank.players()[0].id)
+        for n in range(1, 8):
+            await app.table.act(Move("transfer", {"from": "bank", "to": mario, "amount": n,
+                                                 "note": f"n{n}"}))
+        await app.table.act(Move("undo"))
+        for query in ("?limit=3", "?limit=500", "?after=0&limit=2"):
+            async with s.get(server.url + "api/journal" + query) as reply:
+                sent = await reply.read()
+                assert reply.content_type == "application/json" and reply.charset == "utf-8"
+            paging = dict(pair.split("=") for pair in query[1:].split("&"))
+            page = await app.table.read(GetJournal(**{k: int(v) for k, v in paging.items()}))
+            assert sent == json.dumps({"game": None, **page}).encode(), query  # byte for byte
 
 
 async def test_a_read_in_progress_never_holds_up_a_write(tmp_path: Path) -> None:

@@ -196,6 +196,21 @@ class GetJournal(Query[dict[str, Any]]):
 
 
 @dataclass(frozen=True, slots=True)
+class JournalJSON(Query[list[bytes]]):
+    """:class:`GetJournal`'s answer as the API sends it: its JSON (``game`` first), in pieces
+    to send in turn; each move rendered once and kept (:mod:`companion.bank.rendered`)."""
+
+    game: int | None = None
+    before: object = None
+    after: object = None
+    limit: object = None
+
+    @property
+    def paged(self) -> bool:
+        return (self.before, self.after, self.limit) != (None, None, None)
+
+
+@dataclass(frozen=True, slots=True)
 class CanUndo(Query[UndoCheck]):
     """Whether ``move`` (of the latest game) can be undone now, and if not why: the later
     moves that depend on it."""

@@ -31,6 +31,7 @@ from companion.bank.export import export_journal
 from companion.bank.gate import perform
 from companion.bank.held import HeldPress
 from companion.bank.moves import ACTIONS
+from companion.bank.rendered import RenderedJournal
 from companion.bank.ring import face_params
 from companion.bank.seat import PAGE as SEAT_PAGE
 from companion.bank.service import BankService
@@ -133,6 +134,8 @@ class TableService:
         self.bus = bus
         self.clock = clock
         self.bank = bank
+        self.rendered = RenderedJournal()
+        """The journal's JSON, kept per move for ``GET /api/journal``."""
         self.editions = rulesets if rulesets is not None else editions()
         self.edition = edition
         """The edition to play when there is no bank (no game to ask)."""
@@ -430,6 +433,12 @@ class TableService:
                 self.state = result
             case c.GetJournal():
                 result = await self._read_bank(lambda bank: _journal(bank, query))
+            case c.JournalJSON(game=game, before=before, after=after, limit=limit):
+                rendered = self.rendered
+                result = await self._read_bank(lambda bank: rendered.whole(bank, game) if not
+                                               query.paged else [rendered.page(
+                                                   bank, game, before=before, after=after,
+                                                   limit=limit)])
             case c.CanUndo(move=move):
                 result = await self._read_bank(lambda bank: bank.check_undo(move))
             case c.ExportGame(game=game, fmt=fmt):

@@ -156,6 +156,9 @@ class Journal:
         self.clock = clock
         self.editions = rulesets if rulesets is not None else editions()
         self.db = open_readonly(path) if readonly else open_database(path)
+        self.readonly = readonly
+        """A reading connection: it never writes (so its ``PRAGMA data_version`` changes
+        with every write to the file)."""
         self._money: dict[int, dict[int, int]] = {}
         """Each game's balances as committed, kept as entries are written."""
         self._money_version: int | None = None

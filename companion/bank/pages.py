@@ -80,6 +80,24 @@ def move_page(bank: Journal, game_id: int | None = None, *, before: object = Non
     start), oldest first, to catch up. An undo is told in the words of its target
     even when the target is on another page. A few indexed queries, however long the
     game."""
+    sql, bound, size = page_bounds(before, after, limit)
+    with bank.snapshot():
+        facts = bank.facts(game_id)
+        rows = bank.db.execute(MOVES_SQL + " WHERE m.game_id = ?" + sql,
+                               (facts.gid, bound, size + 1)).fetchall()
+        more = len(rows) > size
+        rows = rows[:size]
+        latest = latest_move(bank, facts.gid)
+        shown_views = {view.id: view for view in views(bank, rows, facts)}
+    last = rows[-1]["id"] if more else None
+    return MovePage(facts.gid, tuple(shown_views[row["id"]] for row in rows),
+                    last if after is None else None, last if after is not None else None,
+                    latest)
+
+
+def page_bounds(before: object, after: object, limit: object) -> tuple[str, int, int]:
+    """A page's query checked: the SQL after ``WHERE m.game_id = ?``, its bound and the page's
+    size (it asks for one more row, to know whether there are more)."""
     if before is not None and after is not None:
         raise Refused(say("give before or after, not both"))
     if before is not None and not is_id(before):
@@ -89,23 +107,18 @@ def move_page(bank: Journal, game_id: int | None = None, *, before: object = Non
         raise Refused(say("after must be a move id (a whole number from 0), got {value}",
                           value=shown(after)))
     size = page_limit(limit)
-    with bank.snapshot():
-        facts = bank.facts(game_id)
-        if after is None:
-            sql, bound = " AND m.id < ? ORDER BY m.id DESC LIMIT ?", before or 2**63 - 1
-        else:
-            sql, bound = " AND m.id > ? ORDER BY m.id LIMIT ?", after
-        rows = bank.db.execute(MOVES_SQL + " WHERE m.game_id = ?" + sql,
-                               (facts.gid, bound, size + 1)).fetchall()
-        more = len(rows) > size
-        rows = rows[:size]
-        latest = bank.db.execute("SELECT MAX(id) FROM moves WHERE game_id = ?",
-                                 (facts.gid,)).fetchone()[0]
-        shown_views = {view.id: view for view in views(bank, rows, facts)}
-    last = rows[-1]["id"] if more else None
-    return MovePage(facts.gid, tuple(shown_views[row["id"]] for row in rows),
-                    last if after is None else None, last if after is not None else None,
-                    latest)
+    if after is None:
+        top = before if isinstance(before, int) else 2**63 - 1
+        return " AND m.id < ? ORDER BY m.id DESC LIMIT ?", top, size
+    assert isinstance(after, int)
+    return " AND m.id > ? ORDER BY m.id LIMIT ?", after, size
+
+
+def latest_move(bank: Journal, gid: int) -> int | None:
+    """The game's newest move (None: none yet)."""
+    latest: int | None = bank.db.execute("SELECT MAX(id) FROM moves WHERE game_id = ?",
+                                         (gid,)).fetchone()[0]
+    return latest
 
 
 def views(bank: Journal, rows: Sequence[sqlite3.Row], facts: Facts) -> list[MoveView]:

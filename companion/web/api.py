@@ -50,7 +50,7 @@ from companion.i18n.said import Said, as_json, joined, say, say_n, texts
 from companion.web import body, join, openapi, players, sharing
 from companion.web.openapi import Route
 from companion.web.privacy import has_token, public
-from companion.web.throttle import Buckets
+from companion.web.throttle import Buckets, Holds, WritesFirst
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +62,8 @@ TOKEN: web.AppKey[str] = web.AppKey("token", str)
 HUB: web.AppKey[Hub] = web.AppKey("hub", object)  # type: ignore[arg-type]
 LANGUAGE: web.AppKey[str] = web.AppKey("language", str)
 JOURNAL_READERS: web.AppKey[Buckets] = web.AppKey("journal_readers", Buckets)
+HOLDS: web.AppKey[Holds] = web.AppKey("holds", Holds)
+WRITES: web.AppKey[WritesFirst] = web.AppKey("writes", WritesFirst)
 DOCUMENT: web.AppKey[dict[str, Any]] = web.AppKey("openapi", dict)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -138,12 +140,19 @@ async def token_for_writes(request: web.Request, handler: Handler) -> web.Stream
     """Writes need the table token, or a player's phone link paying from its own coins
     (:mod:`companion.web.players`); reading stays open."""
     if request.method not in ("GET", "HEAD", "OPTIONS"):
-        expected = f"Bearer {request.app[TOKEN]}".encode()
-        given = request.headers.get("Authorization", "").encode("utf-8", "surrogateescape")
-        if not hmac.compare_digest(given, expected):  # a player's phone, or nobody
-            if request.method == "POST" and request.path == join.PATH:
-                return await handler(request)  # a join code, checked there
-            return await players.guard_write(request, handler, request.app[TABLE])
+        with request.app[WRITES].write():  # journal reads wait for it (WritesFirst)
+            return await _checked_write(request, handler)
+    return await handler(request)
+
+
+async def _checked_write(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """A write with the table token, a join code or a player's phone link."""
+    expected = f"Bearer {request.app[TOKEN]}".encode()
+    given = request.headers.get("Authorization", "").encode("utf-8", "surrogateescape")
+    if not hmac.compare_digest(given, expected):  # a player's phone, or nobody
+        if request.method == "POST" and request.path == join.PATH:
+            return await handler(request)  # a join code, checked there
+        return await players.guard_write(request, handler, request.app[TABLE])
     return await handler(request)
 
 
@@ -232,17 +241,17 @@ def _number(request: web.Request, name: str) -> int | None:
 JOURNAL_RATE, JOURNAL_BURST = 4.0, 20
 """Journal reads a second per client address without the table token, and at once: a page
 reads a page per change; a loop of readers can't keep the bank busy."""
-STREAM_ITEMS = 200
-"""Moves or entries per piece of a whole journal as it is sent (the loop serves others
-between pieces)."""
 
 
-def _throttled(request: web.Request) -> web.Response | None:
+async def _throttled(request: web.Request) -> web.Response | None:
     """A 429 with Retry-After for an address past :data:`JOURNAL_RATE` reads of the journal
-    without the token (None: go on)."""
-    wait = request.app[JOURNAL_READERS].take(request.remote or "")
+    without the token (None: go on), held back until it could ask again (:class:`Holds`)."""
+    address = request.remote or ""
+    wait = request.app[JOURNAL_READERS].take(address)
     if not wait:
         return None
+    if await request.app[HOLDS].hold(address, wait):  # it did not wait as told: what its
+        request.app[JOURNAL_READERS].take(address)  # bucket refilled meanwhile is spent
     response = _error(429, say("too many journal reads from this address: try again in a "
                                "moment"))
     response.headers["Retry-After"] = Buckets.retry_after(wait)
@@ -259,40 +268,34 @@ async def get_journal(request: web.Request) -> web.StreamResponse:
         raise Refused(say("unknown parameter(s): {parameters} (give game, before or after, "
                           "limit)", parameters=", ".join(unknown)[:80]))
     game, before, after, limit = (_number(request, name) for name in JOURNAL_PARAMS)
-    query = c.GetJournal(game, before, after, limit)
+    query = c.JournalJSON(game, before, after, limit)
     if not has_token(request, request.app[TOKEN]):
-        throttled = _throttled(request)
+        throttled = await _throttled(request)
         if throttled is not None:
             return throttled
         if not query.paged:
             return _error(401, say("the whole journal needs the table token; without it, "
                                    "ask for pages (before, after, limit)"))
-    journal = await _table(request).read(query)
+    budget = [request.app[WRITES].longest]
+    await request.app[WRITES].quiet(budget)
+    pieces = await _table(request).read(query)
     if query.paged:
-        return web.json_response({"game": game, **journal})
-    return await _stream_json(request, {"game": game, **journal})
+        return web.Response(body=pieces[0], content_type="application/json", charset="utf-8")
+    return await _stream(request, pieces, budget)
 
 
-async def _stream_json(request: web.Request, body: dict[str, Any]) -> web.StreamResponse:
-    """``body`` as JSON, chunked, its lists in pieces of :data:`STREAM_ITEMS`."""
+async def _stream(request: web.Request, pieces: list[bytes],
+                  budget: list[float]) -> web.StreamResponse:
+    """JSON already encoded (on the reading thread), chunked, a piece at a time."""
     response = web.StreamResponse()
     response.content_type = "application/json"
     response.enable_chunked_encoding()
     try:
         await response.prepare(request)
-        await response.write(b"{")
-        for n, (key, value) in enumerate(body.items()):
-            await response.write(f"{', ' if n else ''}{json.dumps(key)}: ".encode())
-            if not isinstance(value, list):
-                await response.write(json.dumps(value).encode())
-                continue
-            await response.write(b"[")
-            for start in range(0, len(value), STREAM_ITEMS):
-                piece = json.dumps(value[start:start + STREAM_ITEMS])[1:-1]
-                await response.write(((", " if start else "") + piece).encode())
-                await asyncio.sleep(0)  # the others' requests between pieces
-            await response.write(b"]")
-        await response.write(b"}")
+        for piece in pieces:
+            await response.write(piece)
+            await asyncio.sleep(0)  # the others' requests between pieces
+            await request.app[WRITES].quiet(budget)
         await response.write_eof()
     except ConnectionResetError:  # the reader left: nothing more to send
         log.debug("%s: the reader left before the whole journal was sent", request.remote)
@@ -373,7 +376,7 @@ async def get_move_undo(request: web.Request) -> web.Response:
     if not (raw.isascii() and raw.isdecimal()) or len(raw) > 18:
         raise Refused(say("{key} must be a move id (a whole number from 1), got {value}",
                           key="move", value=shown(raw)))
-    throttled = None if has_token(request, request.app[TOKEN]) else _throttled(request)
+    throttled = None if has_token(request, request.app[TOKEN]) else await _throttled(request)
     if throttled is not None:
         return throttled
     check = await _table(request).read(c.CanUndo(int(raw)))
@@ -524,12 +527,9 @@ async def get_player_journal(request: web.Request) -> web.Response:
         raise Refused(say("unknown parameter(s): {parameters} (give before, "
                           "outcomes_before, limit)", parameters=", ".join(unknown)[:80]))
     page = {name: _number(request, name) for name in SEAT_PARAMS}
-    wait = request.app[JOURNAL_READERS].take(request.remote or "")
-    if wait:
-        response = _error(429, say("too many journal reads from this address: try again "
-                                   "in a moment"))
-        response.headers["Retry-After"] = Buckets.retry_after(wait)
-        return response
+    throttled = await _throttled(request)
+    if throttled is not None:
+        return throttled
     return await players.seat(request, _table(request), page,
                               banker=has_token(request, request.app[TOKEN]))
 
@@ -902,6 +902,8 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
     app[TOKEN] = token
     app[LANGUAGE] = language
     app[JOURNAL_READERS] = Buckets(JOURNAL_RATE, JOURNAL_BURST)
+    app[HOLDS] = Holds()
+    app[WRITES] = WritesFirst()
     join.install(app, token)
     hub = Hub()
     app[HUB] = hub
@@ -914,6 +916,7 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
     app.router.add_static("/static/", STATIC)
 
     async def on_shutdown(_app: web.Application) -> None:
+        app[HOLDS].close()
         await hub.close()
         unsubscribe()
 
