@@ -422,7 +422,7 @@ def test_a_tablet_gives_back_presses_from_a_file_once_and_keeps_a_bad_one_for_th
     config = tmp_path / "companion.toml"
     table_config(config, tmp_path / "data", free_port(), BROWSER_TOKEN, "Mario", "Luigi")
     press = HeldPress("a1b2c3d4e5f60718293a4b5c6d7e8f90", time.time(),
-                      Outcome(Kind.COINS, coins=2, rolls=(2,), mode="question_block"),
+                      Outcome(Kind.COINS, coins=2, rolls=(1, 2), mode="question_block"),
                       "button", 1, 1, True, {})
     good = tmp_path / "kept.json"
     good.write_text(json.dumps({"kind": "companion-kept", "held_presses": [press.to_json()]}))
