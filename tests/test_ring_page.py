@@ -286,6 +286,36 @@ def test_a_green_shell_tie_offers_the_players_tied_for_next_ahead_first(
         page.close()
 
 
+def test_yoshis_green_shell_offers_the_nearest_ahead_and_behind_first(
+        browser: Browser, tmp_path: Path) -> None:
+    """Yoshi's boost: "choose a player in front of OR behind you": the nearest ahead (2 spaces)
+    and the nearest behind (3 spaces) are listed first, marked, as the rules check it; the
+    farther one (6 ahead) last, unmarked. The tap on the first is a move by the rules."""
+    with daemon(write_config(tmp_path, "gamer")) as base:
+        described_table(base)
+        table = state_of(base)["players"]
+        yoshi = next(p for p in table if p["characters"] == ["yoshi"])
+        far, ahead, behind = (p for p in table if p["id"] != yoshi["id"])
+        for who, space in ((yoshi, 9), (far, 15), (ahead, 11), (behind, 6)):
+            call(base, "/api/current", {"player": who["id"]})
+            call(base, "/api/tokens", {"player": who["id"], "how": "place", "to": space})
+        call(base, "/api/current", {"player": yoshi["id"]})
+        page = banker(context(browser, PHONE), base)
+        stands(page, behind["name"], "Peach's Castle")
+        page.locator("#move-bar .move-power").click()
+        page.locator('#dialog .power-face[data-ability="green_shell"]').click()
+        rows = page.locator("#dialog fieldset").first.locator(".pick-row")
+        expect(rows.locator(".pick-name")).to_have_text([ahead["name"], behind["name"],
+                                                          far["name"]])
+        expect(rows.locator(".pick-note")).to_have_text(["next ahead", "next behind", ""])
+        rows.first.click()
+        expect(page.locator("#dialog")).to_be_hidden()
+        assert piles(base) == {"Bowser's Castle": 3}
+        last = state_of(base)["recent"][0]
+        assert last["kind"] == "drop" and "correction" not in json.dumps(last)
+        page.close()
+
+
 def test_a_space_s_sheet_red_shell_where_jail_and_a_watching_page(
         browser: Browser, tmp_path: Path) -> None:
     with daemon(write_config(tmp_path, "gamer")) as base:

@@ -242,14 +242,16 @@ function placed(x) { return Boolean(x.in_jail) || spaceOf(x) !== null; }
 
 // A Green Shell: "the next player on the board, from your position ... If two players are tied
 // for the next player, choose one." The nearest ahead, clockwise (a player on the same space is
-// not ahead): every one tied for it; none when a position is unknown.
-function nearestAhead(p, others) {
+// not ahead), or ``behind`` (Yoshi's boost: "a player in front of OR behind you"): every one
+// tied for it; none when a position is unknown.
+function nearestAhead(p, others, behind = false) {
   const ring = state.ring;
   if (!ring || spaceOf(p) === null || !others.length || others.some((x) => spaceOf(x) === null)) return [];
   const n = ring.spaces.length;
-  const ahead = (x) => (((spaceOf(x) - spaceOf(p)) % n) + n) % n || n;
-  const nearest = Math.min(...others.map(ahead));
-  return others.filter((x) => ahead(x) === nearest);
+  const gap = (x) => (behind ? spaceOf(p) - spaceOf(x) : spaceOf(x) - spaceOf(p));
+  const away = (x) => ((gap(x) % n) + n) % n || n;
+  const nearest = Math.min(...others.map(away));
+  return others.filter((x) => away(x) === nearest);
 }
 
 // The one next player ahead; null when a tie (or a position unknown) leaves the choice to the table.
@@ -288,12 +290,16 @@ async function powerDetails(p, how, body, direct = false) {
   if (choose) {
     targetSet.append(el("legend", "", how.targets === "two" ? t("Who: one or two players") : t("Who")));
     const list = el("div", "pick-list chips");
-    // A Green Shell's tie: the players tied for next ahead come first, each marked (another
-    // is the banker's correction).
-    const tied = choose && how.id === "green_shell" && !how.boosted ? nearestAhead(p, others).map((x) => x.id) : [];
+    // A Green Shell's tie: the players tied for next ahead (boosted: next behind too, as the
+    // rules check it) come first, each marked (another is the banker's correction).
+    const shell = choose && how.id === "green_shell";
+    const ahead = shell ? nearestAhead(p, others).map((x) => x.id) : [];
+    const behind = shell && how.boosted ? nearestAhead(p, others, true).map((x) => x.id) : [];
+    const tied = [...ahead, ...behind];
     const listed = [...others.filter((x) => tied.includes(x.id)), ...others.filter((x) => !tied.includes(x.id))];
     for (const x of listed) {
-      const note = x.in_jail ? t("in Jail") : tied.includes(x.id) ? t("next ahead") : "";
+      const note = x.in_jail ? t("in Jail") : ahead.includes(x.id) ? t("next ahead")
+        : behind.includes(x.id) ? t("next behind") : "";
       const row = playerRow(x, how.targets === "two" ? "checkbox" : "radio", "target", targets.includes(x.id), false, note);
       list.append(row);
     }
