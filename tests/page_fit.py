@@ -166,12 +166,14 @@ def gamer_turn(page: Page, ability: str) -> dict[str, Any]:
     next player."""
     t = Taps(page)
     before = t.scroll_y()
+    who = page.evaluate("state.players.find(p => p.current).name")
     t.tap('#move-bar .move-key.die-key[data-steps="3"]')
     expect(page.locator("#toast")).to_be_visible()
     t.tap("#move-bar .move-power")
     t.tap(f'#dialog .power-face[data-ability="{ability}"]')
     expect(page.locator("#dialog")).to_be_hidden()
-    t.tap("#next")
+    t.tap("#next")  # written once the page names the next player (what a reader waits for)
+    expect(page.locator("#move-bar .move-say")).not_to_contain_text(who)
     return {"taps": t.taps, "keystrokes": t.keys, "scrolled_px": t.scroll_y() - before}
 
 
