@@ -285,7 +285,7 @@ def test_house_rules_replace_an_editions_numbers(tmp_path: Path) -> None:
     rules = known["celebration"]
     assert rules.house and dict(rules.default_mode.fees) == {"bowser": 3, "game_over": 7}
     assert rules.pass_go is not None and rules.pass_go.value == 4
-    assert {"coins": 4, "label": "GO 4", "named": True,
+    assert {"coins": 4, "label": "GO 4", "named": True, "id": "pass_go",
             "label_said": {"m": "{word} {coins}", "a": {"word": {"m": "GO"}, "coins": 4}}
             } in rules.quick_amounts()
     assert known["gamer"] is editions()["gamer"]  # the others as packaged

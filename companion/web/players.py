@@ -5,9 +5,11 @@
   of it. A new link replaces the player's earlier one; ``DELETE`` turns it off. The bank keeps
   only the token's SHA-256 (:meth:`companion.bank.bank.Bank.link_player`).
 - A write with a player token: only ``POST /api/transfers`` from that very player (to another
-  player or the Bank), and ``POST /api/players/me/mistakes`` about their own latest payment,
-  go through; anything else is 403 naming why, and changes nothing. A token turned off,
-  replaced or unknown is 401. Reads (GET) are open as ever.
+  player or the Bank), ``POST /api/jail {"player": <theirs>}`` (their own jail fee, paid from
+  their coins: the same move as the banker's, so the Free Parking pot takes it), and
+  ``POST /api/players/me/mistakes`` about their own latest payment, go through; anything
+  else is 403 naming why, and changes nothing. A token turned off, replaced or unknown is
+  401. Reads (GET) are open as ever.
 - The phone is its player's own seat: ``GET /api/players/me/journal`` is their whole history
   a page at a time (:mod:`companion.bank.seat`), and ``POST /api/players/me/mistakes``
   ``{"move": id}`` asks the banker to undo their latest payment (:mod:`companion.bank.mistakes`;
@@ -89,6 +91,8 @@ REVOKED_EARLIER_GAME = {"type": "revoked", "error": str(EARLIER_GAME_SAID),
                         "error_said": as_json(EARLIER_GAME_SAID)}
 """What a phone's open page hears when the table starts (or resumes) another game: its
 link's token is dead, and the page is closed after it."""
+JAIL = "/api/jail"
+"""A phone's own jail fee (:func:`_own_jail_fee`)."""
 OWN_COINS_SAID = say("a player's phone pays from its own coins only")
 OWN_COINS = str(OWN_COINS_SAID)
 CORRECTION_SAID = say("only the banker makes a correction")
@@ -143,6 +147,13 @@ async def _payer(request: web.Request) -> tuple[object, bool]:
     return data.get("from"), "correction" in data
 
 
+async def _own_jail_fee(request: web.Request, player: int) -> bool:
+    """Whether the body is exactly ``{"player": player}``: that player pays their own jail fee
+    (never sends anyone to Jail or out of it, never a correction)."""
+    data = await read_object(request)
+    return set(data) == {"player"} and type(data["player"]) is int and data["player"] == player
+
+
 async def guard_write(request: web.Request, handler: Handler, table: Table
                       ) -> web.StreamResponse:
     """A write without the table token: a live phone link paying from its own coins goes
@@ -172,6 +183,9 @@ async def guard_write(request: web.Request, handler: Handler, table: Table
         log.info("web: player %d's phone was refused a payment from %s", player,
                  shown(payer))
         return _error(403, OWN_COINS_SAID)
+    if request.method == "POST" and request.path == JAIL and await _own_jail_fee(request, player):
+        request[PLAYER] = player
+        return await handler(request)
     log.info("web: player %d's phone was refused %s %s", player, request.method,
              request.path[:60])
     return _error(403, refusal(request.path))

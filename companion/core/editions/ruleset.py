@@ -323,15 +323,18 @@ class Ruleset:
 
     def quick_amounts(self) -> list[dict[str, Any]]:
         """The amount pad's quick keys: :data:`PAD_AMOUNTS`, then the jail fee and GO (those
-        ``named``), for an edition that keeps coins."""
+        ``named``, with the ``id`` of the payment they are: ``jail``, ``pass_go``), for an
+        edition that keeps coins."""
         if not self.coins:
             return []
         keys: list[dict[str, Any]] = [{"coins": n, "label": str(n), "named": False}
                                       for n in PAD_AMOUNTS]
-        for word, rule in ((say("Jail"), self.jail_fee), (say("GO"), self.pass_go)):
+        for key, word, rule in (("jail", say("Jail"), self.jail_fee),
+                                ("pass_go", say("GO"), self.pass_go)):
             if rule is not None:
                 keys.append({"coins": rule.value, **texts(label=say(
-                    "{word} {coins}", word=word, coins=rule.value)), "named": True})
+                    "{word} {coins}", word=word, coins=rule.value)), "named": True,
+                    "id": key})
         return keys
 
     def to_json(self) -> dict[str, Any]:

@@ -18,7 +18,7 @@ let socket = null;
 let retryMs = 500;
 let lastHeard = 0;
 let stopped = false;
-let pad = null;     // {to, basis, confirmAt, short}: the payment being made
+let pad = null;     // {to, basis, confirmAt, short, reason, jailKey}: the payment being made
 let linkWords = () => t("connecting…");  // the status pill's words (said again on a new language)
 let offWords = null;  // why this page is off, if it is
 
@@ -155,7 +155,7 @@ function amount() {
 }
 
 function openPad(to) {
-  pad = { to, basis: basis(), confirmAt: null };
+  pad = { to, basis: basis(), confirmAt: null, reason: null, jailKey: false };
   $("amount").value = "";
   $("table").hidden = true;
   $("pad").hidden = false;
@@ -180,6 +180,10 @@ function renderPad() {
   send.disabled = n <= 0 || n > MAX_AMOUNT;
   send.textContent = pad.confirmAt ? t("Pay anyway: {n}", { n }) : n > 0 ? t("Pay {n}", { n }) : t("Pay");
   send.classList.toggle("warn", Boolean(pad.confirmAt));
+  // The rules' own payments to the Bank (a tax space): named, so a fee the Free Parking pot
+  // takes goes on the pot (README, "House rules").
+  $("reasons").hidden = pad.to !== "bank" || !$("reasons").children.length;
+  for (const b of $("reasons").children) b.setAttribute("aria-pressed", String(b.dataset.reason === pad.reason));
   if (pad.short) {  // more than there is: before and after
     const { have, paid, after } = pad.short;
     $("confirm").textContent = tn(
@@ -189,20 +193,35 @@ function renderPad() {
   }
 }
 
-function setAmount(text) {
+function setAmount(text, key = null) {
   $("amount").value = text.replace(/\D/g, "").replace(/^0+/, "").slice(0, 5);
-  if (pad) { pad.confirmAt = null; pad.short = null; $("confirm").hidden = true; renderPad(); }
+  if (pad) { pad.jailKey = key === "jail"; pad.confirmAt = null; pad.short = null; $("confirm").hidden = true; renderPad(); }
 }
 
 function buildPad() {
-  const quick = ((rules && rules.quick_amounts) || []).map((q) => [said(q.label_said || q.label), q.coins]);
-  $("quick").replaceChildren(...quick.map(([label, n]) => {
+  const quick = ((rules && rules.quick_amounts) || []).map((q) => [said(q.label_said || q.label), q.coins, q.id]);
+  $("quick").replaceChildren(...quick.map(([label, n, id]) => {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "key quick-amount";
     b.textContent = label;
     b.dataset.amount = String(n);
-    b.addEventListener("click", () => setAmount(String(n)));
+    b.addEventListener("click", () => setAmount(String(n), id));
+    return b;
+  }));
+  $("reasons").replaceChildren(...((rules && rules.reasons) || []).map((r) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "key reason";
+    b.dataset.reason = r.id;
+    b.textContent = word(r.label);
+    b.title = r.quote.join(" ");
+    b.setAttribute("aria-pressed", "false");
+    b.addEventListener("click", () => {
+      if (!pad) return;
+      pad.reason = pad.reason === r.id ? null : r.id;
+      renderPad();
+    });
     return b;
   }));
   const keys = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "C", "0", "⌫"];
@@ -233,30 +252,37 @@ async function send() {
     return;
   }
   if (pad.confirmAt && Date.now() < pad.confirmAt) return;  // the second tap of a double tap
-  const { to, basis: seen } = pad;
+  const { to, basis: seen, reason } = pad;
+  // The "Jail" key, to the Bank, from Jail: the jail fee itself (out of Jail; on the Free
+  // Parking pot while that house rule is on), as the banker's "Pay 5 to leave".
+  const fee = rules && rules.jail_fee;
+  const jail = pad.jailKey && to === "bank" && player.in_jail && Boolean(fee) && n === fee.value;
+  const body = jail ? { player: me.player } : { from: me.player, to, amount: n, ...(reason ? { reason } : {}) };
   const button = $("send");
   button.disabled = true;
   try {
-    const reply = await fetch("/api/transfers", {
+    const reply = await fetch(jail ? "/api/jail" : "/api/transfers", {
       method: "POST",
       headers: { ...authHeaders(), "Content-Type": "application/json",
                  // One intent writes once: what it does and the table it was made from.
-                 "Idempotency-Key": `pay:${seen}:${me.player}:${to}:${n}` },
-      body: JSON.stringify({ from: me.player, to, amount: n }),
+                 "Idempotency-Key": jail ? `jail:${seen}:${me.player}` : `pay:${seen}:${me.player}:${to}:${n}:${reason || ""}` },
+      body: JSON.stringify(body),
     });
-    const body = await reply.json().catch(() => ({}));
+    const answer = await reply.json().catch(() => ({}));
     if (reply.status === 401) {  // off, or the bank could not check it just now: ask
       if (await whoami()) toast(t("the bank could not check this link just now: try again"));
       return;
     }
     if (!reply.ok) {
-      toast(said(body.error_said || body.error) || t("refused ({status})", { status: reply.status }));
+      toast(said(answer.error_said || answer.error) || t("refused ({status})", { status: reply.status }));
       return;
     }
     closePad();
     $("flash").hidden = true;  // the news before this payment is old now
-    toast(body.capped ? said(body.message_said || body.message) || t("Paid {amount}", { amount: body.amount })
-      : t("Paid {name} {amount}", { name: to === "bank" ? t("the Bank") : nameOf(to), amount: body.amount }), true);
+    toast(answer.capped ? said(answer.message_said || answer.message) || t("Paid {amount}", { amount: answer.amount })
+      : answer.space ? t("Paid {amount} onto {space}", { amount: answer.amount, space: word(answer.space) })
+        : t("Paid {name} {amount}", { name: to === "bank" ? t("the Bank") : nameOf(to), amount: answer.amount }), true);
+    $("me").focus();  // the keyboard's focus: the balance just paid from, never the page's body
   } catch (err) {
     toast(t("no answer from the companion: check the Wi-Fi and try again"));
   } finally {

@@ -7,27 +7,23 @@ import { hasJail, rules } from "./rules.js";
 import { active, modeWords } from "./words.js";
 import { fillSelect } from "./widgets.js";
 import { write } from "./net.js";
-import { renderKeys } from "./pad.js";
+import { chooseReason, renderKeys } from "./pad.js";
 import { renderBowserBar, renderMovie } from "./editions/movie.js";
 
 function renderReasons() {
-  // The rules' own payments whose amount is printed on a piece (the Movie's Continue cost, on
-  // each deed): a tap writes the reason as the payment's note; the amount is typed.
+  // The rules' own payments whose amount is printed on a piece (a tax space, the Movie's
+  // Continue cost on each deed): a tap names the payment (pad.js: the Bank is its payee, the
+  // reason goes with it, so a fee the Free Parking pot takes goes on the pot); the amount is typed.
   const reasons = (rules && rules.reasons) || [];
   $("pad-reasons").replaceChildren(...reasons.map((r) => {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "big quiet reason";
+    b.dataset.reason = r.id;
     b.textContent = word(r.label);
     b.title = r.quote.join(" ");
     b.setAttribute("aria-pressed", "false");
-    b.addEventListener("click", () => {
-      const on = b.getAttribute("aria-pressed") !== "true";
-      for (const other of $("pad-reasons").children) other.setAttribute("aria-pressed", "false");
-      b.setAttribute("aria-pressed", String(on));
-      $("pad-note-box").hidden = !on && !$("pad-note").value;
-      $("pad-note").value = on ? word(r.note) : "";
-    });
+    b.addEventListener("click", () => chooseReason(r));
     return b;
   }));
   $("pad-reasons").hidden = !reasons.length;

@@ -2,6 +2,7 @@
 // payment that looks like a typo.
 
 /* globals t, tn */
+/* globals word */
 import { $, state, watching } from "./store.js";
 import { charName, hasJail, powers, rules } from "./rules.js";
 import { bare, coinWords, heard, nameOf, player, title } from "./words.js";
@@ -15,7 +16,9 @@ import { spaceName } from "./editions/spaces.js";
 
 // Tap who pays (a tile or the Bank), tap who gets paid, the amount, Pay. Nothing is chosen in
 // advance: every payment starts empty, and is emptied again after paying and on Next.
-export const pay = { from: null, to: null, digits: "", done: null };
+// ``reason``: the rules' own payment it is (a tax: its Reason button); ``jailKey``: the amount
+// came from the pad's "Jail" key (to the Bank from a player in Jail: the jail fee).
+export const pay = { from: null, to: null, digits: "", done: null, reason: null, jailKey: false };
 
 function canPay() {
   return Boolean(state) && !watching() && !state.ended && state.game.bank !== false;
@@ -26,9 +29,26 @@ export function resetPay() {
   pay.to = null;
   pay.digits = "";
   pay.done = null;
+  pay.reason = null;
+  pay.jailKey = false;
   if ($("pad-note")) { $("pad-note").value = ""; $("pad-note-box").hidden = true; }
   for (const b of $("pad-reasons").children) b.setAttribute("aria-pressed", "false");
   if (state) { markTiles(); renderPad(); }
+}
+
+// A rule's own payment (a tax space, the Movie's Continue cost): "Pay the Bank the amount
+// shown", so the Bank is its payee. The payment names its reason, and a fee the Free Parking
+// pot takes (README, "House rules") goes on the pot. A second tap takes it back.
+export function chooseReason(r) {
+  if (!canPay()) return;
+  const on = pay.reason !== r.id;
+  pay.reason = on ? r.id : null;
+  pay.done = null;
+  $("pad-note").value = on ? word(r.note) : "";
+  $("pad-note-box").hidden = !on;
+  if (on && pay.from !== null && pay.from !== "bank") pay.to = "bank";
+  markTiles();
+  renderPad();
 }
 
 function sameParty(a, b) { return a !== null && b !== null && String(a) === String(b); }
@@ -55,16 +75,24 @@ export function tapTile(id) {
   else if (sameParty(pay.from, id)) { resetPay(); return; }
   else if (sameParty(pay.to, id)) pay.to = null;
   else pay.to = id;
+  if (pay.reason !== null && pay.to !== null && pay.to !== "bank") dropReason();  // a tax is the Bank's
   markTiles();
   renderPad();
   keepTilesInView();
 }
 
+function dropReason() {
+  pay.reason = null;
+  $("pad-note").value = "";
+  $("pad-note-box").hidden = true;
+}
+
 function amount() { return pay.digits === "" ? 0 : Number(pay.digits); }
 
-function typeKey(key) {
+function typeKey(key, id = null) {
   if (!canPay()) return;
   pay.done = null;
+  pay.jailKey = id === "jail";
   if (key === "back") pay.digits = pay.digits.slice(0, -1);
   else if (typeof key === "number") pay.digits = String(key);  // a quick amount: the whole amount
   else if (pay.digits.length < 5) pay.digits = (pay.digits + key).replace(/^0+/, "");
@@ -127,6 +155,10 @@ export function renderPad() {
     // An odd one out takes the whole row.
     const shownButtons = [...$("pad-player").children].filter((b) => !b.hidden);
     shownButtons.forEach((b, i) => b.classList.toggle("wide", i === shownButtons.length - 1 && shownButtons.length % 2 === 1));
+  }
+  for (const b of $("pad-reasons").children) {
+    b.setAttribute("aria-pressed", String(b.dataset.reason === pay.reason));
+    markNotNow(b, pay.from !== null && pay.from !== "bank" ? b.dataset.reason : null, pay.from);
   }
   const ready = pay.from !== null && pay.to !== null && n >= 1;
   const payButton = $("pad-pay");
@@ -298,12 +330,27 @@ function saleBox(payer, asked) {
   return box;
 }
 
-async function payNow() {
+// The pad's "Jail" key, to the Bank, from a player in Jail: the jail fee itself (the same move
+// as their tile's "Pay 5 to leave": out of Jail, and on the Free Parking pot while it is on).
+function jailFee(from, to, asked) {
+  const payer = from === "bank" ? null : player(from);
+  return pay.jailKey && to === "bank" && Boolean(payer && payer.in_jail)
+    && Boolean(rules && rules.jail_fee) && asked === rules.jail_fee.value;
+}
+
+async function payNow(byKeyboard = false) {
   const from = pay.from;
   const to = pay.to;
   const asked = amount();
   if (from === null || to === null || asked < 1) return;
   const button = $("pad-pay");
+  if (jailFee(from, to, asked)) {
+    write("jail", "/api/jail", { player: from }, { button, sticky: true }).then((reply) => {
+      paid(t("{name} paid {coins} and left Jail", { name: title(from), coins: reply.amount }), reply.move,
+           false, from, to, byKeyboard);
+    }).catch(() => {});
+    return;
+  }
   const note = $("pad-note").value.trim();
   const check = bigPayment(from, to, asked);
   let sale = {};
@@ -335,21 +382,39 @@ async function payNow() {
   }
   const body = { from, to, amount: asked, ...sale };
   if (note) body.note = note;
+  if (pay.reason !== null) body.reason = pay.reason;
   // Refused because the payer still holds Property (sell first): the sale, one tap away.
   const offer = (err) => (err.rule === "sell_first" && pay.from === from && pay.to === to
     ? { label: t("Sell Property first"), run: () => payNow() } : null);
   write("pay", "/api/transfers", body, { button, offer }).then((reply) => {
     const args = { payer: title(from), payee: nameOf(to), amount: reply.amount ?? asked };
     let text = reply.message ? t("{payer} paid {payee} {amount} ({message})", { ...args, message: heard(reply, "message") })
-      : t("{payer} paid {payee} {amount}", args);
+      : reply.space ? t("{payer} paid {amount} onto {space}", { ...args, space: word(reply.space) })  // the pot
+        : t("{payer} paid {payee} {amount}", args);
     if (reply.sold) text = t("{payer} sold Property for {sold}, then: {text}", { payer: title(from), sold: reply.sold, text });
-    resetPay();
-    pay.done = { text, until: performance.now() + HOLD_MS };
-    renderPad();
-    setTimeout(() => renderPad(), HOLD_MS + 20);
-    snack(reply.again ? t("That payment went through (once): {text}", { text }) : text, t("Undo"),
-          () => undoLatest(reply.move));
+    paid(text, reply.move, reply.again, from, to, byKeyboard);
   }).catch(() => {});
+}
+
+// Paid: the pad says so and closes, Undo is offered, and the keyboard's focus goes to the
+// payer's tile (the Bank's payee's), never to the page's body.
+function paid(text, move, again, from, to, byKeyboard) {
+  resetPay();
+  pay.done = { text, until: performance.now() + HOLD_MS };
+  renderPad();
+  setTimeout(() => renderPad(), HOLD_MS + 20);
+  snack(again ? t("That payment went through (once): {text}", { text }) : text, t("Undo"),
+        () => undoLatest(move));
+  focusTile(from === "bank" ? to : from, byKeyboard);
+}
+
+// The keyboard's focus on a player's tile (or the Bank's); the page scrolls to it only for a
+// keyboard (a finger's view stays where it is).
+export function focusTile(id, scroll = true) {
+  const pick = document.querySelector(`#players .tile[data-player="${id}"] .pick`);
+  if (!pick || pick.disabled || !pick.getClientRects().length) return false;
+  pick.focus({ preventScroll: !scroll });
+  return true;
 }
 
 // A payment made elsewhere (a rent from the move row) refused because the payer must sell
@@ -372,19 +437,19 @@ export function paySale(from, to, asked, note = "") {
 // each the whole amount at one tap.
 export function renderKeys() {
   const keys = [];
-  const key = (label, value, cls, aria) => {
+  const key = (label, value, cls, aria, id = null) => {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "pad-key" + (cls ? " " + cls : "");
     b.textContent = label;
     if (aria) b.setAttribute("aria-label", aria);
     b.dataset.key = typeof value === "number" ? `=${value}` : value;  // "=5": the whole amount
-    b.addEventListener("click", () => typeKey(value));
+    b.addEventListener("click", () => typeKey(value, id));
     keys.push(b);
   };
   for (const d of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"]) key(d, d);
   for (const q of (rules && rules.quick_amounts) || []) {
-    if (q.named) key(heard(q, "label"), q.coins, "quick named", t("{label} coins", { label: heard(q, "label") }));
+    if (q.named) key(heard(q, "label"), q.coins, "quick named", t("{label} coins", { label: heard(q, "label") }), q.id);
     else if (q.coins >= 10) key(q.label, q.coins, "quick", coinWords(q.coins));
   }
   $("keys").replaceChildren(...keys);
@@ -393,7 +458,7 @@ export function renderKeys() {
 // The pad.
 $("pad-close").addEventListener("click", resetPay);
 $("pad-back").addEventListener("click", () => typeKey("back"));
-$("pad-pay").addEventListener("click", payNow);
+$("pad-pay").addEventListener("click", (ev) => payNow(ev.detail === 0));
 $("pad-note-toggle").addEventListener("click", () => {
   const box = $("pad-note-box");
   box.hidden = !box.hidden;
@@ -418,6 +483,6 @@ document.addEventListener("keydown", (ev) => {
   if (/^[0-9]$/.test(ev.key)) { typeKey(ev.key); ev.preventDefault(); }
   else if (ev.key === "Backspace") { typeKey("back"); ev.preventDefault(); }
   else if (ev.key === "Escape") resetPay();
-  else if (ev.key === "Enter" && !$("pad-pay").disabled) { payNow(); ev.preventDefault(); }
+  else if (ev.key === "Enter" && !$("pad-pay").disabled) { payNow(true); ev.preventDefault(); }
 });
 window.addEventListener("resize", () => { if (state) renderPad(); });

@@ -11,7 +11,7 @@ import { heard } from "./words.js";
 import { el } from "./widgets.js";
 import { snack } from "./messages.js";
 import { write } from "./net.js";
-import { resetPay } from "./pad.js";
+import { focusTile, resetPay } from "./pad.js";
 
 let offer = null;  // GET /api/setup's answer, asked again each time the setup opens
 let draft = null;  // { edition, rows: [{ key, name, colour, starts, chars }], house: Set of ids }
@@ -63,6 +63,7 @@ export function renderSetup() {
   $("setup-form").hidden = watching();
   if (show !== was) window.scrollTo(0, 0);  // the setup, or the table after it, from its top
   if (show && !was) resetPay();  // a payment half made is dropped: the table is out of sight
+  if (!show && was) focusTable();
   if (!show) { draft = null; return; }
   if (watching()) return;
   $("setup-cancel").hidden = Boolean(state.game.setup_pending);
@@ -71,6 +72,17 @@ export function renderSetup() {
     for (const id of ["setup-editions", "setup-rows", "setup-last", "setup-chars", "setup-house"]) $(id).replaceChildren();
     load();
   }
+}
+
+// The setup closed (Start, Cancel): the keyboard's focus, left in the setup that is gone now (or
+// on the page's body), goes to the player whose turn it is (the table's next move), else to the
+// block; never to the body.
+function focusTable() {
+  const at = document.activeElement;
+  if (at && at !== document.body && !$("setup").contains(at)) return;
+  if (state.current_player !== null && focusTile(state.current_player)) return;
+  const press = $("press");
+  if (press.getClientRects().length) press.focus();
 }
 
 function load() {

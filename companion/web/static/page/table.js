@@ -75,7 +75,13 @@ export function renderPlayers() {
     return tile;
   });
   if (state.game.bank !== false && !watching() && !state.ended) tiles.push(bankTile());
+  // The tiles are drawn anew: the keyboard's focus stays on the same player's tile.
+  const focused = box.contains(document.activeElement) ? document.activeElement.closest(".tile") : null;
   box.replaceChildren(...tiles);
+  if (focused) {
+    const again = box.querySelector(`.tile[data-player="${focused.dataset.player}"] .pick`);
+    if (again && !again.disabled) again.focus({ preventScroll: true });
+  }
   markTiles();
 }
 
