@@ -121,7 +121,8 @@ def test_a_players_phone_pays_a_tax_and_the_jail_fee_onto_the_pot(browser: Brows
         ids = pot_game(base)
         ben = ids["Ben"]
         api(base, "/api/current", {"player": ben})  # Ben landed on a tax space
-        phone = Phone(browser, post(base, f"api/players/{ben}/link")[1]["link"])
+        link = post(base, f"api/players/{ben}/link")[1]["link"]
+        phone = Phone(browser, link)
         phone.tap("#payees .payee:has-text('Bank')")
         reasons = phone.page.locator("#reasons .reason", has_text="Tax")
         expect(reasons).to_be_visible()
@@ -141,6 +142,14 @@ def test_a_players_phone_pays_a_tax_and_the_jail_fee_onto_the_pot(browser: Brows
         # In Jail at the start of his turn: the Jail key to the Bank pays the jail fee itself.
         to_jail_on_their_turn(base, ben)
         expect(phone.page.locator("#me-note")).to_contain_text("in Jail")
+        # A phone's link pays its own jail fee, nothing else of /api/jail.
+        token = link.split("#token=")[1]
+        before = state_of(base)
+        for body in ({"player": ids["Anna"]}, {"player": ben, "in_jail": False}, {},
+                     {"player": ben, "correction": True}, {"player": str(ben)}):
+            status, reply = post(base, "api/jail", token=token, body=body)
+            assert status == 403 and "own coins only" in reply["error"], (body, reply)
+        assert state_of(base)["players"] == before["players"]
         phone.pay("Bank", quick="Jail 5")
         phone.coins().to_have_text("23")
         expect(phone.page.locator("#me-note")).not_to_contain_text("Jail")
