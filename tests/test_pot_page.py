@@ -114,6 +114,25 @@ def test_a_tax_tapped_on_the_banker_page_goes_on_the_pot(browser: Browser, confi
         assert (pot(base), balance(base, "Ben")) == (12, 25)
         ctx.close()
 
+        # A tablet: the tax is the lander's, on their turn ("not now" for another player, as
+        # the pad's other moves); Ben's is paid the same way.
+        ctx = context(browser, TABLET, touch=False)
+        page = banker(ctx, base)
+        tile(page, "Cleo").click()
+        reason = page.locator("#pad-reasons .reason", has_text="Tax")
+        expect(reason).to_have_class(re.compile(r"\bnot-now\b"))
+        page.locator("#pad-close").click()
+        tile(page, "Ben").click()
+        reason.click()
+        key(page, "6").click()
+        expect(reason).not_to_have_class(re.compile(r"\bnot-now\b"))
+        expect(page.locator("#pad-pay")).to_have_text("Pay 6: Ben → Bank")
+        shot(page, "tablet-pot-tax")
+        page.locator("#pad-pay").click()
+        expect(page.locator("#pot-count")).to_have_text("18 coins")
+        assert (pot(base), balance(base, "Ben")) == (18, 19)
+        ctx.close()
+
 
 def test_a_players_phone_pays_a_tax_and_the_jail_fee_onto_the_pot(browser: Browser,
                                                                     config: Path) -> None:
@@ -188,6 +207,7 @@ def test_focus_after_pay_and_after_start_lands_on_the_table_never_the_body(
         expect(page.locator(f'#players .tile[data-player="{anna}"] .pick')).to_be_focused()
         now = focused(page)
         assert not now["body"] and now["shown"] and now["tile"] == anna, now
+        shot(page, "tablet-focus-after-pay")
         # Tab to Pay itself and Enter on it: the same.
         page.keyboard.press("Enter")  # Anna pays again
         page.keyboard.press("Tab")
