@@ -342,6 +342,7 @@ async function payNow(byKeyboard = false) {
   const from = pay.from;
   const to = pay.to;
   const asked = amount();
+  const reason = pay.reason;
   if (from === null || to === null || asked < 1) return;
   const button = $("pad-pay");
   if (jailFee(from, to, asked)) {
@@ -382,7 +383,7 @@ async function payNow(byKeyboard = false) {
   }
   const body = { from, to, amount: asked, ...sale };
   if (note) body.note = note;
-  if (pay.reason !== null) body.reason = pay.reason;
+  if (reason !== null) body.reason = reason;
   // Refused because the payer still holds Property (sell first): the sale, one tap away.
   const offer = (err) => (err.rule === "sell_first" && pay.from === from && pay.to === to
     ? { label: t("Sell Property first"), run: () => payNow() } : null);
@@ -425,6 +426,8 @@ export function paySale(from, to, asked, note = "") {
   pay.to = to;
   pay.digits = String(asked);
   pay.done = null;
+  pay.reason = null;
+  pay.jailKey = false;
   $("pad-note").value = note;
   $("pad-note-box").hidden = !note;
   markTiles();
