@@ -236,3 +236,31 @@ def test_focus_after_pay_and_after_start_lands_on_the_table_never_the_body(
         now = focused(phone)
         assert not now["body"] and now["shown"] and now["id"] == "me", now
         phone_ctx.close()
+
+
+def test_the_movies_toll_and_jail_key_go_on_the_pot(browser: Browser, config: Path) -> None:
+    """The Movie's fees (README, "House rules"): Bowser's toll from its dialog, the jail fee
+    from the pad's Jail key; the rulebook's "pay one coin to the Bank" each."""
+    with daemon(config) as base:
+        api(base, "/api/games", {"edition": "movie", "players": FAMILY,
+                                 "house": {"free_parking_pot": True}})
+        ids = {p["name"]: p["id"] for p in state_of(base)["players"]}
+        ctx = context(browser, PHONE)
+        page = banker(ctx, base)
+        expect(page.locator("#pot-count")).to_have_text("0 coins")
+        page.locator("#toll").tap()
+        go = page.locator("#dialog #dialog-buttons button").last
+        expect(go).to_have_text("4 players pay 1 each")
+        go.tap()
+        expect(page.locator("#pot-count")).to_have_text("4 coins")
+        to_jail_on_their_turn(base, ids["Cleo"])
+        expect(page.locator(".tile", has_text="Cleo").locator(".jail-badge")).to_be_visible()
+        tile(page, "Cleo").tap()
+        bank_tile(page).tap()
+        page.locator("#keys .quick.named", has_text="Jail").tap()
+        expect(page.locator("#pad-pay")).to_have_text("Pay 1: Cleo → Bank")
+        page.locator("#pad-pay").tap()
+        expect(page.locator("#pot-count")).to_have_text("5 coins")
+        expect(page.locator(".tile", has_text="Cleo").locator(".jail-badge")).to_have_count(0)
+        assert (pot(base), balance(base, "Cleo")) == (5, 28)
+        ctx.close()
