@@ -19,6 +19,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.test_banker_page import PHONE, TABLET, banker, context, dialog_settled, tile
 from tests.test_join import SHOTS, bankers, choices, four, phone  # noqa: F401 (a fixture)
 from tests.test_player_phones import post, table_of
+from tests.test_pwa import audit, serious
 from tests.test_tablet_browser import daemon
 
 RED = "rgb(229, 37, 33)"  # Mario's seat colour, #e52521 (companion.core.ledger.COLOURS)
@@ -71,6 +72,7 @@ def test_joining_asks_is_this_you_and_no_takes_no_seat(
             assert box and box["height"] >= 56 and box["y"] + box["height"] <= PHONE["height"]
         expect(dev.locator("#sure-yes")).to_be_enabled()  # (armed: a double tap can't take it)
         dev.screenshot(path=str(SHOTS / "phone-join-is-this-you.png"))
+        assert not serious(audit(dev))  # axe-core: nothing serious or critical
         assert linked(base) == [False] * 4
 
         # "No": the list again, Mario still offered, no seat taken, nothing changed.
@@ -128,6 +130,8 @@ def test_the_banker_sees_a_join_and_turns_that_phone_off_in_one_tap(
         assert box and box["y"] + box["height"] <= size["height"]  # in sight, at the top
         expect(notice.locator(".joined-off")).to_be_enabled()
         bank.screenshot(path=str(SHOTS / f"{label}-phone-joined.png"))
+        found = serious(audit(bank))
+        assert not found, found
 
         # One tap: Mario's phone is off; the notice goes; the phone says to scan again.
         before = table_of(state(base))
@@ -142,6 +146,7 @@ def test_the_banker_sees_a_join_and_turns_that_phone_off_in_one_tap(
         expect(dev.locator("#link")).to_have_text("off")
         if label == "tablet":
             dev.screenshot(path=str(SHOTS / "phone-player-turned-off.png"))
+            assert not serious(audit(dev))
 
         # What it still tries is refused by the server (401, JSON, in words), nothing changes.
         for payee in (luigi, "bank"):
