@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from companion.i18n import translator
 from tests.test_banker_page import PHONE, TABLET, banker, context, dialog_settled, tile
 from tests.test_join import SHOTS, bankers, choices, four, phone  # noqa: F401 (a fixture)
 from tests.test_player_phones import post, table_of
@@ -96,6 +97,18 @@ def test_joining_asks_is_this_you_and_no_takes_no_seat(
         expect(dev.locator("#title")).to_have_text("Yoshi")
         assert linked(base) == [False, False, False, True]
         dev.context.close()
+
+        # A German browser asks in German, the colour named too.
+        de = translator("de")
+        german = context(browser, PHONE, locale="de-DE").new_page()
+        german.goto(bankers(base, "api/join")["url"])
+        german.locator("#choices .choice", has_text="Luigi").tap()
+        expect(german.locator("#sure-title")).to_have_text(de.gettext("Is this you?"))
+        expect(german.locator("#sure-colour")).to_have_text(de.gettext("green"))
+        expect(german.locator("#sure-yes")).to_have_text(
+            de.gettext("Yes, I am {name}").format(name="Luigi"))
+        german.screenshot(path=str(SHOTS / "phone-join-is-this-you-de.png"))
+        german.context.close()
 
 
 @pytest.mark.parametrize(("label", "size"), [("tablet", TABLET), ("phone", PHONE)])
