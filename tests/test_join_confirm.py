@@ -107,6 +107,7 @@ def test_joining_asks_is_this_you_and_no_takes_no_seat(
         expect(german.locator("#sure-colour")).to_have_text(de.gettext("green"))
         expect(german.locator("#sure-yes")).to_have_text(
             de.gettext("Yes, I am {name}").format(name="Luigi"))
+        expect(german.locator("#sure-yes")).to_be_enabled()  # (armed: drawn as it stays)
         german.screenshot(path=str(SHOTS / "phone-join-is-this-you-de.png"))
         german.context.close()
 
