@@ -69,7 +69,7 @@ def test_a_new_game_shows_the_join_code_until_it_gets_going() -> None:
     assert (scene.screen, scene.title, scene.link) == ("join", "Join the game", LINK)
     assert names(scene) == ["Luigi", "Peach", "Yoshi"]
     assert [p.colour for p in scene.players] == [p.colour for p in state.players[1:]]
-    for setting_up in ("phone link", "card", "characters", "phone link off"):
+    for setting_up in ("phone link", "phone joined", "card", "characters", "phone link off"):
         model.apply(StateChanged(setting_up, "", phones(state, 1, 3)), 4.0)
         assert names(model.scene(5.0)) == ["Luigi", "Yoshi"]
     model.apply(StateChanged("phone link", "", phones(state, 1, 2, 3, 4)), 6.0)

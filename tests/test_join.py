@@ -345,8 +345,10 @@ def choices(page: Page) -> Any:
 
 
 def joined(page: Page, name: str) -> None:
-    """Tap ``name``: the phone is on that player's own page, live, showing their name."""
+    """Tap ``name``, then Yes to "Is this you?": the phone is on that player's own page, live,
+    showing their name."""
     page.locator("#choices .choice", has_text=name).tap()
+    page.locator("#sure-yes").tap()  # (it takes taps once armed: tap waits for it)
     expect(page).to_have_url(re.compile(r"/p$"))  # the token is taken out of the address
     expect(page.locator("#title")).to_have_text(name)
     expect(page.locator("#link")).to_have_text("live")
@@ -389,6 +391,8 @@ def test_phones_join_from_the_tables_one_code(browser: Browser, four: Path) -> N
         choices(fifth).to_have_text(["Yoshi"])
         joined(fourth, "Yoshi")
         fifth.locator("#choices .choice", has_text="Yoshi").tap()
+        fifth.clock.run_for(700)  # (its clock stands still: Yes arms once 600 ms have run)
+        fifth.locator("#sure-yes").tap()
         expect(fifth.locator("#said")).to_have_text(
             "Yoshi already has a phone: ask the banker for a new link")
         choices(fifth).to_have_count(0)

@@ -331,9 +331,10 @@ class LinkPlayer(Command[str]):
 class JoinPlayer(Command[str]):
     """A phone joining from the table's join code of ``game``: as :class:`LinkPlayer`, for a
     player of that game (the one played now) who has no phone link yet (else
-    :class:`companion.exc.Conflict`)."""
+    :class:`companion.exc.Conflict`). Its own action, so the banker's page can say whose
+    phone joined (and offer to turn it off)."""
 
-    action: ClassVar[str] = "phone link"
+    action: ClassVar[str] = "phone joined"
     player: object
     game: int
 

@@ -852,8 +852,11 @@ def _summary(command: Command[Any]) -> Callable[[Any, TableState], str | Said] |
                                        name=state.name_of(command.player))
     if isinstance(command, c.SetCardAction):
         return lambda _uid, _state: say("a card now does {action}", action=command.card_action)
-    if isinstance(command, c.LinkPlayer | c.JoinPlayer):  # never the token: the phone's key
+    if isinstance(command, c.LinkPlayer):  # never the token: the phone's key
         return lambda _token, state: say("{name} has a phone link",
+                                         name=state.name_of(command.player))
+    if isinstance(command, c.JoinPlayer):
+        return lambda _token, state: say("{name}'s phone joined",
                                          name=state.name_of(command.player))
     if isinstance(command, c.AskUndo):
         return lambda asked, state: say("{name} says this was a mistake: {move}",

@@ -74,8 +74,8 @@ def _ceil(x: float) -> int:
 TIME_IS_RUNNING = _("Time is running")
 JOIN_STARTS = frozenset({"new game", "resume game"})
 """The table changes after which the screen offers the join code (the game is setting up)."""
-SETTING_UP = frozenset({"phone link", "phone link off", "card", "card action", "characters",
-                        "options"})
+SETTING_UP = frozenset({"phone link", "phone joined", "phone link off", "card", "card action",
+                        "characters", "options"})
 """Changes that still set a game up: the join code stays; any other means play began."""
 
 

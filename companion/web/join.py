@@ -1,7 +1,9 @@
 """Join from one code: the table shows one join link (the banker's page, the small screen,
 ``companion link --join``); a phone that opens it picks a player who has no phone yet and gets
-that player's own link, made as ``POST /api/players/{id}/link`` makes it (the banker can turn
-it off as ever). The code is :mod:`companion.web.join_code`'s: nothing is stored.
+that player's own link, made as ``POST /api/players/{id}/link`` makes it. The join page asks
+"Is this you?" first; the banker's page hears the state with the action ``phone joined``, says
+whose phone joined and turns it off in one tap. The code is :mod:`companion.web.join_code`'s:
+nothing is stored.
 
 - ``GET /join``: the join page (the code after ``#``: ``/join#code=<code>``).
 - ``GET /api/join`` with the table token: the join link for the banker's menu, ``{"game",

@@ -8,8 +8,9 @@ const TOKEN_KEY = "companion-player-token";  // not the banker's table token
 const STALE_MS = 25000;  // the server says something at least every 10 s
 const MAX_AMOUNT = 10000;
 const CONFIRM_ARM_MS = 450;  // a double tap can't confirm a payment larger than the balance
-// The words of a link turned off, in the language of the moment.
-const TURNED_OFF = () => t("This link was turned off by the banker. Ask the banker for a new one.");
+// The words of a link turned off, in the language of the moment: what to do next (the table's
+// join code offers the player again once their link is off).
+const TURNED_OFF = () => t("This link was turned off by the banker. To join again, scan the table's join code (the banker's Menu, Players join) and tap your own name.");
 
 let state = null;   // the table, as the WebSocket last said
 let me = null;      // {player, name, colour}

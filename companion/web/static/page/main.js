@@ -25,6 +25,7 @@ import { forgetLanding, renderRing } from "./editions/ring.js";
 import { renderModes, renderRules } from "./edition.js";
 import { forgetHistory, renderHistory } from "./history.js";
 import { renderRequests } from "./requests.js";
+import { renderJoined, sawPhones } from "./joined.js";
 import { drawTimer, setTimer } from "./timer.js";
 import { loadActivity } from "./cards.js";
 import { renderSetup } from "./setup.js";
@@ -136,6 +137,7 @@ function renderPage() {
   if (rules) { renderCharacters(); renderContest(); renderRing(); }
   renderControls();
   renderRequests();
+  renderJoined();
   renderHistory().catch(() => {});
   keepAwake();
   renderSetup();
@@ -214,6 +216,7 @@ function connect() {
     if (data.type === "state") {
       const before = state ? state.current_player : undefined;
       setState(data.state);
+      sawPhones(data.action);
       renderPage();
       turnPassed(before, data.action);
       if (!fresh) linkBack();

@@ -32,7 +32,8 @@ async function phoneLink(p) {
   if (p.linked) {  // a new link turns the old one off: asked first
     const choice = await ask(t("{name}'s phone is linked", { name: p.name }),
       [t("A new link (and QR code) stops the one {name}'s phone has now; Turn off stops it with none new.", { name: p.name })],
-      [{ label: t("Turn off"), value: "off", cls: "warn" }, { label: t("New link"), value: "new" }], "phone-linked");
+      [{ label: t("Turn off"), value: "off", cls: "warn" }, { label: t("New link"), value: "new" },
+       { label: t("Cancel"), value: false, cls: "quiet wide-btn" }], "phone-linked");
     if (choice === "off") { turnOffPhone(p); return; }
     if (choice !== "new") return;
   }
@@ -60,8 +61,9 @@ async function phoneLink(p) {
   else resetPay();
 }
 
-function turnOffPhone(p) {
-  write(`unlink:${p.id}`, `/api/players/${p.id}/link`, undefined, { method: "DELETE" })
+// Turn a player's phone off (here, or from "Anna's phone joined" at the top: ``button``).
+export function turnOffPhone(p, button = null) {
+  write(`unlink:${p.id}`, `/api/players/${p.id}/link`, undefined, { method: "DELETE", button })
     .then(() => { resetPay(); snack(t("{name}'s phone link is off", { name: p.name })); })
     .catch(() => {});
 }
