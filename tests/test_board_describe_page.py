@@ -17,6 +17,7 @@ from tests.page_fit import Taps, pick_characters, write_config
 from tests.test_banker_page import PHONE, TABLET, banker, context
 from tests.test_board_file import bad_files, request
 from tests.test_movie_page import readme_shot
+from tests.test_pwa import audit, serious
 from tests.test_tablet_browser import daemon, state_of
 
 P = "property"
@@ -89,6 +90,7 @@ def test_a_40_space_board_survives_a_reload_and_travels_as_a_file_to_another_com
         t.tap(".ring-next")
         describe(t, 1, RELOAD_AFTER)
         readme_shot(page, "phone-ring-describe-walk")
+        assert not serious(audit(page))
         # A reload mid-description: the editor comes back open, where it was, nothing lost.
         page.reload()
         expect(page.locator("#link")).to_have_text("live")
@@ -141,6 +143,7 @@ def test_a_40_space_board_survives_a_reload_and_travels_as_a_file_to_another_com
             expect(page.locator("#ring-edit")).to_be_visible()
             assert state_of(base)["ring"] is None, what
         readme_shot(page, "tablet-ring-import-refused")
+        assert not serious(audit(page))
         t = Taps(page)
         with page.expect_file_chooser() as chooser:
             t.tap(".ring-file-pick")

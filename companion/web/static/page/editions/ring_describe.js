@@ -34,9 +34,12 @@ function abilities() {
   return [...seen.values()];
 }
 
+// The board a draft started from: a draft of another (saved since, elsewhere) is let go.
+function baseOf(ring) { return JSON.stringify(ring ? [ring.spaces, ring.faces] : null); }
+
 function startDraft() {
   const ring = state.ring;
-  const base = JSON.stringify(ring ? [ring.spaces, ring.faces] : null);
+  const base = baseOf(ring);
   if (draft && draft.base === base) return;  // what was typed stays (unless the board was saved meanwhile)
   const kept = loadDraft(edition());  // typed before a reload
   if (kept && kept.base === base) { draft = kept; return; }
@@ -255,7 +258,7 @@ export function resumeDescribing() {
   if (resumed || !state || watching() || !kinds().length) return;
   resumed = true;
   const kept = loadDraft(edition());
-  if (kept && kept.open && !$("ring-edit").open) openEditor();
+  if (kept && kept.open && kept.base === baseOf(state.ring) && !$("ring-edit").open) openEditor();
 }
 
 function described(ring, n) {
