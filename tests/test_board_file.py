@@ -106,3 +106,19 @@ def test_board_export_says_why_it_has_nothing_to_write(tmp_path: Path) -> None:
     missing = run_companion("board", "import", str(tmp_path / "nowhere.json"))
     assert missing.returncode == 2 and "cannot read" in missing.stderr
     assert "Traceback" not in missing.stderr
+
+
+def test_the_rulebooks_name_the_first_property_and_nothing_else_of_the_order() -> None:
+    """What the describe editor fills in (item 9c): the first Property's name, from the line
+    that says so; the rest of the board's order is printed on the board only."""
+    from companion.core.editions import editions
+
+    for edition, name in (("gamer", "Acorn Plains"), ("mario_kart", "Mario Kart Stadium")):
+        board = editions()[edition].board
+        assert board is not None and board.first_property == name
+        assert board.first_property_quote == (
+            "Properties are set up on the board from least expensive to most expensive, "
+            f"starting with {name}.",)
+        assert board.to_json()["first_property"]["name"] == name
+    assert editions()["celebration"].board is None or \
+        not editions()["celebration"].board.first_property
