@@ -154,5 +154,10 @@ def test_a_40_space_board_survives_a_reload_and_travels_as_a_file_to_another_com
             "The board is described: 40 spaces. Tokens move by a tap.")
         assert state_of(base)["ring"]["spaces"] == expected_spaces()
         expect(page.locator("#ring-box .ring-cell")).to_have_count(len(BOARD))
+        page.locator("#ring-edit-open").click()  # the board read in, as the editor shows it
+        page.locator('#ring-edit-ring .ring-cell[data-space="1"]').click()
+        expect(page.locator("#ring-name")).to_have_value("Acorn Plains")
+        readme_shot(page, "tablet-ring-file")
+        page.locator("#ring-edit-close").click()
         print(json.dumps({"import_a_board_file": {"taps": t.taps + 1, "keystrokes": 0}}))
         ctx.close()
