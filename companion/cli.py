@@ -1,5 +1,5 @@
 """The ``companion`` command: run, demo, doctor, screens, reader, odds, bench, export, give-back,
-config."""
+board, config."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion import __version__
 from companion.audio.backend import BACKENDS as AUDIO_BACKENDS
@@ -19,6 +20,9 @@ from companion.core.editions import Editions
 from companion.core.editions.modes import MAX_UTILITIES
 from companion.i18n import LANGUAGES
 from companion.logs import install_rate_limit
+
+if TYPE_CHECKING:
+    from companion.bank import Bank
 
 EXIT_CONFIG = 2
 DEMO_SCRATCH = ("A demo keeps its bank in a scratch folder, gone when it ends: to keep a demo's "
@@ -489,6 +493,64 @@ def _cmd_give_back(args: argparse.Namespace) -> int:
     return 0
 
 
+def _open_bank(config: Config, readonly: bool) -> Bank | None:
+    """The bank of ``config``'s data folder, or the line saying why not (printed)."""
+    from companion.bank import DB_NAME, Bank, BankUnavailable
+
+    path = config.data_dir / DB_NAME
+    if not path.exists():
+        print(f"companion: no bank at {path} (set [data] dir, or run the companion first). "
+              f"{DEMO_SCRATCH}", file=sys.stderr)
+        return None
+    try:
+        return Bank(path, readonly=readonly, rulesets=config.game.rulesets())
+    except BankUnavailable as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return None
+
+
+def _cmd_board_export(args: argparse.Namespace) -> int:
+    """The described board (Gamer, Mario Kart) as a file another companion imports."""
+    from companion.bank.board_file import board_file, file_text
+    from companion.exc import Refused
+
+    bank = _open_bank(_load_config(args.config), readonly=True)
+    if bank is None:
+        return 1
+    try:
+        text = file_text(board_file(bank, args.edition))
+    except Refused as exc:
+        return _usage("board export", str(exc))
+    finally:
+        bank.close()
+    return _write_out(args.file, text)
+
+
+def _cmd_board_import(args: argparse.Namespace) -> int:
+    """A board file read in whole and kept for its edition; a file refused changes nothing."""
+    from companion.bank.board_file import import_board
+    from companion.exc import Refused
+
+    try:
+        data = json.loads(args.file.read_bytes())
+    except OSError as exc:
+        return _usage("board import", f"cannot read {args.file}: {exc.strerror or exc}")
+    except (ValueError, UnicodeDecodeError) as exc:
+        return _usage("board import", f"{args.file} is not a board file: not JSON ({exc})")
+    bank = _open_bank(_load_config(args.config), readonly=False)
+    if bank is None:
+        return 1
+    try:
+        rules, ring = import_board(bank, data)
+    except Refused as exc:
+        return _usage("board import", f"{args.file}: {exc} (nothing changed)")
+    finally:
+        bank.close()
+    print(f"{rules.name}'s board: {len(ring)} spaces from {args.file}, kept for every game of "
+          f"it (a page open now shows it at its next update, or reload it)")
+    return 0
+
+
 def _cmd_config(args: argparse.Namespace) -> int:
     if args.check:
         if args.config is None:
@@ -606,6 +668,21 @@ def build_parser() -> argparse.ArgumentParser:
     give.add_argument("file", type=Path, help="the file of kept presses")
     give.add_argument("--config", type=Path, help="TOML config file (for [data] dir)")
     give.set_defaults(func=_cmd_give_back)
+
+    board = sub.add_parser("board", help="the described board (Gamer, Mario Kart) as a file: "
+                                         "export it, import it on another companion")
+    board_sub = board.add_subparsers(dest="board_command", required=True, metavar="ACTION")
+    board_out = board_sub.add_parser("export", help="write the described board as JSON")
+    board_out.add_argument("file", type=Path, nargs="?",
+                           help="file to write (default: standard output)")
+    board_out.add_argument("--edition", help="gamer or mario_kart (default: the game played's)")
+    board_out.add_argument("--config", type=Path, help="TOML config file (for [data] dir)")
+    board_out.set_defaults(func=_cmd_board_export)
+    board_in = board_sub.add_parser("import", help="read a board file in (checked whole; a "
+                                                   "file refused changes nothing)")
+    board_in.add_argument("file", type=Path, help="a file from `companion board export`")
+    board_in.add_argument("--config", type=Path, help="TOML config file (for [data] dir)")
+    board_in.set_defaults(func=_cmd_board_import)
 
     config = sub.add_parser("config", help="print a documented example config, or check one")
     config.add_argument("--check", action="store_true", help="validate --config and exit")

@@ -227,6 +227,12 @@ class ExportGame(Query[str]):
 
 
 @dataclass(frozen=True, slots=True)
+class ExportBoard(Query[dict[str, Any]]):
+    """The board described for the game played's edition, as ``companion board export``
+    writes it (:mod:`companion.bank.board_file`)."""
+
+
+@dataclass(frozen=True, slots=True)
 class GetRules(Query[dict[str, Any]]):
     """The current game's ruleset: amounts, press modes with their odds, player counts, the
     debt rule, how it ends and is scored, each with its rulebook lines."""

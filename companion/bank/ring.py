@@ -84,11 +84,16 @@ def describe_board(bank: Journal, board: object, game_id: int | None = None) -> 
                               edition=Said(rules.name)))
         ring = check_ring(board, rules.board.kinds, abilities(rules))
         _still_fits(db, facts, read_ring(db, rules), ring)
-        data = {"spaces": [s.to_json() for s in ring.spaces], "faces": list(ring.faces)}
-        db.execute("INSERT INTO board_rings (edition, data, at) VALUES (?, ?, ?) ON CONFLICT"
-                   " (edition) DO UPDATE SET data = excluded.data, at = excluded.at",
-                   (rules.id, json.dumps(data), bank.clock()))
+        keep(bank, rules, ring)
         return ring
+
+
+def keep(bank: Journal, rules: Ruleset, ring: Ring) -> None:
+    """``ring`` kept as ``rules``' edition's board (inside a write), replacing the one before."""
+    data = {"spaces": [s.to_json() for s in ring.spaces], "faces": list(ring.faces)}
+    bank.db.execute("INSERT INTO board_rings (edition, data, at) VALUES (?, ?, ?) ON CONFLICT"
+                    " (edition) DO UPDATE SET data = excluded.data, at = excluded.at",
+                    (rules.id, json.dumps(data), bank.clock()))
 
 
 def _still_fits(db: sqlite3.Connection, facts: Facts, before: Ring | None, ring: Ring) -> None:

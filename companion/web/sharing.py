@@ -7,6 +7,8 @@ cards' UIDs.
   the Pi's LAN address (null when unknown); ``qr`` an SVG QR code of the LAN one (else url).
 - ``GET /api/games/{id}/export?format=csv|json`` (default csv): the very bytes ``companion
   export --game ID --format F`` writes, as an attachment (``question-block-game-ID.csv``).
+- ``GET /api/board/file``: the board described for the game played's edition, as ``companion
+  board export`` writes it (``question-block-board-gamer.json``); 400 while not described.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from aiohttp import web
 
 from companion.app import commands as c
 from companion.app.contract import Table
+from companion.bank.board_file import FILE_NAME as BOARD_FILE
+from companion.bank.board_file import file_text
 from companion.exc import Refused
 from companion.i18n.said import as_json, say
 from companion.web import players
@@ -65,5 +69,17 @@ async def get_export(request: web.Request, table: Table, token: str) -> web.Resp
     name = FILE_NAME.format(game=game, fmt=fmt)
     return web.Response(body=text.encode("utf-8"), headers={
         "Content-Type": f"{FORMATS[fmt]}; charset=utf-8",
+        "Content-Disposition": f'attachment; filename="{name}"',
+        "Cache-Control": "no-store"})
+
+
+async def get_board_file(request: web.Request, table: Table, token: str) -> web.Response:
+    """``GET /api/board/file``: the described board as a file to download."""
+    if not has_token(request, token):
+        return _unauthorised()
+    data = await table.read(c.ExportBoard())
+    name = BOARD_FILE.format(edition=data["edition"])
+    return web.Response(body=file_text(data).encode("utf-8"), headers={
+        "Content-Type": "application/json; charset=utf-8",
         "Content-Disposition": f'attachment; filename="{name}"',
         "Cache-Control": "no-store"})

@@ -7,7 +7,7 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from companion.bank import ring, start
+from companion.bank import board_file, ring, start
 from companion.bank.facts import Facts
 from companion.bank.kinds import Move
 from companion.core.actions import FLAG, ID, TEXT, Action, Field
@@ -71,6 +71,15 @@ def describe_board(bank: Journal, spaces: object = OMITTED, faces: object = OMIT
     """``PUT /api/board``: the board as the table describes it (its parts as given)."""
     board = {k: v for k, v in (("spaces", spaces), ("faces", faces)) if v is not OMITTED}
     return ring.describe_board(bank, board)
+
+
+def import_board(bank: Journal, file_format: object = OMITTED, version: object = OMITTED,
+                 edition: object = OMITTED, spaces: object = OMITTED,
+                 faces: object = OMITTED) -> Ring:
+    """``POST /api/board/file``: a board file (``companion board export``) read in whole."""
+    given = {"format": file_format, "version": version, "edition": edition, "spaces": spaces,
+             "faces": faces}
+    return board_file.import_board(bank, {k: v for k, v in given.items() if v is not OMITTED})[1]
 
 
 def _opening_text(move: MoveView, facts: Facts) -> str | Said:
@@ -141,6 +150,17 @@ ACTIONS = (
                          "the Power-up die's six faces (ability ids), or []")),
            doc="Gamer, Mario Kart: the board as the table describes it once, kept for every "
                "later game of the edition; answered with its labels."),
+    Action("import_board", import_board, route="POST /api/board/file", event="board",
+           keyed=False, answer=_ring, answers="Ring",
+           fields=(Field("format", TEXT, f'"{board_file.FORMAT}"', arg="file_format"),
+                   Field("version", {"type": "integer"}, f"{board_file.VERSION}"),
+                   Field("edition", TEXT, "the edition the board is of (gamer, mario_kart)"),
+                   Field("spaces", {"type": "array", "items": {"type": "object"}},
+                         "as PUT /api/board takes them"),
+                   Field("faces", {"type": "array", "items": TEXT}, "as PUT /api/board")),
+           doc="Gamer, Mario Kart: a board file (GET /api/board/file, `companion board "
+               "export`) read in whole and kept for its edition, checked as PUT /api/board "
+               "checks a board; a file refused changes nothing."),
 )
 """A game's requests."""
 

@@ -447,8 +447,11 @@ def _board(reader: _Reader | None) -> Board | None:
     banana_quote = reader.lines("bananas_quote", required=bool(bananas))
     times = reader.count("set_rent", 2, 10, 0)
     set_rent = Rule(times, reader.lines("set_rent_quote")) if times else None
+    first = reader.take("first_property", str, "")
     board = Board(spaces, reader.lines("quote"), kinds=kinds, bananas=bananas,
-                  bananas_quote=banana_quote, set_rent=set_rent)
+                  bananas_quote=banana_quote, set_rent=set_rent, first_property=first,
+                  first_property_quote=reader.lines("first_property_quote",
+                                                    required=bool(first)))
     reader.done()
     if board.jail_space not in spaces:
         raise RulesetError(f"{reader.where}.spaces: must name {board.jail_space!r} (where a "

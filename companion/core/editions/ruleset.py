@@ -131,10 +131,17 @@ class Board:
     bananas_quote: tuple[str, ...] = ()
     set_rent: Rule | None = None
     """How many times its rent a Property costs when its owner holds both of its colour set."""
+    first_property: str = ""
+    """The Property the rulebook says the board's Properties start with, from GO ("...
+    starting with Acorn Plains"): the describe editor names the first Property so."""
+    first_property_quote: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"spaces": list(self.spaces), "quote": list(self.quote),
                 "jail_space": self.jail_space,
+                "first_property": {"name": self.first_property,
+                                   "quote": list(self.first_property_quote)}
+                if self.first_property else None,
                 "kinds": [k.to_json() for k in self.kinds.values()],
                 "bananas": self.bananas, "bananas_quote": list(self.bananas_quote),
                 "set_rent": None if self.set_rent is None else self.set_rent.to_json()}

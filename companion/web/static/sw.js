@@ -38,6 +38,8 @@ const SHELL = [
   "/static/page/editions/ring.js",
   "/static/page/editions/ring_cells.js",
   "/static/page/editions/ring_describe.js",
+  "/static/page/editions/ring_draft.js",
+  "/static/page/editions/ring_file.js",
   "/static/page/editions/spaces.js",
   "/static/page/editions/deeds.js",
   "/static/page/editions/contest.js",

@@ -18,6 +18,7 @@ import { moveSnack, openDrop } from "./board.js";
 import { faceOffer, openPower, superStar } from "./powers.js";
 import { bananaLimit, bareName, kindOf, kinds, spaceName, tokensOf } from "./spaces.js";
 import { deedKey, deedOffer, deedSheet, holderOf } from "./deeds.js";
+import { resumeDescribing } from "./ring_describe.js";
 import {
   dot, pilesBySpace, playCell, ringGrid, tokenWords, tokensBySpace, whoWhere
 } from "./ring_cells.js";
@@ -393,6 +394,7 @@ export function renderRing() {
   $("menu-ring").hidden = !board;
   document.body.classList.toggle("ring-on", board && Boolean(state.ring));
   if (!board) { $("move-bar").hidden = true; $("ring-card").hidden = true; shown = ""; return; }
+  resumeDescribing();  // the editor was open when the page was left: open again where it was
   const ring = state.ring || null;
   // The turn passed: its offers with it.
   if (landed && landed.player !== state.current_player) landed = null;
