@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from companion.app.contract import Command, Query
+from companion.core.coin_series import CoinSeries
 from companion.core.lever import TimerState
 from companion.core.outcomes import Outcome
 from companion.core.state import (
@@ -224,6 +225,14 @@ class ExportGame(Query[str]):
 
     game: int
     fmt: str = "csv"
+
+
+@dataclass(frozen=True, slots=True)
+class GetCoins(Query[CoinSeries]):
+    """Every player's coins over a game, move by move (the end-of-game chart's series),
+    computed from its journal when asked."""
+
+    game: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

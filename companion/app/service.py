@@ -27,7 +27,7 @@ from companion.app.press_gate import Plan, PressGate, Taken
 from companion.audio.library import SoundLibrary
 from companion.audio.speaker import Priority, Speaker
 from companion.bank.bank import PAGE, Bank
-from companion.bank.export import export_journal
+from companion.bank.export import export_journal, game_coins
 from companion.bank.gate import perform
 from companion.bank.held import HeldPress
 from companion.bank.moves import ACTIONS
@@ -443,6 +443,8 @@ class TableService:
                 result = await self._read_bank(lambda bank: bank.check_undo(move))
             case c.ExportGame(game=game, fmt=fmt):
                 result = await self._read_bank(lambda bank: export_journal(bank, game, fmt))
+            case c.GetCoins(game=game):
+                result = await self._read_bank(lambda bank: game_coins(bank, game))
             case c.GetRules():
                 result = self.rules().to_json()
             case c.GetTimer():

@@ -597,6 +597,10 @@ async def get_export(request: web.Request) -> web.Response:
     return await sharing.get_export(request, _table(request), request.app[TOKEN])
 
 
+async def get_coins(request: web.Request) -> web.Response:
+    return await sharing.get_coins(request, _table(request))
+
+
 HEARTBEAT_S = 10.0
 """A page that hears nothing for a while knows its connection is dead and reconnects."""
 MAX_QUEUED = 100
@@ -824,6 +828,9 @@ ROUTES = (
           "(the table token's).", body=(Field("game", ID, path=True),),
           query=(Field("format", {"enum": ["csv", "json"]}),),
           answers={200: "Export"}, media=("text/csv", "application/json")),
+    Route("GET", "/api/games/{game}/coins", get_coins, "Every player's coins over a game, "
+          "move by move: the start, then after each move that changed them (the end-of-game "
+          "chart).", body=(Field("game", ID, path=True),), answers={200: "Coins"}),
     Route("GET", "/api/share", get_share, "The banker's own link (the table token's).",
           answers={200: "Share"}),
     Route("GET", join.PATH, get_join, "The join link (table token) or the players to pick "
