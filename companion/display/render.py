@@ -1375,8 +1375,8 @@ def _chart(p: Painter, title: str, face: ChartFace) -> None:
         if all(abs(y(value) - y(other)) >= font(small).get_linesize() for other in named):
             p.text(_whole(value), small, DIM, midright=(plot.left - p.px(6), y(value)))
             named.append(value)
-    p.text(p.tr.gettext("Start"), small, DIM, topleft=(plot.left, plot.bottom + p.px(6)))
-    p.text(p.tr.gettext("End"), small, DIM, topright=(plot.right, plot.bottom + p.px(6)))
+    p.text(p.tr.gettext("At the start"), small, DIM, topleft=(plot.left, plot.bottom + p.px(6)))
+    p.text(p.tr.gettext("At the end"), small, DIM, topright=(plot.right, plot.bottom + p.px(6)))
     steps = max(1, max(len(line.coins) for line in face.lines) - 1)
     for line in face.lines:
         points = [(round(plot.left + plot.width * i / steps), y(c))

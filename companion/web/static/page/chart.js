@@ -100,9 +100,9 @@ function draw(box, series, players) {
     svg.append(el("text", { x: left - 6, y: y(value) + 4, "text-anchor": "end", class: "scale" },
                   String(value)));
   }
-  svg.append(el("text", { x: left, y: HEIGHT - 6, class: "scale" }, t("Start")));
+  svg.append(el("text", { x: left, y: HEIGHT - 6, class: "scale" }, t("At the start")));
   svg.append(el("text", { x: left + plot, y: HEIGHT - 6, "text-anchor": "end", class: "scale" },
-                t("End")));
+                t("At the end")));
   const labels = [];
   lines.forEach((line, n) => {
     const p = byId.get(line.player);
@@ -134,7 +134,7 @@ function figures(lines, byId) {
   hidden.className = "visually-hidden";
   const table = hidden.appendChild(document.createElement("table"));
   const head = table.createTHead().insertRow();
-  for (const heading of [t("Player"), t("Start"), t("Highest"), t("Lowest"), t("End")]) {
+  for (const heading of [t("Player"), t("At the start"), t("Highest"), t("Lowest"), t("At the end")]) {
     const th = document.createElement("th");
     th.scope = "col";
     th.textContent = heading;
