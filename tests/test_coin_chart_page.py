@@ -13,8 +13,9 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from tests.conftest import ROOT
-from tests.test_banker_page import PHONE, TABLET, banker, context
+from tests.test_banker_page import PHONE, READABILITY, TABLET, banker, context
 from tests.test_player_phones import post
+from tests.test_pwa import audit, serious
 from tests.test_tablet_browser import daemon, state_of
 
 SHOTS = ROOT / "tests" / "screenshots"
@@ -66,9 +67,16 @@ def the_chart_draws(page: Page, state: dict[str, Any], series: dict[str, Any]) -
                 assert final_y[a] < final_y[b], (a, b, final_y)
             elif ends[a] == ends[b]:
                 assert final_y[a] == final_y[b]
-    for p in state["players"]:
+    for p in state["players"]:  # named at its end, beside a dot of its colour
         expect(chart.locator(f"text.coin-name[data-player='{p['id']}']")).to_have_text(
             f"{p['name']} {ends[p['id']]}")
+        expect(chart.locator(f"circle.coin-dot[data-player='{p['id']}']")).to_have_attribute(
+            "fill", p["colour"])
+    found = page.evaluate(READABILITY)  # no text under 14 px
+    assert found["small"] == [] and found["low"] == [], found
+    ink = chart.locator("text.coin-name").evaluate_all(
+        "(all) => all.map((t) => getComputedStyle(t).fill)")
+    assert set(ink) == {"rgb(255, 255, 255)"}  # the names in the page's ink: 4.5:1 and more
     # The same figures for a screen reader: start, highest, lowest, end, a row a player.
     rows = chart.locator("table tbody tr")
     expect(rows).to_have_count(len(state["players"]))
@@ -98,6 +106,7 @@ def test_the_end_of_a_game_shows_everyones_coins_over_the_evening(browser: Brows
         expect(tablet.locator("#winner-title")).to_have_text("Luigi wins!")
         the_chart_draws(tablet, state, series)
         fits(tablet)
+        assert not serious(audit(tablet))  # axe: nothing serious or critical
         tablet.locator("#winner").screenshot(path=str(SHOTS / "tablet-coin-chart.png"))
         ctx.close()
 
@@ -120,6 +129,7 @@ def test_the_end_of_a_game_shows_everyones_coins_over_the_evening(browser: Brows
         expect(phone.locator("#why-not")).to_have_text("The game has ended.")
         the_chart_draws(phone, state, series)
         fits(phone)
+        assert not serious(audit(phone))
         phone.locator("#coin-chart").scroll_into_view_if_needed()
         phone.screenshot(path=str(SHOTS / "player-phone-coin-chart.png"))
 

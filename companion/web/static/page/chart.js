@@ -7,8 +7,9 @@
 /* globals t */
 const SVG = "http://www.w3.org/2000/svg";
 const HEIGHT = 200;
-const FONT = 13;         // px: the labels are drawn at the page's own size (no scaling)
-const LABEL_GAP = 15;    // px between two names at the lines' ends
+const FONT = 14;         // px: the labels are drawn at the page's own size (no scaling),
+                         // no text under 14 px (readable at arm's length)
+const LABEL_GAP = 16;    // px between two names at the lines' ends
 const MAX_LABEL = 12;    // characters of a name at a line's end (the table has it whole)
 
 const shown = new WeakMap();  // box -> {key, series, players}: what it draws
@@ -81,8 +82,8 @@ function draw(box, series, players) {
   if (now) now.width = box.clientWidth;
   const names = lines.map((line) => short(byId.get(line.player).name));
   const longest = Math.max(4, ...names.map((n, i) => n.length + String(lines[i].end).length + 1));
-  const right = Math.min(Math.round(width * 0.42), Math.round(longest * FONT * 0.62) + 14);
-  const left = 34;
+  const right = Math.min(Math.round(width * 0.42), Math.round(longest * FONT * 0.62) + 28);
+  const left = 38;
   const top = 10;
   const bottom = HEIGHT - 24;
   const plot = width - left - right;
@@ -94,15 +95,19 @@ function draw(box, series, players) {
 
   const svg = el("svg", { viewBox: `0 0 ${width} ${HEIGHT}`, width, height: HEIGHT,
                           class: "coin-lines", "aria-hidden": "true", focusable: "false" });
-  for (const value of [...new Set([low, 0, high])]) {  // the scale: 0, the top, any debt
+  const said = [];
+  for (const value of [...new Set([0, high, low])]) {  // the scale: 0, the top, any debt
     svg.append(el("line", { x1: left, x2: left + plot, y1: y(value), y2: y(value),
                             class: value === 0 ? "axis" : "grid" }));
-    svg.append(el("text", { x: left - 6, y: y(value) + 4, "text-anchor": "end", class: "scale" },
+    if (said.some((other) => Math.abs(y(other) - y(value)) < FONT)) continue;  // too near
+    said.push(value);
+    svg.append(el("text", { x: left - 6, y: y(value) + 5, "text-anchor": "end", class: "scale" },
                   String(value)));
   }
-  svg.append(el("text", { x: left, y: HEIGHT - 6, class: "scale" }, t("At the start")));
-  svg.append(el("text", { x: left + plot, y: HEIGHT - 6, "text-anchor": "end", class: "scale" },
-                t("At the end")));
+  const ends = [el("text", { x: left, y: HEIGHT - 6, class: "scale" }, t("At the start")),
+                el("text", { x: left + plot, y: HEIGHT - 6, "text-anchor": "end", class: "scale" },
+                   t("At the end"))];
+  svg.append(...ends);
   const labels = [];
   lines.forEach((line, n) => {
     const p = byId.get(line.player);
@@ -114,12 +119,17 @@ function draw(box, series, players) {
     labels.push({ y: y(line.end), text: `${names[n]} ${line.end}`, colour: p.colour,
                   player: line.player });
   });
-  for (const l of spread(labels, top + FONT / 2, bottom)) {
-    svg.append(el("text", { x: left + plot + 6, y: l.y + FONT / 2 - 2, fill: l.colour,
-                            class: "coin-name", "data-player": l.player }, l.text));
+  for (const l of spread(labels, top + FONT / 2, bottom)) {  // a dot of the line's colour,
+    // then the name in the page's ink (a player's colour on the dark is too faint to read)
+    svg.append(el("circle", { cx: left + plot + 11, cy: l.y, r: 5, fill: l.colour,
+                              class: "coin-dot", "data-player": l.player }));
+    svg.append(el("text", { x: left + plot + 20, y: l.y + FONT / 2 - 2, class: "coin-name",
+                            "data-player": l.player }, l.text));
   }
   box.replaceChildren(caption(), svg, figures(lines, byId));
   box.hidden = false;
+  const [start, end] = ends.map((text) => text.getBBox());  // a narrow chart: the line says it
+  if (start.width && start.x + start.width + 8 > end.x) ends.forEach((text) => text.remove());
 }
 
 function caption() {
