@@ -57,6 +57,12 @@ def test_the_winner_screen_turns_to_the_chart_and_back_once_the_coins_are_read()
     # Another game's coins, a game without coins, or one still going: no chart.
     model.set_coins(CoinSeries(state.game.id + 1, (1, 2), series.points), 10.0)
     assert model.scene(10.0 + CHART_SECONDS).screen == "winner"
+    worms = DisplayModel(idle_after=None)
+    worms.apply(StateChanged("worms", "", sample_state(
+        players=2, edition="wiggly_worms", balances=(0, 0), worms=(5, 2), ended=True)), 0.0)
+    worms.set_coins(series, 10.0)
+    assert worms.scene(10.0 + CHART_SECONDS).screen == "winner"
+    assert worms.next_change(10.0) is None
     model.set_coins(series, 10.0)
     model.apply(StateChanged("undo", "", sample_state(players=2, balances=(0, 42))), 11.0)
     assert model.scene(10.0 + CHART_SECONDS).screen == "table"
