@@ -87,11 +87,14 @@ def the_chart_draws(page: Page, state: dict[str, Any], series: dict[str, Any]) -
 
 
 def fits(page: Page) -> None:
-    """Nothing wider than the screen: no sideways scroll, the chart inside the view's width."""
+    """Nothing wider than the screen: no sideways scroll, the chart inside the view's width;
+    and seen without a scroll from the top of the page (0 taps, 0 scrolls)."""
     width = page.viewport_size["width"]
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.evaluate("window.scrollTo(0, 0)")
     box = page.locator("#coin-chart svg").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+    assert box["y"] >= 0 and box["y"] + box["height"] <= page.viewport_size["height"], box
 
 
 def test_the_end_of_a_game_shows_everyones_coins_over_the_evening(browser: Browser,
