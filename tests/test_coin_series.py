@@ -132,3 +132,18 @@ async def test_the_api_serves_a_games_coins_to_anyone_and_refuses_bad_input(
             assert status == 400 and words in reply["error"], (path, reply)
         _, state = await call(s, server, "GET", "/api/state")
         assert state["version"] == before  # reading changed nothing
+
+
+async def test_without_the_token_the_coins_are_read_at_the_journals_pace(
+        tmp_path: Path) -> None:
+    from companion.web.api import JOURNAL_BURST
+
+    async with serving(tmp_path) as (server, _app), aiohttp.ClientSession() as s:
+        _, state = await call(s, server, "GET", "/api/state")
+        path = f"/api/games/{state['game']['id']}/coins"
+        for _ in range(JOURNAL_BURST):
+            assert (await call(s, server, "GET", path))[0] == 200
+        async with s.get(f"{server.url}{path.lstrip('/')}") as reply:
+            assert reply.status == 429 and reply.headers["Retry-After"]
+            assert "too many journal reads" in (await reply.json())["error"]
+        assert (await call(s, server, "GET", path, headers=AUTH))[0] == 200  # the banker's
