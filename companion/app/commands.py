@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from companion.app.contract import Command, Query
+from companion.core.coin_series import CoinSeries
 from companion.core.lever import TimerState
 from companion.core.outcomes import Outcome
 from companion.core.state import (
@@ -230,6 +231,14 @@ class ExportGame(Query[str]):
 class ExportBoard(Query[dict[str, Any]]):
     """The board described for the game played's edition, as ``companion board export``
     writes it (:mod:`companion.bank.board_file`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GetCoins(Query[CoinSeries]):
+    """Every player's coins over a game, move by move (the end-of-game chart's series),
+    computed from its journal when asked."""
+
+    game: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from companion.bank.bank import Bank
+from companion.core.coin_series import CoinSeries, coin_series
 from companion.core.ledger import BANK, BOARD
 
 CSV_FIELDS = ("id", "at", "from", "to", "amount", "kind", "note", "source", "outcome", "undoes",
@@ -25,9 +26,19 @@ def _cell(value: object) -> object:
 STANDINGS_FIELDS = ("rank", "player", "coins", "points", "total", "cards", "worms", "out")
 
 
+def game_coins(bank: Bank, game_id: int | None = None) -> CoinSeries:
+    """Every player's coins over a game (default: the latest), move by move, read from its
+    journal in one snapshot (the end-of-game chart's series)."""
+    with bank.snapshot():
+        facts = bank.facts(game_id)
+        entries = bank.journal(facts.gid)
+    return coin_series(facts.gid, [p.id for p in facts.players], entries)
+
+
 def export_journal(bank: Bank, game_id: int | None, fmt: str) -> str:
     """The journal of a game (default: the latest) with names beside player ids, and for a
-    game that has ended its final standings; one snapshot."""
+    game that has ended its final standings; one snapshot. JSON adds ``coins``: every player's
+    coins over the evening (:func:`game_coins`)."""
     if fmt not in ("csv", "json"):
         raise ValueError(f"unknown format {fmt!r}")
     with bank.snapshot():
@@ -35,6 +46,7 @@ def export_journal(bank: Bank, game_id: int | None, fmt: str) -> str:
         entries = bank.journal_json(game_id)
         moves = [m.to_json() for m in bank.moves(game_id)]
         outcomes = [o.to_json() for o in reversed(bank.outcomes(game_id))]
+        series = game_coins(bank, state.game.id) if fmt == "json" else None
     def name(party: object) -> str:
         return "Bank" if party == BANK else state.name_of(party)
 
@@ -42,7 +54,8 @@ def export_journal(bank: Bank, game_id: int | None, fmt: str) -> str:
     if fmt == "json":
         doc = {"game": state.game.to_json(), "players": [p.to_json() for p in state.players],
                "ended": state.ended, "winners": list(state.winners), "standings": standings,
-               "entries": entries, "moves": moves, "outcomes": outcomes}
+               "entries": entries, "moves": moves, "outcomes": outcomes,
+               "coins": series.to_json() if series is not None else None}
         return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, extrasaction="ignore",

@@ -12,6 +12,7 @@ from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
+from companion.core.coin_series import CoinPoint, CoinSeries
 from companion.core.editions import editions
 from companion.core.editions.contests import BossCard, Fight, PrixCard, Race
 from companion.core.editions.scoring import Seat, standings, winners
@@ -28,7 +29,15 @@ from companion.core.state import (
     TableState,
 )
 from companion.display import SIZES
-from companion.display.scene import ANIMATION_FRAMES, FPS, DisplayModel, Scene, TimerView, _
+from companion.display.scene import (
+    ANIMATION_FRAMES,
+    CHART_SECONDS,
+    FPS,
+    DisplayModel,
+    Scene,
+    TimerView,
+    _,
+)
 from companion.events import BlockOutcome, CardTapped, StateChanged, StorageChanged
 
 Move = (tuple[int, int, int, EntryKind, str, str | None, int | None]
@@ -158,6 +167,27 @@ def _still(state: TableState, storage: StorageView | None = None,
     return model.scene(1.0)
 
 
+EVENING = ((30, 30, 30, 30), (27, 35, 30, 30), (27, 35, 25, 34), (23, 35, 29, 34),
+           (23, 41, 29, 28), (13, 41, 29, 38), (13, 38, 36, 38), (6, 38, 36, 45),
+           (6, 50, 36, 33), (6, 50, 48, 21), (-4, 50, 58, 21), (0, 46, 58, 21),
+           (0, 46, 71, 8), (0, 46, 76, 3), (0, 40, 82, 3), (0, 34, 82, 9), (0, 34, 97, -6),
+           (0, 0, 120, 0))
+"""A Celebration evening of four, move by move, to Peach's win (``winner-celebration``)."""
+
+
+def _chart(state: TableState, evening: tuple[tuple[int, ...], ...],
+           language: str = "en") -> Scene:
+    """The end of a game, turned to its coins over the evening (``evening``: every player's
+    coins after each move)."""
+    model = DisplayModel(idle_after=None, language=language)
+    model.apply(StateChanged("bankruptcy", "", state), 0.0)
+    series = CoinSeries(state.game.id, tuple(p.id for p in state.players),
+                        tuple(CoinPoint(None if i == 0 else i, float(i), coins)
+                              for i, coins in enumerate(evening)))
+    model.set_coins(series, 0.5)
+    return model.scene(0.5 + CHART_SECONDS + 1.0)
+
+
 def _joining(state: TableState, phones: tuple[int, ...], language: str = "en") -> Scene:
     """A game just started, the players ``phones`` with a phone already: the join screen."""
     model = DisplayModel(language=language)
@@ -232,6 +262,13 @@ def sample_scenes(language: str = "en") -> dict[str, Scene]:
         points=((130, 5), (90, 4), (110, 6), (40, 2))))
     scenes["winner-wiggly-worms"] = _still_(sample_state(
         edition="wiggly_worms", balances=(0, 0, 0, 0), worms=(3, 5, 4, 1), ended=True))
+    scenes["chart-celebration"] = _chart(sample_state(current=3, balances=(0, 0, 120, 0),
+                                                      out=(2, 4, 1), ended=True), EVENING,
+                                         language)
+    scenes["chart-6-players"] = _chart(sample_state(
+        players=6, balances=(0, 0, 0, 0, 0, 180), out=(1, 2, 3, 4, 5), ended=True),
+        (*((*coins, 30 - coins[0] // 3, 30 + i * 8) for i, coins in enumerate(EVENING)),
+         (0, 0, 0, 0, 0, 180)), language)
     scenes["outcome-not-saved"] = _outcome_scene_(Outcome(Kind.COINS, 3, (1, 3)), 3,
                                                  held=FULL)
     scenes["table-not-saved"] = _still_(sample_state(), storage=FULL)

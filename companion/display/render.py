@@ -21,6 +21,7 @@ from companion.display.rtl import visual
 from companion.display.scene import (
     ANIMATION_FRAMES,
     ENGLISH,
+    ChartFace,
     ContestRow,
     FightFace,
     OutcomeFace,
@@ -228,6 +229,9 @@ def _render(scene: Scene, surface: pygame.Surface, tr: Translator) -> list[Label
         _new_card(p, scene)
     elif scene.screen == "winner":
         _winner(p, scene)
+    elif scene.screen == "chart":
+        assert scene.chart is not None
+        _chart(p, scene.title, scene.chart)
     elif scene.screen == "fight":
         assert scene.fight is not None
         _fight(p, scene.fight, scene.title)
@@ -1334,6 +1338,65 @@ def _winner(p: Painter, scene: Scene) -> None:
         left = dot[0] + p.px(16)
         p.text(row.name, size, colour, max_width=score.rect.left - left - p.px(10),
                min_size=max(10, round(size * 0.7)), midleft=(left, box.centery))
+
+
+# -- the coins over the game -----------------------------------------------------------------
+
+
+def _whole(n: int) -> str:
+    return MINUS + str(-n) if n < 0 else str(n)
+
+
+def _chart(p: Painter, title: str, face: ChartFace) -> None:
+    """The game has ended: each player's coins over it, a line each in their colour, their
+    name and final coins at its end (moved apart where ends meet); the scale at the left."""
+    p.surface.fill((40, 22, 70))
+    p.text(title, p.px(30), GOLD, max_width=p.w - p.px(24), center=(p.w // 2, p.px(22)))
+    size = p.px(18)
+    small = max(14, p.px(14))  # a lone "0" at 12 px has no solid pixel: too faint
+    ends = [f"{line.name} {_whole(line.coins[-1])}" for line in face.lines]
+    widest = max(font(size).size(text)[0] for text in ends)
+    right = min(widest, round(p.w * 0.4)) + p.px(14)
+    scale = max(font(small).size(_whole(v))[0] for v in (face.low, face.high)) + p.px(10)
+    left, top = p.px(8) + scale, p.px(48)
+    bottom = p.h - p.px(10) - font(small).get_linesize()
+    plot = pygame.Rect(left, top, p.w - left - right, bottom - top)
+    span = max(1, face.high - face.low)
+
+    def y(coins: int) -> int:
+        return round(plot.bottom - plot.height * (coins - face.low) / span)
+
+    named: list[int] = []
+    for value in (0, face.high, face.low):  # 0 first; a figure too near another goes unsaid
+        if value in named and value != 0:
+            continue
+        pygame.draw.line(p.surface, DIM if value == 0 else (72, 56, 112),
+                         (plot.left, y(value)), (plot.right, y(value)), 1)
+        if all(abs(y(value) - y(other)) >= font(small).get_linesize() for other in named):
+            p.text(_whole(value), small, DIM, midright=(plot.left - p.px(6), y(value)))
+            named.append(value)
+    p.text(p.tr.gettext("At the start"), small, DIM, topleft=(plot.left, plot.bottom + p.px(6)))
+    p.text(p.tr.gettext("At the end"), small, DIM, topright=(plot.right, plot.bottom + p.px(6)))
+    steps = max(1, max(len(line.coins) for line in face.lines) - 1)
+    for line in face.lines:
+        points = [(round(plot.left + plot.width * i / steps), y(c))
+                  for i, c in enumerate(line.coins)]
+        pygame.draw.lines(p.surface, parse_colour(line.colour), False, points,
+                          max(2, p.px(3)))
+    step = font(size).get_linesize()
+    labels = sorted(((y(line.coins[-1]), text, parse_colour(line.colour))
+                     for line, text in zip(face.lines, ends, strict=True)),
+                    key=lambda label: label[0])
+    placed: list[int] = []
+    for want, _text, _colour in labels:  # apart by a line, and inside the picture
+        placed.append(max(want, placed[-1] + step) if placed else want)
+    over = placed[-1] + step // 2 - (p.h - p.px(4)) if placed else 0
+    placed = [at - max(0, over) for at in placed]
+    for i, at in enumerate(placed):
+        placed[i] = max(at, top - p.px(8) + step // 2 + i * step)
+    for at, (_want, text, colour) in zip(placed, labels, strict=True):
+        p.text(text, size, colour, max_width=right - p.px(10), min_size=10,
+               midleft=(plot.right + p.px(8), at))
 
 
 # -- a new card ----------------------------------------------------------------------------

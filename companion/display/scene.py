@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
+from companion.core.coin_series import CoinSeries
 from companion.core.editions.contests import Fight, Race, win_chance
 from companion.core.ledger import BANK
 from companion.core.lever import LAST_SECONDS
@@ -39,6 +40,9 @@ NEW_CARD_SECONDS = 5.0
 """How long "new card" stays on screen after an unknown card is tapped."""
 PINGED = frozenset({Kind.COINS, Kind.SUPER_STAR})
 """Outcomes whose sound pings once per coin (a screen lights a coin per ping)."""
+CHART_SECONDS = 8.0
+"""At the end of a game the screen turns between the standings and the coins' chart, this long
+each (the standings first)."""
 EPS = 1e-9
 """Quantising time into frames and seconds allows for float rounding at the boundaries, so the
 scene and :meth:`DisplayModel.next_change` agree on where a boundary lies."""
@@ -243,6 +247,25 @@ class RaceFace:
 
 
 @dataclass(frozen=True, slots=True)
+class ChartLine:
+    """One player's coins over the game, as the chart draws it."""
+
+    name: str
+    colour: str
+    coins: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChartFace:
+    """Each player's coins over the game (the "chart" screen, at its end): a line each."""
+
+    lines: tuple[ChartLine, ...]
+    low: int
+    """The scale's bottom (0, or the deepest debt)."""
+    high: int
+
+
+@dataclass(frozen=True, slots=True)
 class Scene:
     """Everything drawn on one frame; equal scenes are equal pictures."""
 
@@ -278,6 +301,8 @@ class Scene:
     """Gamer: the Boss fight open now (the "fight" screen)."""
     race: RaceFace | None = None
     """Mario Kart: the Race open now (the "race" screen)."""
+    chart: ChartFace | None = None
+    """The game has ended: each player's coins over it (the "chart" screen)."""
     language: str = "en"
     """The table's language: the words above are in it, and the screen's own words are put
     into it when drawn."""
@@ -323,6 +348,10 @@ class DisplayModel:
     joining: bool = False
     """A game was just started or resumed and has not got going: the join screen shows while
     some player has no phone."""
+    coins: CoinSeries | None = None
+    """A game's coins over the evening, read once it ended (:meth:`set_coins`)."""
+    coins_at: float = 0.0
+    """When they came: the winner screen turns to the chart :data:`CHART_SECONDS` after."""
     _flash: _Flash | None = field(default=None, repr=False)
     _new_card: tuple[str, float] | None = field(default=None, repr=False)
 
@@ -396,6 +425,11 @@ class DisplayModel:
     def set_link(self, link: str | None) -> None:
         self.link = link
 
+    def set_coins(self, series: CoinSeries, now: float) -> None:
+        """A game's coins over the evening (read when it ended): shown turn about with the
+        standings while that game stays ended."""
+        self.coins, self.coins_at = series, now
+
     def set_join_link(self, game: int, link: str | None) -> None:
         """The players' join link of ``game`` (None: none now)."""
         self.join_game, self.join_link = game, link
@@ -434,6 +468,9 @@ class DisplayModel:
                          address=_address(self.link))
         state = self.state
         if state is not None and state.ended:
+            chart = self._chart()
+            if chart is not None and _floor((now - self.coins_at) / CHART_SECONDS) % 2 == 1:
+                return Scene("chart", title=tr.gettext("Coins over the game"), chart=chart)
             return Scene("winner", title=_winner_title(state, tr),
                          standings=_standing_rows(state, tr), bowser_won=state.bowser_won)
         if state is not None and state.fight is not None:
@@ -485,6 +522,10 @@ class DisplayModel:
                                  deadline + TIME_UP_SECONDS))
         if self._new_card is not None and now - self._new_card[1] < NEW_CARD_SECONDS:
             times.append(self._new_card[1] + NEW_CARD_SECONDS)
+        if (self.state is not None and self.state.ended and not self._idle(now)
+                and self._chart() is not None):
+            turns = _floor((now - self.coins_at) / CHART_SECONDS) + 1
+            times.append(_next_step(now, self.coins_at, CHART_SECONDS, turns))
         if self.idle_after is not None and self.last_activity is not None:
             goes_idle = self.last_activity + self.idle_after
             if goes_idle > now:
@@ -508,6 +549,23 @@ class DisplayModel:
             return ()
         return tuple(PlayerRow(p.name, p.balance, p.current, p.colour, p.out)
                      for p in state.players if not p.linked)
+
+    def _chart(self) -> ChartFace | None:
+        """The ended game's coins over the evening, when read and worth a picture (a game
+        that keeps coins, with at least one move that changed them)."""
+        state, series = self.state, self.coins
+        if (state is None or series is None or series.game_id != state.game.id
+                or not state.game.bank or len(series.points) < 2):
+            return None
+        lines = []
+        for line in series.lines():
+            player = state.player(line.player)
+            if player is not None:
+                lines.append(ChartLine(player.name, player.colour, line.coins))
+        if not lines:
+            return None
+        return ChartFace(tuple(lines), min(0, *(min(c.coins) for c in lines)),
+                         max(1, *(max(c.coins) for c in lines)))
 
     def _title(self) -> str:
         state = self.state

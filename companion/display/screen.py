@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.config import DisplayConfig
+from companion.core.coin_series import CoinSeries
 from companion.core.state import TableState
 from companion.display.scene import DisplayModel, Scene, TimerView
 from companion.events import Event
@@ -100,6 +101,10 @@ class Screen:
     def set_state(self, state: TableState) -> None:
         """The bank's state at start-up (balances on the idle screen; not activity)."""
         self._send(lambda now: self.model.set_state(state))
+
+    def set_coins(self, series: CoinSeries) -> None:
+        """An ended game's coins over the evening: the winner screen turns to its chart."""
+        self._send(lambda now: self.model.set_coins(series, now))
 
     def set_bank_online(self, online: bool) -> None:
         self._send(lambda now: setattr(self.model, "bank_online", online))

@@ -599,6 +599,14 @@ async def get_export(request: web.Request) -> web.Response:
 
 async def get_board_file(request: web.Request) -> web.Response:
     return await sharing.get_board_file(request, _table(request), request.app[TOKEN])
+async def get_coins(request: web.Request) -> web.Response:
+    """A game's coins over the evening: read from its whole journal, so without the token
+    it is held to the journal's pace (429 with Retry-After)."""
+    if not has_token(request, request.app[TOKEN]):
+        throttled = await _throttled(request)
+        if throttled is not None:
+            return throttled
+    return await sharing.get_coins(request, _table(request))
 
 
 HEARTBEAT_S = 10.0
@@ -831,6 +839,9 @@ ROUTES = (
     Route("GET", "/api/board/file", get_board_file, "Gamer, Mario Kart: the described board "
           "as a file to download (the table token's); POST /api/board/file reads one in.",
           answers={200: "Export"}),
+    Route("GET", "/api/games/{game}/coins", get_coins, "Every player's coins over a game, "
+          "move by move: the start, then after each move that changed them (the end-of-game "
+          "chart).", body=(Field("game", ID, path=True),), answers={200: "Coins"}),
     Route("GET", "/api/share", get_share, "The banker's own link (the table token's).",
           answers={200: "Share"}),
     Route("GET", join.PATH, get_join, "The join link (table token) or the players to pick "

@@ -139,6 +139,9 @@ SCHEMAS: dict[str, Schema] = {
     "Join": obj({"game": INT}),
     "OpenAPI": obj({"openapi": STR, "paths": OBJ}),
     "Export": ANY,
+    "Coins": obj({"game": INT, "moves": items(maybe(INT)), "at": items(maybe(NUM)),
+                  "players": items(obj({"player": INT, "coins": items(INT), "start": INT,
+                                        "high": INT, "low": INT, "end": INT}))}),
 }
 """Every answer's shape, by name (the routes' answers name them)."""
 

@@ -9,6 +9,10 @@ cards' UIDs.
   export --game ID --format F`` writes, as an attachment (``question-block-game-ID.csv``).
 - ``GET /api/board/file``: the board described for the game played's edition, as ``companion
   board export`` writes it (``question-block-board-gamer.json``); 400 while not described.
+
+And open to read like the rest of the table (no cards in it): ``GET /api/games/{id}/coins``,
+every player's coins over that game, move by move (the end-of-game chart's series), computed
+from the journal when asked.
 """
 
 from __future__ import annotations
@@ -58,6 +62,16 @@ def _format(request: web.Request) -> str:
     if len(asked) > 1 or asked[0] not in FORMATS:
         raise Refused(say("format must be csv or json (given once)"))
     return asked[0]
+
+
+async def get_coins(request: web.Request, table: Table) -> web.Response:
+    """``GET /api/games/{id}/coins``: the game's coins over the evening."""
+    game = _game(request)
+    if request.query:
+        raise Refused(say("unknown parameter(s): {parameters} (this takes none)",
+                          parameters=", ".join(sorted(request.query))[:80]))
+    series = await table.read(c.GetCoins(game))
+    return web.json_response(series.to_json())
 
 
 async def get_export(request: web.Request, table: Table, token: str) -> web.Response:

@@ -89,6 +89,13 @@ function whyNot(player) {
   return "";
 }
 
+// At the end of a game: everyone's coins over the evening (the banker's page's chart module).
+function showChart() {
+  if (!state.ended && $("coin-chart").hidden) return;
+  import("/static/page/chart.js").then((chart) => chart.showCoins($("coin-chart"), state))
+    .catch(() => { $("coin-chart").hidden = true; });
+}
+
 function render() {
   const player = mine();
   if (!player) return;
@@ -106,6 +113,7 @@ function render() {
   const why = whyNot(player);
   $("why-not").textContent = why;
   $("why-not").hidden = !why;
+  showChart();
   const payees = state.players.filter((p) => p.id !== player.id).map((p) => {
     const tile = document.createElement("button");
     tile.type = "button";

@@ -11,7 +11,7 @@
 // Served from /sw.js (not /static/) so its scope is the whole page.
 "use strict";
 
-const VERSION = "qb-shell-v9";
+const VERSION = "qb-shell-v10";
 const SHELL = [
   "/",
   "/static/app.css",
@@ -31,6 +31,7 @@ const SHELL = [
   "/static/page/pad.js",
   "/static/page/table.js",
   "/static/page/scores.js",
+  "/static/page/chart.js",
   "/static/page/edition.js",
   "/static/page/editions/movie.js",
   "/static/page/editions/board.js",

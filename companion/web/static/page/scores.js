@@ -12,10 +12,12 @@ import { snack } from "./messages.js";
 import { ask } from "./dialog.js";
 import { write } from "./net.js";
 import { undoLatest } from "./undo.js";
+import { showCoins } from "./chart.js";
 
 export function renderWinner() {
   const box = $("winner");
   box.hidden = !state.ended;
+  showCoins($("coin-chart"), state);  // each player's coins over the game (chart.js)
   if (!state.ended) return;
   const names = state.winners.map(title);
   const bowser = Boolean(state.bowser_won);
