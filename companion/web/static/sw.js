@@ -11,7 +11,7 @@
 // Served from /sw.js (not /static/) so its scope is the whole page.
 "use strict";
 
-const VERSION = "qb-shell-v10";
+const VERSION = "qb-shell-v11";
 const SHELL = [
   "/",
   "/static/app.css",
@@ -49,6 +49,7 @@ const SHELL = [
   "/static/page/timer.js",
   "/static/page/cards.js",
   "/static/page/phones.js",
+  "/static/page/joined.js",
   "/static/page/games.js",
   "/static/page/setup.js",
   "/static/page/menu.js",

@@ -95,12 +95,12 @@ function draw(box, series, players) {
 
   const svg = el("svg", { viewBox: `0 0 ${width} ${HEIGHT}`, width, height: HEIGHT,
                           class: "coin-lines", "aria-hidden": "true", focusable: "false" });
-  const said = [];
+  const placed = [];
   for (const value of [...new Set([0, high, low])]) {  // the scale: 0, the top, any debt
     svg.append(el("line", { x1: left, x2: left + plot, y1: y(value), y2: y(value),
                             class: value === 0 ? "axis" : "grid" }));
-    if (said.some((other) => Math.abs(y(other) - y(value)) < FONT)) continue;  // too near
-    said.push(value);
+    if (placed.some((other) => Math.abs(y(other) - y(value)) < FONT)) continue;  // too near
+    placed.push(value);
     svg.append(el("text", { x: left - 6, y: y(value) + 5, "text-anchor": "end", class: "scale" },
                   String(value)));
   }
