@@ -23,8 +23,10 @@ from tests.test_web_api import serving
 STATIC = Path(__file__).resolve().parent.parent / "companion" / "web" / "static"
 PAGE = STATIC / "page"
 ENTRY = "main.js"
-SHARED = {"t", "tn", "said", "word", "currentLanguage", "onLanguage", "keepLinkToken", "Keeper"}
-"""What the classic scripts loaded before the page (i18n.js, link-token.js, keeper.js) define."""
+SHARED = {"t", "tn", "said", "word", "currentLanguage", "onLanguage", "keepLinkToken", "Keeper",
+          "linkStatus"}
+"""What the classic scripts loaded before the page (i18n.js, link-token.js, link-status.js,
+keeper.js) define."""
 JS_TYPES = {"text/javascript", "application/javascript"}
 KEYWORDS_BEFORE_EXPRESSION = {"return", "typeof", "case", "in", "of", "new", "delete", "void",
                               "throw", "else", "do", "instanceof", "await", "yield"}

@@ -3,16 +3,17 @@
 // none is written here.
 //
 // The page's entry point (a module; index.html loads the shared classic scripts i18n.js, prefs.js,
-// link-token.js and keeper.js first): the connection, the render pass over every part, another
+// link-token.js, link-status.js and keeper.js first): the connection, the render pass over every part, another
 // language, and the start.
 
-/* globals onLanguage, t, tn, word */
+/* globals linkStatus, onLanguage, t, tn, word */
 import { $, onRedraw, setSocket, setState, socket, state, token, watching } from "./store.js";
 import { rules, setRules } from "./rules.js";
 import { heard, player, title } from "./words.js";
 import { clearError, snack, snackSaidTurn } from "./messages.js";
 import { onLinkNews, sendUnanswered } from "./net.js";
 import { keepHeld } from "./keeping.js";
+import { renderUnsent } from "./unsent.js";
 import { forgetRoll } from "./dice.js";
 import { forgetOutcome, pulse, renderOutcome, setLastPress, soundMs } from "./outcome.js";
 import { laterFor, pay, renderKeys, renderPad, resetPay } from "./pad.js";
@@ -54,11 +55,13 @@ function renderRole() {
 
 // A write that was answered only when sent again: it went through once (the server replayed
 // it, or it had not arrived before). A payment's pad is done with.
-function wentThrough(action) {
+// (``words``: what it was, when kept from before a reload.)
+function wentThrough(action, words) {
   if (action === "pay") {
     resetPay();
     renderPad();
-    snack(t("That payment went through (once)."));
+    snack(words ? t("That payment went through (once): {text}", { text: words })
+      : t("That payment went through (once)."));
   } else {
     snack(t("That went through (once)."));
   }
@@ -154,8 +157,8 @@ let linkLive = null;  // the link as last drawn (drawn again in another language
 function setLink(live) {
   const el = $("link");
   linkLive = live;
-  // Without a network (the page came from the service worker's cache) it says so.
-  el.textContent = live ? t("live") : navigator.onLine === false ? t("offline: reconnecting…") : t("reconnecting…");
+  // Without a network (the page came from the service worker's cache) it says so (link-status.js).
+  el.textContent = linkStatus(live);
   el.className = "status " + (live ? "live" : "offline");
 }
 
@@ -260,6 +263,7 @@ if ("serviceWorker" in navigator && window.isSecureContext) {
 // question stays as it was asked: the page behind it, and so the language menu, is inert).
 onLanguage(() => {
   renderRole();
+  renderUnsent();
   if (rules) renderRules(); else renderKeys();
   if (linkLive !== null) setLink(linkLive);
   drawTimer();
@@ -281,5 +285,6 @@ onRedraw("controls", renderControls);
 
 renderRole();
 renderKeys();
+renderUnsent();  // a write kept from before a reload: said at once, with or without the network
 setAwake("off");
 connect();
