@@ -155,7 +155,7 @@ def test_the_phones_pay_pad_has_no_two_keys_alike_doing_different_things(
         labels = page.locator("#quick .key").evaluate_all(
             "(keys) => keys.map((k) => k.getAttribute('aria-label'))")
         assert labels[0] == "10 coins" and all(label.endswith("coins") for label in labels)
-        shot(page, "phone-pay-pad")
+        shot(page, "player-phone-pay-pad")
 
         # 5 coins: the digit, from empty, is the amount (2 taps then Pay); 15 is one quick tap.
         phone.taps = 0
