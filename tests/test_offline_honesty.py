@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.conftest import ROOT
 from tests.test_banker_page import PHONE, banker, context, in_view, key, moves, tile
 from tests.test_player_phones import Phone, post
-from tests.test_pwa import controlled, until
+from tests.test_pwa import controlled
 from tests.test_tablet_browser import daemon, state_of
 
 SHOTS = ROOT / "tests" / "screenshots"
@@ -60,6 +60,10 @@ def test_a_payment_kept_offline_survives_a_reload_and_is_written_once(
         expect(page.locator("#unsent")).to_contain_text(
             "Not sent yet, kept on this device: Mario pays Peach 7. "
             "It is sent (once) when the companion answers.")
+        # The table as last heard, said to be so (not an empty page).
+        expect(page.locator("#last-table")).to_have_text(
+            "Not live: the table as this device last heard it.")
+        expect(tile(page, "Peach").locator(".coins")).to_have_text("30")
         shot(page, "offline-reload-kept-payment")
         assert paid(base, "Mario pays Peach 7") == []  # nothing reached the companion
 
@@ -70,6 +74,7 @@ def test_a_payment_kept_offline_survives_a_reload_and_is_written_once(
             "That payment went through (once): Mario pays Peach 7")
         expect(page.locator("#unsent")).to_be_hidden()
         expect(tile(page, "Peach").locator(".coins")).to_have_text("37")
+        expect(page.locator("#last-table")).to_be_hidden()
         assert len(paid(base, "Mario pays Peach 7")) == 1
         assert [p["balance"] for p in state_of(base)["players"]] == [23, 30, 37]
 

@@ -24,6 +24,7 @@ const SHELL = [
   "/static/page/dialog.js",
   "/static/page/kept.js",
   "/static/page/unsent.js",
+  "/static/page/lasttable.js",
   "/static/page/net.js",
   "/static/page/undo.js",
   "/static/page/keeping.js",

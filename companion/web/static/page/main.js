@@ -14,6 +14,7 @@ import { clearError, snack, snackSaidTurn } from "./messages.js";
 import { onLinkNews, sendUnanswered } from "./net.js";
 import { keepHeld } from "./keeping.js";
 import { renderUnsent } from "./unsent.js";
+import { keepTable, lastTable, markLastTable } from "./lasttable.js";
 import { forgetRoll } from "./dice.js";
 import { forgetOutcome, pulse, renderOutcome, setLastPress, soundMs } from "./outcome.js";
 import { laterFor, pay, renderKeys, renderPad, resetPay } from "./pad.js";
@@ -42,6 +43,7 @@ let retry = null;  // the next connect's timer
 let fresh = false;  // this socket has sent the table (its first state): the connection is back
 let lastHeard = 0;
 let gameId = null;
+let lastShown = false;  // the table shown is the one kept from before a reload (lasttable.js)
 const STALE_MS = 25000;  // the server says something at least every 10 s
 
 // The role: a page without the table token only watches (store.js).
@@ -179,6 +181,7 @@ function drop() {
 // about the connection gone (an error about anything else stays), unanswered writes sent again.
 function linkBack() {
   fresh = true;
+  if (lastShown) { lastShown = false; markLastTable(false); }
   retryMs = 500;
   setLink(true);
   clearError("connection");
@@ -215,8 +218,9 @@ function connect() {
     lastHeard = Date.now();
     const data = JSON.parse(msg.data);
     if (data.type === "state") {
-      const before = state ? state.current_player : undefined;
+      const before = state && !lastShown ? state.current_player : undefined;
       setState(data.state);
+      keepTable(data.state);
       renderPage();
       turnPassed(before, data.action);
       if (!fresh) linkBack();
@@ -235,9 +239,22 @@ function connect() {
   socket.onclose = () => {
     fresh = false;
     setLink(false);
+    showLastTable();
     connectIn(retryMs);  // the server sends the full state again on reconnect
     retryMs = Math.min(retryMs * 2, 5000);
   };
+}
+
+// No table yet and no connection (a reload without the network): the table as last heard,
+// said to be so, rather than an empty page.
+function showLastTable() {
+  if (state) return;
+  const table = lastTable();
+  if (!table) return;
+  lastShown = true;
+  setState(table);
+  markLastTable(true);
+  renderPage();
 }
 
 // A dead connection can look open for minutes (Wi-Fi gone): if the server's heartbeat stops,
@@ -251,7 +268,7 @@ function reconnectNow() {
   connect();
 }
 window.addEventListener("online", () => { if (!fresh) setLink(false); reconnectNow(); });
-window.addEventListener("offline", () => linkNews(false));
+window.addEventListener("offline", () => { linkNews(false); showLastTable(); });
 document.addEventListener("visibilitychange", () => { if (!document.hidden) reconnectNow(); });
 
 // -- installing: the app shell kept by a service worker, so the page reloads offline -----------
@@ -264,6 +281,7 @@ if ("serviceWorker" in navigator && window.isSecureContext) {
 onLanguage(() => {
   renderRole();
   renderUnsent();
+  if (lastShown) markLastTable(true);
   if (rules) renderRules(); else renderKeys();
   if (linkLive !== null) setLink(linkLive);
   drawTimer();
@@ -287,4 +305,5 @@ renderRole();
 renderKeys();
 renderUnsent();  // a write kept from before a reload: said at once, with or without the network
 setAwake("off");
+if (navigator.onLine === false) showLastTable();
 connect();
