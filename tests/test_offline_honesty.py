@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.conftest import ROOT
-from tests.test_banker_page import PHONE, banker, context, in_view, key, moves, tile
+from tests.test_banker_page import PHONE, TABLET, banker, context, in_view, key, moves, tile
 from tests.test_player_phones import Phone, post
 from tests.test_pwa import controlled
 from tests.test_tablet_browser import daemon, state_of
@@ -34,10 +35,11 @@ def shot(page: Page, name: str) -> None:
 # -- item 3: a kept payment survives a reload offline -------------------------------------------
 
 
+@pytest.mark.parametrize("size", [PHONE, TABLET], ids=["phone", "tablet"])
 def test_a_payment_kept_offline_survives_a_reload_and_is_written_once(
-        browser: Browser, config: Path) -> None:
+        browser: Browser, config: Path, size: dict[str, int]) -> None:
     with daemon(config) as base:
-        ctx = context(browser, PHONE)
+        ctx = context(browser, size)
         page = banker(ctx, base)
         controlled(page)  # the shell is kept: the page reloads without the network
 
@@ -64,7 +66,7 @@ def test_a_payment_kept_offline_survives_a_reload_and_is_written_once(
         expect(page.locator("#last-table")).to_have_text(
             "Not live: the table as this device last heard it.")
         expect(tile(page, "Peach").locator(".coins")).to_have_text("30")
-        shot(page, "offline-reload-kept-payment")
+        shot(page, f"{'phone' if size is PHONE else 'tablet'}-offline-reload-kept-payment")
         assert paid(base, "Mario pays Peach 7") == []  # nothing reached the companion
 
         # The network back: sent by itself, said, and in the journal once.
