@@ -89,6 +89,32 @@ def test_a_payment_kept_offline_survives_a_reload_and_is_written_once(
         ctx.close()
 
 
+def test_a_payment_kept_for_an_earlier_game_is_never_sent_into_a_new_one(
+        browser: Browser, config: Path) -> None:
+    with daemon(config) as base:
+        ctx = context(browser, PHONE)
+        page = banker(ctx, base)
+        controlled(page)
+        ctx.set_offline(True)
+        for target in (tile(page, "Mario"), tile(page, "Peach"), key(page, "7"),
+                       page.locator("#pad-pay")):
+            target.tap()
+        expect(page.locator("#unsent")).to_contain_text("Mario pays Peach 7")
+        page.reload()
+        expect(page.locator("#unsent")).to_contain_text("Mario pays Peach 7")
+        # Meanwhile another device starts a new game with the same names.
+        status, _ = post(base, "api/games", body={"players": ["Mario", "Luigi", "Peach"]})
+        assert status == 201
+        ctx.set_offline(False)
+        expect(page.locator("#link")).to_have_text("live", timeout=15_000)
+        expect(page.locator("#error")).to_contain_text(
+            "Not sent: Mario pays Peach 7 was for an earlier game.")
+        expect(page.locator("#unsent")).to_be_hidden()
+        assert [p["balance"] for p in state_of(base)["players"]] == [30, 30, 30]
+        assert paid(base, "Mario pays Peach 7") == []
+        ctx.close()
+
+
 # -- item 7: a player's phone is as honest as the banker's page ---------------------------------
 
 

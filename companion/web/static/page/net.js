@@ -228,6 +228,11 @@ const resending = new Set();  // keys on their way
 export function sendUnanswered(wentThrough) {
   for (const kept of unsent()) {
     if (resending.has(kept.key)) continue;
+    if (kept.game !== null && kept.game !== undefined && state && state.game.id !== kept.game) {
+      dropUnsent(kept.key);  // the table has moved on to another game: never sent into it
+      showError(t("Not sent: {what} was for an earlier game.", { what: unsentWords(kept) }));
+      continue;
+    }
     resending.add(kept.key);
     const settle = () => {
       for (const [action, intent] of intents) {

@@ -4,7 +4,7 @@
 // journal writes a key once: whichever try lands, the move is there once).
 
 /* globals t */
-import { $ } from "./store.js";
+import { $, state } from "./store.js";
 import { nameOf } from "./words.js";
 
 const STORE_KEY = "companion-unsent";
@@ -33,10 +33,12 @@ function whatOf(action, body) {
   return { payer: side(body.from), payee: side(body.to), amount: body.amount };
 }
 
-// The write, kept: {key, action, method, path, body}.
+// The write, kept: {key, action, method, path, body}, with the game it was made in (a write
+// kept for an earlier game is never sent into a new one).
 export function keepUnsent(write) {
   const all = load();
-  all[write.key] = { ...write, what: whatOf(write.action, write.body), at: Date.now() };
+  all[write.key] = { ...write, what: whatOf(write.action, write.body), at: Date.now(),
+                     game: state && state.game ? state.game.id : null };
   save(all);
   renderUnsent();
 }
