@@ -23,8 +23,10 @@ from tests.test_web_api import serving
 STATIC = Path(__file__).resolve().parent.parent / "companion" / "web" / "static"
 PAGE = STATIC / "page"
 ENTRY = "main.js"
-SHARED = {"t", "tn", "said", "word", "currentLanguage", "onLanguage", "keepLinkToken", "Keeper"}
-"""What the classic scripts loaded before the page (i18n.js, link-token.js, keeper.js) define."""
+SHARED = {"t", "tn", "said", "word", "currentLanguage", "onLanguage", "keepLinkToken", "Keeper",
+          "linkStatus"}
+"""What the classic scripts loaded before the page (i18n.js, link-token.js, link-status.js,
+keeper.js) define."""
 JS_TYPES = {"text/javascript", "application/javascript"}
 KEYWORDS_BEFORE_EXPRESSION = {"return", "typeof", "case", "in", "of", "new", "delete", "void",
                               "throw", "else", "do", "instanceof", "await", "yield"}
@@ -322,7 +324,7 @@ def test_the_service_worker_keeps_every_module() -> None:
     assert modules <= set(kept), sorted(modules - set(kept))
     assert {p for p in kept if p.startswith("/static/page/")} == modules  # none that is gone
     assert "/static/app.js" not in kept
-    assert 'const VERSION = "qb-shell-v11";' in (STATIC / "sw.js").read_text()
+    assert 'const VERSION = "qb-shell-v12";' in (STATIC / "sw.js").read_text()
 
 
 async def test_the_server_serves_every_module_as_javascript(tmp_path: Path) -> None:

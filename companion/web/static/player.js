@@ -21,6 +21,8 @@ let lastHeard = 0;
 let stopped = false;
 let pad = null;     // {to, basis, confirmAt, short, reason, jailKey}: the payment being made
 let linkWords = () => t("connecting…");  // the status pill's words (said again on a new language)
+let live = false;   // the page hears the companion now (a fresh state since the last loss)
+let again = null;   // the next reconnect's timer
 let offWords = null;  // why this page is off, if it is
 
 // The token arrives once in the link (#token=...), then lives in this browser.
@@ -103,6 +105,7 @@ function render() {
   $("me").style.setProperty("--colour", player.colour);
   $("me-name").textContent = player.name;
   $("me-coins").textContent = String(player.balance);
+  drawStale();
   const jailMode = rules && rules.modes ? rules.modes.find((m) => m.table === "jail_roll") : null;
   const fees = jailMode && jailMode.fees;
   const jail = !player.in_jail ? "" : !fees ? t("in Jail")
@@ -165,6 +168,7 @@ function amount() {
 
 function openPad(to) {
   pad = { to, basis: basis(), confirmAt: null, reason: null, jailKey: false };
+  payFailed("");
   $("amount").value = "";
   $("table").hidden = true;
   $("pad").hidden = false;
@@ -175,6 +179,7 @@ function openPad(to) {
 
 function closePad() {
   pad = null;
+  payFailed("");
   $("pad").hidden = true;
   $("table").hidden = false;
   document.body.classList.remove("paying");
@@ -204,16 +209,24 @@ function renderPad() {
 
 function setAmount(text, key = null) {
   $("amount").value = text.replace(/\D/g, "").replace(/^0+/, "").slice(0, 5);
-  if (pad) { pad.jailKey = key === "jail"; pad.confirmAt = null; pad.short = null; $("confirm").hidden = true; renderPad(); }
+  if (pad) { pad.jailKey = key === "jail"; pad.confirmAt = null; pad.short = null; $("confirm").hidden = true; payFailed(""); renderPad(); }
 }
 
+// The digits type the amount; from empty, 1-9 are the small amounts themselves. The quick row
+// (under its words: each the whole amount at one tap) holds only what the digits can't give
+// at one tap, as the banker's pad does: the larger amounts, the edition's jail fee and GO
+// (a row of 1-5 above digits 1-3 did two things with the same labels).
 function buildPad() {
-  const quick = ((rules && rules.quick_amounts) || []).map((q) => [said(q.label_said || q.label), q.coins, q.id]);
+  const quick = ((rules && rules.quick_amounts) || []).filter((q) => q.named || q.coins >= 10)
+    .map((q) => [q.named ? said(q.label_said || q.label) : String(q.coins), q.coins, q.id]);
+  $("quick-box").hidden = !quick.length;
   $("quick").replaceChildren(...quick.map(([label, n, id]) => {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "key quick-amount";
     b.textContent = label;
+    b.setAttribute("aria-label", label === String(n) ? tn("{n} coin", "{n} coins", n)
+      : t("{label} coins", { label }));
     b.dataset.amount = String(n);
     b.addEventListener("click", () => setAmount(String(n), id));
     return b;
@@ -283,7 +296,7 @@ async function send() {
       return;
     }
     if (!reply.ok) {
-      toast(said(answer.error_said || answer.error) || t("refused ({status})", { status: reply.status }));
+      payFailed(said(answer.error_said || answer.error) || t("refused ({status})", { status: reply.status }));
       return;
     }
     closePad();
@@ -293,10 +306,18 @@ async function send() {
         : t("Paid {name} {amount}", { name: to === "bank" ? t("the Bank") : nameOf(to), amount: answer.amount }), true);
     $("me").focus();  // the keyboard's focus: the balance just paid from, never the page's body
   } catch (err) {
-    toast(t("no answer from the companion: check the Wi-Fi and try again"));
+    linkLost();
+    payFailed(t("No answer: this payment may not have gone through. Tap Pay again once live: it is paid once."));
   } finally {
     if (pad) renderPad();
   }
+}
+
+// A payment that failed, said in the pad where the player looks (it stays until the pad is
+// closed, the amount changed or another try): never a toast over the coins that goes by itself.
+function payFailed(words) {
+  $("pay-failed").textContent = words;
+  $("pay-failed").hidden = !words;
 }
 
 // -- coins arriving: a blip, a buzz, a flash -----------------------------------------------------
@@ -338,23 +359,60 @@ function coinsArrived(news) {
 
 // -- the live feed ----------------------------------------------------------------------------
 
-function setLink(live) {
-  linkWords = live ? () => t("live") : () => t("reconnecting…");
+// The banker's page's honesty (link-status.js): "live" only from a fresh state until a request
+// gets no answer or the browser goes offline; meanwhile the coins shown are marked as the last
+// known ones.
+function setLink(on) {
+  live = on;
+  linkWords = () => linkStatus(on);
   $("link").textContent = linkWords();
-  $("link").className = "status " + (live ? "live" : "offline");
+  $("link").className = "status " + (on ? "live" : "offline");
+  drawStale();
+}
+
+function drawStale() {
+  $("me").classList.toggle("stale", !live);
+  $("main").classList.toggle("stale", !live);
+  $("me-stale").hidden = live;
+}
+
+function reconnectIn(ms) {
+  clearTimeout(again);
+  again = setTimeout(() => {
+    again = null;
+    whoami().then((on) => { if (on) connect(); }).catch(connect);
+  }, ms);
+}
+
+// No answer (a request failed, the heartbeat stopped, the browser went offline): not live at
+// once, the socket let go without waiting for its close (a dead one can take minutes), and a
+// new one tried.
+function linkLost() {
+  if (stopped) return;
+  setLink(false);
+  if (socket) {
+    socket.onopen = socket.onmessage = socket.onclose = null;
+    try { socket.close(); } catch (err) { /* closed already */ }
+    socket = null;
+  }
+  reconnectIn(retryMs);
+  retryMs = Math.min(retryMs * 2, 5000);
 }
 
 function connect() {
   if (stopped) return;
+  clearTimeout(again);
+  again = null;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   // A browser can't set headers on a WebSocket: the token rides in the query (never logged).
   socket = new WebSocket(`${scheme}://${location.host}/ws?token=${encodeURIComponent(token())}`);
-  socket.onopen = () => { retryMs = 500; lastHeard = Date.now(); setLink(true); };
+  socket.onopen = () => { lastHeard = Date.now(); };
   socket.onmessage = (msg) => {
     lastHeard = Date.now();
     const data = JSON.parse(msg.data);
     if (data.type === "state") {
       state = data.state;
+      if (!live) { retryMs = 500; setLink(true); }  // the fresh state: live again
       if (!mine()) { whoami().catch(() => {}); return; }  // a new game: is the link still on?
       render();
     }
@@ -367,15 +425,22 @@ function connect() {
   };
   socket.onclose = () => {
     if (stopped) return;
+    socket = null;
     setLink(false);
-    setTimeout(() => { whoami().then((on) => { if (on) connect(); }).catch(connect); }, retryMs);
+    reconnectIn(retryMs);
     retryMs = Math.min(retryMs * 2, 5000);
   };
 }
 
 setInterval(() => {
-  if (socket && socket.readyState === WebSocket.OPEN && Date.now() - lastHeard > STALE_MS) socket.close();
+  if (socket && socket.readyState === WebSocket.OPEN && Date.now() - lastHeard > STALE_MS) linkLost();
 }, 5000);
+window.addEventListener("offline", linkLost);
+window.addEventListener("online", () => {
+  if (stopped || (socket && socket.readyState <= WebSocket.OPEN)) return;
+  retryMs = 500;
+  reconnectIn(0);
+});
 
 async function start() {
   if (!token()) {

@@ -11,7 +11,7 @@
 // Served from /sw.js (not /static/) so its scope is the whole page.
 "use strict";
 
-const VERSION = "qb-shell-v11";
+const VERSION = "qb-shell-v12";
 const SHELL = [
   "/",
   "/static/app.css",
@@ -23,6 +23,8 @@ const SHELL = [
   "/static/page/messages.js",
   "/static/page/dialog.js",
   "/static/page/kept.js",
+  "/static/page/unsent.js",
+  "/static/page/lasttable.js",
   "/static/page/net.js",
   "/static/page/undo.js",
   "/static/page/keeping.js",
@@ -58,6 +60,7 @@ const SHELL = [
   "/static/page/controls.js",
   "/static/page/flow.js",
   "/static/link-token.js",
+  "/static/link-status.js",
   "/static/keeper.js",
   "/static/prefs.js",
   "/static/i18n.js",

@@ -3,16 +3,18 @@
 // none is written here.
 //
 // The page's entry point (a module; index.html loads the shared classic scripts i18n.js, prefs.js,
-// link-token.js and keeper.js first): the connection, the render pass over every part, another
+// link-token.js, link-status.js and keeper.js first): the connection, the render pass over every part, another
 // language, and the start.
 
-/* globals onLanguage, t, tn, word */
+/* globals linkStatus, onLanguage, t, tn, word */
 import { $, onRedraw, setSocket, setState, socket, state, token, watching } from "./store.js";
 import { rules, setRules } from "./rules.js";
 import { heard, player, title } from "./words.js";
 import { clearError, snack, snackSaidTurn } from "./messages.js";
 import { onLinkNews, sendUnanswered } from "./net.js";
 import { keepHeld } from "./keeping.js";
+import { renderUnsent } from "./unsent.js";
+import { keepTable, lastTable, markLastTable } from "./lasttable.js";
 import { forgetRoll } from "./dice.js";
 import { forgetOutcome, pulse, renderOutcome, setLastPress, soundMs } from "./outcome.js";
 import { laterFor, pay, renderKeys, renderPad, resetPay } from "./pad.js";
@@ -42,6 +44,7 @@ let retry = null;  // the next connect's timer
 let fresh = false;  // this socket has sent the table (its first state): the connection is back
 let lastHeard = 0;
 let gameId = null;
+let lastShown = false;  // the table shown is the one kept from before a reload (lasttable.js)
 const STALE_MS = 25000;  // the server says something at least every 10 s
 
 // The role: a page without the table token only watches (store.js).
@@ -55,11 +58,13 @@ function renderRole() {
 
 // A write that was answered only when sent again: it went through once (the server replayed
 // it, or it had not arrived before). A payment's pad is done with.
-function wentThrough(action) {
+// (``words``: what it was, when kept from before a reload.)
+function wentThrough(action, words) {
   if (action === "pay") {
     resetPay();
     renderPad();
-    snack(t("That payment went through (once)."));
+    snack(words ? t("That payment went through (once): {text}", { text: words })
+      : t("That payment went through (once)."));
   } else {
     snack(t("That went through (once)."));
   }
@@ -156,8 +161,8 @@ let linkLive = null;  // the link as last drawn (drawn again in another language
 function setLink(live) {
   const el = $("link");
   linkLive = live;
-  // Without a network (the page came from the service worker's cache) it says so.
-  el.textContent = live ? t("live") : navigator.onLine === false ? t("offline: reconnecting…") : t("reconnecting…");
+  // Without a network (the page came from the service worker's cache) it says so (link-status.js).
+  el.textContent = linkStatus(live);
   el.className = "status " + (live ? "live" : "offline");
 }
 
@@ -178,6 +183,7 @@ function drop() {
 // about the connection gone (an error about anything else stays), unanswered writes sent again.
 function linkBack() {
   fresh = true;
+  if (lastShown) { lastShown = false; markLastTable(false); }
   retryMs = 500;
   setLink(true);
   clearError("connection");
@@ -214,9 +220,10 @@ function connect() {
     lastHeard = Date.now();
     const data = JSON.parse(msg.data);
     if (data.type === "state") {
-      const before = state ? state.current_player : undefined;
+      const before = state && !lastShown ? state.current_player : undefined;
       setState(data.state);
       sawPhones(data.action);
+      keepTable(data.state);
       renderPage();
       turnPassed(before, data.action);
       if (!fresh) linkBack();
@@ -235,9 +242,22 @@ function connect() {
   socket.onclose = () => {
     fresh = false;
     setLink(false);
+    showLastTable();
     connectIn(retryMs);  // the server sends the full state again on reconnect
     retryMs = Math.min(retryMs * 2, 5000);
   };
+}
+
+// No table yet and no connection (a reload without the network): the table as last heard,
+// said to be so, rather than an empty page.
+function showLastTable() {
+  if (state) return;
+  const table = lastTable();
+  if (!table) return;
+  lastShown = true;
+  setState(table);
+  markLastTable(true);
+  renderPage();
 }
 
 // A dead connection can look open for minutes (Wi-Fi gone): if the server's heartbeat stops,
@@ -251,7 +271,7 @@ function reconnectNow() {
   connect();
 }
 window.addEventListener("online", () => { if (!fresh) setLink(false); reconnectNow(); });
-window.addEventListener("offline", () => linkNews(false));
+window.addEventListener("offline", () => { linkNews(false); showLastTable(); });
 document.addEventListener("visibilitychange", () => { if (!document.hidden) reconnectNow(); });
 
 // -- installing: the app shell kept by a service worker, so the page reloads offline -----------
@@ -263,6 +283,8 @@ if ("serviceWorker" in navigator && window.isSecureContext) {
 // question stays as it was asked: the page behind it, and so the language menu, is inert).
 onLanguage(() => {
   renderRole();
+  renderUnsent();
+  if (lastShown) markLastTable(true);
   if (rules) renderRules(); else renderKeys();
   if (linkLive !== null) setLink(linkLive);
   drawTimer();
@@ -284,5 +306,7 @@ onRedraw("controls", renderControls);
 
 renderRole();
 renderKeys();
+renderUnsent();  // a write kept from before a reload: said at once, with or without the network
 setAwake("off");
+if (navigator.onLine === false) showLastTable();
 connect();

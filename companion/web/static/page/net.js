@@ -5,6 +5,7 @@ import { redraw, state, token, TOKEN_KEY } from "./store.js";
 import { clearError, showError, snack } from "./messages.js";
 import { ask } from "./dialog.js";
 import { keeper, renderKept } from "./kept.js";
+import { dropUnsent, keepUnsent, unsent, unsentWords } from "./unsent.js";
 
 // Reads carry the token too: card UIDs and card actions come only with it.
 export function authGet(path) {
@@ -18,8 +19,8 @@ export function authGet(path) {
 // tap of the same button within HOLD_MS is the same intent (even if the page has redrawn the
 // table in between): it sends the first tap's request again, key and all. A write that got no
 // answer (the Wi-Fi blipped: it may have been written) stays the same intent, key and all,
-// until it is answered or edited; the page sends it again when the connection is back, and
-// says that it went through.
+// until it is answered or edited; it is kept in this browser's storage (unsent.js: a reload
+// keeps it), the page sends it again when the connection is back, and says that it went through.
 export const HOLD_MS = 600;
 const intents = new Map();
 export const held = new Set();  // buttons off until their answer (and HOLD_MS)
@@ -177,13 +178,17 @@ export function write(action, path, body, { button = null, sticky = false, metho
       sent.unanswered = false;
       if (reply && typeof reply === "object") reply.again = true;
     }
+    dropUnsent(sent.key);
     return reply;
   }, (err) => {
     if (err.unanswered) {
       Object.assign(sent, { unanswered: true, path, method });
+      keepUnsent({ key: sent.key, action, method, path, body: sent.body });
       if (!(quiet && quiet(err))) showError(keptWords(action), "connection");
+    } else {
+      dropUnsent(sent.key);  // answered (refused): no longer kept
+      if (intents.get(action) === sent) intents.delete(action);  // refused: a new intent next
     }
-    else if (intents.get(action) === sent) intents.delete(action);  // refused: a new intent next
     if (err.status === 503 && (err.saved === false || err.saved === null) && path !== "/api/held") {
       // The disk refused it (or failed writing it): kept here, key and all, and sent again when
       // the bank takes writes (written once, whichever try lands).
@@ -213,22 +218,47 @@ export function write(action, path, body, { button = null, sticky = false, metho
   });
 }
 
-// When the connection is back, each write that got no answer is sent again, key and all: the
-// server answers what it wrote, or writes it now (and wentThrough(action) says so).
-// One that is refused now (the table moved on meanwhile) is let go, with the server's words;
-// one that gets no answer again is still kept, and the error bar says so again.
+// When the connection is back, each write that got no answer (kept in this browser's storage:
+// from before a reload too) is sent again, key and all: the server answers what it wrote, or
+// writes it now (and wentThrough(action, words) says so, once). One that is refused now (the
+// table moved on meanwhile) is let go, with the server's words; one the bank could not save (503)
+// goes to the keeper (kept.js) until it takes writes; one that gets no answer again stays kept,
+// and the error bar says so again.
+const resending = new Set();  // keys on their way
 export function sendUnanswered(wentThrough) {
-  for (const [action, intent] of intents) {
-    if (!intent.unanswered) continue;
-    api(intent.method, intent.path, intent.body, intent.key, () => true).then(() => {
-      if (intents.get(action) === intent && intent.unanswered) { intent.unanswered = false; wentThrough(action); }
+  for (const kept of unsent()) {
+    if (resending.has(kept.key)) continue;
+    if (kept.game !== null && kept.game !== undefined && state && state.game.id !== kept.game) {
+      dropUnsent(kept.key);  // the table has moved on to another game: never sent into it
+      showError(t("Not sent: {what} was for an earlier game.", { what: unsentWords(kept) }));
+      continue;
+    }
+    resending.add(kept.key);
+    const settle = () => {
+      for (const [action, intent] of intents) {
+        if (intent.key !== kept.key) continue;
+        intent.unanswered = false;
+        if (intents.get(action) === intent) intents.delete(action);
+      }
+      return dropUnsent(kept.key);  // false: answered meanwhile (a tap sent it again)
+    };
+    api(kept.method, kept.path, kept.body, kept.key, () => true).then(() => {
+      if (settle()) wentThrough(kept.action, unsentWords(kept));
     }).catch((err) => {
-      if (intents.get(action) !== intent || !intent.unanswered) return;
-      if (err.unanswered) { showError(keptWords(action), "connection"); return; }
+      if (err.unanswered) { showError(keptWords(kept.action), "connection"); return; }
+      if (err.status === 503 && (err.saved === false || err.saved === null)) {
+        keeper.keepWrite({ key: kept.key, action: kept.action, method: kept.method, path: kept.path,
+                           body: kept.body, at: Date.now() });
+        settle();
+        renderKept();
+        return;
+      }
       if (err.status === 503) return;  // the bank takes no writes yet: tried again later
-      intents.delete(action);
-      if (err.status !== 401) showError(err.said ? said(err.said) : t("Error {status}", { status: err.status }));
-    });
+      if (settle() && err.status !== 401) {
+        showError(t("Not written: {what}", { what: unsentWords(kept) }) + " · " +
+                  (err.said ? said(err.said) : t("Error {status}", { status: err.status })));
+      }
+    }).finally(() => resending.delete(kept.key));
   }
 }
 
