@@ -31,6 +31,7 @@ const SHELL = [
   "/static/page/pad.js",
   "/static/page/table.js",
   "/static/page/scores.js",
+  "/static/page/ending.js",
   "/static/page/edition.js",
   "/static/page/editions/movie.js",
   "/static/page/editions/board.js",
