@@ -72,7 +72,8 @@ def to_the_final_race(base: str, who: dict[str, int], final_points: int) -> None
 def test_kart_no_rematch_final_score_counts_every_players_points(
         browser: Browser, tmp_path: Path, rows: str) -> None:
     """Mario holds Grand Prix 1 (20) and deeds worth 32; Peach wins the final Race (40):
-    with Mario's 32 counted he wins, 52 to 40 (the tap that dropped them made Peach win)."""
+    with Mario's 32 counted he wins, 52 to 40 (the tap that dropped them made Peach win).
+    The deeds on a phone, the typed rows on a tablet."""
     config = table_config(tmp_path, "mario_kart", ["Mario", "Luigi", "Peach"])
     with daemon(config) as base:
         who = {name: pid for pid, name in names(base).items()}
@@ -85,7 +86,8 @@ def test_kart_no_rematch_final_score_counts_every_players_points(
                 api(base, "/api/deeds", {"space": space, "player": who[name],
                                          "correction": True})
         to_the_final_race(base, who, 40)
-        ctx = context(browser, PHONE)
+        device = "phone" if rows == "deeds" else "tablet"
+        ctx = context(browser, PHONE if rows == "deeds" else TABLET)
         page = banker(ctx, base)
         panel = page.locator("#contest")
         close = page.locator("#contest-close")
@@ -94,11 +96,13 @@ def test_kart_no_rematch_final_score_counts_every_players_points(
         t = Taps(page)
         if rows == "deeds":
             expect(mario.locator(".deeds-sum")).to_have_text("2 deeds · 32 points")
+            panel.evaluate("e => e.scrollIntoView({block: 'start'})")
             shot(page, "phone-kart-no-rematch-deeds")
             t.tap("#contest-close")
         else:
             t.type(f'#contest .score-row[data-player="{who["Mario"]}"] .points', "32")
             t.type(f'#contest .score-row[data-player="{who["Mario"]}"] .cards', "3")
+            shot(page, "tablet-kart-no-rematch-typed")
             t.tap("#contest-close")
             expect(page.locator("#dialog-body")).to_contain_text(
                 "Nothing is typed for Luigi, Peach: count 0 points and 0 cards for each?")
@@ -114,6 +118,9 @@ def test_kart_no_rematch_final_score_counts_every_players_points(
         assert (top["player"], top["points"]) == (who["Mario"], 32 + 20)
         expect(page.locator("#podium .step-1 .step-who")).to_have_text("Mario")
         expect(page.locator("#podium .step-1 .step-parts")).to_contain_text("52 card points")
+        end_in_view(page)
+        page.locator("#toast").evaluate("t => t.hidden = true")
+        shot(page, f"{device}-kart-final-score")
         assert (t.taps, t.keys) == ((NO_REMATCH_DEEDS_TAPS, 0) if rows == "deeds"
                                     else NO_REMATCH_TYPED)
         ctx.close()
