@@ -12,27 +12,25 @@ typed and the others counted as 0, in four taps and three keystrokes."""
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, WebSocketRoute, expect
 
 from tests.page_fit import Taps
-from tests.test_banker_page import PHONE, TABLET, banker, context, in_view, shot
+from tests.test_banker_page import PHONE, TABLET, banker, context, dialog_settled, in_view, shot
 from tests.test_board_page import table_config
 from tests.test_board_ring import kart_board
 from tests.test_ring_page import put
-from tests.test_tablet_browser import api, daemon, state_of
+from tests.test_tablet_browser import TOKEN, api, daemon, state_of
 
 NO_REMATCH_DEEDS_TAPS = 1
 """Deeds known (bought on the page): No rematch: final score."""
 NO_REMATCH_TYPED = (4, 3)
 """A board not described: Mario's points and cards typed ("32", "3"), No rematch: final
 score, then "Count as 0" for the rows left blank."""
-
-
-def settle(page: Page) -> None:
-    page.wait_for_timeout(650)  # a dialog's buttons take taps after a moment
 
 
 def go(page: Page) -> Locator:
@@ -106,7 +104,7 @@ def test_kart_no_rematch_final_score_counts_every_players_points(
             t.tap("#contest-close")
             expect(page.locator("#dialog-body")).to_contain_text(
                 "Nothing is typed for Luigi, Peach: count 0 points and 0 cards for each?")
-            settle(page)
+            dialog_settled(page)
             t.tap("#dialog-buttons button", has_text="Count as 0")
         expect(page.locator("#winner-title")).to_have_text("Mario wins!")
         s = state_of(base)
@@ -151,7 +149,7 @@ def test_the_final_race_asks_no_prizes_and_a_rematch_of_its_card_asks_them(
         page.locator("#card-points").fill("40")
         expect(go(page)).to_have_text("Flip Grand Prix 8")
         shot(page, "phone-kart-final-race-flip")
-        settle(page)
+        dialog_settled(page)
         go(page).tap()
         panel = page.locator("#contest")
         expect(panel.locator(".contest-chips")).to_contain_text("prize: a rematch")
@@ -167,7 +165,7 @@ def test_the_final_race_asks_no_prizes_and_a_rematch_of_its_card_asks_them(
         page.locator("#card-prize-1").fill("6")
         page.locator("#card-prize-2").fill("2")
         shot(page, "phone-kart-rematch-prizes")
-        settle(page)
+        dialog_settled(page)
         go(page).tap()
         expect(panel.locator(".contest-title")).to_contain_text("Grand Prix 8 (rematch)")
         expect(panel.locator(".contest-chips")).to_contain_text("1st 6 · 2nd 2")
@@ -179,15 +177,23 @@ def test_the_final_race_asks_no_prizes_and_a_rematch_of_its_card_asks_them(
 # -- the end where the eye is ---------------------------------------------------------------
 
 
-def seen(page: Page, selector: str) -> bool:
-    """Wholly inside the viewport and not under the sticky header (what is at its middle is
-    itself)."""
-    target = page.locator(selector)
-    return in_view(page, target) and target.evaluate("""e => {
+def over(page: Page, selector: str) -> str:
+    """What is on top at the element's middle (its first line): "" when it is the element
+    itself, else what covers it (the sticky header, the snackbar, ...)."""
+    return page.locator(selector).evaluate("""e => {
         const r = e.getBoundingClientRect();
         const y = r.top + Math.min(r.height / 2, 20);
         const at = document.elementFromPoint(r.left + r.width / 2, y);
-        return e.contains(at); }""")
+        if (e.contains(at)) return "";
+        const top = at && at.closest("[id]");
+        return at ? `${at.tagName} ${top ? top.id : ""} ${at.className}` : "nothing"; }""")
+
+
+def seen(page: Page, selector: str) -> bool:
+    """Wholly inside the viewport and nothing over it (the sticky header, the snackbar)."""
+    covered = over(page, selector)
+    assert covered == "", f"{selector} is under {covered}"
+    return in_view(page, page.locator(selector))
 
 
 def end_in_view(page: Page) -> None:
@@ -195,11 +201,12 @@ def end_in_view(page: Page) -> None:
     scroll's end is the event waited for), and the focus on the winner's line."""
     expect(page.locator("#winner")).to_be_visible()
     page.wait_for_function("""() => {
+        const below = document.querySelector('header').getBoundingClientRect().bottom;
         const view = (e) => { const r = e.getBoundingClientRect();
-          return r.top >= 0 && r.bottom <= innerHeight; };
+          return r.top >= below - 1 && r.bottom <= innerHeight; };
         return view(document.getElementById('winner-title'))
           && view(document.getElementById('standings')); }""")
-    assert seen(page, "#winner-title") and seen(page, "#standings")
+    assert seen(page, "#winner-title") and seen(page, "#standings")  # nothing over them
     assert page.evaluate("document.activeElement.id") == "winner-title"
 
 
@@ -220,13 +227,25 @@ def test_the_last_bankruptcy_brings_the_winner_into_view(
         page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
         page.locator("#bankrupt button[type=submit]").tap()
         expect(page.locator("#dialog-title")).to_have_text("Luigi is bankrupt to the Bank?")
-        settle(page)
+        dialog_settled(page)
         go(page).tap()
         expect(page.locator("#winner-title")).to_have_text("Mario wins!")
         end_in_view(page)
         page.locator("#toast").evaluate("t => t.hidden = true")
         shot(page, f"{'phone' if size is PHONE else 'tablet'}-winner-in-view-bankruptcy")
         ctx.close()
+
+
+def to_the_final_boss(base: str, who: dict[str, int]) -> None:
+    """Gamer: every Boss gets away (everyone passes), the final one too: its close is due."""
+    card = {"cost": 0, "required": 6, "pay_to": "bank", "bonus": 0, "points": 10}
+    while True:
+        api(base, "/api/boss", {"action": "open", "card": card, "correction": True})
+        for pid in who.values():
+            api(base, "/api/boss", {"action": "pass", "player": pid})
+        if state_of(base)["fight"]["final"]:
+            break
+        api(base, "/api/boss", {"action": "close"})
 
 
 def test_the_final_score_in_gamer_brings_the_winner_into_view(
@@ -237,14 +256,7 @@ def test_the_final_score_in_gamer_brings_the_winner_into_view(
     config = table_config(tmp_path, "gamer", ["Mario", "Peach", "Daisy"])
     with daemon(config) as base:
         who = {name: pid for pid, name in names(base).items()}
-        card = {"cost": 0, "required": 6, "pay_to": "bank", "bonus": 0, "points": 10}
-        while True:
-            api(base, "/api/boss", {"action": "open", "card": card, "correction": True})
-            for pid in who.values():
-                api(base, "/api/boss", {"action": "pass", "player": pid})
-            if state_of(base)["fight"]["final"]:
-                break
-            api(base, "/api/boss", {"action": "close"})
+        to_the_final_boss(base, who)
         ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
                                   device_scale_factor=2, reduced_motion="reduce")
         page = banker(ctx, base)
@@ -252,11 +264,60 @@ def test_the_final_score_in_gamer_brings_the_winner_into_view(
         page.locator(f'#contest .score-row[data-player="{who["Peach"]}"] .cards').fill("2")
         page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
         page.locator("#contest-close").tap()
-        settle(page)
+        dialog_settled(page)
         page.locator("#dialog-buttons button", has_text="Count as 0").tap()
         expect(page.locator("#winner-title")).to_have_text("Peach wins!")
         assert seen(page, "#winner-title") and seen(page, "#standings")  # no scroll to wait for
         end_in_view(page)
         page.locator("#toast").evaluate("t => t.hidden = true")
         shot(page, "phone-winner-in-view-gamer")
+        ctx.close()
+
+
+def test_the_close_answered_before_the_end_arrives_leaves_the_winner_uncovered(
+        browser: Browser, tmp_path: Path) -> None:
+    """The close's answer can come before the socket's ended state: its snackbar ("Undo")
+    is placed for the table as it still is, raised under the header when it would cover the
+    block or Next at the bottom; the winner then appears up there, and it is not covered.
+    The socket's ended states are held here until the close has been answered."""
+    config = table_config(tmp_path, "gamer", ["Mario", "Peach", "Daisy"])
+    with daemon(config) as base:
+        who = {name: pid for pid, name in names(base).items()}
+        to_the_final_boss(base, who)
+        ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
+                                  device_scale_factor=2, reduced_motion="reduce")
+        page = ctx.new_page()
+        held: list[str] = []
+        routes: list[WebSocketRoute] = []
+
+        def ended(message: str | bytes) -> bool:
+            data = json.loads(message)
+            return data.get("type") == "state" and bool(data["state"].get("ended"))
+
+        def route(ws: WebSocketRoute) -> None:
+            server = ws.connect_to_server()
+            routes.append(ws)
+
+            def down(message: str | bytes) -> None:
+                if ended(message):
+                    held.append(str(message))
+                else:
+                    ws.send(message)
+            server.on_message(down)
+
+        page.route_web_socket(re.compile(r"/ws"), route)
+        page.goto(f"{base}#token={TOKEN}")
+        expect(page.locator("#link")).to_have_text("live")
+        page.locator(f'#contest .score-row[data-player="{who["Mario"]}"] .points').fill("30")
+        page.locator(f'#contest .score-row[data-player="{who["Mario"]}"] .cards').fill("2")
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        page.locator("#contest-close").tap()
+        dialog_settled(page)
+        page.locator("#dialog-buttons button", has_text="Count as 0").tap()
+        expect(page.locator("#toast")).to_be_visible()  # the close answered: its Undo
+        assert held and routes  # the end not drawn yet
+        routes[-1].send(held[-1])
+        expect(page.locator("#winner-title")).to_have_text("Mario wins!")
+        shot(page, "phone-winner-with-the-snack")
+        end_in_view(page)
         ctx.close()

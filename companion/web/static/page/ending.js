@@ -14,6 +14,9 @@ export function showEnd() {
   shown = now;
   if (!was || was.game !== now.game || was.ended || !now.ended) return;
   const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  // A snackbar raised under the header (it would have covered the block or Next, gone now)
+  // goes back down: up there it would cover the winner's line.
+  $("toast").classList.remove("up");
   $("winner").scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
   $("winner-title").focus({ preventScroll: true });
 }
