@@ -382,3 +382,12 @@ async def test_the_final_race_is_flipped_without_prizes_its_rematch_asks_them(
         state = await api.state()
         assert end["ends"] and state["ended"]
         assert sorted(state["players"][0]["won"]) == [1, 2, 3, 4, 5, 6, 7, 8]
+        # The next game: card 8 flipped as the final Race again, its prizes not asked: those
+        # typed for the rematch are kept with the card (for another rematch), none is paid.
+        await api.post("/api/games", {"edition": "mario_kart", "players": ["Ann", "Ben"]})
+        for _ in range(7):
+            await api.post("/api/race", {"action": "open", "card": CARD, "correction": True})
+            await api.post("/api/race", {"action": "close"})
+        await api.post("/api/race", {"action": "open", "card": bare, "correction": True})
+        race = await race_state(api)
+        assert race["final"] and race["card"]["prizes"] == [6, 2] and race["prizes"] == []
