@@ -340,3 +340,54 @@ async def test_found_in_review_rematch_undo_jail_and_stray_fields(tmp_path: Path
         assert state["next_card"]["rematch_due"] and state["players"][1]["won"] == [1, 8]
         end = await api.post("/api/race", {"action": "close"})  # no rematch: the end
         assert end["ends"] and (await api.state())["ended"]
+
+
+async def test_the_final_race_is_flipped_without_prizes_its_rematch_asks_them(
+        tmp_path: Path) -> None:
+    """"There is one prize for the final Race, and that is to choose one Grand Prix card from
+    any player and have a rematch of that Race": the final card is flipped with its fee and
+    points only (a card before it still needs its prizes); a rematch of that card itself pays
+    its prizes ("Prizes are handed out according to the card"), so they are typed then."""
+    async with game(tmp_path, "mario_kart", ("Ann", "Ben")) as (api, _app):
+        ann, ben = await api.ids()
+        bare = {"fee": 0, "points": 40}
+        for _ in range(7):
+            await api.post("/api/go", {})
+            await refused(api, "/api/race", {"action": "open", "card": bare}, 400,
+                          "prizes must list the coins for 1st, 2nd")
+            await api.post("/api/race", {"action": "open", "card": {**CARD, "fee": 0}})
+            await api.post("/api/race", {"action": "enter", "player": ann})
+            await api.post("/api/race", {"action": "start"})
+            await api.post("/api/race", {"action": "close"})
+        await api.post("/api/go", {})
+        await api.post("/api/race", {"action": "open", "card": bare})  # the final: no prizes
+        race = await race_state(api)
+        assert race["final"] and race["card"]["prizes"] == []
+        await api.post("/api/race", {"action": "enter", "player": ben})
+        before = coins(await api.state())
+        await api.post("/api/race", {"action": "start"})  # the only racer: Ben wins card 8
+        assert coins(await api.state()) == before  # no coins by place
+        assert (await race_state(api))["winner"] == ben
+        await refused(api, "/api/race", {"action": "open", "rematch": 8}, 400,
+                      "type the prizes printed on Grand Prix 8: its rematch pays them")
+        await api.post("/api/race", {"action": "open", "rematch": 8,
+                                     "card": {**bare, "prizes": [6, 2]}})
+        race = await race_state(api)
+        assert race["rematch"] and race["card"]["prizes"] == [6, 2]
+        await api.post("/api/race", {"action": "enter", "player": ann})
+        await api.post("/api/race", {"action": "start"})  # Ann alone: 1st, its prize paid
+        after = coins(await api.state())
+        assert after["Ann"] == before["Ann"] + 6 and after["Ben"] == before["Ben"]
+        end = await api.post("/api/race", {"action": "close"})
+        state = await api.state()
+        assert end["ends"] and state["ended"]
+        assert sorted(state["players"][0]["won"]) == [1, 2, 3, 4, 5, 6, 7, 8]
+        # The next game: card 8 flipped as the final Race again, its prizes not asked: those
+        # typed for the rematch are kept with the card (for another rematch), none is paid.
+        await api.post("/api/games", {"edition": "mario_kart", "players": ["Ann", "Ben"]})
+        for _ in range(7):
+            await api.post("/api/race", {"action": "open", "card": CARD, "correction": True})
+            await api.post("/api/race", {"action": "close"})
+        await api.post("/api/race", {"action": "open", "card": bare, "correction": True})
+        race = await race_state(api)
+        assert race["final"] and race["card"]["prizes"] == [6, 2] and race["prizes"] == []

@@ -324,7 +324,7 @@ def test_the_service_worker_keeps_every_module() -> None:
     assert modules <= set(kept), sorted(modules - set(kept))
     assert {p for p in kept if p.startswith("/static/page/")} == modules  # none that is gone
     assert "/static/app.js" not in kept
-    assert 'const VERSION = "qb-shell-v12";' in (STATIC / "sw.js").read_text()
+    assert 'const VERSION = "qb-shell-v13";' in (STATIC / "sw.js").read_text()
 
 
 async def test_the_server_serves_every_module_as_javascript(tmp_path: Path) -> None:

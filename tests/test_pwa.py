@@ -114,9 +114,9 @@ def test_the_page_reloads_offline_from_its_cache_and_reconnects(browser: Browser
         ctx = context(browser, PHONE)
         page = banker(ctx, base)
         controlled(page)
-        assert page.evaluate("caches.keys()") == ["qb-shell-v12"]
+        assert page.evaluate("caches.keys()") == ["qb-shell-v13"]
         until(page, """async () => {
-          const cache = await caches.open('qb-shell-v12');
+          const cache = await caches.open('qb-shell-v13');
           return (await cache.keys()).length >= 9; }""")
         ctx.set_offline(True)
         # The network goes: the page hears it at once and says so.
@@ -146,7 +146,7 @@ def test_the_page_reloads_offline_from_its_cache_and_reconnects(browser: Browser
         assert state_of(base)["players"][1]["balance"] == 26
         # Nothing but the shell and token-free reads were kept: no write, no feed, no token.
         kept = page.evaluate("""async () => {
-          const cache = await caches.open('qb-shell-v12');
+          const cache = await caches.open('qb-shell-v13');
           return (await cache.keys()).map((r) => {
             const u = new URL(r.url);
             return u.pathname + u.search; }); }""")

@@ -107,7 +107,8 @@ def step(found: Contests, move_id: int, data: Mapping[str, Any]) -> None:
         _award(found, closes["winner"], closes["number"], closes["points"])
     if action == "open":
         kind = ContestKind(data["kind"])
-        card = card_from_json(kind, data["card"])
+        card = card_from_json(kind, data["card"],
+                              bool(data.get("final")) and not data.get("rematch"))
         order = tuple(data["order"])
         if kind is ContestKind.BOSS:
             assert isinstance(card, BossCard)

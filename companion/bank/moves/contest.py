@@ -156,7 +156,10 @@ def open_card(bank: Journal, db: sqlite3.Connection, facts: Facts, found: Contes
             raise Refused(say("every {card} card has been played", card=Said(deck.card)))
         number = number_or_none
         final = found.drawn + 1 == len(found.cards)
-    values = card if card is not None else kept.known_card(db, facts.rules.id, number)
+    known = kept.known_card(db, facts.rules.id, number)
+    values = card if card is not None else known
+    if final and isinstance(card, dict) and "prizes" not in card and known is not None:
+        values = {**card, "prizes": known.get("prizes", [])}  # not asked: kept as typed before
     if not isinstance(values, dict):
         keys = "cost, required, pay_to, bonus, points" if deck.kind is ContestKind.BOSS \
             else "fee, prizes, points"
@@ -167,7 +170,12 @@ def open_card(bank: Journal, db: sqlite3.Connection, facts: Facts, found: Contes
         if extra:
             raise Refused(say("unknown field(s): {fields}",
                               fields=joined([f"card.{key}"[:40] for key in extra[:5]])))
-    typed = (BossCard if deck.kind is ContestKind.BOSS else PrixCard).typed(number, values)
+    if rematch is not None and deck.kind is ContestKind.RACE and not values.get("prizes"):
+        # The final Race's own card, flipped without its prizes: its rematch pays them.
+        raise Refused(say("card: type the prizes printed on {card} {number}: its rematch pays "
+                          "them (fee, prizes, points)", card=Said(deck.card), number=number))
+    typed = BossCard.typed(number, values) if deck.kind is ContestKind.BOSS else \
+        PrixCard.typed(number, values, final)
     if card is not None:
         kept.keep_card(db, facts.rules.id, typed)
     flipper = bank.in_game(facts, player) if player is not None else facts.current

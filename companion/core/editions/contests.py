@@ -105,8 +105,14 @@ class PrixCard:
     points: int
 
     @classmethod
-    def typed(cls, number: int, values: Mapping[str, object]) -> PrixCard:
+    def typed(cls, number: int, values: Mapping[str, object], final: bool = False) -> PrixCard:
+        """``final``: the final Race, whose prizes by place are not asked ("There is one prize
+        for the final Race, and that is to choose one Grand Prix card from any player and have
+        a rematch of that Race"): none typed is none (a rematch of this card asks them)."""
         prizes = values.get("prizes")
+        if final and prizes in (None, []):
+            return cls(number, _count(values, "fee", 0, MAX_CARD_COINS), (),
+                       _count(values, "points", 0, MAX_CARD_POINTS))
         if not isinstance(prizes, list) or not 1 <= len(prizes) <= MAX_PLACES:
             raise Refused(say("prizes must list the coins for 1st, 2nd, ... place (1 to "
                               "{most}), got {value}", most=MAX_PLACES, value=shown(prizes)))
@@ -119,10 +125,12 @@ class PrixCard:
                 "points": self.points}
 
 
-def card_from_json(kind: ContestKind, data: Mapping[str, Any]) -> BossCard | PrixCard:
+def card_from_json(kind: ContestKind, data: Mapping[str, Any],
+                   final: bool = False) -> BossCard | PrixCard:
+    """A card as a contest's open move keeps it (``final``: the final Race, not its rematch)."""
     if kind is ContestKind.BOSS:
         return BossCard.typed(data["number"], data)
-    return PrixCard.typed(data["number"], data)
+    return PrixCard.typed(data["number"], data, final)
 
 
 def seat_order(seats: Sequence[int], first: int) -> tuple[int, ...]:

@@ -11,7 +11,7 @@
 // Served from /sw.js (not /static/) so its scope is the whole page.
 "use strict";
 
-const VERSION = "qb-shell-v12";
+const VERSION = "qb-shell-v13";
 const SHELL = [
   "/",
   "/static/app.css",
@@ -34,6 +34,7 @@ const SHELL = [
   "/static/page/table.js",
   "/static/page/scores.js",
   "/static/page/chart.js",
+  "/static/page/ending.js",
   "/static/page/edition.js",
   "/static/page/editions/movie.js",
   "/static/page/editions/board.js",

@@ -35,6 +35,7 @@ import { renderMenu } from "./menu.js";
 import { renderPot } from "./pot.js";
 import { keepAwake, setAwake } from "./awake.js";
 import { renderControls } from "./controls.js";
+import { showEnd } from "./ending.js";
 import "./phones.js";
 import "./editions/ring_describe.js";
 
@@ -147,6 +148,7 @@ function renderPage() {
   keepAwake();
   renderSetup();
   renderMenu();
+  showEnd();  // last: the page as it is now drawn
 }
 
 // The bank is not saving (a full SD card, a read-only folder): said at the top until it is.

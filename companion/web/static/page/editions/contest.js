@@ -30,7 +30,6 @@ export async function openFlip(button) {
   const v = next.values || {};
   const box = el("form", "card-form");
   box.addEventListener("submit", (ev) => ev.preventDefault());
-  const fields = [];
   let required = v.required ?? null;
   let payTo = v.pay_to || "bank";
   const [flipBox, flipper] = [el("label", "card-field wide", t("Flipped by")), document.createElement("select")];
@@ -39,26 +38,13 @@ export async function openFlip(button) {
   flipBox.append(flipper);
   if (race) {
     const [feeBox, fee] = numberField("card-fee", t("Entry fee"), v.fee);
-    const prizeBox = el("fieldset", "pick-set wide prize-set");
-    prizeBox.append(el("legend", "", t("Prizes by place (coins)")));
-    const row = el("div", "prize-row");
-    const places = Math.max(1, Math.min(4, Math.max(active().length, (v.prizes || []).length)));
-    const prizes = [];
-    for (let i = 0; i < places; i++) {
-      const [b, input] = numberField(`card-prize-${i + 1}`, ordinal(i + 1), (v.prizes || [])[i]);
-      row.append(b);
-      prizes.push(input);
-    }
-    prizeBox.append(row);
     const [pointsBox, points] = numberField("card-points", t("Points"), v.points);
-    box.append(feeBox, pointsBox, prizeBox, flipBox);
-    fields.push(fee, points, ...prizes);
-    box.read = () => {
-      const typed = prizes.map((i) => i.value.trim());
-      const last = typed.reduce((n, t, i) => (t !== "" ? i + 1 : n), 0);
-      return { fee: Number(fee.value), points: Number(points.value), prizes: typed.slice(0, Math.max(1, last)).map((t) => Number(t || 0)) };
-    };
-    box.ready = () => fee.value !== "" && points.value !== "" && prizes[0].value !== "";
+    // "There is one prize for the final Race, and that is to choose one Grand Prix card from
+    // any player and have a rematch of that Race": its coins by place are not asked.
+    const prizes = next.final ? null : prizeFields(v.prizes);
+    box.append(feeBox, pointsBox, ...(prizes ? [prizes.box] : []), flipBox);
+    box.read = () => ({ fee: Number(fee.value), points: Number(points.value), ...(prizes ? { prizes: prizes.read() } : {}) });
+    box.ready = () => fee.value !== "" && points.value !== "" && (!prizes || prizes.ready());
   } else {
     const [costBox, cost] = numberField("card-cost", t("Roll cost"), v.cost);
     const reqSet = el("fieldset", "pick-set wide");
@@ -87,7 +73,6 @@ export async function openFlip(button) {
     const [bonusBox, bonus] = numberField("card-bonus", t("Bonus coins"), v.bonus);
     const [pointsBox, points] = numberField("card-points", t("Points"), v.points);
     box.append(costBox, pointsBox, reqSet, payTo_, bonusBox, flipBox);
-    fields.push(cost, bonus, points);
     box.read = () => ({ cost: Number(cost.value), required, pay_to: payTo, bonus: Number(bonus.value), points: Number(points.value) });
     box.ready = () => cost.value !== "" && bonus.value !== "" && points.value !== "" && required !== null;
   }
@@ -114,6 +99,28 @@ export async function openFlip(button) {
   write("contest:open", contestPath(), body, { button }).then((move) => undoSnack(move, t("{card} is open", { card: name }))).catch(() => {});
 }
 
+// A Grand Prix card's prizes by place (coins), typed: one field a place (as many as players,
+// at most four); read() gives them up to the last typed, ready() once the 1st is typed.
+function prizeFields(known) {
+  const box = el("fieldset", "pick-set wide prize-set");
+  box.append(el("legend", "", t("Prizes by place (coins)")));
+  const row = el("div", "prize-row");
+  const places = Math.max(1, Math.min(4, Math.max(active().length, (known || []).length)));
+  const inputs = [];
+  for (let i = 0; i < places; i++) {
+    const [b, input] = numberField(`card-prize-${i + 1}`, ordinal(i + 1), (known || [])[i]);
+    row.append(b);
+    inputs.push(input);
+  }
+  box.append(row);
+  const read = () => {
+    const typed = inputs.map((i) => i.value.trim());
+    const last = typed.reduce((n, x, i) => (x !== "" ? i + 1 : n), 0);
+    return typed.slice(0, Math.max(1, last)).map((x) => Number(x || 0));
+  };
+  return { box, read, ready: () => inputs[0].value !== "" };
+}
+
 // A contest card by its name and number ("Boss 3").
 export function cardLabel(c, number) { return `${word(c.card_name)} ${number}`; }
 
@@ -128,12 +135,13 @@ function contestWrite(action, body, button, fallback) {
     .then((move) => { undoSnack(move, fallback); return move; });
 }
 
-function cardChips(card, race) {
+// A card's numbers as chips (the final Race: its prize is the rematch, no coins by place).
+function cardChips(card, race, rematchPrize) {
   const chips = el("div", "contest-chips");
   const add = (text, cls) => chips.append(el("span", `chip ${cls || ""}`.trim(), text));
   if (race) {
     add(t("fee {coins}", { coins: card.fee }), "coin");
-    add(card.prizes.map((n, i) => `${ordinal(i + 1)} ${n}`).join(" · "), "gold");
+    add(rematchPrize ? t("prize: a rematch") : card.prizes.map((n, i) => `${ordinal(i + 1)} ${n}`).join(" · "), "gold");
   } else {
     add(card.pay_to === "card" ? t("cost {coins} onto the card", { coins: card.cost }) : t("cost {coins}", { coins: card.cost }), "coin");
     add(t("needs {roll}+ ({chance})", { roll: card.required, chance: card.chance }), "gold");
@@ -202,11 +210,11 @@ function flipBar(c, next) {
   return [b];
 }
 
-function contestHead(name, card, race, final) {
+function contestHead(name, card, race, final, rematch) {
   const head = el("div", "contest-head");
   const titleRow = el("h2", "contest-title", name);
   if (final) titleRow.append(el("span", "chip bad", race ? t("final Race") : t("final Boss")));
-  head.append(titleRow, cardChips(card, race));
+  head.append(titleRow, cardChips(card, race, final && !rematch));
   return head;
 }
 
@@ -274,28 +282,35 @@ function fightPanel(f, c) {
 
 function keepsCard(points) { return tn("keeps the card: {n} point", "keeps the card: {n} points", points); }
 
-function closePart(final, c, rematch) {
-  const parts = [];
-  if (final) {
-    parts.push(el("p", "contest-note final-note", byDeeds()
-      ? (c.kind === "race" ? t("Final Race: closing shows the final score; tick each player's deeds first")
-        : t("Final Boss: closing shows the final score; tick each player's deeds first"))
-      : c.kind === "race" ? t("Final Race: closing shows the final score; type Property points first")
-        : t("Final Boss: closing shows the final score; type Property points first")));
-    if (!watching()) parts.push(pointsBox());
-  }
-  if (watching()) return parts;
-  const done = el("button", "big pay-now contest-done write",
-                  final ? (rematch === false ? t("No rematch: final score") : t("Done: the final score")) : t("Done"));
+function closePart(final, c) {
+  const parts = !final ? [] : finalForm(byDeeds()
+    ? (c.kind === "race" ? t("Final Race: closing shows the final score; tick each player's deeds first")
+      : t("Final Boss: closing shows the final score; tick each player's deeds first"))
+    : c.kind === "race" ? t("Final Race: closing shows the final score; type Property points first")
+      : t("Final Boss: closing shows the final score; type Property points first"));
+  if (!watching()) parts.push(closeButton(final, final ? t("Done: the final score") : t("Done"), "pay-now"));
+  return parts;
+}
+
+// The final score's form, one for the final Boss, the final Race and its rematch: what it
+// follows (``note``), then each player's row (the deeds they hold ticked, or their points
+// typed; not on a page that only watches).
+function finalForm(note) {
+  return [el("p", "contest-note final-note", note), ...(watching() ? [] : [pointsBox()])];
+}
+
+// Closing a contest. The final one's close counts the score: every row of the form saved first
+// (one write a changed row; a blank row asked about), then the close, which ends the game.
+function closeButton(final, label, cls) {
+  const done = el("button", `big ${cls} contest-done write`, label);
   done.type = "button";
   done.id = "contest-close";
-  done.addEventListener("click", async () => {  // the final one: every typed row first
+  done.addEventListener("click", async () => {
     const rows = final ? $("contest").querySelector(".contest-points") : null;
     if (rows && !(await saveScores(rows))) return;
     contestWrite("close", { action: "close" }, done, t("Closed")).catch(() => {});
   });
-  parts.push(done);
-  return parts;
+  return done;
 }
 
 function pointsBox() {
@@ -307,7 +322,7 @@ function pointsBox() {
 function racePanel(r, c, next) {
   const card = r.card;
   const label = cardLabel(c, card.number);
-  const parts = [contestHead(r.rematch ? t("{card} (rematch)", { card: label }) : label, card, true, r.final)];
+  const parts = [contestHead(r.rematch ? t("{card} (rematch)", { card: label }) : label, card, true, r.final, r.rematch)];
   if (!r.started) {
     const tickKey = String(card.number) + (r.rematch ? "r" : "");
     if (!raceTicks.has(tickKey)) raceTicks.set(tickKey, []);
@@ -377,10 +392,9 @@ function racePanel(r, c, next) {
   result.append(el("span", "", [keepsCard(card.points), rolled ? t("rolls: {rolls}", { rolls: rolled }) : t("the only racer")].join(" · ")));
   parts.push(result);
   if (r.final && !r.rematch && next && next.rematch_due && !watching()) {
-    parts.push(el("p", "contest-note final-note", byDeeds()
+    parts.push(...finalForm(byDeeds()
       ? t("The final Race's prize: a rematch of any Grand Prix card a player holds. Closing shows the final score; tick each player's deeds first")
       : t("The final Race's prize: a rematch of any Grand Prix card a player holds. Closing shows the final score; type Property points first")));
-    parts.push(pointsBox());
     const pick = el("label", "rematch-pick", t("Rematch card"));
     const select = document.createElement("select");
     select.id = "rematch-card";
@@ -394,17 +408,37 @@ function racePanel(r, c, next) {
     const again = el("button", "big pay-now", t("Rematch"));
     again.type = "button";
     again.id = "contest-rematch";
-    again.addEventListener("click", () => contestWrite("rematch", { action: "open", rematch: Number(select.value) }, again, t("Rematch")).catch(() => {}));
-    const none = el("button", "big quiet", t("No rematch: final score"));
-    none.type = "button";
-    none.id = "contest-close";
-    none.addEventListener("click", () => contestWrite("close", { action: "close" }, none, t("Closed")).catch(() => {}));
-    row.append(again, none);
+    again.addEventListener("click", () => rematch(r, c, Number(select.value), again).catch(() => {}));
+    row.append(again, closeButton(true, t("No rematch: final score"), "quiet"));
     parts.push(pick, row);
     return parts;
   }
   parts.push(...closePart(r.final, c));
   return parts;
+}
+
+// The final Race's rematch of card ``number``. Its own card was flipped without its prizes
+// (the final Race pays none): a rematch of it pays them, so they are typed first.
+async function rematch(r, c, number, button) {
+  const body = { action: "open", rematch: number };
+  if (number === r.card.number && !r.card.prizes.length) {
+    const prizes = prizeFields([]);
+    const name = cardLabel(c, number);
+    const asked = ask(t("Prizes on {card}", { card: name }),
+      [t("Its rematch pays the prizes by place printed on {card}: type them.", { card: name })],
+      [{ label: t("Cancel"), value: false, cls: "quiet" }, { label: t("Rematch"), value: true, cls: "pay-now" }],
+      "rematch-prizes", prizes.box);
+    const go = $("dialog-buttons").lastElementChild;
+    const draw = () => {
+      go.dataset.off = prizes.ready() ? "" : "1";
+      if (!go.classList.contains("arming")) go.disabled = !prizes.ready();
+    };
+    prizes.box.addEventListener("input", draw);
+    draw();
+    if (!(await asked)) return;
+    body.card = { fee: r.card.fee, points: r.card.points, prizes: prizes.read() };
+  }
+  await contestWrite("rematch", body, button, t("Rematch"));
 }
 
 async function startRace(r, tickKey, button) {
