@@ -82,7 +82,7 @@ def house_folder(tmp_path: Path) -> Path:
 
 async def test_a_fresh_install_boots_into_a_game_awaiting_its_setup(tmp_path: Path) -> None:
     faces = Faces()
-    async with table(tmp_path, rng=faces) as (api, app):
+    async with table(tmp_path, rng=faces) as (api, _app):
         state = await api.state()
         assert state["game"]["setup_pending"] is True and state["game"]["house"] == []
         assert [p["name"] for p in state["players"]] == ["Mario", "Luigi", "Peach", "Yoshi"]

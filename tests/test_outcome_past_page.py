@@ -19,7 +19,6 @@ from tests.test_player_seat import api_json
 from tests.test_tablet_browser import daemon
 
 
-
 def banker(browser: Browser, base: str, size: dict[str, int]) -> Page:
     page = context(browser, size, touch=size is PHONE).new_page()
     page.goto(f"{base}#token={BROWSER_TOKEN}")

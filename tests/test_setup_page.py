@@ -22,8 +22,8 @@ from tests.conftest import BROWSER_TOKEN, free_port
 from tests.page_fit import Taps
 from tests.test_banker_page import PHONE, READABILITY, TABLET, context, no_overflow, tile
 from tests.test_movie_page import readme_shot
-from tests.test_pwa import audit, audit_in_every_mode, axe_source, serious
 from tests.test_player_phones import post
+from tests.test_pwa import audit, audit_in_every_mode, axe_source, serious
 from tests.test_tablet_browser import api, daemon, state_of
 
 TOKEN = BROWSER_TOKEN
@@ -272,9 +272,9 @@ def test_a_press_during_the_setup_is_kept_for_who_starts_and_leaves_start_in_sig
         dialog = phone.locator("#dialog")
         expect(dialog).to_contain_text("A press was made during the setup")
         expect(dialog).to_contain_text(pressed["headline"])
-        expect(dialog).to_contain_text("Charge it to Ann, who starts?")
+        expect(dialog).to_contain_text("Count it for Ann, who starts?")
         assert state_of(base)["game"]["id"] == pending["game"]["id"]  # asked before writing
-        charge = dialog.locator("button", has_text="Charge Ann")
+        charge = dialog.locator("button", has_text="For Ann")
         expect(charge).to_be_enabled()  # it takes taps once armed
         readme_shot(phone, "phone-setup-press-asked")
         count.tap_on(charge)

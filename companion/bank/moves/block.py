@@ -57,7 +57,8 @@ def record_outcome(bank: Journal, outcome: Outcome, *, params: Mapping[str, int]
                    game_id: int | None = None, player: int | Current | None = CURRENT,
                    press_id: str | None = None, held: bool = False) -> OutcomeView:
     """Keep an outcome and apply it: to ``player`` (by default the current player;
-    unassigned if nobody is, or while a fresh install awaits its setup), or for utility rent to the payer it was armed with.
+    unassigned if nobody is, or while a fresh install awaits its setup), or for utility rent
+    to the payer it was armed with.
 
     ``press_id`` makes it once only: a press held while the disk refused it and retried
     later (even after a restart) is banked once. A ``held`` press whose game has ended

@@ -119,7 +119,7 @@ function drawHeld() {
     { presses: held.map(pressWords).join("; ") });
 }
 
-// Start with presses held: charge who starts (one tap), or keep them uncharged; Escape starts
+// Start with presses held: they count for who starts (one tap), or for nobody; Escape starts
 // nothing. A press the chosen edition's block could not have made stays uncharged unasked.
 async function chargeHeld(e, starter) {
   const held = heldPresses().filter((o) => e.id === state.game.edition);
@@ -127,9 +127,9 @@ async function chargeHeld(e, starter) {
   const answer = await ask(
     tn("A press was made during the setup", "{n} presses were made during the setup", held.length),
     [...held.map(pressWords),
-     tn("Charge it to {name}, who starts?", "Charge them to {name}, who starts?", held.length, { name: starter })],
-    [{ label: t("Don't charge"), value: "keep", cls: "quiet" },
-     { label: t("Charge {name}", { name: starter }), value: "first", cls: "pay-now" }],
+     tn("Count it for {name}, who starts?", "Count them for {name}, who starts?", held.length, { name: starter })],
+    [{ label: t("For nobody"), value: "keep", cls: "quiet" },
+     { label: t("For {name}", { name: starter }), value: "first", cls: "pay-now" }],
     "setup-presses");
   return answer === "first" || answer === "keep" ? answer : null;
 }
