@@ -11,7 +11,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import BROWSER_TOKEN
+from tests.conftest import BROWSER_TOKEN, free_port
 from tests.test_banker_page import PHONE, TABLET, context
 from tests.test_movie_page import readme_shot
 from tests.test_player_phones import post
@@ -122,3 +122,27 @@ def test_an_outcome_fades_to_history_once_its_turn_has_passed(browser: Browser,
         second = press(base, bankers)
         bright(bankers, None, second["headline"])
         past([], mine, first["headline"])
+
+
+def test_a_roll_drawn_as_dice_says_earlier_once_its_turn_has_passed(browser: Browser,
+                                                                   tmp_path: Path) -> None:
+    """The Movie's turn roll is drawn as dice: once its turn has passed they are dimmed under
+    "Earlier" (the page's words), on a phone and on a tablet."""
+    path = tmp_path / "companion.toml"
+    path.write_text(f'[audio]\nbackend = "null"\n[gpio]\npin_factory = "mock"\n'
+                    f'[data]\ndir = "{tmp_path}"\n[web]\nhost = "127.0.0.1"\n'
+                    f'port = {free_port()}\ntoken = "{BROWSER_TOKEN}"\n'
+                    '[game]\nedition = "movie"\nplayers = ["Mario", "Luigi", "Peach"]\n')
+    with daemon(path) as base:
+        mario = api_json(base, "api/state")["players"][0]["id"]
+        tablet, handheld = banker(browser, base, TABLET), banker(browser, base, PHONE)
+        rolled = press(base, [tablet, handheld])
+        for page in (tablet, handheld):
+            expect(page.locator("#outcome.rolled .die").first).to_be_visible()
+            expect(page.locator("#outcome .outcome-earlier")).to_have_count(0)
+        next_turn(base, mario)  # (a first roll never ends the turn: no third doubles yet)
+        for page, name in ((tablet, "tablet-roll-earlier"), (handheld, "phone-roll-earlier")):
+            expect(page.locator("#outcome.past.rolled")).to_have_count(1)
+            expect(page.locator("#outcome .outcome-earlier")).to_have_text("Earlier")
+            expect(page.locator("#outcome")).to_contain_text(rolled["headline"])
+            readme_shot(page, name)
