@@ -39,7 +39,7 @@ function waitingText(o) {
 
 // The companion says which outcomes belong to turns that have passed (the turn's
 // ``past_outcomes``); a press on its way to the disk is this turn's.
-export function outcomePast(o) {
+function outcomePast(o) {
   return Boolean(o && state.turn && o.id <= (state.turn.past_outcomes || 0));
 }
 
