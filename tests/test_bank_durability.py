@@ -28,7 +28,7 @@ from gpiozero.pins.mock import MockFactory
 from companion.app.commands import Move
 from companion.audio.null_backend import NullBackend
 from companion.bank import DB_NAME, Bank
-from companion.config import AudioConfig, Config, DataConfig
+from companion.config import AudioConfig, Config, DataConfig, GameConfig
 from companion.core.ledger import Entry, EntryKind, balances
 from companion.core.outcomes import Kind
 from companion.core.state import OutcomeView
@@ -336,7 +336,9 @@ class SteppingClock:
 async def test_the_daemon_banks_every_press_and_every_transfer_exactly_once(
     tmp_path: Path,
 ) -> None:
-    app = Daemon(Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path))),
+    # A table that named its players (a fresh install's stand-ins are charged nothing).
+    app = Daemon(Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)),
+                        game=GameConfig(players=("Mario", "Luigi", "Peach", "Yoshi"))),
                  pin_factory=MockFactory(), rng=random.Random(11), backend=NullBackend(),
                  clock=SteppingClock())
     presses: list[BlockOutcome] = []

@@ -358,7 +358,8 @@ async def test_unusable_data_folder_holds_presses_and_recovers_when_it_is_usable
 ) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the data folder should be")
-    config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(blocker)))
+    config = Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(blocker)),
+                    game=GameConfig(players=("Ann", "Bob")))  # named: not awaiting a setup
     app = Daemon(config, pin_factory=MockFactory(), backend=NullBackend())
     with caplog.at_level(logging.ERROR):
         app.start(asyncio.get_running_loop())

@@ -17,7 +17,14 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from companion.app.commands import GetState, Move
-from companion.config import AudioConfig, Config, DataConfig, DisplayConfig, WebConfig
+from companion.config import (
+    AudioConfig,
+    Config,
+    DataConfig,
+    DisplayConfig,
+    GameConfig,
+    WebConfig,
+)
 from companion.core.outcomes import Kind, Outcome
 from companion.daemon import Daemon
 from companion.display.frontend import ScreenFrontend
@@ -211,7 +218,8 @@ def test_framebuffer_that_is_missing_or_odd_is_a_clear_unavailability(tmp_path: 
 def _config(tmp_path: Path, **display) -> Config:
     return Config(audio=AudioConfig(backend="null"), data=DataConfig(dir=str(tmp_path)),
                   web=WebConfig(host="127.0.0.1", port=0),
-                  display=DisplayConfig(enabled=True, **display))
+                  display=DisplayConfig(enabled=True, **display),
+                  game=GameConfig(players=("Mario", "Luigi", "Peach", "Yoshi")))  # named
 
 
 async def _until(predicate, timeout: float = 10.0) -> None:

@@ -82,18 +82,13 @@ def house_folder(tmp_path: Path) -> Path:
 
 async def test_a_fresh_install_boots_into_a_game_awaiting_its_setup(tmp_path: Path) -> None:
     faces = Faces()
-    async with table(tmp_path, rng=faces) as (api, app):
+    async with table(tmp_path, rng=faces) as (api, _app):
         state = await api.state()
         assert state["game"]["setup_pending"] is True and state["game"]["house"] == []
         assert [p["name"] for p in state["players"]] == ["Mario", "Luigi", "Peach", "Yoshi"]
-        # The block works meanwhile: a press is banked for the current player.
-        faces.load(1, 2)  # a 1: roll again and collect that many
-        await press_the_button(app)
-        after = await api.state()
-        outcome = after["last_outcome"]
-        assert outcome["player"] == state["players"][0]["id"] and outcome["assigned"]
-        assert (outcome["kind"], outcome["coins"]) == ("coins", 2)
-        assert after["players"][0]["balance"] == 32
+        # The block works meanwhile: a payment made in it is play (a press is not: below).
+        mario, luigi = (p["id"] for p in state["players"][:2])
+        await api.post("/api/transfers", {"from": mario, "to": luigi, "amount": 2})
         pending = state["game"]["id"]
         # Start from the setup: the pending game, played in, stays among the earlier games.
         status, made = await start(api, {"edition": "celebration", "players": ["Ann", "Bob"]})
@@ -101,6 +96,62 @@ async def test_a_fresh_install_boots_into_a_game_awaiting_its_setup(tmp_path: Pa
         started = await api.state()
         assert started["game"]["id"] == made["game"] and not started["game"]["setup_pending"]
         assert [g["id"] for g in await games(api)] == [made["game"], pending]
+
+
+def coins_by_name(state: dict[str, Any]) -> dict[str, int]:
+    return {p["name"]: p["balance"] for p in state["players"]}
+
+
+async def test_a_press_during_the_setup_is_kept_for_who_starts_never_for_a_stand_in(
+        tmp_path: Path) -> None:
+    """Issue 44 (6): a child presses the block while the parents read the setup: its sound
+    plays, nobody's coins move (Mario, Luigi, ... are the fresh install's stand-ins); at Start
+    it is charged to who starts, as if pressed in their turn."""
+    faces = Faces()
+    async with table(tmp_path, rng=faces) as (api, app):
+        before = await api.state()
+        assert before["game"]["setup_pending"] is True
+        faces.load(4)  # a 4: Bowser, pay the Bank 5 (Celebration's block, 1d6)
+        await press_the_button(app)
+        during = await api.state()
+        assert coins_by_name(during) == coins_by_name(before)  # no stand-in pays
+        held = during["last_outcome"]
+        assert (held["kind"], held["player"], held["assigned"]) == ("bowser", None, False)
+        assert [o["id"] for o in during["unassigned"]] == [held["id"]]
+        status, made = await start(api, {"edition": "celebration", "players": ["Ann", "Bob"],
+                                         "first": 1})
+        assert status == 201
+        after = await api.state()
+        assert coins_by_name(after) == {"Ann": 30, "Bob": 25}  # Bob starts: Bowser's 5 is his
+        outcome = after["last_outcome"]
+        bob = after["players"][1]["id"]
+        assert (outcome["id"], outcome["player"], outcome["game"]) == (held["id"], bob,
+                                                                       made["game"])
+        assert after["unassigned"] == []
+        # Nothing was played in the setup's stand-in game: it is left out of the earlier games.
+        assert [g["id"] for g in await games(api)] == [made["game"]]
+
+
+async def test_a_press_during_the_setup_can_be_kept_uncharged(tmp_path: Path) -> None:
+    faces = Faces()
+    async with table(tmp_path, rng=faces) as (api, app):
+        pending = (await api.state())["game"]["id"]
+        faces.load(4)
+        await press_the_button(app)
+        await refused_start(api, {"edition": "celebration", "players": ["Ann", "Bob"],
+                                  "setup_presses": "Bob"}, "setup_presses must be first or keep")
+        assert (await api.state())["game"]["id"] == pending  # nothing started
+        status, made = await start(api, {"edition": "celebration", "players": ["Ann", "Bob"],
+                                         "setup_presses": "keep"})
+        assert status == 201
+        after = await api.state()
+        assert coins_by_name(after) == {"Ann": 30, "Bob": 30} and after["last_outcome"] is None
+        assert kept_games(tmp_path) == [pending, made["game"]]  # the press stays in the journal
+
+
+async def refused_start(api: Api, body: dict[str, Any], words: str) -> None:
+    status, answer = await start(api, body)
+    assert status == 400 and words in answer["error"], (status, answer)
 
 
 async def test_an_untouched_pending_game_is_left_out_once_a_game_starts(tmp_path: Path) -> None:

@@ -202,6 +202,32 @@ async def test_a_movie_game_from_the_first_roll_to_bowser_and_the_last_player(
         assert issued == sum(coins(final))
 
 
+async def test_an_outcome_is_past_once_its_turn_has_passed_and_a_jailing_one_after_the_next(
+        tmp_path: Path) -> None:
+    """Issue 44 (5): the state's ``turn.past_outcomes`` says which outcomes a page shows as
+    history. Next makes the turn's press past; a press that passed the turn itself (third
+    doubles: Jail, "Your turn then ends") is the news of the turn it began, until Next."""
+    faces = Faces()
+    async with movie(tmp_path, faces) as (api, app):
+        mario, _luigi, peach = await api.ids()
+        assert (await api.state())["turn"]["past_outcomes"] == 0
+        mine = await roll(api, app, faces, 3, 5)
+        assert mine["id"] > (await api.state())["turn"]["past_outcomes"]  # his turn's news
+        await api.post("/api/next", {"from": mario})
+        assert mine["id"] <= (await api.state())["turn"]["past_outcomes"]  # history now
+        await roll(api, app, faces, 2, 2)
+        await roll(api, app, faces, 4, 4)
+        third = await roll(api, app, faces, 6, 6)
+        state = await api.state()
+        assert third["kind"] == "third_doubles" and state["current_player"] == peach
+        assert state["turn"]["past_outcomes"] == third["id"] - 1  # shown as news to Peach
+        await api.post("/api/next", {"from": peach})
+        state = await api.state()
+        assert state["turn"]["past_outcomes"] == third["id"]
+        await api.post("/api/undo")  # the Next undone: Peach's turn again, and its news
+        assert (await api.state())["turn"]["past_outcomes"] == third["id"] - 1
+
+
 async def test_jail_by_hand_pay_to_leave_and_undo_takes_jail_back(tmp_path: Path) -> None:
     faces = Faces()
     async with movie(tmp_path, faces, ("Mario", "Luigi")) as (api, app):

@@ -22,6 +22,7 @@ from tests.conftest import BROWSER_TOKEN, free_port
 from tests.page_fit import Taps
 from tests.test_banker_page import PHONE, READABILITY, TABLET, context, no_overflow, tile
 from tests.test_movie_page import readme_shot
+from tests.test_player_phones import post
 from tests.test_pwa import audit, audit_in_every_mode, axe_source, serious
 from tests.test_tablet_browser import api, daemon, state_of
 
@@ -218,6 +219,74 @@ def test_a_fresh_install_is_set_up_from_the_page_to_the_first_press_in_counted_t
 
 
 # -- Gamer: the characters, one token one player ----------------------------------------------
+
+
+def start_is_clear(page: Page) -> None:
+    """The snackbar is up and leaves "Start the game" in sight: the point at its centre is the
+    button (what a finger there would tap)."""
+    expect(page.locator("#toast")).to_be_visible()
+    on_top = page.evaluate("""() => { const b = document.getElementById('setup-start');
+      const r = b.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return hit === b || b.contains(hit); }""")
+    assert on_top, page.locator("#toast").bounding_box()
+
+
+def coins_moved(outcome: dict[str, Any]) -> int:
+    """What a Celebration press moves for its player: a coins roll pays them, Bowser and Game
+    Over take from them, a Power-up moves none."""
+    return outcome["coins"] if outcome["kind"] == "coins" else -outcome["coins"]
+
+
+def test_a_press_during_the_setup_is_kept_for_who_starts_and_leaves_start_in_sight(
+        browser: Browser, tmp_path: Path) -> None:
+    """Issue 44 (6): a child presses while the parents read the setup: its sound plays (the
+    companion answers with the outcome), nobody's coins move (no stand-in "Mario" pays), the
+    snackbar says so without covering "Start the game", and Start asks whether who starts is
+    charged (one tap: yes)."""
+    with daemon(fresh_install(tmp_path)) as base:
+        pending = state_of(base)
+        phone, tablet = open_banker(browser, base, PHONE), open_banker(browser, base, TABLET)
+        for page in (phone, tablet):
+            expect(page.locator("#setup-start")).to_be_visible()
+        status, pressed = post(base, "api/press")
+        assert status == 200 and pressed["sound_seconds"] > 0, pressed  # it sounds
+        during = state_of(base)
+        assert [p["balance"] for p in during["players"]] == \
+            [p["balance"] for p in pending["players"]]  # no stand-in paid or was paid
+        assert during["last_outcome"]["player"] is None
+        for page, name in ((phone, "phone-setup-press"), (tablet, "tablet-setup-press")):
+            expect(page.locator("#toast")).to_contain_text("kept for who starts")
+            start_is_clear(page)
+            expect(page.locator("#setup-held")).to_contain_text(pressed["headline"])
+            readme_shot(page, name)
+            start_is_clear(page)
+        tablet.context.close()
+
+        count = Counted(phone)
+        count.tap_on(edition_card(phone, CELEBRATION))
+        count.type_in(row(phone, 0).locator(".setup-name"), "Ann")
+        count.press("Enter")
+        count.type_here("Ben")
+        count.tap_on(phone.locator("#setup-start"))
+        dialog = phone.locator("#dialog")
+        expect(dialog).to_contain_text("A press was made during the setup")
+        expect(dialog).to_contain_text(pressed["headline"])
+        expect(dialog).to_contain_text("Count it for Ann, who starts?")
+        assert state_of(base)["game"]["id"] == pending["game"]["id"]  # asked before writing
+        charge = dialog.locator("button", has_text="For Ann")
+        expect(charge).to_be_enabled()  # it takes taps once armed
+        readme_shot(phone, "phone-setup-press-asked")
+        count.tap_on(charge)
+        expect(phone.locator("#setup")).to_be_hidden()
+        expect(phone.locator(".tile.current")).to_contain_text("Ann")
+        state = state_of(base)
+        assert {p["name"]: p["balance"] for p in state["players"]} == {
+            "Ann": 30 + coins_moved(pressed), "Ben": 30}
+        assert state["last_outcome"]["player"] == state["players"][0]["id"]
+        assert state["unassigned"] == []
+        print(f"\nsetup with a press made during it: {count.taps} taps, {count.keys} keystrokes")
+        assert count.taps == 4 and count.keys == len("AnnBen") + 1, count
 
 
 def test_gamer_characters_are_picked_in_the_setup_and_a_taken_one_is_off_for_the_others(

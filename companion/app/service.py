@@ -212,8 +212,7 @@ class TableService:
         if not mode.draws:
             return None
         state = self.state
-        player = params.get("leader", params.get("player", None if state is None else
-                                                 state.current_player))
+        player = params.get("leader", params.get("player", _current(state)))
         outcome, dice = self.gate.dice.throw(lambda rng: mode.draw(rng, params))
         sound = self.library.for_outcome(outcome)
         race = state.race if state is not None else None
@@ -243,8 +242,7 @@ class TableService:
         if self.bank is not None:
             held = HeldPress(uuid.uuid4().hex, time.time(), outcome, taken.source,
                              None if state is None else state.game.id,
-                             None if state is None else state.current_player,
-                             state is not None,
+                             _current(state), state is not None,
                              {k: v for k, v in params.items() if v is None or type(v) is int})
             self._unbanked[held.press_id] = (held.game, outcome, player)
             self._press_ids[taken.number] = held.press_id  # for its answer (the last few)
@@ -805,6 +803,14 @@ class TableService:
 
 
 MAX_TIMER_SECONDS = 3600
+
+
+def _current(state: TableState | None) -> int | None:
+    """Whom a press is for: the current player; nobody while a fresh install awaits its setup
+    (its players are stand-ins: the bank keeps the press for who starts)."""
+    if state is None or state.game.setup_pending:
+        return None
+    return state.current_player
 
 
 def _seconds(value: object) -> float | None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from companion.bank.journal import REQUEST
 from companion.core.ledger import BANK, EntryKind, MoveKind, check_request_id
 from companion.core.setup import Setup, check_setup
-from companion.exc import Conflict
+from companion.exc import Conflict, Refused, shown
 from companion.i18n.said import say
 
 if TYPE_CHECKING:
@@ -21,16 +21,24 @@ if TYPE_CHECKING:
 
 PENDING = "pending"
 """``games.options["setup"]`` of a game made at boot that awaits the table's setup."""
+SETUP_PRESSES = ("first", "keep")
+"""What a start does with the presses made while a fresh install awaited its setup (kept
+unassigned: nobody was named yet): charge them to who starts, or keep them uncharged."""
 
 
 def new_game(bank: Journal, edition: object, names: Sequence[object],
              colours: Sequence[object] | None = None, *, first: object = None,
-             characters: object = None, house: object = None,
+             characters: object = None, house: object = None, setup_presses: object = "first",
              request_id: str | None = None) -> int:
     """Start a game (:func:`companion.core.setup.check_setup` checks it whole first): players
     in seat order with their colours (default: the palette's order) and characters, ``first``
     current, the house rules kept with it, opening balances paid by the Bank. Old games stay
-    as they were. ``request_id``: a retry of the very same start answers the same game."""
+    as they were. ``request_id``: a retry of the very same start answers the same game.
+    ``setup_presses``: the presses made while a fresh install awaited this setup are charged
+    to who starts (``first``) or kept uncharged (``keep``)."""
+    if setup_presses not in SETUP_PRESSES:
+        raise Refused(say("setup_presses must be {choices}, not {value}",
+                          choices=" or ".join(SETUP_PRESSES), value=shown(setup_presses)))
     with bank.write() as db:
         if check_request_id(request_id) is not None:
             again = _replayed(bank, db, request_id)  # type: ignore[arg-type]
@@ -40,7 +48,38 @@ def new_game(bank: Journal, edition: object, names: Sequence[object],
         options = dict(setup.options)
         if request_id is not None:
             options.update({"request_id": request_id, REQUEST: bank.asked})
-        return write_game(bank, db, setup, options, request_id)
+        awaited = bank.latest_game()
+        game_id = write_game(bank, db, setup, options, request_id)
+        if setup_presses == "first" and awaited is not None and _pending(db, awaited):
+            charge_setup_presses(bank, db, awaited, game_id)
+        return game_id
+
+
+def _pending(db: sqlite3.Connection, game_id: int) -> bool:
+    row = db.execute("SELECT json_extract(options, '$.setup') FROM games WHERE id = ?",
+                     (game_id,)).fetchone()
+    return row is not None and row[0] == PENDING
+
+
+def charge_setup_presses(bank: Journal, db: sqlite3.Connection, awaited: int,
+                         game_id: int) -> None:
+    """The presses made while ``awaited`` waited for its setup (kept unassigned: nobody was
+    named yet) go to the new game, each charged to who starts, as if pressed in their turn.
+    A press the new game's block could not have made (another edition) stays uncharged with
+    the setup it was made in (the journal keeps it)."""
+    from companion.bank.moves import block  # block's moves need the bank's whole
+
+    for row in db.execute("SELECT * FROM outcomes WHERE game_id = ? AND player_id IS NULL"
+                          " ORDER BY id", (awaited,)).fetchall():
+        facts = bank.facts(game_id)
+        outcome = block.outcome_of(row)
+        mode = facts.rules.find_mode(outcome.mode)
+        params = json.loads(row["params"])
+        if mode is None or mode.needs or not mode.could_draw(outcome, params) or \
+                facts.current is None:
+            continue
+        db.execute("UPDATE outcomes SET game_id = ? WHERE id = ?", (game_id, row["id"]))
+        block.apply(bank, db, facts, row["id"], facts.current, "new game")
 
 
 def _replayed(bank: Journal, db: sqlite3.Connection, request_id: str) -> int | None:
@@ -111,14 +150,16 @@ def write_game(bank: Journal, db: sqlite3.Connection, setup: Setup, options: dic
 
 def untouched(bank: Journal) -> set[int]:
     """Games made at boot to await a setup that nothing was played in (no move but the
-    opening balances, no press) and that the table does not play now: the earlier games
+    opening balances, no press charged: one made during the setup and kept uncharged is no
+    play) and that the table does not play now: the earlier games
     leave them out (they stay in the journal)."""
     playing = bank.latest_game()
     found = set()
     for row in bank.db.execute("SELECT id FROM games WHERE json_extract(options, '$.setup') = ?"
                                " AND NOT EXISTS (SELECT 1 FROM moves m WHERE m.game_id ="
                                " games.id AND m.kind != ?) AND NOT EXISTS (SELECT 1 FROM"
-                               " outcomes o WHERE o.game_id = games.id)",
+                               " outcomes o WHERE o.game_id = games.id AND o.player_id IS NOT"
+                               " NULL)",
                                (PENDING, MoveKind.OPENING.value)):
         if row["id"] != playing:
             found.add(row["id"])

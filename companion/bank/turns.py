@@ -149,9 +149,10 @@ def turn_of(db: sqlite3.Connection, facts: Facts) -> Turn:
     GO in it. Each a lookup on an index: the same few rows however long the game."""
     who = facts.current
     jailed = dict(facts.jailed_by)
-    if who is None:
-        return Turn(None, jailed=jailed)
     passes = turn_passes(db, facts.gid, 1)
+    past = past_outcomes(db, facts, passes[0] if passes else None)
+    if who is None:
+        return Turn(None, jailed=jailed, past_outcomes=past)
     began = passes[0]["id"] if passes else 0
     live = "NOT EXISTS (SELECT 1 FROM moves u WHERE u.undoes = m.id)"
     made = {kind.value for kind in ROLLED if db.execute(
@@ -176,7 +177,23 @@ def turn_of(db: sqlite3.Connection, facts: Facts) -> Turn:
             f" WHERE game_id = ? AND kind = ? AND id > ? AND {live}",
             (facts.gid, MoveKind.BANKRUPTCY.value, began)) if isinstance(row[0], int))
     return Turn(who, began, pressed or bool(made), frozenset(made), contest_due(db, facts),
-                jailed, acquired)
+                jailed, acquired, past)
+
+
+def past_outcomes(db: sqlite3.Connection, facts: Facts, latest: sqlite3.Row | None) -> int:
+    """The outcomes up to this id belong to turns that have passed: those before the turn's
+    latest pass (its ``mark``), but for the press that passed it itself (a Go to Jail, a stay
+    in Jail: "Your turn then ends"), which is the news its turn began with."""
+    if latest is None:
+        return 0
+    data = json.loads(latest["data"])
+    mark = data.get("mark")
+    if mark is None:  # a pass written before passes kept the outcomes' mark: by the clock
+        row = db.execute("SELECT MAX(id) FROM outcomes INDEXED BY outcomes_by_game WHERE"
+                         " game_id = ? AND at <= ?", (facts.gid, latest["at"])).fetchone()
+        return int(row[0] or 0)
+    own = data.get("outcome") == mark or data.get("op") == "jail"
+    return int(mark) - 1 if own else int(mark)
 
 
 def landed(db: sqlite3.Connection, facts: Facts) -> tuple[int | None, bool]:

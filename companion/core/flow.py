@@ -94,6 +94,10 @@ class Turn:
     acquired: frozenset[int] = frozenset()
     """Players who were a bankrupt player's creditor this turn (the Movie: they may pay the
     Continue cost of the deeds they acquired at once)."""
+    past_outcomes: int = 0
+    """The block's outcomes up to this id belong to turns that have passed (a page shows them
+    as history, not as news); an outcome that passed the turn itself (going to Jail) belongs
+    to the turn it began until the turn passes again."""
 
     @property
     def moment(self) -> Moment:
@@ -101,7 +105,8 @@ class Turn:
 
     def to_json(self) -> dict[str, Any]:
         return {"player": self.player, "began": self.began, "moment": self.moment.value,
-                "rolled": self.rolled, "go_passed": self.go_passed}
+                "rolled": self.rolled, "go_passed": self.go_passed,
+                "past_outcomes": self.past_outcomes}
 
 
 Name = Callable[[object], "str | Said"]

@@ -76,7 +76,7 @@ PLAYER = obj({"id": INT, "name": STR, "colour": STR, "seat": INT, "balance": INT
               "owes": BOOL, "current": BOOL, "out": BOOL, "in_jail": BOOL,
               "jail_tries": INT, "owes_to": maybe(PARTY)})
 TURN = obj({"player": maybe(INT), "began": INT, "moment": {"enum": ["start", "turn"]},
-            "rolled": BOOL, "go_passed": BOOL})
+            "rolled": BOOL, "go_passed": BOOL, "past_outcomes": INT})
 STATE = obj({"game": obj({"id": INT, "edition": STR, "name": STR, "bank": BOOL}),
              "players": items(ref("Player")), "current_player": maybe(INT),
              "last_outcome": maybe(ref("Outcome")), "unassigned": items(ref("Outcome")),

@@ -12,6 +12,7 @@ from companion.bank.facts import Facts, next_seat
 from companion.bank.kinds import Move
 from companion.bank.moves import coins, contest, jail, token, turn
 from companion.bank.ring import face_params, read_ring
+from companion.bank.start import PENDING
 from companion.bank.touch import TURN, Touch, capped, drawn, touch
 from companion.core.actions import ID as PLAYER
 from companion.core.actions import Action, Field
@@ -44,7 +45,7 @@ class Current:
 CURRENT = Current()
 
 
-def _outcome(row: sqlite3.Row) -> Outcome:
+def outcome_of(row: sqlite3.Row) -> Outcome:
     params = json.loads(row["params"])
     return Outcome(Kind(row["kind"]), coins=row["coins"], rolls=tuple(json.loads(row["rolls"])),
                    mode=row["mode"], step=params.get("step", 0),
@@ -56,7 +57,8 @@ def record_outcome(bank: Journal, outcome: Outcome, *, params: Mapping[str, int]
                    game_id: int | None = None, player: int | Current | None = CURRENT,
                    press_id: str | None = None, held: bool = False) -> OutcomeView:
     """Keep an outcome and apply it: to ``player`` (by default the current player;
-    unassigned if nobody is), or for utility rent to the payer it was armed with.
+    unassigned if nobody is, or while a fresh install awaits its setup), or for utility rent
+    to the payer it was armed with.
 
     ``press_id`` makes it once only: a press held while the disk refused it and retried
     later (even after a restart) is banked once. A ``held`` press whose game has ended
@@ -89,6 +91,8 @@ def record_outcome(bank: Journal, outcome: Outcome, *, params: Mapping[str, int]
                 clean["contest"] = found.current_move  # it counts in this contest only
             who = wanted if facts.ending is None and contest.roller(bank, facts) == wanted \
                 and wanted is not None else None
+        if facts.options.get("setup") == PENDING:  # a fresh install's stand-in players:
+            who = None  # nobody is named yet, the press is kept for who starts (start.py)
         if late and (facts.ending is not None or who not in facts.active
                      or clean.get("owner", who) not in facts.active
                      or clean.get("teammate") not in (None, *facts.active)):
@@ -135,7 +139,7 @@ def assign_outcome(bank: Journal, outcome_id: object, player: object, *, source:
             raise Refused(say("utility rent is paid by the player it was rolled for"))
         if params.get("leader") not in (None, pid):
             raise Refused(say("a battle's outcome goes to the player who led it"))
-        if contest.is_roll(_outcome(row)) and (
+        if contest.is_roll(outcome_of(row)) and (
                 contest.roller(bank, facts) != pid or facts.contests is None or
                 params.get("contest") != facts.contests.current_move):
             raise Refused(say("a contest's roll goes to the player whose roll is due, in "
@@ -146,7 +150,7 @@ def assign_outcome(bank: Journal, outcome_id: object, player: object, *, source:
 def apply(bank: Journal, db: sqlite3.Connection, facts: Facts, outcome_id: int, player: int,
           source: str) -> OutcomeView:
     row = db.execute("SELECT * FROM outcomes WHERE id = ?", (outcome_id,)).fetchone()
-    outcome = _outcome(row)
+    outcome = outcome_of(row)
     params = json.loads(row["params"])
     owner = params.get("owner")
     if owner is not None:
@@ -226,7 +230,7 @@ def outcome_view(bank: Journal, outcome_id: int, facts: Facts) -> OutcomeView:
         "SELECT o.*, (SELECT MAX(e.id) FROM entries e WHERE e.outcome_id = o.id AND"
         " e.kind = 'block') AS entry_id FROM outcomes o WHERE o.id = ?",
         (outcome_id,)).fetchone()
-    outcome = _outcome(row)
+    outcome = outcome_of(row)
     mode: Mode | None = facts.rules.find_mode(outcome.mode)
     params = json.loads(row["params"])
     words = ("", "", outcome.label) if mode is None else (

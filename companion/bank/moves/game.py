@@ -128,7 +128,10 @@ ACTIONS = (
                    Field("characters", {"type": "array", "items": {"type": "array"}},
                          "each player's characters (Gamer, Mario Kart)"),
                    Field("house", {"type": "object"}, "house rules: free_parking_pot, "
-                         "files")),
+                         "files"),
+                   Field("setup_presses", {"enum": list(start.SETUP_PRESSES)},
+                         "the presses made while a fresh install awaited this setup: "
+                         "charged to who starts (first, the default) or kept uncharged")),
            doc="Start a game from a setup (GET /api/setup offers it): one write, one move; "
                "the new game becomes the one played, the others stay as they are."),
     Action("resume_game", resume_game, route="POST /api/games/{game}/resume",

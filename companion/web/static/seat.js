@@ -100,6 +100,7 @@ function seatSaw(player) {
     .map((l) => [l.id, l.undone_by]);
   const now = JSON.stringify([state.game.id, player.balance, mineOpen, lines]);
   if (now !== seat.seen) { seat.seen = now; refreshSeat(); }
+  renderOutcome();  // the turn moved on: its outcome is history
 }
 
 function requestFor(move) { return seat.requests.find((r) => r.move === move); }
@@ -246,11 +247,22 @@ function toggleSound() {  // the tap is the gesture that lets the page play
   drawSound();
 }
 
+// Once its turn has passed (the companion's ``turn.past_outcomes``) the outcome is history:
+// dimmed, and said as earlier, so nobody acts on it again at their next turn.
+function outcomePast(o) {
+  return Boolean(o && state && state.turn && o.id <= (state.turn.past_outcomes || 0));
+}
+
+function setText(id, text) { if ($(id).textContent !== text) $(id).textContent = text; }
+
 function renderOutcome() {
   const o = seat.outcome;
-  $("outcome-headline").textContent = o ? heard(o, "headline") : t("Nothing from the block yet.");
-  $("outcome-say").textContent = o ? heard(o, "instruction") || heard(o, "description") : "";
+  const past = outcomePast(o);
+  const headline = o ? heard(o, "headline") : t("Nothing from the block yet.");
+  setText("outcome-headline", past ? t("Earlier: {outcome}", { outcome: headline }) : headline);
+  setText("outcome-say", o ? heard(o, "instruction") || heard(o, "description") : "");
   $("outcome").classList.toggle("empty", !o);
+  $("outcome").classList.toggle("past", past);
 }
 
 function outcomeArrived(news) {

@@ -48,9 +48,9 @@ export function snack(text, action, run, clear = null) {
   armLater(button);
   box.hidden = false;
   // The table's next taps stay in sight: ``clear``, the block and Next (a long line of words
-  // after a POW would cover Next, the turn's last tap).
+  // after a POW would cover Next, the turn's last tap), the setup's Start and Cancel.
   const at = box.getBoundingClientRect();
-  const covers = [clear, $("press"), $("next")].some((part) => {
+  const covers = [clear, $("press"), $("next"), $("setup-start"), $("setup-cancel")].some((part) => {
     if (!part) return false;
     const keep = part.getBoundingClientRect();
     return keep.height > 0 && keep.bottom > at.top && keep.top < at.bottom;

@@ -9,6 +9,10 @@ import { announce, snack } from "./messages.js";
 import { DICE_KINDS, diceOf, drawRoll, forgetRoll } from "./dice.js";
 
 function outcomeText(o) {
+  if (o.player === null && state.game.setup_pending) {  // nobody named yet: kept for who starts
+    return t("{headline} {instruction} (kept for who starts)",
+             { headline: heard(o, "headline"), instruction: heard(o, "instruction") });
+  }
   const who = o.player === null ? t("Someone") : title(o.player);
   const headline = heard(o, "headline");
   if (o.kind === "rent" && o.params) {
@@ -30,13 +34,27 @@ function inSight(el) {
 // An outcome nobody has been given yet says so.
 function waitingText(o) {
   const text = outcomeText(o);
-  return o.player === null ? t("{outcome} (waiting for a player)", { outcome: text }) : text;
+  return o.player === null && !state.game.setup_pending ? t("{outcome} (waiting for a player)", { outcome: text }) : text;
+}
+
+// The companion says which outcomes belong to turns that have passed (the turn's
+// ``past_outcomes``); a press on its way to the disk is this turn's.
+function outcomePast(o) {
+  return Boolean(o && state.turn && o.id <= (state.turn.past_outcomes || 0));
+}
+
+// A roll drawn as dice says "Earlier" above them once its turn has passed.
+function markEarlier(el, past) {
+  const old = el.querySelector(":scope > .outcome-earlier");
+  if (old) old.remove();
+  if (!past) return;
+  const note = Object.assign(document.createElement("span"), { className: "outcome-earlier", textContent: t("Earlier") });
+  el.prepend(note);
 }
 
 let lastOutcomeId = null;
 let lastPress = null;  // the latest press as it sounded (shown while the disk holds it)
 export function setLastPress(o) { lastPress = o; }  // main.js, as the companion says it
-let outcomeTurn = null;  // whose turn it was when the shown outcome came
 
 let outcomeDrawn = false;  // this game's outcome box drawn once: a new outcome after is news
 export function forgetOutcome() { lastOutcomeId = null; outcomeDrawn = false; }  // a new game
@@ -62,15 +80,12 @@ export function renderOutcome() {
     el.replaceChildren(hint);
     return;
   }
-  if (o.id !== lastOutcomeId) {
-    // A fresh page takes the outcome's player as its turn; a live one, the turn it came in.
-    outcomeTurn = lastOutcomeId === null && o.player !== null ? o.player : state.current_player;
-  }
-  // After Next the outcome belongs to the turn before: dimmed, so nobody acts on it twice.
-  const past = state.current_player !== outcomeTurn;
+  // Once its turn has passed (Next, a press that ended the turn, however many turns ago) the
+  // outcome is history: dimmed and said as earlier, so nobody acts on it twice.
+  const past = outcomePast(o);
   const rolled = DICE_KINDS.has(o.kind);
-  if (rolled) drawRoll(el, o);
-  else { forgetRoll(); el.textContent = waitingText(o); }
+  if (rolled) { drawRoll(el, o); markEarlier(el, past); }
+  else { forgetRoll(); el.textContent = past ? t("Earlier: {outcome}", { outcome: waitingText(o) }) : waitingText(o); }
   const doubles = rolled && o.kind !== "third_doubles" && Boolean(o.doubles);
   el.className = "outcome coins-only " + o.kind + (rolled ? " rolled" : "") + (doubles ? " doubles" : "") + (past ? " past" : "");
   if (o.id !== lastOutcomeId) {

@@ -11,6 +11,7 @@ import { heard } from "./words.js";
 import { el } from "./widgets.js";
 import { snack } from "./messages.js";
 import { write } from "./net.js";
+import { ask } from "./dialog.js";
 import { focusTile, resetPay } from "./pad.js";
 
 let offer = null;  // GET /api/setup's answer, asked again each time the setup opens
@@ -68,6 +69,7 @@ export function renderSetup() {
   if (watching()) return;
   $("setup-cancel").hidden = Boolean(state.game.setup_pending);
   drawRunning();
+  drawHeld();
   if (!draft && !loading) {
     for (const id of ["setup-editions", "setup-rows", "setup-last", "setup-chars", "setup-house"]) $(id).replaceChildren();
     load();
@@ -108,6 +110,40 @@ function drawRunning() {
     note.textContent = t("A new game ends nothing: {game} with {names} stays in the bank, and Earlier games in the menu resumes it.",
       { game: word(state.game.name), names: state.players.map((p) => p.name).join(", ") });
   }
+}
+
+// The presses made while a fresh install awaits its setup: nobody is named yet, so the bank
+// keeps them (no stand-in pays); Start asks whether who starts is charged.
+function heldPresses() {
+  return state && state.game.setup_pending ? state.unassigned || [] : [];
+}
+
+function pressWords(o) {
+  return [heard(o, "headline"), heard(o, "instruction")].filter(Boolean).join(" ");
+}
+
+function drawHeld() {
+  const held = heldPresses();
+  const note = $("setup-held");
+  note.hidden = held.length === 0;
+  note.textContent = held.length === 0 ? "" : tn("A press was made during the setup: {presses}. Start asks who it is for.",
+    "{n} presses were made during the setup: {presses}. Start asks who they are for.", held.length,
+    { presses: held.map(pressWords).join("; ") });
+}
+
+// Start with presses held: they count for who starts (one tap), or for nobody; Escape starts
+// nothing. A press the chosen edition's block could not have made stays uncharged unasked.
+async function chargeHeld(e, starter) {
+  const held = heldPresses().filter((o) => e.id === state.game.edition);
+  if (held.length === 0) return "first";
+  const answer = await ask(
+    tn("A press was made during the setup", "{n} presses were made during the setup", held.length),
+    [...held.map(pressWords),
+     tn("Count it for {name}, who starts?", "Count them for {name}, who starts?", held.length, { name: starter })],
+    [{ label: t("For nobody"), value: "keep", cls: "quiet" },
+     { label: t("For {name}", { name: starter }), value: "first", cls: "pay-now" }],
+    "setup-presses");
+  return answer === "first" || answer === "keep" ? answer : null;
 }
 
 function renderHouseLine() {
@@ -532,7 +568,7 @@ $("setup-cancel").addEventListener("click", () => {
 });
 
 // Start: one write; a refusal is said here in the server's words, and what was typed stays.
-$("setup-form").addEventListener("submit", (ev) => {
+$("setup-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   if (!draft || !state) return;
   const e = edition();
@@ -549,6 +585,11 @@ $("setup-form").addEventListener("submit", (ev) => {
     },
   };
   if (e.characters && rows.some((r) => r.chars.length)) body.characters = rows.map((r) => r.chars);
+  if (rows.length) {
+    const charge = await chargeHeld(e, body.players[body.first]);
+    if (charge === null) { $("setup-start").focus(); return; }  // Escape: nothing started
+    body.setup_presses = charge;
+  }
   sayProblem("");
   const from = state.game.id;
   write("setup", "/api/games", body, { button: $("setup-start"), quiet: () => true }).then((reply) => {
