@@ -156,11 +156,11 @@ async def run_demo(config: Config, *, seed: int | None = None, auto: int | None 
         scratch = tempfile.TemporaryDirectory(prefix="companion-demo-")
         config = dataclasses.replace(config, data=dataclasses.replace(config.data,
                                                                       dir=scratch.name))
-        if config.game.awaits_setup:  # a scratch game is played, not set up: the setup's
-            # stand-ins are its players (a press goes to the current one, as at a table)
-            players = config.game.first_players()
-            config = dataclasses.replace(
-                config, game=dataclasses.replace(config.game, players=players))
+    if config.game.awaits_setup:  # a demo's game is played, not set up: the setup's stand-ins
+        # are its players (a press goes to the current one, as at a table), in a scratch folder
+        # or the one it was given
+        players = config.game.first_players()
+        config = dataclasses.replace(config, game=dataclasses.replace(config.game, players=players))
     try:
         return await _run_demo(config, seed=seed, auto=auto)
     finally:
