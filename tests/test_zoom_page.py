@@ -2,7 +2,8 @@
 a 512x384 view at two device pixels a CSS pixel) and on a 320 px phone, in headless Chromium
 against the real daemon (issue 44, item 4): each scrolls inside itself and keeps its close
 button and its main action on screen and tappable (not under the header, not past the screen's
-edge), and a payment to the last tile is finished from the pay sheet."""
+edge), and a payment to the last tile is finished from the pay sheet; a player's own page
+keeps its Cancel and Pay in reach the same way."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from tests.page_fit import pick_characters
-from tests.test_banker_page import banker, dialog_settled, kinds, shot, tile
+from tests.test_banker_page import banker, dialog_settled, get, kinds, shot, tile
 from tests.test_board_page import table_config
+from tests.test_player_phones import post
 from tests.test_tablet_browser import daemon
 
 ZOOMED = {"width": 512, "height": 384}
@@ -200,4 +202,33 @@ def test_gamer_s_pickers_keep_their_actions_in_reach(browser: Browser, tmp_path:
         ctx = zoomed_context(browser, size)
         page = banker(ctx, base)
         gamer_dialogs(page, label(size))
+        ctx.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_player_s_phone_pays_with_its_pad_in_reach(browser: Browser, tmp_path: Path,
+                                                     size: dict[str, int]) -> None:
+    """A player's own page: whom and the amount in view under the header, Cancel and Pay at
+    the screen's foot while the digits scroll, the payment made."""
+    with daemon(five(tmp_path, "celebration")) as base:
+        mario = get(base, "api/state")["players"][0]["id"]
+        link = post(base, f"api/players/{mario}/link")[1]["link"]
+        ctx = zoomed_context(browser, size)
+        page = ctx.new_page()
+        page.goto(link)
+        expect(page.locator("#link")).to_have_text("live")
+        page.locator("#payees .payee").last.tap()
+        expect(page.locator("#pad")).to_be_visible()
+        for target, what in (("#amount", "the amount"), ("#cancel", "Cancel"), ("#send", "Pay")):
+            reachable(page.locator(target), what)
+        for digit in ("1", "3"):
+            key = page.locator("#keys .digit", has_text=digit).first
+            scrolled_to(key, f"the digit {digit}")
+            key.tap()
+        reachable(page.locator("#send"), "Pay, the digits scrolled to")
+        shot(page, f"zoom-{label(size)}-player-pay")
+        page.locator("#send").tap()
+        expect(page.locator("#pad")).to_be_hidden()
+        paid = kinds(base, "transfer")
+        assert len(paid) == 1 and "13" in str(paid[0]), paid
         ctx.close()
