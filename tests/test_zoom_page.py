@@ -16,6 +16,7 @@ from tests.page_fit import pick_characters
 from tests.test_banker_page import banker, dialog_settled, get, kinds, shot, tile
 from tests.test_board_page import table_config
 from tests.test_player_phones import post
+from tests.test_ring_page import kart_board, put, tile_of
 from tests.test_tablet_browser import daemon
 
 ZOOMED = {"width": 512, "height": 384}
@@ -156,13 +157,14 @@ def fresh_pay(page: Page, name: str) -> None:
     if page.locator("#pad.open").count():
         page.locator("#pad-close").tap()
     expect(page.locator("#pad.open")).to_have_count(0)
-    tile(page, name).tap()
+    tile_of(page, name).tap()
     expect(page.locator("#pad.open")).to_have_count(1)
 
 
 def gamer_dialogs(page: Page, name: str) -> None:
-    """Gamer's pickers: a character, the Power-up die's faces, the board's describe editor."""
-    tile(page, "Peach").tap()
+    """Gamer's and Mario Kart's pickers: a character, the Power-up die's faces, the board's
+    describe editor."""
+    tile_of(page, "Peach").tap()
     page.locator("#pad-chars").tap()
     dialog_settled(page)
     reachable(page.locator("#dialog-buttons button").last, "the character picker's button")
@@ -194,14 +196,31 @@ def gamer_dialogs(page: Page, name: str) -> None:
     expect(page.locator("#ring-edit")).to_be_hidden()
 
 
+def space_sheet(page: Page, base: str) -> None:
+    """A space's sheet, its many answers scrolling with Close pinned below them."""
+    put(base, "/api/board", kart_board())
+    space = page.locator('#ring-box .ring-cell[data-space="10"]')  # a Property: many answers
+    space.evaluate("el => el.scrollIntoView({ block: 'center' })")
+    space.tap()
+    dialog_settled(page)
+    close = page.locator("#dialog-buttons button.dismiss")
+    expect(close).to_have_text("Close")
+    reachable(close, "the space's Close")
+    scrolled_to(page.locator("#dialog-buttons button").first, "the space's first answer")
+    reachable(close, "the space's Close, its answers scrolled")
+    page.keyboard.press("Escape")
+    expect(page.locator("#dialog")).to_be_hidden()
+
+
 @pytest.mark.parametrize("size", SIZES)
-def test_gamer_s_pickers_keep_their_actions_in_reach(browser: Browser, tmp_path: Path,
+def test_the_board_s_pickers_keep_their_actions_in_reach(browser: Browser, tmp_path: Path,
                                                      size: dict[str, int]) -> None:
-    with daemon(table_config(tmp_path, "gamer", ["Mario", "Peach", "Daisy"])) as base:
+    with daemon(table_config(tmp_path, "mario_kart", ["Mario", "Peach", "Daisy"])) as base:
         pick_characters(base)
         ctx = zoomed_context(browser, size)
         page = banker(ctx, base)
         gamer_dialogs(page, label(size))
+        space_sheet(page, base)
         ctx.close()
 
 
