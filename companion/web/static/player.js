@@ -174,7 +174,9 @@ function openPad(to) {
   $("pad").hidden = false;
   document.body.classList.add("paying");
   renderPad();
-  $("pad").scrollIntoView({ block: "nearest" });
+  // Taller than the screen (200 % zoom): its top (whom, the amount) in view, Pay pinned below.
+  const tall = $("pad").offsetHeight > window.innerHeight - 120;
+  $("pad").scrollIntoView({ block: tall ? "start" : "nearest" });
 }
 
 function closePad() {

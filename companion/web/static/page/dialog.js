@@ -27,7 +27,8 @@ export function ask(heading, lines, buttons, name, extra) {
     $("dialog-buttons").replaceChildren(...buttons.map((b) => {
       const button = document.createElement("button");
       button.type = "button";
-      button.className = "big" + (b.cls ? " " + b.cls : "");
+      // The answer that changes nothing (Cancel, Close) stays in sight below many others.
+      button.className = "big" + (b.cls ? " " + b.cls : "") + (b.value === false ? " dismiss" : "");
       button.textContent = b.label;
       button.addEventListener("click", () => answerDialog(b.value));
       armLater(button);

@@ -55,9 +55,19 @@ function show(name) {
   else $("menu-back").focus();
 }
 
+// The Menu button names the menu it opens only while it is open (a closed dialog is no part of
+// the page a screen reader can go to), and says whether it is.
+function menuShown(open) {
+  const button = $("menu-open");
+  button.setAttribute("aria-expanded", String(open));
+  if (open) button.setAttribute("aria-controls", "menu");
+  else button.removeAttribute("aria-controls");
+}
+
 function openMenu() {
   show("main");
   $("menu").showModal();
+  menuShown(true);
   $("menu-new").focus();
 }
 
@@ -203,7 +213,7 @@ $("winner-csv").addEventListener("click", () => exportGame("csv", $("winner-csv"
 $("winner-json").addEventListener("click", () => exportGame("json", $("winner-json")));
 $("share-copy").addEventListener("click", copyLink);
 $("kept-import").addEventListener("change", closeMenu);  // what it gave back is said on the page
-$("menu").addEventListener("close", () => { clearInterval(joinTimer); joinTimer = null; asking++; view = "main"; });
+$("menu").addEventListener("close", () => { clearInterval(joinTimer); joinTimer = null; asking++; view = "main"; menuShown(false); });
 // A tap on the backdrop (outside the menu's box) closes it.
 $("menu").addEventListener("click", (ev) => {
   if (ev.target !== $("menu")) return;

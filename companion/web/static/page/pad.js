@@ -165,7 +165,8 @@ export function renderPad() {
   payButton.disabled = !ready || payButton.dataset.busy === "1" || held.has(payButton);
   payButton.textContent = ready ? t("Pay {amount}: {payer} → {payee}", { amount: n, payer: title(pay.from), payee: title(pay.to) })
     : done && !padOpen() ? t("Paid ✓") : t("Pay");
-  if (open) document.body.style.setProperty("--sheet", `${pad.offsetHeight}px`);
+  // The sheet's height: the page's room under the tiles, and where a scroll to a tile stops.
+  if (open) document.documentElement.style.setProperty("--sheet", `${pad.offsetHeight}px`);
 }
 
 export function markTiles() {

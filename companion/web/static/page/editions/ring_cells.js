@@ -31,33 +31,78 @@ function cellAt(i, cols, rows) {
   return { col: cols, row: 1 + i };
 }
 
-// The ring's grid of cells (made by ``cell(spaces, i)``), and ``mid`` in its middle where there
-// is room for it (else under it). As on the box's board, the sides' spaces are deeper than wide
-// and the corners square: a cell on the top or bottom row is tall, one on a side column wide.
-export function ringGrid(spaces, cell, mid) {
-  const { cols, rows } = shape(spaces.length);
-  const edge = Math.min(cols, rows) >= 7 ? 2 : 1;  // a side's depth, in inner cells (a small ring: squares)
-  const grid = el("div", "ring");
+const TAP = 44;  // a finger's target, in CSS px: no cell is narrower or shorter
+const GAP = 2;   // .ring's gap
+
+// The shape on a ring ``width`` px wide: the board's square where its cells are a finger's
+// width, else fewer columns and more rows (the same loop, taller) until they are; a side's depth
+// (``edge``, in inner cells) is 2 where there is room, as on the box's board.
+function shapeOn(n, width) {
+  const square = shape(n);
+  const sum = square.cols + square.rows;
+  const deep = (cols, rows) => (Math.min(cols, rows) >= 7 ? [2, 1] : [1]);
+  if (!width) return { ...square, edge: deep(square.cols, square.rows)[0] };
+  for (let cols = square.cols; cols >= 3; cols--) {
+    const rows = sum - cols;
+    for (const edge of deep(cols, rows)) {
+      const across = cols - 2 + 2 * edge;
+      const down = rows - 2 + 2 * edge;
+      const wide = (width - (cols - 1) * GAP) / across;
+      const tall = (width * down / across - (rows - 1) * GAP) / down;
+      if (Math.min(wide, tall) >= TAP) return { cols, rows, edge };
+    }
+  }
+  return { cols: 3, rows: sum - 3, edge: 1 };
+}
+
+// The cells placed for a ring ``width`` px wide (0: not laid out yet, the square), ``mid`` in
+// its middle where there is room for it, else right under it.
+function place(grid, cells, mid, width) {
+  const { cols, rows, edge } = shapeOn(cells.length, width);
+  const key = `${cols}x${rows}/${edge}`;
+  if (grid.dataset.shape === key) return;
+  grid.dataset.shape = key;
   grid.style.gridTemplateColumns = `minmax(0, ${edge}fr) repeat(${cols - 2}, minmax(0, 1fr)) minmax(0, ${edge}fr)`;
   grid.style.gridTemplateRows = `minmax(0, ${edge}fr) repeat(${rows - 2}, minmax(0, 1fr)) minmax(0, ${edge}fr)`;
   grid.style.aspectRatio = `${2 * edge + cols - 2} / ${2 * edge + rows - 2}`;
-  spaces.forEach((_, i) => {
+  cells.forEach((node, i) => {
     const at = cellAt(i, cols, rows);
-    const node = cell(spaces, i);
     const across = at.row === 1 || at.row === rows;
     const down = at.col === 1 || at.col === cols;
+    node.classList.remove("corner", "tall", "wide");
     node.classList.add(across && down ? "corner" : across ? "tall" : "wide");
     node.style.gridColumn = String(at.col);
     node.style.gridRow = String(at.row);
-    grid.append(node);
   });
-  if (!mid) return [grid];
-  if (cols < 5 || rows < 5) return [grid, mid];
-  mid.style.gridColumn = `2 / ${cols}`;
-  mid.style.gridRow = `2 / ${rows}`;
-  mid.classList.add("inside");
-  grid.append(mid);
-  return [grid];
+  if (!mid) return;
+  if (cols >= 5 && rows >= 5) {
+    mid.style.gridColumn = `2 / ${cols}`;
+    mid.style.gridRow = `2 / ${rows}`;
+    mid.classList.add("inside");
+    if (mid.parentElement !== grid) grid.append(mid);
+  } else {
+    mid.style.gridColumn = mid.style.gridRow = "";
+    mid.classList.remove("inside");
+    if (mid.parentElement === grid) grid.after(mid);
+  }
+}
+
+// The ring's grid of cells (made by ``cell(spaces, i)``), and ``mid`` in its middle where there
+// is room for it (else under it). As on the box's board, the sides' spaces are deeper than wide
+// and the corners square: a cell on the top or bottom row is tall, one on a side column wide.
+// Laid out again when its width changes (a phone's ring is taller than the board's square).
+export function ringGrid(spaces, cell, mid) {
+  const grid = el("div", "ring");
+  const cells = spaces.map((_, i) => cell(spaces, i));
+  grid.append(...cells);
+  place(grid, cells, mid, 0);
+  const watch = new ResizeObserver((entries) => {
+    if (!grid.isConnected) { watch.disconnect(); return; }  // drawn again: this one is gone
+    const width = entries[entries.length - 1].contentRect.width;
+    if (width > 0) place(grid, cells, mid, width);
+  });
+  watch.observe(grid);
+  return !mid || mid.parentElement === grid ? [grid] : [grid, mid];
 }
 
 // A cell: its number (GO's name) where the cell is narrow, its name where there is room.
