@@ -235,6 +235,8 @@ def start_is_clear(page: Page) -> None:
 def coins_moved(outcome: dict[str, Any]) -> int:
     """What a Celebration press moves for its player: a coins roll pays them, Bowser and Game
     Over take from them, a Power-up moves none."""
+    if outcome["kind"] == "power_up":
+        return 0
     return outcome["coins"] if outcome["kind"] == "coins" else -outcome["coins"]
 
 

@@ -20,12 +20,14 @@ FINGER = 44
 """The smallest tap target, in CSS px, each way."""
 
 SMALL_TARGETS = """([within, finger]) => {
-  const targets = 'button, input, select, summary, a[href], [role=button]';
+  // A file input hidden inside its label: the label is what the finger taps (measured here).
+  const targets = 'button, input, select, summary, a[href], [role=button], label:has(> input[type=file])';
   const found = [];
   for (const root of within.map((s) => document.querySelector(s)).filter(Boolean)) {
     for (const e of root.querySelectorAll(targets)) {
       if (!e.getClientRects().length || getComputedStyle(e).visibility === 'hidden') continue;
       if (e.type === 'checkbox' || e.type === 'radio') continue;  // the row around it is the target
+      if (e.type === 'file' && e.closest('label')) continue;  // its label is the target
       const r = e.getBoundingClientRect();
       if (r.width < finger - 0.5 || r.height < finger - 0.5)
         found.push(`${e.id || e.className} "${(e.textContent || '').trim().slice(0, 16)}": ` +
