@@ -21,7 +21,8 @@ FINGER = 44
 
 SMALL_TARGETS = """([within, finger]) => {
   // A file input hidden inside its label: the label is what the finger taps (measured here).
-  const targets = 'button, input, select, summary, a[href], [role=button], label:has(> input[type=file])';
+  const targets = 'button, input, select, summary, a[href], [role=button], ' +
+                  'label:has(> input[type=file])';
   const found = [];
   for (const root of within.map((s) => document.querySelector(s)).filter(Boolean)) {
     for (const e of root.querySelectorAll(targets)) {
