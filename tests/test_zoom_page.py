@@ -50,7 +50,7 @@ def reachable(target: Locator, what: str, scroll: bool = False) -> None:
     it), each time."""
     expect(target).to_be_visible()
     found = ""
-    for _ in range(50):
+    for _ in range(300):  # up to 30 s: a busy machine settles the page late
         if scroll:
             target.evaluate("el => el.scrollIntoView({ block: 'nearest' })")
         found = target.evaluate(REACH)
