@@ -689,3 +689,28 @@ def readable(page: Page) -> None:
     no_overflow(page, view["width"])
     found = page.evaluate(READABILITY)
     assert found == {"small": [], "low": [], "inputs": []}, found
+
+
+def test_add_and_start_wait_for_the_editions_so_an_early_tap_is_never_lost(
+        browser: Browser, tmp_path: Path) -> None:
+    """The setup shows before GET /api/setup answers; a tap on Add a player then had no draft to
+    add to and was lost (a quick fourth tap made five rows, not six)."""
+    with daemon(fresh_install(tmp_path)) as base:
+        held: list[Any] = []
+        page = context(browser, TABLET).new_page()
+        page.route("**/api/setup", lambda route: held.append(route))  # held until let go
+        page.goto(f"{base}#token={TOKEN}")
+        expect(page.locator("#setup")).to_be_visible()
+        page.wait_for_function("() => document.querySelector('#setup-form').ariaBusy === 'true'")
+        expect(page.locator("#setup-add")).to_be_disabled()
+        expect(page.locator("#setup-start")).to_be_disabled()
+        assert held, "the page asked for the editions"
+        held[0].continue_()
+        expect(page.locator("#setup-add")).to_be_enabled()
+        expect(page.locator("#setup-start")).to_be_enabled()
+        expect(page.locator("#setup-form")).to_have_attribute("aria-busy", "false")
+        rows = page.locator("#setup-rows .setup-row")
+        before = rows.count()
+        for added in range(1, 3):
+            page.locator("#setup-add").click()
+            expect(rows).to_have_count(before + added)

@@ -72,6 +72,7 @@ export function renderSetup() {
   drawHeld();
   if (!draft && !loading) {
     for (const id of ["setup-editions", "setup-rows", "setup-last", "setup-chars", "setup-house"]) $(id).replaceChildren();
+    loaded(false);
     load();
   }
 }
@@ -96,10 +97,19 @@ function load() {
     offer = data;
     freshDraft();
     draw();
+    loaded(true);
     sayProblem("");
   }).catch(() => {
     sayProblem(t("The companion is not reachable. Is the Wi-Fi on?"));  // tried again with the next state
   }).finally(() => { loading = false; });
+}
+
+// Until the editions have come, Add a player and Start have nothing to act on: off, so an early
+// tap waits for them (it used to be lost) instead of doing nothing.
+function loaded(yes) {
+  $("setup-start").disabled = !yes;
+  if (!yes) $("setup-add").disabled = true;
+  $("setup-form").setAttribute("aria-busy", String(!yes));
 }
 
 function drawRunning() {
