@@ -20,6 +20,9 @@ from typing import Any
 SETTLE_S = 1.0
 """After /healthz answers, how long the daemon runs on (fonts, sounds and QR loaded in the
 background count too) before its peak memory is read."""
+GAME_SETTLE_S = 0.5
+"""After the game is made (the answer comes once it is written), how long before the peak is
+read again: the screen and the pages draw the new game meanwhile."""
 TIMEOUT_S = 30.0
 TOKEN = "bench-table-token-0123456789abcdef"
 GAME = {"edition": "celebration", "players": ["Ann", "Ben", "Cleo", "Dev"]}
@@ -142,7 +145,7 @@ def one_start(scratch: Path, *, floor: bool = False) -> tuple[float, float, floa
         time.sleep(SETTLE_S)
         rss = _peak_rss_mib(proc.pid)
         _make_game(f"http://127.0.0.1:{port}/api/games")
-        time.sleep(SETTLE_S)
+        time.sleep(GAME_SETTLE_S)
         rss_game = _peak_rss_mib(proc.pid)
     finally:
         if floor:
