@@ -131,14 +131,20 @@ def test_demo_auto_presses_each_after_the_last_sound() -> None:
     assert done.stdout.endswith("bye: 3 presses, 0 ignored while sounding\n")
 
 
-def test_bench_press_to_pcm_through_a_fifo() -> None:
-    figures = press_to_pcm(presses=5)
+@pytest.mark.parametrize("backend", ["stream", "simpleaudio"])
+def test_bench_press_to_pcm_through_a_fifo(backend: str) -> None:
+    figures = press_to_pcm(presses=5, backend=backend)
+    assert figures["backend"] == backend
     latency, floor = figures["press_to_pcm_ms"], figures["press_to_pcm_floor_ms"]
     for measured in (latency, floor):  # the daemon's presses and the bare stack's, interleaved
         assert measured["n"] == 5 and measured["lost"] == 0
         assert 0 < measured["p50"] <= measured["p90"] <= measured["p99"] <= measured["max"]
     assert figures["press_to_pcm_ratio"] == {
         q: pytest.approx(latency[q] / floor[q], abs=0.01) for q in ("p50", "p90", "p99")}
+    # simpleaudio drains each sound: it leaves ALSA's file plugin at once. The stream never
+    # drains: the plugin holds one buffer (4410 frames for 100 ms) behind what was written.
+    assert floor["lag_frames"] == 0
+    assert (latency["lag_frames"] > 0) == (backend == "stream")
     assert figures["rss_mib"] > 0
 
 
@@ -148,6 +154,8 @@ def test_bench_command_prints_json_figures() -> None:
                           cwd=ROOT)
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
+    assert data["press_to_pcm_backend"] == "stream"  # the shipped default, then the others
+    assert data["press_to_pcm_simpleaudio_ratio"]["p50"] > 0
     assert set(data) >= {"press_to_pcm_ms", "daemon_rss_mib", "cold_import_ms",
                          "startup_to_ready_ms", "odds_draws_per_s", "bank_write_ms",
                          "bank_load_10k_entries_ms"}

@@ -207,6 +207,30 @@ def test_a_start_with_the_games_own_names_needs_no_icu_and_other_names_are_check
     assert ensure("Mario", "Peach") == "None True"  # valid, and the bank keeps its game
 
 
+PENDING = """
+import sys
+from pathlib import Path
+from companion.bank import Bank
+from companion.config import SETUP_PLAYERS
+bank = Bank(Path(sys.argv[1]))
+print(bank.ensure_game("celebration", SETUP_PLAYERS[:4], pending=True), "icu" in sys.modules)
+"""
+
+
+def test_a_boot_naming_no_players_with_a_game_made_on_the_tablet_needs_no_icu(
+        tmp_path: Path) -> None:
+    """No players in the config (the tablet leads the setup) and a game the table made with its
+    own names: a boot offers the setup's stand-ins, ours, with nothing typed to check."""
+    path = str(tmp_path / DB_NAME)
+    made = subprocess.run([sys.executable, "-c", ENSURE, path, "Ann", "Ben"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert made.stdout.strip() == "1 True", made.stderr  # typed names: checked with ICU
+    done = subprocess.run([sys.executable, "-c", PENDING, path], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "None False"  # the game kept, ICU not loaded
+
+
 async def test_the_tablet_starts_a_game_with_emoji_names_and_refuses_look_alikes(
         tmp_path: Path) -> None:
     async with game(tmp_path, "celebration", ("Mario", "Luigi")) as (api, _):

@@ -28,7 +28,6 @@ from companion.audio.library import SoundLibrary
 from companion.audio.speaker import Priority, Speaker
 from companion.bank.bank import PAGE, Bank
 from companion.bank.board_file import board_file
-from companion.bank.export import export_journal, game_coins
 from companion.bank.gate import perform
 from companion.bank.held import HeldPress
 from companion.bank.moves import ACTIONS
@@ -441,10 +440,14 @@ class TableService:
             case c.CanUndo(move=move):
                 result = await self._read_bank(lambda bank: bank.check_undo(move))
             case c.ExportGame(game=game, fmt=fmt):
+                from companion.bank.export import export_journal
+
                 result = await self._read_bank(lambda bank: export_journal(bank, game, fmt))
             case c.ExportBoard():
                 result = await self._read_bank(board_file)
             case c.GetCoins(game=game):
+                from companion.bank.export import game_coins
+
                 result = await self._read_bank(lambda bank: game_coins(bank, game))
             case c.GetRules():
                 result = self.rules().to_json()

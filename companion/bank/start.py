@@ -103,8 +103,10 @@ def ensure_game(bank: Journal, edition: object, names: Sequence[object], *,
     with a game is only read. ``pending``: the config named no players (a fresh install): the
     game is marked as awaiting the table's setup (the block works meanwhile)."""
     latest = bank.latest_game()
-    if latest is not None and list(names) == [p.name for p in bank.players(latest)]:
-        return None  # the game's own names, checked when it was made: no ICU at each boot
+    if latest is not None and (pending or list(names) == [p.name for p in bank.players(latest)]):
+        # The game's own names were checked when it was made, and a setup's stand-ins are
+        # ours: nothing typed to check, so no ICU (8 MiB) at each boot.
+        return None
     setup = check_setup(bank.editions, edition, list(names))
     if latest is not None:
         return None

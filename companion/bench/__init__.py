@@ -17,7 +17,18 @@ ASOUNDRC = """pcm.!default {{
     file "{fifo}"
     format "raw"
 }}
+pcm.{device} {{
+    type file
+    slave.pcm "null"
+    file "{device_fifo}"
+    format "raw"
+}}
 """
+STREAM_DEVICE = "qb_bench"
+"""The ALSA PCM the bench gives the stream backend: a FIFO of its own, so that its silence never
+mixes with the floor's bytes."""
+PRESS_BACKENDS = ("stream", "simpleaudio")
+"""The backends ``press_to_pcm`` times (the shipped default is the headline figure)."""
 
 
 def _child(module: str, args: list[str], env: dict[str, str],
@@ -35,17 +46,21 @@ def write_growth(data_dir: Path, writes: int = 100_000) -> dict[str, Any]:
                   timeout=max(600, writes * 0.05))
 
 
-def press_to_pcm(presses: int) -> dict[str, Any]:
-    """Mock pin edge -> first PCM byte written by ALSA (file plugin into a FIFO), the daemon's
-    presses interleaved with the bare stack's (the floor) on the same sink and sound."""
+def press_to_pcm(presses: int, backend: str = "stream") -> dict[str, Any]:
+    """Mock pin edge -> the sound's first frame handed to ALSA (the ``file`` plugin into a
+    FIFO), the daemon's presses on ``backend`` interleaved with the bare stack's (the floor)
+    on the same kind of sink and the same sound."""
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as tmp:
         home = Path(tmp)
-        fifo = home / "pcm.fifo"
+        fifo, device_fifo = home / "pcm.fifo", home / "device.fifo"
         os.mkfifo(fifo)
-        (home / ".asoundrc").write_text(ASOUNDRC.format(fifo=fifo))
+        os.mkfifo(device_fifo)
+        (home / ".asoundrc").write_text(ASOUNDRC.format(fifo=fifo, device=STREAM_DEVICE,
+                                                        device_fifo=device_fifo))
         env = {**os.environ, "HOME": str(home)}
         return _child("companion.bench.press_latency",
-                      ["--presses", str(presses), "--fifo", str(fifo)], env)
+                      ["--presses", str(presses), "--backend", backend, "--fifo", str(fifo),
+                       "--device-fifo", str(device_fifo)], env)
 
 
 def display_figures(presses: int = 100, idle_seconds: float = 10.0) -> dict[str, Any]:
@@ -142,10 +157,12 @@ def run_all(presses: int = 200, data_dir: Path | None = None,
     from companion.bench.undo_any import undo_check_ms
     from companion.bench.voice import voice_after_outcome_ms
     from companion.bench.ws_fanout import ws_fanout_ms
-    from companion.config import default_data_dir
+    from companion.config import AudioConfig, default_data_dir
 
     folder = data_dir or Path(default_data_dir())
-    latency = press_to_pcm(presses)
+    shipped = AudioConfig().backend
+    latency = press_to_pcm(presses, shipped)
+    others = {name: press_to_pcm(presses, name) for name in PRESS_BACKENDS if name != shipped}
     display = display_figures(min(presses, 100))
     lever_cards = lever_and_cards(min(presses, 50))
     draws = draws_per_second()
@@ -170,9 +187,12 @@ def run_all(presses: int = 200, data_dir: Path | None = None,
         "voice_after_outcome_ms": voice_after_outcome_ms(2 * min(presses, 100)),
         "press_to_mqtt": press_to_mqtt_ms(min(presses, 100)),
         "table_press_in_mqtt_flood": table_press_in_flood_ms(min(presses, 40)),
+        "press_to_pcm_backend": shipped,
         "press_to_pcm_ms": latency["press_to_pcm_ms"],
         "press_to_pcm_floor_ms": latency["press_to_pcm_floor_ms"],
         "press_to_pcm_ratio": latency["press_to_pcm_ratio"],
+        **{f"press_to_pcm_{name}_{figure}": other[f"press_to_pcm_{figure}"]
+           for name, other in others.items() for figure in ("ms", "floor_ms", "ratio")},
         "daemon_rss_mib": latency["rss_mib"],
         "display_press_to_outcome_frame_ms": display["press_to_outcome_frame_ms"],
         "display_press_to_balance_frame_ms": display["press_to_balance_frame_ms"],

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import segno
-
 from companion.sdl import pygame
 
 QUIET_ZONE = 4
@@ -15,6 +13,8 @@ QUIET_ZONE = 4
 @lru_cache(maxsize=4)
 def qr_matrix(text: str) -> tuple[tuple[bool, ...], ...]:
     """Dark (True) and light modules, quiet zone included, for ``text``."""
+    import segno  # loaded when the screen first shows a code, not at each boot
+
     symbol = segno.make(text, error="m", micro=False)
     return tuple(tuple(bool(v) for v in row)
                  for row in symbol.matrix_iter(scale=1, border=QUIET_ZONE))

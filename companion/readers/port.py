@@ -22,7 +22,6 @@ from companion.core.uid import fingerprint
 from companion.readers import DEFAULT_BAUD, PROTOCOLS
 from companion.readers.counters import Rejects
 from companion.readers.lines import LinesDecoder
-from companion.readers.pn532 import Pn532Error, Pn532Session
 from companion.readers.rdm6300 import Rdm6300Decoder
 
 log = logging.getLogger(__name__)
@@ -145,6 +144,8 @@ class SerialReader:
                 self._sighting(uid)
 
     def _serve_pn532(self, port: serial.Serial) -> None:
+        from companion.readers.pn532 import Pn532Error, Pn532Session  # only for this chip
+
         session = Pn532Session(port, clock=self.clock, should_stop=self._stop.is_set)
         self.status.rejects = session.rejects
         failures = 0

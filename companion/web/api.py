@@ -803,8 +803,11 @@ async def _send_all(ws: web.WebSocketResponse, queue: asyncio.Queue[Outgoing]) -
 
 async def get_openapi(request: web.Request) -> web.Response:
     """The API described once (OpenAPI 3.1): made from the moves' declarations and the
-    routes' below."""
-    return web.json_response(request.app[DOCUMENT])
+    routes' below, when first asked for (not at each boot: about 0.5 MiB, kept)."""
+    document = request.app[DOCUMENT]
+    if not document:
+        document.update(openapi.document(_table(request).actions, ROUTES, __version__))
+    return web.json_response(document)
 
 
 PLAYER_ID = Field("id", ID, "a player of the current game", path=True)
@@ -930,7 +933,7 @@ def build_app(table: Table, token: str, reader: ReaderSource | None = None, *,
         app.router.add_route(action.method, action.path, move_route(action))
     for route in ROUTES:  # the rest, each declared beside its handler
         app.router.add_route(route.method, route.path, route.handler)
-    app[DOCUMENT] = openapi.document(table.actions, ROUTES, __version__)
+    app[DOCUMENT] = {}  # filled by the first GET /api/openapi.json
     app.router.add_static("/static/", STATIC)
 
     async def on_shutdown(_app: web.Application) -> None:

@@ -37,7 +37,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import segno
 from aiohttp import web
 
 from companion.app import commands as c
@@ -229,6 +228,8 @@ def page_links(request: web.Request, token: str, *, page: str = PAGE,
 
 def qr_svg(text: str) -> str:
     """``text`` as an inline SVG QR code (black on white, as a camera reads best)."""
+    import segno  # loaded when a page first asks for a code, not at each boot
+
     return str(segno.make(text, error="m").svg_inline(scale=4, dark="#000", light="#fff"))
 
 
