@@ -20,6 +20,13 @@ pop) and loses no sound, so the press takes the earliest frame and the rare rest
 apart (``restarts``) from underruns that lose sound (``xruns``).
 
 A device that cannot rewind (rare: some plugins) keeps only two periods queued instead.
+
+The writer never holds the lock while it mixes: it notes what to write (where, and the voices
+as they are), renders without the lock, then takes it and writes only if no press, cut or
+underrun moved the stream meanwhile (else it renders again). So a press waits for at most one
+``snd_pcm_writei`` of the writer's, never for its mixing. A writer that fails on anything is
+logged with its traceback and started again after a short pause (``writer_restarts``); while it
+is down, ``fault`` says why (``/healthz``'s sound part and ``doctor`` show it).
 """
 
 from __future__ import annotations
@@ -44,6 +51,11 @@ FIRST_FRAMES = 1024
 """A press writes this much at once; the writer thread queues the rest."""
 REOPEN_S = 2.0
 """How often a lost device is tried again."""
+RESTART_S = (0.05, 5.0)
+"""A failed writer is started again after the first pause, doubled on each failure in a row
+up to the second."""
+RENDER_TRIES = 8
+"""Renders the writer throws away (the stream moved meanwhile) before it lets a top-up wait."""
 STEP_PROBE_S = 0.03
 """How long the card's position is watched at the start, for the size of its steps."""
 _LOST = {errno.ENODEV, errno.EBADFD, errno.EIO, errno.ENXIO, errno.ENOENT}
@@ -78,6 +90,10 @@ class StreamBackend:
         """The largest move of the card's position seen at once, in frames."""
         self.rewinds = True
         """The device takes frames back; False: presses wait behind two periods."""
+        self.writer_restarts = 0
+        """Times the writer thread failed on something unexpected and was started again."""
+        self.fault: str | None = None
+        """Why the writer is down (None: it runs), until it has topped the queue up again."""
         self._mixer = Mixer()
         self._pcm: AlsaPcm | None = None
         self._lock = threading.Lock()
@@ -86,9 +102,11 @@ class StreamBackend:
         self._thread: threading.Thread | None = None
         self._lost: str | None = None
         self._appl = 0  # frames written, on the mixer's timeline
+        self._moves = 0  # bumped by each press, cut, underrun and (re)open: the writer's renders
         self._hw = 0  # the card's position when last asked
         self._hw_at = 0.0
         self._keep = self._low = self._idle_low = 0
+        self._fill = 0  # queued frames when the writer last planned a top-up
         self._instant = False  # a sink that swallows frames at once (ALSA's file+null): paced
         self._shared = False  # through dmix: an underrun restarts our side only
 
@@ -113,6 +131,7 @@ class StreamBackend:
         with self._lock:
             if self._pcm is None:
                 raise AudioError(self._lost or "backend not opened")
+            self._moves += 1
             try:
                 self._take_back()
                 voice = self._mixer.add(pcm, self._appl)
@@ -149,6 +168,7 @@ class StreamBackend:
     def cut(self, voice: Voice) -> None:
         """Stop ``voice`` within the guard: its queued frames are taken back and rewritten."""
         with self._lock:
+            self._moves += 1
             if self._pcm is None or not voice.playing_at(self._hw):
                 Mixer.stop(voice, self._appl)
                 return
@@ -175,6 +195,7 @@ class StreamBackend:
     def _start(self, pcm: AlsaPcm) -> None:
         """Silence queued (the card starts and keeps running), then what the card can do."""
         self._mixer = Mixer()
+        self._moves += 1
         period = pcm.period_frames
         self._keep = pcm.buffer_frames - period
         self._low = self._keep - period
@@ -255,6 +276,7 @@ class StreamBackend:
         log.debug("audio stream underrun (%d losing sound, %d in silence)", self.xruns,
                   self.restarts)
         assert self._pcm is not None
+        self._moves += 1
         self._pcm.recover(exc)
         # The stream starts again where the card is now, and a step of the card can pass its
         # first frames before they are written: sounds not yet begun wait behind a guard of
@@ -278,25 +300,67 @@ class StreamBackend:
         return done
 
     def _top_up(self) -> float:
-        """Queue up to ``keep`` frames; seconds until the queue is down to ``low``."""
+        """Queue up to ``keep`` frames, rendered outside the lock; seconds until the queue is
+        down to ``low`` (or until the device is tried again)."""
+        for _ in range(RENDER_TRIES):
+            with self._lock:
+                planned = self._plan()
+                if isinstance(planned, float):
+                    return planned
+                start, frames, moves = self._appl, planned, self._moves
+                mixer = self._mixer.copy()
+            data = mixer.render(start, frames)  # the lock is free: a press goes first
+            with self._lock:
+                if self._pcm is None or self._moves != moves or self._appl != start:
+                    continue  # a press, a cut or an underrun moved the stream: render again
+                try:
+                    return self._queue(data, frames)
+                except AlsaError as exc:
+                    if exc.errno not in (errno.EPIPE, errno.ESTRPIPE):
+                        self._broken(exc)
+                        return REOPEN_S
+                    self._underrun(exc)  # voices not begun moved: render again
+        return 0.001
+
+    def _plan(self) -> int | float:
+        """Under the lock: how many frames to queue now, or (a float) seconds to wait."""
+        if self._pcm is None:
+            try:
+                self._open_pcm()
+            except AlsaError as exc:
+                log.debug("audio stream still lost: %s", exc)
+                return REOPEN_S
+            log.info("audio stream open again on %r", self.device)
         assert self._pcm is not None
         try:
             fill = self._pcm.delay()
         except AlsaError as exc:
             if exc.errno not in (errno.EPIPE, errno.ESTRPIPE):
-                raise
+                self._broken(exc)
+                return REOPEN_S
             self._underrun(exc)
             fill = 0
         if self._instant:
-            wrote = self._write(self._keep)
-            self._mixer.forget_before(self._appl)
-            return max(wrote, 1) / RATE
+            return self._keep
         self._hw, self._hw_at = self._appl - fill, time.monotonic()
         low = self._low if self._mixer.active(self._hw) else self._idle_low
-        if fill <= low:
-            fill += self._write(self._keep - fill)
+        if fill > low:
+            self._mixer.forget_before(self._hw)
+            return max(0.001, (fill - low) / RATE)
+        self._fill = fill
+        return self._keep - fill
+
+    def _queue(self, data: bytes, frames: int) -> float:
+        """Under the lock, nothing moved since ``_plan``: write the rendered frames."""
+        assert self._pcm is not None
+        done = self._pcm.write(data)
+        self._appl += done
+        if self._instant:
+            self._mixer.forget_before(self._appl)
+            return max(done, 1) / RATE
         self._mixer.forget_before(self._hw)
-        return max(0.001, (fill - low) / RATE)
+        low = self._low if self._mixer.active(self._hw) else self._idle_low
+        return max(0.001, (self._fill + done - low) / RATE)
 
     def _broken(self, exc: AlsaError) -> None:
         if exc.errno not in _LOST:  # a call that failed once; the stream itself is fine
@@ -309,18 +373,23 @@ class StreamBackend:
             self._pcm = None
 
     def _run(self) -> None:
+        """Keep the queue topped up until closed; started again after anything unexpected."""
+        pause = RESTART_S[0]
         while not self._closing:
-            timeout = REOPEN_S
-            with self._lock:
-                try:
-                    if self._pcm is None:
-                        self._open_pcm()
-                        log.info("audio stream open again on %r", self.device)
-                    timeout = self._top_up()
-                except AlsaError as exc:
-                    if self._pcm is not None:
-                        self._broken(exc)
-                    else:
-                        log.debug("audio stream still lost: %s", exc)
+            try:
+                timeout = self._top_up()
+            except Exception as exc:
+                self.writer_restarts += 1
+                self.fault = f"the sound writer failed ({type(exc).__name__}: {exc})"
+                log.exception("audio stream: %s; starting it again in %.2f s (%d restarts so "
+                              "far)", self.fault, pause, self.writer_restarts)
+                self._wake.wait(pause)
+                self._wake.clear()
+                pause = min(pause * 2, RESTART_S[1])
+                continue
+            if self.fault is not None:
+                log.warning("audio stream: the sound writer runs again")
+                self.fault = None
+            pause = RESTART_S[0]
             self._wake.wait(timeout)
             self._wake.clear()
