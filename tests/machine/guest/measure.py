@@ -20,6 +20,10 @@ Run by tests/machine/bench.py inside the Pi in a box (guest/pi.sh set it up):
   the floor's first write after the edge; the stream backend's first write after its
   press-time ``snd_pcm_rewind``; the simpleaudio backend's first write after the edge.
 - **Whole**: the captured frames from the sound's first one equal the sound, sample for sample.
+  Per side: ``not_whole`` (sounds that differ anywhere), ``frames_compared`` and
+  ``frames_wrong`` (captured frames that differ from the sound's); each damaged press in
+  ``damaged`` says where it first differs and, when the rest is the sound shifted, by how much
+  (``slip``: +n frames repeated or silence inserted there, -n frames skipped).
 
 Prints one JSON object and writes it to /mnt/out/measure-<path>-<backend>[-hog].json.
 """
@@ -202,6 +206,26 @@ def _lost_frames(heard: array.array, frame: int, wanted: array.array) -> int | N
     return None
 
 
+def _damage(heard: array.array, frame: int, wanted: array.array) -> dict[str, Any]:
+    """Where and how the sound heard from ``frame`` differs from ``wanted``."""
+    got = heard[frame:frame + len(wanted)]
+    wrong = sum(a != b for a, b in zip(got, wanted, strict=False)) + len(wanted) - len(got)
+    first = next((i for i, (a, b) in enumerate(zip(got, wanted, strict=False)) if a != b),
+                 len(got))
+    slip = None
+    for shift in range(1, 1025):
+        rest = len(wanted) - first - shift
+        if rest < 64:
+            break
+        if heard[frame + first + shift:frame + first + shift + rest] == wanted[first:first + rest]:
+            slip = shift
+            break
+        if heard[frame + first:frame + first + rest] == wanted[first + shift:first + shift + rest]:
+            slip = -shift
+            break
+    return {"frames_wrong": wrong, "first_wrong": first, "slip": slip}
+
+
 def http_json(url: str) -> Any:
     with urllib.request.urlopen(url, timeout=30) as answer:
         return json.loads(answer.read())
@@ -347,7 +371,7 @@ def main() -> int:
     cuts: list[dict[str, Any]] = []
     for side in ("companion", "floor"):
         heard_pcm = captured[side]
-        audible, handed, lost, cut = [], [], 0, 0
+        audible, handed, lost, cut, wrong = [], [], 0, 0, 0
         for edge, heard in edges[side]:
             if heard is None:
                 lost += 1
@@ -356,9 +380,11 @@ def main() -> int:
             audible.append((ns - edge) / 1e6)
             if heard_pcm[frame:frame + len(wanted)] != wanted:
                 cut += 1
+                damage = _damage(heard_pcm, frame, wanted)
+                wrong += damage["frames_wrong"]
                 cuts.append({"side": side, "press": len(audible) - 1,
                              "audible_ms": round((ns - edge) / 1e6, 3),
-                             "lost_frames": _lost_frames(heard_pcm, frame, wanted)})
+                             "lost_frames": _lost_frames(heard_pcm, frame, wanted), **damage})
             writes = [(t, kind) for tgid, t, kind in events if tgid == pids[side] and t >= edge]
             if side == "companion" and backend == "stream":
                 rewind = next((t for t, kind in writes if kind == "rewind"), None)
@@ -367,8 +393,9 @@ def main() -> int:
             if first is not None and first <= ns:
                 handed.append((first - edge) / 1e6)
         result[side] = {"audible_ms": spread(audible), "handed_ms": spread(handed),
-                        "not_heard": lost, "onset_cut": cut}
-    result["cut_presses"] = cuts[:20]
+                        "not_heard": lost, "not_whole": cut,
+                        "frames_compared": len(audible) * len(wanted), "frames_wrong": wrong}
+    result["damaged"] = cuts[:20]
     text = (WORK / "companion.log").read_text()
     xruns = re.findall(r"audio stream: (\d+) underruns losing sound, (\d+) restarts", text)
     result["companion_xruns"] = int(xruns[-1][0]) if xruns else None
