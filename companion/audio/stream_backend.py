@@ -90,6 +90,9 @@ class StreamBackend:
         """The largest move of the card's position seen at once, in frames."""
         self.rewinds = True
         """The device takes frames back; False: presses wait behind two periods."""
+        self.overtaken = 0
+        """Presses whose first frame the card's step passed during their write (see
+        ``_overtaken``)."""
         self.writer_restarts = 0
         """Times the writer thread failed on something unexpected and was started again."""
         self.fault: str | None = None
@@ -153,8 +156,8 @@ class StreamBackend:
             if self._pcm is not None:
                 self._pcm.close()
                 self._pcm = None
-        log.info("audio stream: %d underruns losing sound, %d restarts in silence", self.xruns,
-                 self.restarts)
+        log.info("audio stream: %d underruns losing sound, %d restarts in silence, %d presses "
+                 "overtaken by the card", self.xruns, self.restarts, self.overtaken)
 
     # -- what playbacks ask ---------------------------------------------------------------
     def position(self) -> int:
@@ -245,23 +248,24 @@ class StreamBackend:
             self._appl -= self._pcm.rewind(ahead - guard)
 
     def _overtaken(self, voice: Voice) -> None:
-        """If the card passed the sound's first frame while they were written (a step of the
-        card inside dmix's write reports no underrun), place the whole sound again ahead of it,
-        one step further off."""
+        """Note whether the card passed the sound's first frame while it was written (a step
+        of the card inside dmix's write reports no underrun), and leave the sound where it is.
+
+        Placing it again further on was wrong: usually dmix had mixed the frames before the
+        step (the card plays them: the sound was heard from its start, then again from the
+        new place, "a frame doubled" 374 frames in); when the step came first, dmix skipped
+        the frames the card had passed and its rewind cannot take back frames it never mixed.
+        Left alone, the sound is whole in the first case and loses only its first write in
+        the second (counted in ``overtaken``: which of the two it was, alsa-lib cannot say)."""
         assert self._pcm is not None
         if not self.rewinds:
             return
         ahead = self._pcm.rewindable()
         self._hw, self._hw_at = self._appl - ahead, time.monotonic()
-        if self._hw <= voice.start:
-            return
-        guard = GUARD_FRAMES + self.step
-        if ahead > guard:
-            self._appl -= self._pcm.rewind(ahead - guard)
-        voice.start, voice.end = self._appl, self._appl + voice.pcm.frames
-        self.restarts += 1
-        log.debug("audio stream: a press was overtaken by the card; its sound placed again")
-        self._write(min(self._keep, FIRST_FRAMES))
+        if self._hw > voice.start:
+            self.overtaken += 1
+            log.debug("audio stream: the card's step passed a press's first frame during its "
+                      "write (%d so far)", self.overtaken)
 
     def _queued_sound(self) -> bool:
         """Some sound is written and not yet played (an underrun now would cut it)."""
