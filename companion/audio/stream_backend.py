@@ -125,7 +125,11 @@ class StreamBackend:
             except AlsaError as exc:
                 failed = exc
                 self._lost = f"cannot open ALSA device {self.device!r}: {exc.strerror}"
-        self._thread = threading.Thread(target=self._run, name="audio-stream", daemon=True)
+        # The first top-up here: a device that fails its first writes is found lost before
+        # the first press, not after it (and tried again REOPEN_S later, not at once).
+        first = REOPEN_S if failed is not None else self._top_up()
+        self._thread = threading.Thread(target=self._run, args=(first,), name="audio-stream",
+                                        daemon=True)
         self._thread.start()
         if failed is not None:
             raise AudioError(self._lost) from failed
@@ -376,9 +380,11 @@ class StreamBackend:
             self._pcm.close()
             self._pcm = None
 
-    def _run(self) -> None:
+    def _run(self, first: float) -> None:
         """Keep the queue topped up until closed; started again after anything unexpected."""
         pause = RESTART_S[0]
+        self._wake.wait(first)
+        self._wake.clear()
         while not self._closing:
             try:
                 timeout = self._top_up()
