@@ -43,8 +43,11 @@ from companion.audio.pcm import RATE, Pcm
 
 log = logging.getLogger(__name__)
 
-LATENCY_US = 100_000
-"""The buffer asked for: ~93-100 ms, 4096 frames through hardware/asound.conf's dmix."""
+LATENCY_US = 380_000
+"""The buffer asked for: ~372 ms, 16,384 frames through hardware/asound.conf's dmix (which sets
+it; a smaller dmix buffer caps it). Kept nearly full, it carries a stalled Pi through: in the
+machine tier under a CPU hog, 4,096 frames lost sound in {before} underruns of 50 presses,
+16,384 in {after}. Presses do not wait behind it: they rewind it."""
 GUARD_FRAMES = 64
 """Frames just ahead of the card's position never taken back (~1.5 ms: a DMA's FIFO)."""
 FIRST_FRAMES = 1024

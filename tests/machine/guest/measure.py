@@ -4,9 +4,9 @@ Run by tests/machine/bench.py inside the Pi in a box (guest/pi.sh set it up):
 
     measure.py '{"path": "dmix1024", "backend": "stream", "presses": 100, "hog": false}'
 
-- ``path``: ``dmix1024`` (hardware/asound.conf as shipped: plug + dmix, 1024/4096),
-  ``dmix256`` (the same with 256/1024) or ``hw`` (each side on its own loopback substream
-  through ``plug``, no dmix).
+- ``path``: ``dmix1024`` (hardware/asound.conf as shipped: plug + dmix, 1024/16384),
+  ``dmix1024q4096`` (1024/4096, the queue before issue 45), ``dmix256`` (256/1024) or ``hw``
+  (each side on its own loopback substream through ``plug``, no dmix).
 - The companion is ``companion run`` (the block on BCM 26, gpiozero's lgpio factory, the
   ``backend`` asked for); the floor is guest/floor.py (a gpiozero Button on BCM 22 and
   simpleaudio's ``play_buffer``). Every sound is one 120 ms test tone that is loud from its first
@@ -80,9 +80,10 @@ def asound(path: str) -> dict[str, str]:
     """/etc/asound.conf for the path, and each side's ALSA ``default`` (a home per side)."""
     shipped = (ROOT / "hardware/asound.conf").read_text()
     conf = shipped.replace('default "MAX98357A"', 'default "Loopback"')
-    if path == "dmix256":
-        conf = conf.replace("period_size 1024", "period_size 256")
-        conf = conf.replace("buffer_size 4096", "buffer_size 1024")
+    sizes = {"dmix256": (256, 1024), "dmix1024q4096": (1024, 4096)}.get(path)
+    if sizes is not None:
+        conf = re.sub(r"period_size \d+", f"period_size {sizes[0]}", conf)
+        conf = re.sub(r"buffer_size \d+", f"buffer_size {sizes[1]}", conf)
     Path("/etc/asound.conf").write_text(conf)
     homes = {}
     for side, sub in (("companion", 0), ("floor", 1)):
