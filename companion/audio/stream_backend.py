@@ -93,6 +93,9 @@ class StreamBackend:
         """The largest move of the card's position seen at once, in frames."""
         self.rewinds = True
         """The device takes frames back; False: presses wait behind two periods."""
+        self.short_rewinds = 0
+        """Presses whose rewind the card's step cut short (their sound was placed a guard
+        further on)."""
         self.overtaken = 0
         """Presses whose first frame the card's step passed during their write (see
         ``_overtaken``)."""
@@ -143,8 +146,7 @@ class StreamBackend:
                 raise AudioError(self._lost or "backend not opened")
             self._moves += 1
             try:
-                self._take_back()
-                voice = self._mixer.add(pcm, self._appl)
+                voice = self._mixer.add(pcm, self._take_back())
                 self._write(min(self._keep, FIRST_FRAMES))
                 self._overtaken(voice)
             except AlsaError as exc:
@@ -164,7 +166,8 @@ class StreamBackend:
                 self._pcm.close()
                 self._pcm = None
         log.info("audio stream: %d underruns losing sound, %d restarts in silence, %d presses "
-                 "overtaken by the card", self.xruns, self.restarts, self.overtaken)
+                 "overtaken by the card, %d short rewinds", self.xruns, self.restarts,
+                 self.overtaken, self.short_rewinds)
 
     # -- what playbacks ask ---------------------------------------------------------------
     def position(self) -> int:
@@ -236,23 +239,37 @@ class StreamBackend:
             step, last = max(step, now - last), now
         return step
 
-    def _take_back(self) -> None:
-        """Rewind to the guard ahead of the card, and note where the card is."""
+    def _take_back(self) -> int:
+        """Rewind to the guard ahead of the card, and note where the card is; the first frame
+        a new sound may take (``_appl``, or later if the card moved during the rewind)."""
         assert self._pcm is not None
         if not self.rewinds:
-            return
+            return self._appl
         try:
             ahead = self._pcm.rewindable()
         except AlsaError as exc:  # it ran dry before the press: start again from here
             if exc.errno not in (errno.EPIPE, errno.ESTRPIPE):
                 raise
             self._underrun(exc)
-            return
+            return self._appl
         self._hw, self._hw_at = self._appl - ahead, time.monotonic()
         tight = self._shared and not self._queued_sound()
         guard = GUARD_FRAMES if tight else GUARD_FRAMES + self.step
-        if ahead > guard:
-            self._appl -= self._pcm.rewind(ahead - guard)
+        if ahead <= guard:
+            return self._appl
+        asked = ahead - guard
+        took = self._pcm.rewind(asked)
+        self._appl -= took
+        if took == asked:
+            return self._appl
+        # A short rewind: the card stepped while the queue was taken back (dmix rewinds only
+        # to where the card is then), so the stream now ends at or near the card. The sound
+        # starts a guard further on, silence before it: written at the card, it would go
+        # behind the card's next step and lose its first write.
+        ahead = self._pcm.rewindable()
+        self._hw, self._hw_at = self._appl - ahead, time.monotonic()
+        self.short_rewinds += 1
+        return self._appl + max(0, GUARD_FRAMES + self.step - ahead)
 
     def _overtaken(self, voice: Voice) -> None:
         """Note whether the card passed the sound's first frame while it was written (a step

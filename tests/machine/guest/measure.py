@@ -423,6 +423,9 @@ def main() -> int:
     xruns = re.findall(r"audio stream: (\d+) underruns losing sound, (\d+) restarts", text)
     result["companion_xruns"] = int(xruns[-1][0]) if xruns else None
     result["companion_restarts_in_silence"] = int(xruns[-1][1]) if xruns else None
+    late = re.findall(r"(\d+) presses overtaken by the card, (\d+) short rewinds", text)
+    result["companion_overtaken"] = int(late[-1][0]) if late else None
+    result["companion_short_rewinds"] = int(late[-1][1]) if late else None
     step = re.findall(r"position steps of up to (\d+) frames", text)
     result["card_step_frames"] = int(step[-1]) if step else None
     for kind in ("audible_ms", "handed_ms"):
