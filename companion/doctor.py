@@ -400,9 +400,14 @@ def check_running(config: Config) -> Result:
     parts = health.get("parts", {})
     if health["ok"]:
         held = health.get("storage", {}).get("held", 0)
-        return Result("running", "PASS", "healthy: " + ", ".join(
-            f"{name} {'ok' if p.get('ok') else 'missing'}" for name, p in parts.items())
-            + (f"; {held} held presses being saved" if held else ""))
+        said = "healthy: " + ", ".join(
+            f"{name} {'ok' if p.get('ok') else 'missing (' + str(p.get('detail')) + ')'}"
+            for name, p in parts.items()) + (f"; {held} held presses being saved" if held else "")
+        sound = parts.get("sound", {})
+        if sound and not sound.get("ok"):  # the table plays on, unheard: a warning
+            return Result("running", "FAIL", said, "outcomes are shown, not heard; the "
+                          "companion's log says why", required=False)
+        return Result("running", "PASS", said)
     return Result("running", "FAIL", f"unhealthy: {health.get('error', 'a part is down')}",
                   "the status LED blinks too; held presses are saved as soon as the disk "
                   "takes them (see README \"When the disk refuses\")")

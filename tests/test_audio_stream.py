@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.audio.mixer import Mixer
+from companion.audio.mixer import Mixer, mix
 from companion.audio.pcm import Pcm
 from tests.conftest import ROOT, alsa_file_home, run_companion
 from tests.test_audio_alsa import expected_on_the_wire, seed_for
@@ -43,6 +43,41 @@ def test_overlapping_voices_are_summed_and_clipped_to_16_bits() -> None:
     mixer.add(pcm_of(-50, 30000, -30000), at=0)
     mixer.add(pcm_of(7), at=3)
     assert samples(mixer.render(0, 5)) == [50, 32767, -32768, 12, 0]
+
+
+def test_three_voices_are_clipped_once_as_their_true_sum() -> None:
+    """Not a clip of a clip: 30000 + 30000 - 30000 is 30000, never 32767 - 30000."""
+    mixer = Mixer()
+    mixer.add(pcm_of(30000, -30000, 32767, 1), at=0)
+    mixer.add(pcm_of(30000, -30000, 32767, 2), at=0)
+    mixer.add(pcm_of(-30000, 30000, 32767, 3), at=0)
+    assert samples(mixer.render(0, 4)) == [30000, -30000, 32767, 6]
+
+
+def test_a_big_endian_machine_swaps_into_its_own_order_and_back() -> None:
+    """audioop sums in the machine's order; canonical PCM is little-endian. Played on this
+    (little-endian) host as if it were big-endian, the byte-swapped spans give the byte-swapped
+    sum: the swap in and out is right."""
+    a, b = array.array("h", [1000, -2, 300]), array.array("h", [24, 2, -300])
+    for spans in ([a, b], [a, b, b]):
+        swapped = []
+        for span in spans:
+            copy = array.array("h", span)
+            copy.byteswap()
+            swapped.append(copy.tobytes())
+        out = array.array("h", mix(swapped, big_endian=True))
+        out.byteswap()
+        assert list(out) == [sum(s[i] for s in spans) for i in range(3)]
+
+
+def test_a_copy_renders_the_voices_as_they_were() -> None:
+    mixer = Mixer()
+    voice = mixer.add(pcm_of(5, 5, 5, 5), at=0)
+    frozen = mixer.copy()
+    mixer.stop(voice, at=1)
+    mixer.add(pcm_of(1), at=2)
+    assert samples(frozen.render(0, 4)) == [5, 5, 5, 5]
+    assert samples(mixer.render(0, 4)) == [5, 0, 1, 0]
 
 
 def test_a_stopped_voice_is_cut_where_it_was_stopped_and_never_lengthened() -> None:

@@ -518,12 +518,11 @@ class TableService:
             detail = str(storage.problem or "unavailable")  # health: English, for monitoring
             if storage.held:
                 detail += f" ({storage.held} press{'es' if storage.held != 1 else ''} held)"
+        sound, said = self.speaker.health
         parts = (c.Part("bank", storage.ok, detail, required=True),
-                 c.Part("sound", self.speaker.available,
-                        self.speaker.backend.name if self.speaker.available else
-                        "no sound card: outcomes are shown, not heard"),
+                 c.Part("sound", sound, said),
                  *self.parts())
-        return c.Health(bank=storage.ok, sound=self.speaker.available,
+        return c.Health(bank=storage.ok, sound=sound,
                         presses=self.block.presses, ignored=self.block.ignored, quiet=quiet,
                         storage=storage, has_bank=self.bank is not None, parts=parts)
 

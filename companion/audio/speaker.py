@@ -89,6 +89,23 @@ class Speaker:
         with self._lock:
             return any(_still_playing(pb) for _, pb in self._active)
 
+    @property
+    def fault(self) -> str | None:
+        """What the open backend says is wrong (its writer down, and why), or None."""
+        return getattr(self.backend, "fault", None)
+
+    @property
+    def health(self) -> tuple[bool, str]:
+        """(sound works, a line saying how) for ``/healthz`` and ``doctor``."""
+        fault = self.fault
+        restarts = getattr(self.backend, "writer_restarts", 0)
+        again = f"; its writer was started again {restarts} times" if restarts else ""
+        if not self.available:
+            return False, "no sound card: outcomes are shown, not heard"
+        if fault is not None:
+            return False, f"{self.backend.name}: {fault}, starting it again{again}"
+        return True, self.backend.name + again
+
     def stop(self, priority: Priority | None = None) -> None:
         """Stop the sounds of one priority (default: all)."""
         with self._lock:

@@ -3,6 +3,7 @@ bare floor, in the Pi in a box. Prints JSON, as ``companion bench`` does.
 
     python -m tests.machine.bench [--mode icount|realtime] [--presses 100]
         [--paths dmix1024,dmix256,hw] [--backends stream,simpleaudio] [--hog | --only-hog]
+        [--music]
         [--idle SECONDS] [--cut TRIALS]
 
 ``icount`` is the deterministic model (one ~1 GHz core; figures repeat run to run); ``realtime``
@@ -43,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backends", default="stream,simpleaudio")
     parser.add_argument("--hog", action="store_true", help="also each path under a CPU hog")
     parser.add_argument("--only-hog", action="store_true", help="each path under a CPU hog only")
+    parser.add_argument("--music", action="store_true",
+                        help="also each path with the lever timer's music playing under presses")
     parser.add_argument("--idle", type=float, default=30.0,
                         help="seconds of idle CPU measured per backend (0: none)")
     parser.add_argument("--cut", type=int, default=20,
@@ -53,10 +56,11 @@ def main(argv: list[str] | None = None) -> int:
         for path in args.paths.split(","):
             for backend in args.backends.split(","):
                 for hog in (True,) if args.only_hog else (False, True) if args.hog else (False,):
-                    result = measure(pi, path=path, backend=backend,
-                                     presses=args.presses, hog=hog)
-                    print(json.dumps(result), file=sys.stderr, flush=True)
-                    runs.append(result)
+                    for music in (False, True) if args.music else (False,):
+                        result = measure(pi, path=path, backend=backend,
+                                         presses=args.presses, hog=hog, music=music)
+                        print(json.dumps(result), file=sys.stderr, flush=True)
+                        runs.append(result)
         for backend in args.backends.split(",") if args.idle else ():
             result = measure(pi, idle=args.idle, backend=backend)
             print(json.dumps(result), file=sys.stderr, flush=True)

@@ -4,9 +4,9 @@ Run by tests/machine/bench.py inside the Pi in a box (guest/pi.sh set it up):
 
     measure.py '{"path": "dmix1024", "backend": "stream", "presses": 100, "hog": false}'
 
-- ``path``: ``dmix1024`` (hardware/asound.conf as shipped: plug + dmix, 1024/4096),
-  ``dmix256`` (the same with 256/1024) or ``hw`` (each side on its own loopback substream
-  through ``plug``, no dmix).
+- ``path``: ``dmix1024`` (hardware/asound.conf as shipped: plug + dmix, 1024/16384),
+  ``dmix1024q4096`` (1024/4096, the queue before issue 45), ``dmix256`` (256/1024) or ``hw``
+  (each side on its own loopback substream through ``plug``, no dmix).
 - The companion is ``companion run`` (the block on BCM 26, gpiozero's lgpio factory, the
   ``backend`` asked for); the floor is guest/floor.py (a gpiozero Button on BCM 22 and
   simpleaudio's ``play_buffer``). Every sound is one 120 ms test tone that is loud from its first
@@ -20,6 +20,10 @@ Run by tests/machine/bench.py inside the Pi in a box (guest/pi.sh set it up):
   the floor's first write after the edge; the stream backend's first write after its
   press-time ``snd_pcm_rewind``; the simpleaudio backend's first write after the edge.
 - **Whole**: the captured frames from the sound's first one equal the sound, sample for sample.
+  Per side: ``not_whole`` (sounds that differ anywhere), ``frames_compared`` and
+  ``frames_wrong`` (captured frames that differ from the sound's); each damaged press in
+  ``damaged`` says where it first differs and, when the rest is the sound shifted, by how much
+  (``slip``: +n frames repeated or silence inserted there, -n frames skipped).
 
 Prints one JSON object and writes it to /mnt/out/measure-<path>-<backend>[-hog].json.
 """
@@ -48,7 +52,11 @@ ROOT = Path(os.environ.get("PIBOX_ROOT", "/work/main"))
 PYTHON = str(ROOT / ".venv/bin/python")
 ONSET = os.environ["PIBOX_ONSET"]
 RATE, TONE_FRAMES, THRESHOLD = 44100, 5292, 64  # 120 ms
-COMPANION_PIN, FLOOR_PIN = 26, 22
+COMPANION_PIN, FLOOR_PIN, LEVER_PIN = 26, 22, 27
+MUSIC_AMP = 48
+"""With ``music``: the lever's timer plays a square wave this loud (under the onset's threshold)
+all along, so each press is mixed with it and still heard, and "whole" allows it (a sample
+within MUSIC_AMP of the sound's; a slip or a lost frame of the tone is thousands off)."""
 WORK = Path("/run/measure")
 TRACE = Path("/sys/kernel/tracing")
 LIBASOUND = "/usr/lib/x86_64-linux-gnu/libasound.so.2"
@@ -76,9 +84,10 @@ def asound(path: str) -> dict[str, str]:
     """/etc/asound.conf for the path, and each side's ALSA ``default`` (a home per side)."""
     shipped = (ROOT / "hardware/asound.conf").read_text()
     conf = shipped.replace('default "MAX98357A"', 'default "Loopback"')
-    if path == "dmix256":
-        conf = conf.replace("period_size 1024", "period_size 256")
-        conf = conf.replace("buffer_size 4096", "buffer_size 1024")
+    sizes = {"dmix256": (256, 1024), "dmix1024q4096": (1024, 4096)}.get(path)
+    if sizes is not None:
+        conf = re.sub(r"period_size \d+", f"period_size {sizes[0]}", conf)
+        conf = re.sub(r"buffer_size \d+", f"buffer_size {sizes[1]}", conf)
     Path("/etc/asound.conf").write_text(conf)
     homes = {}
     for side, sub in (("companion", 0), ("floor", 1)):
@@ -202,6 +211,36 @@ def _lost_frames(heard: array.array, frame: int, wanted: array.array) -> int | N
     return None
 
 
+def _whole(heard: array.array, frame: int, wanted: array.array, slack: int) -> bool:
+    got = heard[frame:frame + len(wanted)]
+    if not slack:
+        return got == wanted
+    return len(got) == len(wanted) and all(abs(a - b) <= slack
+                                           for a, b in zip(got, wanted, strict=True))
+
+
+def _damage(heard: array.array, frame: int, wanted: array.array,
+            slack: int = 0) -> dict[str, Any]:
+    """Where and how the sound heard from ``frame`` differs from ``wanted``."""
+    got = heard[frame:frame + len(wanted)]
+    wrong = sum(abs(a - b) > slack for a, b in zip(got, wanted, strict=False)) \
+        + len(wanted) - len(got)
+    first = next((i for i, (a, b) in enumerate(zip(got, wanted, strict=False))
+                  if abs(a - b) > slack), len(got))
+    slip = None
+    for shift in range(1, 1025):
+        rest = len(wanted) - first - shift
+        if rest < 64:
+            break
+        if heard[frame + first + shift:frame + first + shift + rest] == wanted[first:first + rest]:
+            slip = shift
+            break
+        if heard[frame + first:frame + first + rest] == wanted[first + shift:first + shift + rest]:
+            slip = -shift
+            break
+    return {"frames_wrong": wrong, "first_wrong": first, "slip": slip}
+
+
 def http_json(url: str) -> Any:
     with urllib.request.urlopen(url, timeout=30) as answer:
         return json.loads(answer.read())
@@ -272,14 +311,19 @@ def main() -> int:
 
     for name in SOUND_NAMES:
         write_wav(sounds / f"{name}.wav", sound)
+    music = bool(args.get("music"))
+    if music:
+        write_wav(sounds / "timer_loop.wav", array.array(
+            "h", [MUSIC_AMP if (i // 50) % 2 else -MUSIC_AMP for i in range(3 * RATE)]).tobytes())
     (WORK / "floor.raw").write_bytes(sound)
     homes = asound(path)
     config = WORK / "companion.toml"
     config.write_text(f'[gpio]\npin_factory = "lgpio"\n[audio]\nbackend = "{backend}"\n'
                       f'sounds_dir = "{sounds}"\n[data]\ndir = "{WORK / "data"}"\n'
                       '[web]\nhost = "127.0.0.1"\nport = 8080\n[display]\nenabled = false\n'
-                      '[reader]\nenabled = false\n[lever]\nenabled = false\n'
-                      '[game]\nplayers = ["Mario", "Luigi"]\n')
+                      '[reader]\nenabled = false\n[game]\nplayers = ["Mario", "Luigi"]\n'
+                      + (f'[lever]\nenabled = true\npin = {LEVER_PIN}\nseconds = 3600\n'
+                         'sound = "music"\n' if music else '[lever]\nenabled = false\n'))
     ears = {"companion": Ear("hw:Loopback,1,0", WORK / "heard-0.raw")}
     ears["floor"] = ears["companion"] if path != "hw" else Ear("hw:Loopback,1,1",
                                                               WORK / "heard-1.raw")
@@ -298,6 +342,8 @@ def main() -> int:
         if time.monotonic() > deadline or companion.poll() is not None:
             raise RuntimeError((WORK / "companion.log").read_text())
         time.sleep(0.2)
+    if music:  # the lever pulled and let go: an hour of the timer's music
+        agent.press(LEVER_PIN, 0.4)
     hog = subprocess.Popen(["sh", "-c", "while :; do :; done"]) if args.get("hog") else None
     pids = {"companion": companion.pid, "floor": floor.pid}
     # Warm up: the first presses read code and sounds over 9p, which a Pi has in its cache.
@@ -343,22 +389,25 @@ def main() -> int:
         captured[side] = stopped[id(ear)]
     wanted = array.array("h", sound)
     result: dict[str, Any] = {"path": path, "backend": backend, "presses": presses,
-                              "hog": bool(hog), "probes": probes.ok}
+                              "hog": bool(hog), "music": music, "probes": probes.ok}
+    slack = MUSIC_AMP if music else 0
     cuts: list[dict[str, Any]] = []
     for side in ("companion", "floor"):
         heard_pcm = captured[side]
-        audible, handed, lost, cut = [], [], 0, 0
+        audible, handed, lost, cut, wrong = [], [], 0, 0, 0
         for edge, heard in edges[side]:
             if heard is None:
                 lost += 1
                 continue
             ns, frame = heard
             audible.append((ns - edge) / 1e6)
-            if heard_pcm[frame:frame + len(wanted)] != wanted:
+            if not _whole(heard_pcm, frame, wanted, slack):
                 cut += 1
+                damage = _damage(heard_pcm, frame, wanted, slack)
+                wrong += damage["frames_wrong"]
                 cuts.append({"side": side, "press": len(audible) - 1,
                              "audible_ms": round((ns - edge) / 1e6, 3),
-                             "lost_frames": _lost_frames(heard_pcm, frame, wanted)})
+                             "lost_frames": _lost_frames(heard_pcm, frame, wanted), **damage})
             writes = [(t, kind) for tgid, t, kind in events if tgid == pids[side] and t >= edge]
             if side == "companion" and backend == "stream":
                 rewind = next((t for t, kind in writes if kind == "rewind"), None)
@@ -367,12 +416,16 @@ def main() -> int:
             if first is not None and first <= ns:
                 handed.append((first - edge) / 1e6)
         result[side] = {"audible_ms": spread(audible), "handed_ms": spread(handed),
-                        "not_heard": lost, "onset_cut": cut}
-    result["cut_presses"] = cuts[:20]
+                        "not_heard": lost, "not_whole": cut,
+                        "frames_compared": len(audible) * len(wanted), "frames_wrong": wrong}
+    result["damaged"] = cuts[:20]
     text = (WORK / "companion.log").read_text()
     xruns = re.findall(r"audio stream: (\d+) underruns losing sound, (\d+) restarts", text)
     result["companion_xruns"] = int(xruns[-1][0]) if xruns else None
     result["companion_restarts_in_silence"] = int(xruns[-1][1]) if xruns else None
+    late = re.findall(r"(\d+) presses overtaken by the card, (\d+) short rewinds", text)
+    result["companion_overtaken"] = int(late[-1][0]) if late else None
+    result["companion_short_rewinds"] = int(late[-1][1]) if late else None
     step = re.findall(r"position steps of up to (\d+) frames", text)
     result["card_step_frames"] = int(step[-1]) if step else None
     for kind in ("audible_ms", "handed_ms"):
@@ -380,7 +433,7 @@ def main() -> int:
         if c.get("n") and f.get("n"):
             result.setdefault("ratio", {})[kind] = {
                 q: round(c[q] / f[q], 3) for q in ("p50", "p90", "p99") if f[q]}
-    name = f"measure-{path}-{backend}{'-hog' if hog else ''}.json"
+    name = f"measure-{path}-{backend}{'-hog' if hog else ''}{'-music' if music else ''}.json"
     Path("/mnt/out", name).write_text(json.dumps(result, indent=1))
     print(json.dumps(result))
     return 0
