@@ -9,20 +9,23 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from gpiozero import Button
+from companion.gpio.edge_time import EdgeClock, StampedButton
 
 
 class LeverSwitch:
-    """Calls ``when_changed(timestamp, closed)`` on every raw edge (from gpiozero's thread)."""
+    """Calls ``when_changed(timestamp, closed)`` on every raw edge (from gpiozero's thread), the
+    timestamp the edge's own where the factory has it (as :class:`BlockButton`)."""
 
     def __init__(self, pin: int, *, pin_factory: Any,
                  when_changed: Callable[[float, bool], None],
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
         self._when_changed = when_changed
-        self._button = Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
-        self._button.when_pressed = lambda: self._when_changed(self._clock(), True)
-        self._button.when_released = lambda: self._when_changed(self._clock(), False)
+        self._button = StampedButton(pin, pull_up=True, bounce_time=None,
+                                     pin_factory=pin_factory)
+        self._edge_time = EdgeClock(self._button.pin_factory, clock)
+        self._button.when_pressed = lambda: self._when_changed(self._edge_time(self._button), True)
+        self._button.when_released = lambda: self._when_changed(self._edge_time(self._button),
+                                                                False)
 
     @property
     def pin(self) -> Any:
