@@ -151,6 +151,7 @@ class GpiodPin(LocalPiPin):
         self._bounce: float | None = None
         self._level = False
         self._pwm: tuple[float, float] | None = None  # frequency, duty
+        self._pwm_turn = 0
         self._watching = False
 
     # -- the line request ------------------------------------------------------------------
@@ -230,7 +231,7 @@ class GpiodPin(LocalPiPin):
                 if not 0 <= value <= 1:
                     raise PinInvalidState(f'invalid state "{value}" for pin {self!r}')
                 self._pwm = (self._pwm[0], float(value))
-                self._factory.pwm.set(self, self._pwm_write, *self._pwm)
+                self._start_pwm()
             elif self._function == "input":
                 raise PinSetInput(f"cannot set state of pin {self!r}")
             else:
@@ -241,9 +242,16 @@ class GpiodPin(LocalPiPin):
             self._level = level
             self._request().set_value(self._number, Value.ACTIVE if level else Value.INACTIVE)
 
-    def _pwm_write(self, level: bool) -> None:
+    def _start_pwm(self) -> None:
+        """The PWM thread takes this duty; a toggle it decided on before is dropped."""
+        assert self._pwm is not None
+        self._pwm_turn += 1
+        turn = self._pwm_turn
+        self._factory.pwm.set(self, lambda level: self._pwm_write(level, turn), *self._pwm)
+
+    def _pwm_write(self, level: bool, turn: int) -> None:
         with self._lock:
-            if self._pwm is not None:  # a toggle that lost the race with stopping is dropped
+            if self._pwm is not None and turn == self._pwm_turn:
                 self._write(level)
 
     def _check_pull(self, value: str, input_now: bool = False) -> None:
@@ -277,12 +285,13 @@ class GpiodPin(LocalPiPin):
                 raise PinPWMFixedValue(f"cannot start PWM on pin {self!r}")
             duty = 0.0 if self._pwm is None else self._pwm[1]
             self._pwm = (float(value), duty)
-            self._factory.pwm.set(self, self._pwm_write, *self._pwm)
+            self._start_pwm()
 
     def _stop_pwm(self) -> None:
         if self._pwm is not None:
             self._factory.pwm.stop(self)
             self._pwm = None
+            self._pwm_turn += 1
             self._write(False)
 
     # -- edges -----------------------------------------------------------------------------

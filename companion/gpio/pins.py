@@ -39,6 +39,12 @@ class PinChoice:
 def build(name: str) -> Any:
     """The pin factory called ``name`` (ours, or one of gpiozero's entry points), opened."""
     if name.lower() == "gpiod":
+        import gpiod
+
+        if not hasattr(gpiod, "request_lines"):
+            raise ImportError(f"gpiod {getattr(gpiod, '__version__', '1.x')} at "
+                              f"{getattr(gpiod, '__file__', '?')} is libgpiod v1 (Debian "
+                              "bookworm's python3-libgpiod?): ours needs v2, the lock's gpiod")
         from companion.gpio.gpiod_pins import GpiodFactory
 
         return GpiodFactory()
@@ -63,9 +69,10 @@ def _reason(exc: BaseException) -> str:
     return text.splitlines()[0]
 
 
-def open_pin_factory(name: str = "", order: tuple[str, ...] = DEFAULT_ORDER) -> PinChoice:
+def open_pin_factory(name: str = "", order: tuple[str, ...] | None = None) -> PinChoice:
     """The pin factory named (``[gpio] pin_factory``), else ``$GPIOZERO_PIN_FACTORY``, else
-    the first of ``order`` that opens; :class:`PinFactoryError` says what each one lacked."""
+    the first of ``order`` (:data:`DEFAULT_ORDER`) that opens; :class:`PinFactoryError` says
+    what each one lacked."""
     writable_workdir()
     source = "[gpio] pin_factory" if name else ""
     if not name and os.environ.get("GPIOZERO_PIN_FACTORY"):
@@ -82,7 +89,7 @@ def open_pin_factory(name: str = "", order: tuple[str, ...] = DEFAULT_ORDER) -> 
         words = "; ".join(w for w in (describe(name, factory), source) if w)
         return PinChoice(factory, name, words)
     missing: list[str] = []
-    for candidate in order:
+    for candidate in order or DEFAULT_ORDER:
         try:
             factory = build(candidate)
         except Exception as exc:
