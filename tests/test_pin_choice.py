@@ -8,7 +8,6 @@ from __future__ import annotations
 import glob
 import itertools
 import os
-import select
 import threading
 import time
 from pathlib import Path
@@ -159,18 +158,28 @@ def _voluntary_switches(thread: threading.Thread) -> int:
                     if x.startswith("voluntary_ctxt_switches")).split()[1])
 
 
+def _waiting_forever(thread: threading.Thread) -> bool:
+    """Asleep in epoll_wait (x86-64's 232, else the kernel's wait channel) with no timeout."""
+    task = Path(f"/proc/self/task/{thread.native_id}")
+    if (task / "wchan").read_text() != "do_epoll_wait":
+        return False
+    call = (task / "syscall").read_text().split()
+    return call[0] != "232" or int(call[4], 16) in (0xFFFFFFFF, 0xFFFFFFFFFFFFFFFF)
+
+
 def test_the_edge_watch_sleeps_until_a_descriptor_is_readable() -> None:
     watch = EdgeWatch(name="test-edges")
     read_end, write_end = os.pipe()
     heard = threading.Event()
     watch.watch(read_end, lambda: (os.read(read_end, 64), heard.set()))
     thread = next(t for t in threading.enumerate() if t.name == "test-edges")
-    deadline = time.monotonic() + 10
-    while _voluntary_switches(thread) == 0 and time.monotonic() < deadline:
-        time.sleep(0.01)  # until it is asleep in epoll
+    deadline = time.monotonic() + 30
+    while not _waiting_forever(thread):
+        assert time.monotonic() < deadline, "the watch never waited in epoll without a timeout"
+        time.sleep(0.01)
     asleep = _voluntary_switches(thread)
     time.sleep(0.3)
-    assert _voluntary_switches(thread) == asleep  # no timeout: nothing wakes it
+    assert _voluntary_switches(thread) == asleep and _waiting_forever(thread)  # not woken
     os.write(write_end, b"x")
     assert heard.wait(10)
     watch.unwatch(read_end)
@@ -178,7 +187,6 @@ def test_the_edge_watch_sleeps_until_a_descriptor_is_readable() -> None:
     assert not thread.is_alive()
     os.close(read_end)
     os.close(write_end)
-    assert select.select([], [], [], 0) == ([], [], [])
 
 
 def test_software_pwm_toggles_only_between_steady_levels() -> None:

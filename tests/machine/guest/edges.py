@@ -64,15 +64,15 @@ def presses(count: int) -> dict[str, Any]:
 
     heard: dict[str, list[tuple[int, float]]] = {name: [] for name in PINS}
     ready = {name: threading.Event() for name in PINS}
-    buttons = []
-    for name, pin in PINS.items():
+    buttons, factories = [], [build(name) for name in PINS]
+    for (name, pin), factory in zip(PINS.items(), factories, strict=True):
         pull(pin, 1)
 
         def handler(at: float, name: str = name) -> None:
             heard[name].append((time.monotonic_ns(), at))
             ready[name].set()
 
-        buttons.append(BlockButton(pin, pin_factory=build(name), when_pressed=handler,
+        buttons.append(BlockButton(pin, pin_factory=factory, when_pressed=handler,
                                    debouncer=Debouncer(lockout=0, settle=0)))
     rows: dict[str, list[tuple[float, float, float]]] = {name: [] for name in PINS}
     for i in range(count):
@@ -88,6 +88,8 @@ def presses(count: int) -> dict[str, Any]:
             time.sleep(0.02)  # the release's edge handled before the next press
     for button in buttons:
         button.close()
+    for factory in factories:
+        factory.close()  # lgpio's pins let their lines go only with their factory
     return {name: {"presses": len(got),
                    "write_to_handler_ms": spread([r[0] for r in got]),
                    "edge_to_handler_ms": spread([r[1] for r in got]),

@@ -233,9 +233,11 @@ def test_idle_edge_lines_wake_nothing(factory: GpiodFactory) -> None:
                     if x.startswith("voluntary_ctxt_switches"))
         return int(line.split()[1])
 
+    wchan = Path(f"/proc/self/task/{watcher.native_id}/wchan")
+    wait_for("the watch asleep in epoll", lambda: wchan.read_text() == "do_epoll_wait")
     before = switches()
     time.sleep(2)
-    assert switches() == before  # asleep in epoll with no timeout
+    assert switches() == before  # asleep in epoll with no timeout: nothing woke it
     pull(26, 0)
     wait_for("the press woke it", lambda: switches() > before)
     pull(26, 1)
