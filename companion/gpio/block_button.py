@@ -1,4 +1,5 @@
-"""The Question Block's button: a gpiozero ``Button`` with our own debounce."""
+"""The Question Block's button: a gpiozero input (a button without its hold thread) with our
+own debounce."""
 
 from __future__ import annotations
 
@@ -36,8 +37,8 @@ class BlockButton:
         self._button = StampedButton(pin, pull_up=True, bounce_time=None,
                                      pin_factory=pin_factory)
         self._edge_time = EdgeClock(self._button.pin_factory, clock)
-        self._button.when_pressed = self._pressed_edge
-        self._button.when_released = self._released_edge
+        self._button.when_activated = self._pressed_edge
+        self._button.when_deactivated = self._released_edge
 
     @property
     def pin(self) -> Any:
@@ -46,7 +47,7 @@ class BlockButton:
 
     @property
     def is_pressed(self) -> bool:
-        return bool(self._button.is_pressed)
+        return bool(self._button.is_active)
 
     def _pressed_edge(self) -> None:
         now = self._edge_time(self._button)

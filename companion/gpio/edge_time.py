@@ -12,15 +12,17 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from gpiozero import Button
+from gpiozero import DigitalInputDevice
 from gpiozero.pins.local import LocalPiFactory
 from gpiozero.pins.mock import MockFactory
 
 MAX_AGE_S = 10.0
 
 
-class StampedButton(Button):
-    """gpiozero's ``Button``, keeping the ticks of the edge its callbacks are called for."""
+class StampedButton(DigitalInputDevice):
+    """A button as gpiozero's ``DigitalInputDevice`` (``when_activated`` is a press with
+    ``pull_up``), keeping the ticks of the edge its callbacks are called for. Not gpiozero's
+    ``Button``: its hold thread wakes ten times a second, held or not."""
 
     edge_ticks: float | None = None
 

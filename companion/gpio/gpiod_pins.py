@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import errno
 import glob
+import os
 import re
 import threading
 from datetime import timedelta
@@ -171,6 +172,7 @@ class GpiodPin(LocalPiPin):
             settings = self._settings()
             if self._req is None:
                 self._req = self._factory.request(self._number, settings)
+                os.set_blocking(self._req.fd, False)  # a read finds the events or none
             else:
                 self._req.reconfigure_lines({self._number: settings})
             if self._watching and self._function == "input":
@@ -335,9 +337,12 @@ class GpiodPin(LocalPiPin):
         time in seconds (CLOCK_MONOTONIC) and the level it left."""
         with self._lock:
             req = self._req
-            if req is None or not self._watching or not req.wait_edge_events(0):
+            if req is None or not self._watching:
                 return
-            events = req.read_edge_events()
+            try:
+                events = req.read_edge_events()
+            except BlockingIOError:  # none waiting (a descriptor reused since epoll saw it)
+                return
         for event in events:
             if self._when_changed is None:
                 return

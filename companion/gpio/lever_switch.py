@@ -1,4 +1,5 @@
-"""The lever's switch: a gpiozero ``Button`` reporting both edges with their time.
+"""The lever's switch: a gpiozero input (a button without its hold thread) reporting both
+edges with their time.
 
 Debouncing happens in the pure :class:`companion.core.lever.LeverTimer`, which also decides
 when to look at the settled level again (``is_closed``)."""
@@ -23,9 +24,11 @@ class LeverSwitch:
         self._button = StampedButton(pin, pull_up=True, bounce_time=None,
                                      pin_factory=pin_factory)
         self._edge_time = EdgeClock(self._button.pin_factory, clock)
-        self._button.when_pressed = lambda: self._when_changed(self._edge_time(self._button), True)
-        self._button.when_released = lambda: self._when_changed(self._edge_time(self._button),
-                                                                False)
+        self._button.when_activated = lambda: self._edge(True)
+        self._button.when_deactivated = lambda: self._edge(False)
+
+    def _edge(self, closed: bool) -> None:
+        self._when_changed(self._edge_time(self._button), closed)
 
     @property
     def pin(self) -> Any:
@@ -34,7 +37,7 @@ class LeverSwitch:
     @property
     def is_closed(self) -> bool:
         """The raw level now: True while the lever is held back."""
-        return bool(self._button.is_pressed)
+        return bool(self._button.is_active)
 
     def close(self) -> None:
         self._button.close()
