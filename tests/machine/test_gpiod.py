@@ -52,6 +52,9 @@ enabled = false
 """
 UNSET_FACTORY = ["env", "-u", "GPIOZERO_PIN_FACTORY"]
 """guest/pi.sh exports GPIOZERO_PIN_FACTORY=lgpio for the older tests: the default is unset."""
+GUEST_S = 7200
+"""A guest command's limit in guest seconds: under -icount the guest's clock runs on while the
+vCPU waits for the host's 9p reads, far ahead on a loaded host."""
 GPIOZERO_SDIST = "gpiozero==2.0.1.post3"
 GPIOZERO_SDIST_SHA256 = "745feab6df463ac2e9de10c67e2dd9f396e668ba4e281e92381d6c460100a8f7"
 NEEDS_A_WIRE = ("test_output", "test_output_with_state", "test_pull", "test_input_with_pull",
@@ -79,7 +82,7 @@ def test_our_factory_drives_gpio_sim_lines(pi: Pibox) -> None:
     """guest/gpiod_real.py: outputs, pulls, edges with the kernel's time, closing and
     reopening, refusals, no wakeups while idle, software PWM, every device of ours."""
     done = pi.run([PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                   "tests/machine/guest/gpiod_real.py"], cwd=str(ROOT), timeout=1800)
+                   "tests/machine/guest/gpiod_real.py"], cwd=str(ROOT), timeout=GUEST_S)
     assert done["rc"] == 0, done["out"] + done["err"]
     assert " passed" in done["out"] and "skipped" not in done["out"], done["out"]
 
@@ -131,7 +134,7 @@ def test_gpiozeros_own_real_pin_tests_pass_on_our_factory(pi: Pibox) -> None:
     wired = " ".join(f"--deselect test_real_pins.py::{name}[gpiod]" for name in NEEDS_A_WIRE)
     done = pi.run(["sh", "-c", f'export PYTHONPATH="{guest}/site:{ROOT}:$PYTHONPATH"; exec '
                    f'{PYTHON} -m pytest -v -p no:cacheprovider -rs test_real_pins.py '
-                   f'-k gpiod {wired}'], cwd=guest, timeout=1800)
+                   f'-k gpiod {wired}'], cwd=guest, timeout=GUEST_S)
     out = done["out"] + done["err"]
     assert done["rc"] == 0, out
     # names, functions, pulls, PWM's bounds, the factory explicit and by $GPIOZERO_PIN_FACTORY,
@@ -140,21 +143,27 @@ def test_gpiozeros_own_real_pin_tests_pass_on_our_factory(pi: Pibox) -> None:
     assert "skipped factory gpiod" not in out, out
 
 
+def _gpio_line(done: dict[str, Any]) -> str:
+    lines = [line for line in done["out"].splitlines() if line[6:].startswith("gpio")]
+    assert lines, done
+    return lines[0]
+
+
 def test_doctor_says_gpiod_by_default_and_lgpio_when_gpiod_is_unusable(pi: Pibox) -> None:
     pi.run(["sh", "-c", "mkdir -p /etc/doctor && cat > /etc/doctor/companion.toml"],
            stdin='[audio]\nbackend = "null"\n[block]\npin = 16\n[data]\ndir = "/var/lib/doc"\n'
                  '[web]\nenabled = false\n')
     doctor = [PYTHON, "-m", "companion", "doctor", "--config", "/etc/doctor/companion.toml"]
-    done = pi.run([*UNSET_FACTORY, *doctor], cwd=str(ROOT))
-    gpio = next(line for line in done["out"].splitlines() if line[6:].startswith("gpio"))
+    done = pi.run([*UNSET_FACTORY, *doctor], cwd=str(ROOT), timeout=GUEST_S)
+    gpio = _gpio_line(done)
     assert gpio.startswith("PASS") and "GpiodFactory on /dev/gpiochip0" in gpio, done["out"]
     assert "pins by gpiod (kernel edge events on /dev/gpiochip0" in gpio, gpio
     # Debian bookworm's python3-libgpiod is libgpiod v1: a gpiod without request_lines.
     pi.run(["sh", "-c", "mkdir -p /run/v1/gpiod && echo '__version__ = \"1.6.3\"' "
             "> /run/v1/gpiod/__init__.py"])
     done = pi.run(["sh", "-c", 'PYTHONPATH="/run/v1:$PYTHONPATH" exec "$@"', "doctor",
-                   *UNSET_FACTORY, *doctor], cwd=str(ROOT))
-    gpio = next(line for line in done["out"].splitlines() if line[6:].startswith("gpio"))
+                   *UNSET_FACTORY, *doctor], cwd=str(ROOT), timeout=GUEST_S)
+    gpio = _gpio_line(done)
     assert gpio.startswith("PASS") and "LGPIOFactory on /dev/gpiochip0" in gpio, done["out"]
     assert "pins by lgpio (gpiod unavailable: gpiod 1.6.3 at /run/v1/gpiod" in gpio, gpio
 
