@@ -153,8 +153,9 @@ class AudioConfig:
 class GpioConfig:
     """GPIO access."""
 
-    pin_factory: str = setting("", "gpiozero pin factory; empty: $GPIOZERO_PIN_FACTORY or "
-                                   "gpiozero's choice", _one_of("", *PIN_FACTORIES))
+    pin_factory: str = setting("", "gpiozero pin factory (gpiod: ours, on the kernel's edge "
+                                   "events); empty: $GPIOZERO_PIN_FACTORY, else gpiod, else "
+                                   "lgpio, else gpiozero's order", _one_of("", *PIN_FACTORIES))
     status_led_pin: int = setting(-1, "BCM pin of a status LED: on when ready, blinking when a "
                                       "part is missing, off when stopped; -1: none",
                                   _optional_pin)

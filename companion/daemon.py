@@ -33,7 +33,7 @@ from companion.core.debounce import Debouncer
 from companion.core.outcomes import DieRng, default_rng
 from companion.events import StorageChanged
 from companion.exc import Refused
-from companion.gpio.pins import PinFactoryError, make_pin_factory
+from companion.gpio.pins import PinFactoryError, open_pin_factory
 from companion.handoff import Handoff
 from companion.lever_control import LeverControl
 from companion.systemd import Notifier
@@ -147,8 +147,12 @@ class Daemon:
         return service
 
     def _open_pin_factory(self) -> Any:
+        if self._pin_factory is not None:
+            return self._pin_factory
         try:
-            return self._pin_factory or make_pin_factory(self.config.gpio.pin_factory)
+            choice = open_pin_factory(self.config.gpio.pin_factory)
+            log.info("GPIO: %s", choice)
+            return choice.factory
         except PinFactoryError as exc:
             log.warning("no GPIO: %s; carrying on without the block button, lever and motor "
                         "(the tablet and the demo still press and run the timer)", exc)

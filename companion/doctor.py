@@ -114,7 +114,7 @@ def lgpio_hint() -> str:
     return fix
 
 
-def check_lgpio(_config: Config) -> Result:
+def check_lgpio(config: Config) -> Result:
     """gpiozero's pin library on a Pi: Debian's lgpio, not PyPI's empty stub."""
     problem = machine.lgpio_problem()
     if problem is not None:
@@ -125,6 +125,9 @@ def check_lgpio(_config: Config) -> Result:
         if machine.model() is None:
             return Result("lgpio", "SKIP", "not installed (not needed off a Pi)",
                           required=False)
+        if config.gpio.pin_factory in ("", "gpiod") and machine.gpiod_version():
+            return Result("lgpio", "SKIP", f"not installed (gpiod {machine.gpiod_version()} "
+                          "drives the pins; lgpio is only its fallback)", required=False)
         return Result("lgpio", "FAIL", "not installed: the pins can't be driven", lgpio_hint())
     return Result("lgpio", "PASS", f"from {origin}")
 
@@ -132,17 +135,18 @@ def check_lgpio(_config: Config) -> Result:
 def check_gpio(config: Config) -> Result:
     from gpiozero import Button, OutputDevice
 
-    from companion.gpio.pins import PinFactoryError, make_pin_factory
+    from companion.gpio.pins import PinFactoryError, open_pin_factory
 
     broken = gpiozero_problem()
     if broken is not None:
         return Result("gpio", "FAIL", broken, "reinstall from the lock (gpiozero 2.0.1.post3 or "
                       "newer): sudo ./systemd/install.sh")
     try:
-        factory = make_pin_factory(config.gpio.pin_factory)
+        choice = open_pin_factory(config.gpio.pin_factory)
     except PinFactoryError as exc:
-        return Result("gpio", "FAIL", str(exc), f"on a Pi: {lgpio_hint()}; elsewhere use "
+        return Result("gpio", "FAIL", str(exc), f"on a Pi: {gpio_hint(config)}; elsewhere use "
                       "[gpio] pin_factory = \"mock\"")
+    factory = choice.factory
     pins = [("block", config.block.pin, "in")]
     if config.lever.enabled:
         pins.append(("lever", config.lever.pin, "in"))
@@ -169,7 +173,17 @@ def check_gpio(config: Config) -> Result:
     finally:
         with contextlib.suppress(Exception):
             factory.close()
-    return Result("gpio", "PASS", f"claimed {', '.join(claimed)} ({factory_words(factory)})")
+    return Result("gpio", "PASS", f"claimed {', '.join(claimed)} ({factory_words(factory)}); "
+                  f"pins by {choice}")
+
+
+def gpio_hint(config: Config) -> str:
+    """How to get a pin library: gpiod (ours, from the lock) needs the gpiochip's permission;
+    lgpio, the fallback or the one named, comes from Debian."""
+    if config.gpio.pin_factory in ("", "gpiod"):
+        return ("the gpiod factory needs /dev/gpiochip* (sudo adduser $USER gpio); "
+                f"for the lgpio fallback: {lgpio_hint()}")
+    return lgpio_hint()
 
 
 def factory_words(factory: Any) -> str:

@@ -116,6 +116,18 @@ def lgpio_problem() -> str | None:
             "0.0.0.2, which pip may pick where no wheel fits")
 
 
+def gpiod_version() -> str | None:
+    """The importable ``gpiod`` (libgpiod v2's bindings, from the lock), None when there is
+    none or it is Debian's v1 (``python3-libgpiod`` 1.x on bookworm has no ``request_lines``)."""
+    try:
+        import gpiod
+    except ImportError:
+        return None
+    if not hasattr(gpiod, "request_lines"):
+        return None
+    return str(getattr(gpiod, "__version__", "2"))
+
+
 def lgpio_origin() -> str | None:
     """Where the importable ``lgpio`` lives, None when there is none."""
     import importlib.util

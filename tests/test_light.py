@@ -378,7 +378,7 @@ async def test_no_gpio_at_all_is_a_warning(tmp_path: Path, monkeypatch: pytest.M
     def no_gpio(name: str = "") -> Any:
         raise PinFactoryError("not a Pi")
 
-    monkeypatch.setattr(daemon, "make_pin_factory", no_gpio)
+    monkeypatch.setattr(daemon, "open_pin_factory", no_gpio)
     app = Daemon(lit_config(tmp_path), backend=NullBackend())
     with caplog.at_level(logging.WARNING):
         app.start(asyncio.get_running_loop())

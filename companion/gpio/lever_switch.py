@@ -1,4 +1,5 @@
-"""The lever's switch: a gpiozero ``Button`` reporting both edges with their time.
+"""The lever's switch: a gpiozero input (a button without its hold thread) reporting both
+edges with their time.
 
 Debouncing happens in the pure :class:`companion.core.lever.LeverTimer`, which also decides
 when to look at the settled level again (``is_closed``)."""
@@ -9,20 +10,25 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from gpiozero import Button
+from companion.gpio.edge_time import EdgeClock, StampedButton
 
 
 class LeverSwitch:
-    """Calls ``when_changed(timestamp, closed)`` on every raw edge (from gpiozero's thread)."""
+    """Calls ``when_changed(timestamp, closed)`` on every raw edge (from gpiozero's thread), the
+    timestamp the edge's own where the factory has it (as :class:`BlockButton`)."""
 
     def __init__(self, pin: int, *, pin_factory: Any,
                  when_changed: Callable[[float, bool], None],
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
         self._when_changed = when_changed
-        self._button = Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
-        self._button.when_pressed = lambda: self._when_changed(self._clock(), True)
-        self._button.when_released = lambda: self._when_changed(self._clock(), False)
+        self._button = StampedButton(pin, pull_up=True, bounce_time=None,
+                                     pin_factory=pin_factory)
+        self._edge_time = EdgeClock(self._button.pin_factory, clock)
+        self._button.when_activated = lambda: self._edge(True)
+        self._button.when_deactivated = lambda: self._edge(False)
+
+    def _edge(self, closed: bool) -> None:
+        self._when_changed(self._edge_time(self._button), closed)
 
     @property
     def pin(self) -> Any:
@@ -31,7 +37,7 @@ class LeverSwitch:
     @property
     def is_closed(self) -> bool:
         """The raw level now: True while the lever is held back."""
-        return bool(self._button.is_pressed)
+        return bool(self._button.is_active)
 
     def close(self) -> None:
         self._button.close()

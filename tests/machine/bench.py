@@ -3,8 +3,12 @@ bare floor, in the Pi in a box. Prints JSON, as ``companion bench`` does.
 
     python -m tests.machine.bench [--mode icount|realtime] [--presses 100]
         [--paths dmix1024,dmix256,hw] [--backends stream,simpleaudio] [--hog | --only-hog]
+<<<<<<< HEAD
         [--music]
         [--idle SECONDS] [--cut TRIALS]
+=======
+        [--idle SECONDS] [--cut TRIALS] [--edges PRESSES]
+>>>>>>> i45-gpiod
 
 ``icount`` is the deterministic model (one ~1 GHz core; figures repeat run to run); ``realtime``
 is wall-clock time on two slow vCPUs (noisy). Each path and backend runs guest/measure.py in
@@ -50,23 +54,38 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds of idle CPU measured per backend (0: none)")
     parser.add_argument("--cut", type=int, default=20,
                         help="sounds stopped 300 ms in, per backend (guest/cut.py; 0: none)")
+    parser.add_argument("--edges", type=int, default=200,
+                        help="presses timed edge to handler, gpiod against lgpio, with their "
+                             "idle wakeups (guest/edges.py; 0: none)")
     args = parser.parse_args(argv)
     runs = []
     with Pibox(mode=args.mode) as pi:
-        for path in args.paths.split(","):
+        for path in filter(None, args.paths.split(",")):  # "": none
             for backend in args.backends.split(","):
                 for hog in (True,) if args.only_hog else (False, True) if args.hog else (False,):
+<<<<<<< HEAD
                     for music in (False, True) if args.music else (False,):
                         result = measure(pi, path=path, backend=backend,
                                          presses=args.presses, hog=hog, music=music)
                         print(json.dumps(result), file=sys.stderr, flush=True)
                         runs.append(result)
         for backend in args.backends.split(",") if args.idle else ():
+=======
+                    result = measure(pi, path=path, backend=backend,
+                                     presses=args.presses, hog=hog)
+                    print(json.dumps(result), file=sys.stderr, flush=True)
+                    runs.append(result)
+        for backend in args.backends.split(",") if args.idle and args.paths else ():
+>>>>>>> i45-gpiod
             result = measure(pi, idle=args.idle, backend=backend)
             print(json.dumps(result), file=sys.stderr, flush=True)
             runs.append(result)
-        for backend in args.backends.split(",") if args.cut else ():
+        for backend in args.backends.split(",") if args.cut and args.paths else ():
             result = measure(pi, "cut.py", backend=backend, trials=args.cut)
+            print(json.dumps(result), file=sys.stderr, flush=True)
+            runs.append(result)
+        if args.edges:
+            result = measure(pi, "edges.py", presses=args.edges, idle=args.idle or 10)
             print(json.dumps(result), file=sys.stderr, flush=True)
             runs.append(result)
     print(json.dumps({"mode": args.mode, "runs": runs}, indent=1))
