@@ -26,5 +26,5 @@ def pi() -> Iterator[Pibox]:
         pytest.skip(f"the machine tier boots Debian's amd64 kernel; this is {platform.machine()}")
     if shutil.which("qemu-system-x86_64") is None:
         pytest.fail("qemu-system-x86_64 is missing: make test installs qemu-system-x86")
-    with Pibox(mode="icount") as box:
+    with Pibox(mode="icount-sleep") as box:
         yield box

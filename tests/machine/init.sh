@@ -12,7 +12,8 @@
 #   pibox.systemd=1     PID 1 is the host's systemd instead, booting pibox.target alone: its one
 #                       unit, pibox-run.service, runs the command (as below) and powers off
 #   pibox.checkout=PATH the checkout lies under /tmp, /var/tmp or /run, which the guest gets
-#                       fresh: 9p tag `checkout` (read-only) is mounted back at PATH
+#                       fresh: 9p tag `checkout` (read-only, a tmpfs overlay on top) is mounted
+#                       back at PATH
 set -eu
 PATH=/bin
 
@@ -58,9 +59,13 @@ mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts /newroot/dev/pts
 # Fresh scratch directories rather than the host's contents.
 for dir in tmp run var/tmp dev/shm; do mount -t tmpfs -o mode=1777 tmpfs "/newroot/$dir"; done
 if [ -n "$checkout" ]; then
-    mkdir -p "/newroot$checkout"
+    # Under its own tmpfs overlay, as the root is: writable like a checkout anywhere else (lgpio
+    # makes its notification pipe in the current folder).
+    mkdir -p /checkout "/newroot$checkout" /rw/checkout/upper /rw/checkout/work
     mount -t 9p -o ro,trans=virtio,version=9p2000.L,msize=512000,cache="$cache" checkout \
-        "/newroot$checkout" || fail "cannot mount the checkout at $checkout"
+        /checkout || fail "cannot mount the 9p share checkout"
+    mount -t overlay -o lowerdir=/checkout,upperdir=/rw/checkout/upper,workdir=/rw/checkout/work \
+        overlay "/newroot$checkout" || fail "cannot mount the checkout at $checkout"
 fi
 chmod 755 /newroot/run
 mkdir -p /newroot/mnt/out

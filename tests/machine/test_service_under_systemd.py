@@ -37,9 +37,9 @@ def facts() -> dict[str, str]:
     if not Path("/lib/systemd/systemd").exists():
         pytest.skip("the host has no systemd to boot")
     lgpio = vm.install_lgpio()
-    result = vm.boot(["sh", str(GUEST / "service.sh")], mode="icount", systemd=True,
+    result = vm.boot(["sh", str(GUEST / "service.sh")], mode="icount-sleep", systemd=True,
                      env={"PIBOX_ROOT": str(vm.ROOT), "PIBOX_LGPIO": str(lgpio)}, cwd=vm.ROOT,
-                     timeout=300, echo=False)
+                     timeout=900, echo=False)
     tail = result.console[-4000:]
     assert result.rc == 0, tail
     lines = (result.out / "facts").read_text().splitlines()

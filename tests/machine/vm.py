@@ -40,7 +40,7 @@ ROOT = HERE.parent.parent
 DEFAULT_CACHE = Path(
     os.environ.get("PIBOX_CACHE", Path.home() / ".cache" / "companion" / "pibox")
 )
-MODES = ("icount", "realtime")
+MODES = ("icount", "icount-sleep", "realtime")
 FRESH_IN_GUEST = ("/tmp", "/var/tmp", "/run", "/dev/shm")
 """Folders the guest gets as new tmpfs (init.sh); a checkout in one is shared on its own."""
 ACCEL = {
@@ -48,6 +48,11 @@ ACCEL = {
     # hangs under -icount on x86-64 ("Booting SMP"), and the RTC follows the guest's clock.
     "icount": ["-accel", "tcg", "-icount", "shift=0,sleep=off,align=off", "-smp", "1",
                "-rtc", "base=utc,clock=vm"],
+    # The same, but an idle vCPU waits in real time for its next timer (sleep=on) instead of
+    # the clock jumping there: a guest waiting on the host (a 9p read) sees the wait as long as
+    # it was, never its timeouts expiring while the host answers.
+    "icount-sleep": ["-accel", "tcg", "-icount", "shift=0,sleep=on,align=off", "-smp", "1",
+                     "-rtc", "base=utc,clock=vm"],
     "realtime": ["-accel", "tcg,thread=multi", "-smp", "2"],
 }
 START_MARK = "pibox: start "
