@@ -3,12 +3,8 @@ bare floor, in the Pi in a box. Prints JSON, as ``companion bench`` does.
 
     python -m tests.machine.bench [--mode icount|realtime] [--presses 100]
         [--paths dmix1024,dmix256,hw] [--backends stream,simpleaudio] [--hog | --only-hog]
-<<<<<<< HEAD
         [--music]
-        [--idle SECONDS] [--cut TRIALS]
-=======
         [--idle SECONDS] [--cut TRIALS] [--edges PRESSES]
->>>>>>> i45-gpiod
 
 ``icount`` is the deterministic model (one ~1 GHz core; figures repeat run to run); ``realtime``
 is wall-clock time on two slow vCPUs (noisy). Each path and backend runs guest/measure.py in
@@ -63,20 +59,12 @@ def main(argv: list[str] | None = None) -> int:
         for path in filter(None, args.paths.split(",")):  # "": none
             for backend in args.backends.split(","):
                 for hog in (True,) if args.only_hog else (False, True) if args.hog else (False,):
-<<<<<<< HEAD
                     for music in (False, True) if args.music else (False,):
                         result = measure(pi, path=path, backend=backend,
                                          presses=args.presses, hog=hog, music=music)
                         print(json.dumps(result), file=sys.stderr, flush=True)
                         runs.append(result)
-        for backend in args.backends.split(",") if args.idle else ():
-=======
-                    result = measure(pi, path=path, backend=backend,
-                                     presses=args.presses, hog=hog)
-                    print(json.dumps(result), file=sys.stderr, flush=True)
-                    runs.append(result)
         for backend in args.backends.split(",") if args.idle and args.paths else ():
->>>>>>> i45-gpiod
             result = measure(pi, idle=args.idle, backend=backend)
             print(json.dumps(result), file=sys.stderr, flush=True)
             runs.append(result)
