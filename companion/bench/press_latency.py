@@ -13,8 +13,9 @@ when a stream drains. simpleaudio drains each sound, so its first byte leaves at
 stream backend never drains, so its sound leaves one buffer (``lag``) later. Either way the
 frame ``lag`` frames before the sound's first one leaves ALSA in the same ``write`` that handed
 ALSA the sound's first frame: that frame's arrival is the one timed. ``lag`` is read from the
-run itself (the first chunk after each press starts ``lag`` frames before the sound; the most
-common value over the presses), and how many presses agreed is reported.
+run itself: the first chunk after a press starts ``lag`` frames before the sound, or further
+back when the writer's top-up came between the press and its sound (never nearer), so it is
+the least over the presses; how many presses showed it is reported.
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ import tempfile
 import threading
 import time
 import wave
-from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -187,8 +187,9 @@ class Timed:
     def figures(self, n: int) -> dict[str, Any]:
         if not self.heard:
             raise SystemExit("no press reached ALSA")
-        lags = Counter(heard.lag() for heard in self.heard)
-        lag, agreed = lags.most_common(1)[0]
+        lags = [heard.lag() for heard in self.heard]
+        lag = min(lags)
+        agreed = lags.count(lag)
         took = [ms for heard in self.heard if (ms := heard.handed_ms(lag)) is not None]
         return {**_spread(took, n, self.lost + len(self.heard) - len(took)),
                 "lag_frames": lag, "lag_agreed": agreed}
