@@ -238,9 +238,13 @@ def test_bench_command_prints_json_figures() -> None:
     assert 0 < growth["p50_first"] <= growth["first_1000_p99_ms"]
     page = data["journal_page_bytes"]
     assert page["moves"] == 401 and 0 < page["page_bytes"] < page["whole_bytes"]
-    assert set(data["press_to_pcm_ms"]) == {"n", "p50", "p90", "p99", "max", "lost"}
-    assert set(data["press_to_pcm_floor_ms"]) == set(data["press_to_pcm_ms"])
-    assert set(data["press_to_pcm_ratio"]) == {"p50", "p90", "p99"}
+    assert data["press_to_pcm_backend"] == "stream"  # the shipped default is the headline
+    spread = {"n", "p50", "p90", "p99", "max", "lost", "lag_frames", "lag_agreed"}
+    for name in ("", "_simpleaudio"):
+        assert set(data[f"press_to_pcm{name}_ms"]) == spread
+        assert set(data[f"press_to_pcm{name}_floor_ms"]) == spread
+        assert set(data[f"press_to_pcm{name}_ratio"]) == {"p50", "p90", "p99"}
+        assert data[f"press_to_pcm{name}_ms"]["lost"] == 0
 
 
 def test_the_bench_leaves_nothing_in_the_data_folder(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
