@@ -56,6 +56,8 @@ def test_start_returns_once_the_daemon_is_ready(facts: dict[str, str]) -> None:
     # READY=1 carries the status line: the button on gpio-sim, the sound and the bank are up.
     assert facts["status"].startswith("ready: button BCM 26"), facts["status"]
     assert "audio stream" in facts["status"] and "bank ok" in facts["status"], facts["status"]
+    # The pins on the default factory, inside the unit's sandbox: the kernel's edge events.
+    assert "GPIO: gpiod (kernel edge events" in facts["console"], facts["console"]
     # The web was up before READY, so the first request after start is answered.
     assert facts["healthz"] == "200"
 

@@ -24,9 +24,8 @@ chmod 660 /dev/gpiochip* /dev/snd/*
 mkdir -p /opt/companion /etc/companion
 ln -s "$ROOT/.venv" /opt/companion/venv
 cp -r "${PIBOX_LGPIO:?}" /opt/companion/lgpio
+# - the pins on the default factory (gpiod, the kernel's edge events; lgpio the fallback);
 cat >/etc/companion/companion.toml <<'TOML'
-[gpio]
-pin_factory = "lgpio"
 [audio]
 backend = "stream"
 [web]
