@@ -20,6 +20,9 @@ from companion.config import AudioConfig, Config, DataConfig, GameConfig, MqttCo
 from companion.daemon import Daemon
 from companion.mqtt.frontend import HomeFrontend
 
+HANG_S = 120.0
+"""How long a test waits for what it must hear, or for the daemon to start or stop: a hang
+guard, generous for a loaded machine (it was 15 s, which one overran)."""
 HOST = "tablepi"
 NODE = f"question_block_{HOST}"
 
@@ -41,7 +44,7 @@ class Heard:
             self.latest[message.topic.value] = payload
             self._new.set()
 
-    async def until(self, found: Callable[[], Any], timeout: float = 15.0,
+    async def until(self, found: Callable[[], Any], timeout: float = HANG_S,
                     what: str = "") -> Any:
         """Wait until ``found()`` is truthy; its value."""
         loop = asyncio.get_running_loop()
@@ -108,12 +111,12 @@ async def running(config: Config, seed: int = 3, **daemon: Any
                  backend=NullBackend(), **daemon)
     home = HomeFrontend(config.mqtt, host=HOST, language=config.table.language)
     task = asyncio.ensure_future(app.run([home]))
-    await asyncio.wait_for(app.ready.wait(), 15)
+    await asyncio.wait_for(app.ready.wait(), HANG_S)
     try:
         yield app, home
     finally:
         app.request_stop()
-        await asyncio.wait_for(task, 15)
+        await asyncio.wait_for(task, HANG_S)
 
 
 async def press_pin(app: Daemon) -> None:

@@ -149,8 +149,10 @@ def test_bench_press_to_pcm_through_a_fifo(backend: str) -> None:
 
 
 def test_bench_command_prints_json_figures() -> None:
+    # A hang guard, not a time limit: the bench needs about 75 s of CPU, which a loaded
+    # machine's share stretched to 16 minutes of wall time.
     done = subprocess.run([sys.executable, "-m", "companion", "bench", "--json", "--presses", "3",
-                           "--writes", "400"], capture_output=True, text=True, timeout=300,
+                           "--writes", "400"], capture_output=True, text=True, timeout=3600,
                           cwd=ROOT)
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)

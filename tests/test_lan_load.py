@@ -19,7 +19,7 @@ import pytest
 from companion.app.commands import GetJournal, Move
 from companion.bank.bank import Bank
 from companion.web.api import HOLDS, HUB, JOURNAL_BURST, WRITES
-from companion.web.guard import _unread
+from companion.web.guard import ConnectionGuard, _unread
 from tests.test_web_api import AUTH, TOKEN, serving
 from tests.test_web_guard import closed_by_server, connect, guard_of, response, until
 
@@ -239,10 +239,18 @@ def send_now(writer: asyncio.StreamWriter, text: str) -> None:
         sock.sendall(text.encode())
 
 
+def only_the_cap(guard: ConnectionGuard) -> None:
+    """The guard's deadlines out of reach: only the cap closes anything (on a loaded machine a
+    test's steps may take longer than a connection's 10 s to send its first request)."""
+    guard.first_request_s = guard.keepalive_s = guard.request_timeout_s = 3600.0
+    guard.slow_request_s = 3600.0
+
+
 async def test_a_request_that_arrived_whole_is_never_closed_to_make_room(tmp_path: Path) -> None:
     async with serving(tmp_path) as (server, _):
         guard = guard_of(server)
         guard.max_connections = 2
+        only_the_cap(guard)
         asking, asking_writer = await connect(server)
         await until(lambda: len(guard.live) == 1)
         trickling, trickle_writer = await connect(server)  # younger: a request on its way
@@ -264,6 +272,7 @@ async def test_a_request_waiting_whole_in_the_socket_is_never_closed(tmp_path: P
     async with serving(tmp_path) as (server, _):
         guard = guard_of(server)
         guard.max_connections = 2
+        only_the_cap(guard)
         asking, asking_writer = await connect(server)  # an idle keep-alive connection ...
         asking_writer.write(f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n"
                             .encode())

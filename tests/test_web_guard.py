@@ -43,15 +43,15 @@ def guard_of(server: WebServer) -> ConnectionGuard:
     return server.guard
 
 
-async def until(check: Callable[[], bool], timeout: float = 5.0) -> None:
-    """Wait for ``check`` (a hang guard, not a timing claim)."""
+async def until(check: Callable[[], bool], timeout: float = 60.0) -> None:
+    """Wait for ``check`` (a hang guard, not a timing claim: generous for a loaded machine)."""
     deadline = time.monotonic() + timeout
     while not check():
         assert time.monotonic() < deadline, "condition never came true"
         await asyncio.sleep(0.02)
 
 
-async def closed_by_server(reader: asyncio.StreamReader, timeout: float = 5.0) -> bool:
+async def closed_by_server(reader: asyncio.StreamReader, timeout: float = 60.0) -> bool:
     """Whether the server closes this connection within ``timeout`` (reading what it sends)."""
     try:
         async with asyncio.timeout(timeout):

@@ -3,19 +3,22 @@
 The machine tier's "Pi in a box": kernel.sh prepares the kernel, its modules (gpio-sim and
 snd-aloop among them) and an initramfs; this module boots them with the host's root shared
 read-only over 9p (a tmpfs overlay on top, so the guest may write anywhere), runs a command as
-root, and returns its exit status. QEMU runs under TCG (no usable KVM here), in one of two modes:
+root, and returns its exit status. QEMU runs under TCG (no usable KVM here), in one of three modes:
 
 - ``icount``: one vCPU, one instruction per nanosecond of guest time, idle time skipped: a
-  deterministic model of a ~1 GHz core, unaffected by the host's load.
+  deterministic model of a ~1 GHz core, unaffected by the host's load (the benchmark's).
+- ``icount-sleep``: the same clock while the vCPU runs; idle, it waits as long as the host does
+  (the tests': a wait on the host never warps the guest's clock past its timeouts).
 - ``realtime``: two vCPUs on two host threads, guest time is wall time (slow and noisy).
 
 CLI (stdlib only)::
 
-    python3 tests/machine/vm.py run [--mode icount|realtime] [--serial SOCKET] [--forward PORT]
+    python3 tests/machine/vm.py run [--mode icount|icount-sleep|realtime] [--serial SOCKET]
+                                    [--forward PORT]
                                     [--systemd] [--out DIR] [--env K=V] [--cwd DIR] [--timeout S]
                                     -- CMD...
     python3 tests/machine/vm.py lgpio    # PyPI's lgpio (hash-pinned) into CACHE/lgpio
-    python3 tests/machine/vm.py probe    # guest/probe.sh in both modes, with boot times
+    python3 tests/machine/vm.py probe    # guest/probe.sh in each mode, with boot times
 
 The guest sees the second serial port (``--serial``, a unix socket QEMU listens on) as
 /dev/ttyS1, and with ``--forward PORT`` the host's 127.0.0.1:PORT reaches the guest's PORT.
@@ -270,7 +273,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("command", nargs="+", help="the command (after --)")
     sub.add_parser("kernel", help="prepare the kernel (kernel.sh) and print its directory")
     sub.add_parser("lgpio", help="install PyPI's lgpio into CACHE/lgpio and print the path")
-    probe = sub.add_parser("probe", help="run guest/probe.sh in both modes")
+    probe = sub.add_parser("probe", help="run guest/probe.sh in each mode")
     _add_boot_options(probe)
     probe.set_defaults(mode=None)
     args = parser.parse_args(argv)
