@@ -210,3 +210,19 @@ def test_software_pwm_toggles_only_between_steady_levels() -> None:
     assert all(a != b for a, b in itertools.pairwise(toggles))
     pwm.close()
     assert not any(t.name == "test-pwm" for t in threading.enumerate())
+
+
+def test_gpiozero_factories_are_named_as_its_own_entry_points_say() -> None:
+    """The factories built without reading every package's metadata are gpiozero's own, by the
+    names and classes its entry points give (an upgrade that moved one fails here)."""
+    from importlib.metadata import entry_points
+
+    from companion.gpio.pins import GPIOZERO_FACTORIES, build
+
+    assert {ep.name: ep.value for ep in entry_points(group="gpiozero_pin_factories")
+            } == GPIOZERO_FACTORIES
+    factory = build("mock")
+    try:
+        assert type(factory).__name__ == "MockFactory"
+    finally:
+        factory.close()
