@@ -87,6 +87,20 @@ def onsets(log: str) -> list[int]:
     return [int(line.split()[2]) for line in log.splitlines() if line.startswith("onset ")]
 
 
+def first_difference(heard: array.array[int], wanted: array.array[int]) -> str:
+    """Where and how the heard frames leave the sound (for the failure's message)."""
+    at = next((i for i, (h, w) in enumerate(zip(heard, wanted, strict=False)) if h != w),
+              min(len(heard), len(wanted)))
+    if at == len(wanted):
+        return "whole"
+    if heard[at + 1:at + 201] == wanted[at:at + 200]:
+        return f"a frame doubled at frame {at}"
+    if heard[at:at + 200] == wanted[at + 1:at + 201]:
+        return f"a frame lost at frame {at}"
+    silent = next((i for i, h in enumerate(heard[at:]) if h), len(heard) - at)
+    return f"frames differ from frame {at} ({silent} silent there) of {len(wanted)}"
+
+
 def guest_size(pi: Pibox, path: str) -> int:
     return int(pi.run(["stat", "-c", "%s", path])["out"] or 0)
 
@@ -117,7 +131,8 @@ def test_a_press_on_the_block_line_is_heard_whole_and_banked(pi: Pibox, companio
     pi.run(["cp", heard_raw, "/mnt/out/heard.raw"])
     left = array.array("h", (pi.out / "heard.raw").read_bytes())[0::2]
     # The whole sound, sample for sample, from its first frame: nothing of its onset lost.
-    assert left[start:start + len(wanted)] == wanted, heard["out"]  # the ear's xruns too
+    heard_sound = left[start:start + len(wanted)]
+    assert heard_sound == wanted, (first_difference(heard_sound, wanted), heard["out"])
     assert not any(left[:start])
     mario = player(after, "Mario")
     assert mario["current"]
