@@ -5,7 +5,6 @@ the motor and the light. test_pi_in_a_box.py keeps the lgpio factory (the fallba
 
 from __future__ import annotations
 
-import array
 import hashlib
 import shutil
 import subprocess
@@ -19,10 +18,9 @@ from typing import Any
 
 import pytest
 
-from companion.audio.library import SoundLibrary
-from companion.core.outcomes import Kind, Outcome
 from tests.machine import vm
 from tests.machine.pibox import ROOT, Pibox
+from tests.machine.test_pi_in_a_box import coins_moved, coins_owed, press_and_hear
 
 PYTHON = str(ROOT / ".venv/bin/python")
 TOKEN = "pibox-gpiod-token-0123456789abcdef"
@@ -201,32 +199,9 @@ def test_the_companion_chooses_gpiod_by_default_and_says_why(pi: Pibox, companio
 
 
 def test_a_press_through_gpiod_is_heard_whole_and_banked(pi: Pibox, companion: int) -> None:
-    before = state(pi)
-    ear = pi.spawn([str(pi.onset), "hw:Loopback,1,0", "/mnt/out/gpiod-heard.raw"])
-    wait_for("the capture runs", lambda: "ready" in pi.log(ear))
-    pi.press(BLOCK)
-    after = wait_for("the outcome is in the bank",
-                     lambda: (s := state(pi))["version"] != before["version"]
-                     and s["last_outcome"] and s)
-    last = after["last_outcome"]
-    outcome = Outcome(Kind(last["kind"]), coins=last.get("coins", 0),
-                      rolls=tuple(last["rolls"]), mode=last["mode"], step=last.get("step", 0))
-    sound = SoundLibrary().for_outcome(outcome)
-    time.sleep(sound.seconds + 0.5)
-    heard = pi.wait(ear)
-    assert heard["rc"] == 0, heard["out"]
-    onsets = [int(line.split()[2]) for line in heard["out"].splitlines()
-              if line.startswith("onset ")]
-    assert onsets, heard["out"]
-    left = array.array("h", (pi.out / "gpiod-heard.raw").read_bytes())[0::2]
-    wanted = array.array("h", sound.data)
-    start = onsets[0] - next(i for i, s in enumerate(wanted) if abs(s) > 64)
-    assert left[start:start + len(wanted)] == wanted  # whole, from its first frame
-    assert not any(left[:start])
-    mario = next(p for p in after["players"] if p["name"] == "Mario")
-    was = next(p for p in before["players"] if p["name"] == "Mario")
-    expected = {Kind.COINS: outcome.coins, Kind.BOWSER: -5, Kind.GAME_OVER: -10}
-    assert mario["balance"] - was["balance"] == expected.get(outcome.kind, 0), last
+    heard = press_and_hear(pi, BLOCK, "gpiod-heard")
+    heard.assert_whole()
+    assert coins_moved(heard, "Mario") == coins_owed(heard.outcome), heard.after["last_outcome"]
 
 
 def test_the_lever_runs_the_motor_and_the_light_counts_down(pi: Pibox, companion: int) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import array
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -105,40 +106,75 @@ def guest_size(pi: Pibox, path: str) -> int:
     return int(pi.run(["stat", "-c", "%s", path])["out"] or 0)
 
 
-def test_a_press_on_the_block_line_is_heard_whole_and_banked(pi: Pibox, companion: int) -> None:
+@dataclass(frozen=True)
+class HeardPress:
+    """A press on the block as the ear heard it: the bank before and after, and the sound."""
+
+    before: dict[str, Any]
+    after: dict[str, Any]
+    outcome: Outcome
+    left: array.array[int]
+    """The capture's left channel."""
+    wanted: array.array[int]
+    """The outcome's sound (its left channel: the sounds are mono, written to both)."""
+    start: int
+    """The frame of the capture the sound starts at (its onset less its quiet first frames)."""
+    ear: str
+    """What the ear said (its onsets and xruns)."""
+
+    def assert_whole(self) -> None:
+        """The whole sound, sample for sample, from its first frame: nothing of its onset lost,
+        nothing before it."""
+        heard = self.left[self.start:self.start + len(self.wanted)]
+        assert heard == self.wanted, (first_difference(heard, self.wanted), self.ear)
+        assert not any(self.left[:self.start]), self.ear
+
+
+def press_and_hear(pi: Pibox, pin: int, name: str) -> HeardPress:
+    """Press the block on ``pin`` with the ear listening; what it heard once the sound is over.
+
+    The capture goes to the guest's tmpfs (the ear never waits on the host while it listens),
+    and the sound is waited for in the guest's own time, however slow the host."""
     before = state(pi)
-    # The capture goes to the guest's tmpfs: the ear never waits on the host while it listens.
-    heard_raw = "/tmp/heard.raw"
+    heard_raw = f"/tmp/{name}.raw"
     ear = pi.spawn([str(pi.onset), "hw:Loopback,1,0", heard_raw])
     wait_for("the capture runs", lambda: "ready" in pi.log(ear))
-    pi.press(BLOCK_PIN)
+    pi.press(pin)
     after = wait_for("the outcome is in the bank",
                      lambda: (s := state(pi))["version"] != before["version"]
                      and s["last_outcome"] and s)
     last = after["last_outcome"]
     outcome = Outcome(Kind(last["kind"]), coins=last.get("coins", 0),
                       rolls=tuple(last["rolls"]), mode=last["mode"], step=last.get("step", 0))
-    sound = SoundLibrary().for_outcome(outcome)
-    wanted = array.array("h", sound.data)
+    wanted = array.array("h", SoundLibrary().for_outcome(outcome).data)
     first = next(i for i, s in enumerate(wanted) if abs(s) > 64)  # the onset's own threshold
     start = wait_for("the sound's onset is heard", lambda: onsets(pi.log(ear)))[0] - first
-    # Heard to its end (in the guest's time, however slow the host): the capture holds the
-    # whole sound and 4,096 frames more (the ear's file buffer), then the ear stops.
+    # Heard to its end: the capture holds the whole sound and 4,096 frames more (the ear's
+    # file buffer), then the ear stops.
     whole = (start + len(wanted) + 4096) * 4
     wait_for("the whole sound is captured", lambda: guest_size(pi, heard_raw) >= whole)
     heard = pi.wait(ear)
     assert heard["rc"] == 0, heard["out"]
-    pi.run(["cp", heard_raw, "/mnt/out/heard.raw"])
-    left = array.array("h", (pi.out / "heard.raw").read_bytes())[0::2]
-    # The whole sound, sample for sample, from its first frame: nothing of its onset lost.
-    heard_sound = left[start:start + len(wanted)]
-    assert heard_sound == wanted, (first_difference(heard_sound, wanted), heard["out"])
-    assert not any(left[:start])
-    mario = player(after, "Mario")
-    assert mario["current"]
-    moved = mario["balance"] - player(before, "Mario")["balance"]
-    expected = {Kind.COINS: outcome.coins, Kind.BOWSER: -5, Kind.GAME_OVER: -10}
-    assert moved == expected.get(outcome.kind, 0), (last, moved)
+    pi.run(["cp", heard_raw, f"/mnt/out/{name}.raw"])
+    left = array.array("h", (pi.out / f"{name}.raw").read_bytes())[0::2]
+    return HeardPress(before, after, outcome, left, wanted, start, heard["out"])
+
+
+def coins_moved(heard: HeardPress, name: str) -> int:
+    return int(player(heard.after, name)["balance"] - player(heard.before, name)["balance"])
+
+
+def coins_owed(outcome: Outcome) -> int:
+    """What the rulebook's no-sound table moves for an outcome: its coins, Bowser -5, Game Over
+    -10, a power-up nothing."""
+    return {Kind.COINS: outcome.coins, Kind.BOWSER: -5, Kind.GAME_OVER: -10}.get(outcome.kind, 0)
+
+
+def test_a_press_on_the_block_line_is_heard_whole_and_banked(pi: Pibox, companion: int) -> None:
+    heard = press_and_hear(pi, BLOCK_PIN, "heard")
+    heard.assert_whole()
+    assert player(heard.after, "Mario")["current"]
+    assert coins_moved(heard, "Mario") == coins_owed(heard.outcome), heard.after["last_outcome"]
 
 
 def test_the_lever_line_starts_the_timer(pi: Pibox, companion: int) -> None:
