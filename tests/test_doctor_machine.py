@@ -44,12 +44,18 @@ def _doctor_on_mount(tmp_path: Path, mount: list[str], point: Path,
     """``companion doctor`` in a mount namespace of its own, where ``mount`` is done first
     (gone with the process: nothing is left mounted on the machine)."""
     config = _config(tmp_path, point / "companion")
-    run = '"$0" -m companion run --config "$1" & sleep 3; kill -TERM $!; wait $!' \
+    # `run`: stopped once it has said it is ready (or has ended), however slow the machine; the
+    # 240 s of tenths is a hang guard, not a wait for time.
+    run = ('"$0" -m companion run --config "$1" 2>"$2" & pid=$!; n=0; '
+           'until grep -q "companion ready" "$2" || ! kill -0 $pid 2>/dev/null || '
+           '[ $n -ge 2400 ]; do sleep 0.1; n=$((n+1)); done; '
+           'kill -TERM $pid; wait $pid; cat "$2" >&2') \
         if command == "run" else 'exec "$0" -m companion doctor --config "$1"'
     script = f'{" ".join(mount)} && {run}'
     return subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script,
-                           sys.executable, str(config)], capture_output=True, text=True,
-                          timeout=60, cwd=Path(__file__).resolve().parent.parent)
+                           sys.executable, str(config), str(tmp_path / f"{command}.log")],
+                          capture_output=True, text=True, timeout=600,
+                          cwd=Path(__file__).resolve().parent.parent)
 
 
 def _data_line(stdout: str) -> str:
