@@ -62,6 +62,10 @@ NEEDS_A_WIRE = ("test_output", "test_output_with_state", "test_pull", "test_inpu
                 "test_pulls_are_weak", "test_duty_cycles")
 """gpiozero's real-pin tests that read one pin through another wired to it (GPIO22 to GPIO27):
 gpio-sim has no wires; guest/gpiod_real.py checks the same through gpio-sim's sysfs."""
+BROKEN_MOCK = ("test_spi_hardware_write",) if sys.version_info >= (3, 12) else ()
+"""gpiozero 2.0.1's own test_spi_hardware_write asserts ``xfer2.called_with(...)`` (meaning
+``assert_called_with``): Python 3.12's mock refuses that name (gh-100690) for every factory,
+lgpio's too; the SPI write is checked by the other SPI cases and test_spi_hardware_read."""
 
 
 def wait_for(what: str, check: Any, timeout: float = 120) -> Any:
@@ -133,7 +137,8 @@ def test_gpiozeros_own_real_pin_tests_pass_on_our_factory(pi: Pibox) -> None:
     (entry / "entry_points.txt").write_text(
         "[gpiozero_pin_factories]\ngpiod = companion.gpio.gpiod_pins:GpiodFactory\n")
     guest = "/mnt/out/gpiozero-tests"
-    wired = " ".join(f"--deselect test_real_pins.py::{name}[gpiod]" for name in NEEDS_A_WIRE)
+    wired = " ".join(f"--deselect test_real_pins.py::{name}[gpiod]"
+                     for name in NEEDS_A_WIRE + BROKEN_MOCK)
     done = pi.run(["sh", "-c", f'export PYTHONPATH="{guest}/site:{ROOT}:$PYTHONPATH"; exec '
                    f'{PYTHON} -m pytest -v -p no:cacheprovider -rs test_real_pins.py '
                    f'-k gpiod {wired}'], cwd=guest, timeout=GUEST_S, env=LEAN)
