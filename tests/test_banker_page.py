@@ -97,6 +97,9 @@ def shot(page: Page, name: str, *, full: bool = False) -> None:
 
 
 def in_view(page: Page, target: Locator) -> bool:
+    # Measured once it is drawn: a redraw under load can catch it between two renderings
+    # (bounding_box() waits for nothing and says None then).
+    expect(target).to_be_visible()
     box = target.bounding_box()
     view = page.viewport_size
     assert box is not None and view is not None
