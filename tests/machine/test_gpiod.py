@@ -11,7 +11,6 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,13 @@ import pytest
 
 from tests.machine import vm
 from tests.machine.pibox import ROOT, Pibox
-from tests.machine.test_pi_in_a_box import coins_moved, coins_owed, press_and_hear
+from tests.machine.test_pi_in_a_box import (
+    coins_moved,
+    coins_owed,
+    press_and_hear,
+    start_companion,
+    wait_for,
+)
 
 PYTHON = str(ROOT / ".venv/bin/python")
 TOKEN = "pibox-gpiod-token-0123456789abcdef"
@@ -66,16 +71,6 @@ BROKEN_MOCK = ("test_spi_hardware_write",) if sys.version_info >= (3, 12) else (
 """gpiozero 2.0.1's own test_spi_hardware_write asserts ``xfer2.called_with(...)`` (meaning
 ``assert_called_with``): Python 3.12's mock refuses that name (gh-100690) for every factory,
 lgpio's too; the SPI write is checked by the other SPI cases and test_spi_hardware_read."""
-
-
-def wait_for(what: str, check: Any, timeout: float = 120) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"never: {what}")
 
 
 def sysfs(pi: Pibox, pin: int) -> str:
@@ -178,13 +173,8 @@ def test_doctor_says_gpiod_by_default_and_lgpio_when_gpiod_is_unusable(pi: Pibox
 @pytest.fixture(scope="module")
 def companion(pi: Pibox) -> Iterator[int]:
     """``companion run`` with no pin factory named (the default), as the service starts it."""
-    pi.run(["sh", "-c", "mkdir -p /etc/gpiod && cat > /etc/gpiod/companion.toml"],
-           stdin=CONFIG)
-    pid = pi.spawn([*UNSET_FACTORY, PYTHON, "-m", "companion", "run", "--config",
-                    "/etc/gpiod/companion.toml"], cwd=str(ROOT))
-    wait_for("the companion answers /healthz",
-             lambda: pi.call("http", url="http://127.0.0.1:8080/healthz").get("status") == 200
-             if "companion ready" in pi.log(pid) else False, timeout=300)
+    pid = start_companion(pi, [*UNSET_FACTORY, PYTHON, "-m", "companion", "run"],
+                          "/etc/gpiod/companion.toml", CONFIG)
     yield pid
     done = pi.wait(pid, signal=15)
     assert done["rc"] == 0, done["out"]

@@ -8,6 +8,7 @@ import array
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -57,17 +58,24 @@ def wait_for(what: str, check: Any, timeout: float = 600) -> Any:
     raise AssertionError(f"never: {what}")
 
 
-@pytest.fixture(scope="module")
-def companion(pi: Pibox) -> Iterator[int]:
-    """``companion run`` in the guest, as the service would start it; its pid."""
-    pi.run(["sh", "-c", "mkdir -p /etc/companion && cat > /etc/companion/companion.toml"],
-           stdin=CONFIG)
-    pid = pi.spawn([str(ROOT / ".venv/bin/python"), "-m", "companion", "run", "--config",
-                    "/etc/companion/companion.toml"], cwd=str(ROOT))
-    # "companion ready" comes before the web serves: asked once the web says it listens.
+def start_companion(pi: Pibox, argv: list[str], config_path: str, config: str) -> int:
+    """``argv`` (a ``companion run``) spawned in the guest with ``config`` written at
+    ``config_path``; its pid, once /healthz answers. "companion ready" is said before the web
+    listens: /healthz is asked once the web says it serves."""
+    pi.run(["sh", "-c", f"mkdir -p {Path(config_path).parent} && cat > {config_path}"],
+           stdin=config)
+    pid = pi.spawn([*argv, "--config", config_path], cwd=str(ROOT))
     wait_for("the companion answers /healthz",
              lambda: pi.call("http", url="http://127.0.0.1:8080/healthz").get("status") == 200
              if "web: serving on" in pi.log(pid) else False)
+    return pid
+
+
+@pytest.fixture(scope="module")
+def companion(pi: Pibox) -> Iterator[int]:
+    """``companion run`` in the guest, as the service would start it; its pid."""
+    pid = start_companion(pi, [str(ROOT / ".venv/bin/python"), "-m", "companion", "run"],
+                          "/etc/companion/companion.toml", CONFIG)
     yield pid
     done = pi.wait(pid, signal=15)
     assert done["rc"] == 0, done["out"]

@@ -19,7 +19,14 @@ import pytest
 from companion.audio.library import SOUND_NAMES, SoundLibrary
 from companion.core.outcomes import Kind, Outcome
 from tests.machine.pibox import ROOT, Pibox
-from tests.machine.test_pi_in_a_box import BLOCK_PIN, LEVER_PIN, TOKEN, state, wait_for
+from tests.machine.test_pi_in_a_box import (
+    BLOCK_PIN,
+    LEVER_PIN,
+    TOKEN,
+    start_companion,
+    state,
+    wait_for,
+)
 
 MUSIC_LEVEL = 1000
 FAULT = "/run/writer-fault"
@@ -83,13 +90,8 @@ def companion(pi: Pibox) -> Iterator[int]:
         write_wav(sounds / f"{name}.wav", tone())
     write_wav(sounds / "timer_loop.wav",
               array.array("h", [MUSIC_LEVEL] * (44100 * 3)).tobytes())  # longer than a loop
-    pi.run(["sh", "-c", "mkdir -p /etc/companion && cat > /etc/companion/sound.toml"],
-           stdin=CONFIG)
-    pid = pi.spawn([str(ROOT / ".venv/bin/python"), "-c", WRAPPER, "run", "--config",
-                    "/etc/companion/sound.toml"], cwd=str(ROOT))
-    wait_for("the companion answers /healthz",
-             lambda: pi.call("http", url="http://127.0.0.1:8080/healthz").get("status") == 200
-             if "companion ready" in pi.log(pid) else False, timeout=300)
+    pid = start_companion(pi, [str(ROOT / ".venv/bin/python"), "-c", WRAPPER, "run"],
+                          "/etc/companion/sound.toml", CONFIG)
     yield pid
     done = pi.wait(pid, signal=15)
     assert done["rc"] == 0, done["out"]
